@@ -1,0 +1,90 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef NFTC_EVALUATE_H
+#define NFTC_EVALUATE_H
+
+#include "nftc.h"
+#include "proto.h"
+
+/**
+ * struct eval_ctx - state of the evaluation pass (one per nftc_evaluate)
+ * @nft: the compiler context (erq, resolver, table cache)
+ * @cmd: command being evaluated
+ * @table: table the current object lives in (from the cache)
+ * @chain: chain of the current rule
+ * @rule: rule being evaluated
+ * @set: set being evaluated (declaration or element command)
+ * @stmt: statement being evaluated
+ * @pctx: protocol context of the current rule
+ * @ectx: what the enclosing expression expects of the one being
+ *        evaluated: its type, width and byte order ("constants parsed in
+ *        the context of their left-hand side")
+ *
+ * Contract of the pass (what linearize may rely on), see PASSES.md.
+ */
+struct eval_ctx {
+	struct nftc_ctx		*nft;
+	struct cmd		*cmd;
+	struct table		*table;
+	struct chain		*chain;
+	struct rule		*rule;
+	struct set		*set;
+	struct stmt		*stmt;
+	struct proto_ctx	pctx;
+	struct {
+		const struct datatype	*dtype;
+		enum byteorder		byteorder;
+		unsigned int		len;
+		unsigned int		maxval;
+		struct expr		*key;	/* map/set key being matched */
+	} ectx;
+};
+
+/* Set what the next expression to evaluate is expected to be. */
+void expr_set_context(struct eval_ctx *ctx, const struct datatype *dtype,
+		      enum byteorder byteorder, unsigned int len);
+
+/* eval_expr.c: every expression kind. May replace *expr. */
+int expr_evaluate(struct eval_ctx *ctx, struct expr **expr);
+/* Evaluate a relational match. */
+int expr_evaluate_relational(struct eval_ctx *ctx, struct expr **expr);
+/*
+ * Insert the implicit dependency statements @expr (a payload/exthdr/meta
+ * load) needs before ctx->stmt (e.g. "meta l4proto tcp" for "tcp dport"
+ * in inet), or report a conflict. Updates ctx->pctx.
+ */
+int expr_add_dependency(struct eval_ctx *ctx, struct expr *expr);
+/* Parse EXPR_SYMBOL *expr with the context's type into a constant. */
+int expr_evaluate_symbol(struct eval_ctx *ctx, struct expr **expr);
+
+/* eval_stmt.c: every statement kind. */
+int stmt_evaluate(struct eval_ctx *ctx, struct stmt *stmt);
+
+/* eval_set.c: sets, maps and elements. */
+int set_evaluate(struct eval_ctx *ctx, struct set *set);
+/*
+ * Evaluate an anonymous set (EXPR_SET in a rule) against key @key:
+ * type the elements, normalise intervals, wrap it into a new anonymous
+ * struct set (SET_F_ANONYMOUS | SET_F_CONSTANT, added to ctx->table's
+ * sets) and replace *expr by an EXPR_SET_REF to it.
+ */
+int expr_evaluate_anon_set(struct eval_ctx *ctx, struct expr *key,
+			   struct expr **expr);
+/* Elements of "add element" / a set's init: type and check them. */
+int set_elements_evaluate(struct eval_ctx *ctx, struct set *set,
+			  struct expr *elems);
+/* Resolve "@name" in the current table; error with "did you mean". */
+struct set *set_lookup_ref(struct eval_ctx *ctx, const struct name_ref *name,
+			   const struct location *loc);
+/* The EXPR_MAP in *expr: its key and mappings. */
+int expr_evaluate_map(struct eval_ctx *ctx, struct expr **expr);
+
+/* evaluate.c: tables, chains, rules, objects; cache lookups. */
+struct table *table_cache_find(struct nftc_ctx *nft, uint32_t family,
+			       const char *name);
+struct chain *chain_cache_find(struct table *table, const char *name);
+struct set *set_cache_find(struct table *table, const char *name);
+struct obj *obj_cache_find(struct table *table, const char *name,
+			   uint32_t type);
+int rule_evaluate(struct eval_ctx *ctx, struct rule *rule);
+
+#endif

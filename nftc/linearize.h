@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef NFTC_LINEARIZE_H
+#define NFTC_LINEARIZE_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include "nftc.h"
+
+struct nftnl_rule;
+struct nftnl_set;
+struct nftc_batch;
+
+/**
+ * nftc_batch_alloc - an nfnetlink batch under construction
+ *
+ * Messages are appended in command order between BATCH_BEGIN and
+ * BATCH_END; the buffer grows in pages so 100,000 rules never need one
+ * contiguous allocation.
+ */
+struct nftc_batch *nftc_batch_alloc(uint32_t seq);
+void nftc_batch_free(struct nftc_batch *batch);
+/* Close the batch (BATCH_END). */
+int nftc_batch_end(struct nftc_batch *batch);
+/* Iterate the finished batch as iovec-like chunks for sendmsg(). */
+unsigned int nftc_batch_chunks(const struct nftc_batch *batch);
+const void *nftc_batch_chunk(const struct nftc_batch *batch, unsigned int i,
+			     size_t *len);
+/* Sequence number of the first message and of the next free one. */
+uint32_t nftc_batch_seq_first(const struct nftc_batch *batch);
+uint32_t nftc_batch_seq_next(const struct nftc_batch *batch);
+
+/**
+ * struct nftc_seq_map - which command and location produced a message
+ *
+ * The backend maps a kernel error (by sequence number, and by attribute
+ * offset with extended acks) back to the source token.
+ */
+struct nftc_seq_loc {
+	uint32_t		seq;
+	const struct cmd	*cmd;
+	struct location		location;
+};
+
+/*
+ * Linearize evaluated commands into @batch: one message per object, with
+ * VM code for rules (register allocation included). With
+ * NFTC_DEBUG_NETLINK in ctx->debug, the VM code is written to @debug_out
+ * in the textual form of libnftnl / "nft --debug=netlink".
+ * Returns 0, or -1 with errors queued in ctx->erq.
+ */
+int nftc_linearize(struct nftc_ctx *ctx, struct list_head *cmds,
+		   struct nftc_batch *batch, FILE *debug_out);
+
+#endif

@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef NFTC_NFTC_H
+#define NFTC_NFTC_H
+
+#include <stdbool.h>
+#include <stdio.h>
+#include "list.h"
+#include "erec.h"
+#include "datatype.h"
+#include "rule.h"
+
+#define NFTC_MAX_INCLUDE_PATHS	16
+#define NFTC_DEFAULT_MAX_ERRORS	10
+
+enum nftc_debug {
+	NFTC_DEBUG_SCANNER	= (1 << 0),
+	NFTC_DEBUG_PARSER	= (1 << 1),
+	NFTC_DEBUG_EVALUATION	= (1 << 2),
+	NFTC_DEBUG_NETLINK	= (1 << 3),
+};
+
+/**
+ * struct nftc_ctx - one compiler instance (no globals anywhere)
+ * @erq: diagnostics of everything done with this context
+ * @resolver: name resolution (see struct nftc_resolver)
+ * @include_paths: -I directories, searched in order, then the default
+ * @inputs: every buffer read, kept for diagnostics
+ * @tables: what the commands so far declared: the cache that later
+ *          commands (add rule ..., @set references) resolve against
+ * @debug: enum nftc_debug
+ * @next_set_id: batch-local ids of anonymous sets
+ */
+struct nftc_ctx {
+	struct erec_queue		erq;
+	const struct nftc_resolver	*resolver;
+	const char			*include_paths[NFTC_MAX_INCLUDE_PATHS];
+	unsigned int			num_include_paths;
+	struct input_desc		*inputs;
+	struct list_head		tables;
+	unsigned int			debug;
+	unsigned int			next_set_id;
+};
+
+struct nftc_ctx *nftc_ctx_alloc(void);
+void nftc_ctx_free(struct nftc_ctx *ctx);
+int nftc_add_include_path(struct nftc_ctx *ctx, const char *path);
+
+/*
+ * Parse nft text into commands appended to @cmds. Returns 0, or -1 with
+ * errors queued in ctx->erq (the parser recovers at statement boundaries
+ * and keeps going up to erq.max_errors).
+ */
+int nftc_parse_file(struct nftc_ctx *ctx, const char *path,
+		    struct list_head *cmds);
+int nftc_parse_buffer(struct nftc_ctx *ctx, const char *buf,
+		      struct list_head *cmds);
+
+/*
+ * Evaluate commands in place: resolve symbols, type, generate
+ * dependencies, check, fold, expand block syntax into one command per
+ * object. Returns 0 or -1 with errors queued; evaluation continues past
+ * an error to report further ones.
+ */
+int nftc_evaluate(struct nftc_ctx *ctx, struct list_head *cmds);
+
+#endif
