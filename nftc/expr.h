@@ -259,7 +259,8 @@ struct expr {
 			uint32_t			set_flags; /* EXPR_SET */
 			uint8_t				field_len[16]; /* bytes */
 			uint8_t				field_count;
-		} list;
+		};	/* anonymous: e->expressions, e->size (a member named
+			 * "list" would clash with the linkage above) */
 		/* EXPR_SET_REF */
 		struct {
 			struct set			*set;

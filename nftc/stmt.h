@@ -181,6 +181,8 @@ struct stmt *expr_stmt_alloc(const struct location *loc, struct expr *expr);
 struct stmt *verdict_stmt_alloc(const struct location *loc,
 				struct expr *expr);
 void stmt_free(struct stmt *stmt);
+/* Deep copy (set element statements, cloned definitions). */
+struct stmt *stmt_clone(const struct stmt *stmt);
 void stmt_list_free(struct list_head *stmts);
 
 const char *stmt_kind_name(enum stmt_kind kind);

@@ -1,0 +1,147 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Located diagnostics: queued while compiling, rendered by the caller.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <stdio.h>
+#include "erec.h"
+
+const struct location internal_location = {
+	.indesc = NULL,
+};
+
+static const char *const erec_type_names[__EREC_MAX] = {
+	[EREC_ERROR]	= "Error",
+	[EREC_WARNING]	= "Warning",
+	[EREC_INFO]	= "Info",
+};
+
+void erec_queue_init(struct erec_queue *q, unsigned int max_errors)
+{
+	init_list_head(&q->records);
+	q->num_errors = 0;
+	q->max_errors = max_errors;
+}
+
+void erec_queue_free(struct erec_queue *q)
+{
+	struct error_record *erec, *next;
+
+	list_for_each_entry_safe(erec, next, &q->records, list) {
+		list_del(&erec->list);
+		free(erec->msg);
+		free(erec);
+	}
+	q->num_errors = 0;
+}
+
+int erec_vadd(struct erec_queue *q, enum erec_type type,
+	      const struct location *loc, const char *fmt, va_list ap)
+{
+	struct error_record *erec;
+	va_list aq;
+	int len;
+
+	if (type == EREC_ERROR) {
+		/* Past the limit, count but keep no more records. */
+		if (q->num_errors++ >= q->max_errors)
+			return -1;
+	}
+
+	erec = calloc(1, sizeof(*erec));
+	if (!erec)
+		return type == EREC_ERROR ? -1 : 0;
+	va_copy(aq, ap);
+	len = vsnprintf(NULL, 0, fmt, aq);
+	va_end(aq);
+	erec->msg = malloc(len + 1);
+	if (!erec->msg) {
+		free(erec);
+		return type == EREC_ERROR ? -1 : 0;
+	}
+	vsnprintf(erec->msg, len + 1, fmt, ap);
+	erec->type = type;
+	erec->loc = loc ? *loc : internal_location;
+	list_add_tail(&erec->list, &q->records);
+	return type == EREC_ERROR ? -1 : 0;
+}
+
+int erec_add(struct erec_queue *q, enum erec_type type,
+	     const struct location *loc, const char *fmt, ...)
+{
+	va_list ap;
+	int ret;
+
+	va_start(ap, fmt);
+	ret = erec_vadd(q, type, loc, fmt, ap);
+	va_end(ap);
+	return ret;
+}
+
+/* Length of the line starting at @p, without its newline. */
+static size_t line_length(const char *p, const char *end)
+{
+	const char *nl = memchr(p, '\n', end - p);
+
+	return (nl ? nl : end) - p;
+}
+
+/*
+ * The caret line: the source line's leading whitespace up to the span is
+ * copied (so tabs keep the carets aligned), then '^' under every column
+ * of the span on its first line.
+ */
+static void erec_print_carets(FILE *f, const char *line, size_t len,
+			      const struct location *loc)
+{
+	unsigned int first = loc->first_column, last = loc->last_column;
+	unsigned int col;
+
+	if (loc->last_line != loc->first_line)
+		last = len;
+	if (first == 0)
+		first = 1;
+	if (last < first)
+		last = first;
+	for (col = 1; col < first; col++)
+		fputc(col <= len && line[col - 1] == '\t' ? '\t' : ' ', f);
+	for (; col <= last; col++)
+		fputc('^', f);
+	fputc('\n', f);
+}
+
+void erec_format(FILE *f, const struct error_record *erec)
+{
+	const struct location *loc = &erec->loc;
+	const struct input_desc *in = loc->indesc;
+	const char *line, *end;
+	size_t len;
+
+	if (!in || in->kind == INPUT_INTERNAL || !in->data) {
+		fprintf(f, "%s: %s\n", erec_type_names[erec->type], erec->msg);
+		return;
+	}
+
+	fprintf(f, "%s:%u:%u-%u: %s: %s\n", in->name, loc->first_line,
+		loc->first_column,
+		loc->last_line == loc->first_line ? loc->last_column :
+						    loc->first_column,
+		erec_type_names[erec->type], erec->msg);
+
+	if (loc->line_offset > in->size)
+		return;
+	line = in->data + loc->line_offset;
+	end = in->data + in->size;
+	len = line_length(line, end);
+	fprintf(f, "%.*s\n", (int)len, line);
+	erec_print_carets(f, line, len, loc);
+}
+
+void erec_queue_format(FILE *f, const struct erec_queue *q)
+{
+	const struct error_record *erec;
+
+	list_for_each_entry(erec, &q->records, list)
+		erec_format(f, erec);
+}
