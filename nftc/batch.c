@@ -1,1 +1,413 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The nfnetlink batch: BATCH_BEGIN, one message per object, BATCH_END.
+ *
+ * Messages are written straight into a list of chunks. Each chunk has a
+ * fill threshold (32 pages) plus headroom for one maximal message (a
+ * 16-bit attribute nest plus headers), so a message is always built in
+ * place without knowing its size in advance and never straddles chunks.
+ * The caller frees each libnftnl object once it is serialised, so a batch
+ * of 100,000 rules costs little more than its wire size.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <libmnl/libmnl.h>
+#include <linux/netfilter/nfnetlink.h>
+#include <linux/netfilter/nf_tables.h>
+#include "lin_int.h"
+
+/* Largest message: a 64 KiB attribute nest plus headers and slack. */
+#define BATCH_MSG_MAX		(UINT16_MAX + 4096)
+#define BATCH_CHUNK_PAGES	32
+
+/**
+ * struct batch_chunk - one contiguous piece of the batch
+ * @len: bytes used
+ * @buf: BATCH_MSG_MAX bytes beyond the threshold are always free
+ */
+struct batch_chunk {
+	size_t			len;
+	char			buf[];
+};
+
+/**
+ * struct nftc_batch - a batch under construction
+ * @chunks: chunk pointers, in order; @nchunks used, @chunks_cap allocated
+ * @threshold: a chunk filled beyond this starts a new one
+ * @seq_first: sequence number of BATCH_BEGIN
+ * @seq_next: sequence number the next message gets
+ * @num_msgs: object messages (begin/end excluded)
+ * @ended: BATCH_END written
+ * @locs: seq -> source map, one entry per object message
+ * @cur_cmd: @cur_loc: source of the messages appended next
+ */
+struct nftc_batch {
+	struct batch_chunk	**chunks;
+	unsigned int		nchunks;
+	unsigned int		chunks_cap;
+	size_t			threshold;
+	uint32_t		seq_first;
+	uint32_t		seq_next;
+	unsigned int		num_msgs;
+	bool			ended;
+	struct nftc_seq_loc	*locs;
+	unsigned int		nlocs;
+	unsigned int		locs_cap;
+	const struct cmd	*cur_cmd;
+	struct location		cur_loc;
+};
+
+static struct batch_chunk *batch_tail(const struct nftc_batch *b)
+{
+	return b->chunks[b->nchunks - 1];
+}
+
+static int batch_chunk_add(struct nftc_batch *b)
+{
+	struct batch_chunk *c;
+
+	if (b->nchunks == b->chunks_cap) {
+		unsigned int cap = b->chunks_cap ? b->chunks_cap * 2 : 8;
+		struct batch_chunk **n;
+
+		n = realloc(b->chunks, cap * sizeof(*n));
+		if (!n)
+			return -ENOMEM;
+		b->chunks = n;
+		b->chunks_cap = cap;
+	}
+	c = malloc(sizeof(*c) + b->threshold + BATCH_MSG_MAX);
+	if (!c)
+		return -ENOMEM;
+	c->len = 0;
+	b->chunks[b->nchunks++] = c;
+	return 0;
+}
+
+/*
+ * Where the next message goes: the tail chunk while it is below its
+ * threshold (the headroom then guarantees BATCH_MSG_MAX bytes).
+ */
+static char *batch_msg_start(struct nftc_batch *b)
+{
+	struct batch_chunk *c = batch_tail(b);
+
+	if (c->len >= b->threshold) {
+		if (batch_chunk_add(b) < 0)
+			return NULL;
+		c = batch_tail(b);
+	}
+	memset(c->buf + c->len, 0, MNL_NLMSG_HDRLEN + MNL_ALIGN(sizeof(
+		struct nfgenmsg)));
+	return c->buf + c->len;
+}
+
+static int batch_msg_commit(struct nftc_batch *b, struct nlmsghdr *nlh)
+{
+	struct batch_chunk *c = batch_tail(b);
+
+	if (nlh->nlmsg_len > BATCH_MSG_MAX)
+		return -EMSGSIZE;
+	c->len += MNL_ALIGN(nlh->nlmsg_len);
+	b->seq_next++;
+	return 0;
+}
+
+static int batch_loc_record(struct nftc_batch *b, uint32_t seq)
+{
+	struct nftc_seq_loc *l;
+
+	if (b->nlocs == b->locs_cap) {
+		unsigned int cap = b->locs_cap ? b->locs_cap * 2 : 64;
+
+		l = realloc(b->locs, cap * sizeof(*l));
+		if (!l)
+			return -ENOMEM;
+		b->locs = l;
+		b->locs_cap = cap;
+	}
+	l = &b->locs[b->nlocs++];
+	l->seq = seq;
+	l->cmd = b->cur_cmd;
+	l->location = b->cur_loc;
+	return 0;
+}
+
+/**
+ * nftc_batch_alloc - start a batch
+ * @seq: sequence number of BATCH_BEGIN; messages follow with seq + 1, ...
+ *
+ * Returns the batch with BATCH_BEGIN written, or NULL without memory.
+ */
+struct nftc_batch *nftc_batch_alloc(uint32_t seq)
+{
+	struct nftc_batch *b;
+	long page = sysconf(_SC_PAGESIZE);
+	char *buf;
+
+	b = calloc(1, sizeof(*b));
+	if (!b)
+		return NULL;
+	b->threshold = (size_t)(page > 0 ? page : 4096) * BATCH_CHUNK_PAGES;
+	b->seq_first = seq;
+	b->seq_next = seq;
+	b->cur_loc = internal_location;
+	if (batch_chunk_add(b) < 0)
+		goto err_free;
+	buf = batch_msg_start(b);
+	if (batch_msg_commit(b, nftnl_batch_begin(buf, b->seq_next)) < 0)
+		goto err_free;
+	return b;
+err_free:
+	nftc_batch_free(b);
+	return NULL;
+}
+
+/**
+ * nftc_batch_free - release a batch (NULL is fine)
+ */
+void nftc_batch_free(struct nftc_batch *b)
+{
+	unsigned int i;
+
+	if (!b)
+		return;
+	for (i = 0; i < b->nchunks; i++)
+		free(b->chunks[i]);
+	free(b->chunks);
+	free(b->locs);
+	free(b);
+}
+
+/**
+ * nftc_batch_end - write BATCH_END; further messages are refused
+ */
+int nftc_batch_end(struct nftc_batch *b)
+{
+	char *buf;
+
+	if (b->ended)
+		return -EINVAL;
+	buf = batch_msg_start(b);
+	if (!buf)
+		return -ENOMEM;
+	b->ended = true;
+	return batch_msg_commit(b, nftnl_batch_end(buf, b->seq_next));
+}
+
+/**
+ * nftc_batch_chunks - number of contiguous pieces of the batch
+ */
+unsigned int nftc_batch_chunks(const struct nftc_batch *b)
+{
+	return b->nchunks;
+}
+
+/**
+ * nftc_batch_chunk - piece @i of the batch, for an iovec
+ * @len: set to its length in bytes
+ */
+const void *nftc_batch_chunk(const struct nftc_batch *b, unsigned int i,
+			     size_t *len)
+{
+	if (i >= b->nchunks) {
+		*len = 0;
+		return NULL;
+	}
+	*len = b->chunks[i]->len;
+	return b->chunks[i]->buf;
+}
+
+uint32_t nftc_batch_seq_first(const struct nftc_batch *b)
+{
+	return b->seq_first;
+}
+
+uint32_t nftc_batch_seq_next(const struct nftc_batch *b)
+{
+	return b->seq_next;
+}
+
+/**
+ * nftc_batch_num_msgs - object messages in the batch (begin/end excluded)
+ *
+ * Zero means there is nothing to send (stock nft skips the round trip).
+ */
+unsigned int nftc_batch_num_msgs(const struct nftc_batch *b)
+{
+	return b->num_msgs;
+}
+
+/**
+ * nftc_batch_set_source - attribute the messages appended next
+ * @cmd: command being linearized
+ * @loc: its source span (a rule's location, a statement's, ...)
+ */
+void nftc_batch_set_source(struct nftc_batch *b, const struct cmd *cmd,
+			   const struct location *loc)
+{
+	b->cur_cmd = cmd;
+	b->cur_loc = loc ? *loc : internal_location;
+}
+
+/**
+ * nftc_batch_seq_lookup - which command produced message @seq
+ *
+ * Returns the entry, or NULL for begin/end and unknown numbers.
+ */
+const struct nftc_seq_loc *nftc_batch_seq_lookup(const struct nftc_batch *b,
+						 uint32_t seq)
+{
+	unsigned int lo = 0, hi = b->nlocs;
+
+	/* Entries are appended in increasing sequence order. */
+	while (lo < hi) {
+		unsigned int mid = lo + (hi - lo) / 2;
+
+		if (b->locs[mid].seq == seq)
+			return &b->locs[mid];
+		if (b->locs[mid].seq < seq)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+/*
+ * Start an object message: header with the next sequence number. The
+ * caller fills the payload and calls batch_obj_commit().
+ */
+static struct nlmsghdr *batch_obj_start(struct nftc_batch *b, uint16_t type,
+					uint16_t flags, uint32_t family)
+{
+	char *buf;
+
+	if (b->ended)
+		return NULL;
+	buf = batch_msg_start(b);
+	if (!buf)
+		return NULL;
+	return nftnl_nlmsg_build_hdr(buf, type, family, flags, b->seq_next);
+}
+
+static int batch_obj_commit(struct nftc_batch *b, struct nlmsghdr *nlh)
+{
+	int ret = batch_loc_record(b, nlh->nlmsg_seq);
+
+	if (ret < 0)
+		return ret;
+	ret = batch_msg_commit(b, nlh);
+	if (ret < 0) {
+		b->nlocs--;
+		return ret;
+	}
+	b->num_msgs++;
+	return 0;
+}
+
+/**
+ * batch_add_table - append a table message
+ * @type: NFT_MSG_NEWTABLE / NFT_MSG_DELTABLE
+ * @flags: NLM_F_* (NLM_F_REQUEST is always added)
+ *
+ * The add functions serialise the object; it stays owned by the caller,
+ * who frees it right after. Return 0 or a negative errno.
+ */
+int batch_add_table(struct nftc_batch *b, uint16_t type, uint16_t flags,
+		    uint32_t family, struct nftnl_table *t)
+{
+	struct nlmsghdr *nlh = batch_obj_start(b, type, flags, family);
+
+	if (!nlh)
+		return -ENOMEM;
+	nftnl_table_nlmsg_build_payload(nlh, t);
+	return batch_obj_commit(b, nlh);
+}
+
+int batch_add_chain(struct nftc_batch *b, uint16_t type, uint16_t flags,
+		    uint32_t family, struct nftnl_chain *c)
+{
+	struct nlmsghdr *nlh = batch_obj_start(b, type, flags, family);
+
+	if (!nlh)
+		return -ENOMEM;
+	nftnl_chain_nlmsg_build_payload(nlh, c);
+	return batch_obj_commit(b, nlh);
+}
+
+int batch_add_rule(struct nftc_batch *b, uint16_t type, uint16_t flags,
+		   uint32_t family, struct nftnl_rule *r)
+{
+	struct nlmsghdr *nlh = batch_obj_start(b, type, flags, family);
+
+	if (!nlh)
+		return -ENOMEM;
+	nftnl_rule_nlmsg_build_payload(nlh, r);
+	return batch_obj_commit(b, nlh);
+}
+
+int batch_add_set(struct nftc_batch *b, uint16_t type, uint16_t flags,
+		  uint32_t family, struct nftnl_set *s)
+{
+	struct nlmsghdr *nlh = batch_obj_start(b, type, flags, family);
+
+	if (!nlh)
+		return -ENOMEM;
+	nftnl_set_nlmsg_build_payload(nlh, s);
+	return batch_obj_commit(b, nlh);
+}
+
+/**
+ * batch_add_setelems - append the elements of @s as element messages
+ *
+ * A set's elements may not fit one message (the element list is a
+ * 16-bit nest): they are split over as many messages as needed, each
+ * with its own sequence number.
+ */
+int batch_add_setelems(struct nftc_batch *b, uint16_t type, uint16_t flags,
+		       uint32_t family, struct nftnl_set *s)
+{
+	struct nftnl_set_elems_iter *iter;
+	struct nlmsghdr *nlh;
+	int more, ret = 0;
+
+	iter = nftnl_set_elems_iter_create(s);
+	if (!iter)
+		return -ENOMEM;
+	do {
+		nlh = batch_obj_start(b, type, flags, family);
+		if (!nlh) {
+			ret = -ENOMEM;
+			break;
+		}
+		more = nftnl_set_elems_nlmsg_build_payload_iter(nlh, iter);
+		ret = batch_obj_commit(b, nlh);
+	} while (ret == 0 && more > 0);
+	nftnl_set_elems_iter_destroy(iter);
+	return ret;
+}
+
+int batch_add_obj(struct nftc_batch *b, uint16_t type, uint16_t flags,
+		  uint32_t family, struct nftnl_obj *o)
+{
+	struct nlmsghdr *nlh = batch_obj_start(b, type, flags, family);
+
+	if (!nlh)
+		return -ENOMEM;
+	nftnl_obj_nlmsg_build_payload(nlh, o);
+	return batch_obj_commit(b, nlh);
+}
+
+int batch_add_flowtable(struct nftc_batch *b, uint16_t type, uint16_t flags,
+			uint32_t family, struct nftnl_flowtable *f)
+{
+	struct nlmsghdr *nlh = batch_obj_start(b, type, flags, family);
+
+	if (!nlh)
+		return -ENOMEM;
+	nftnl_flowtable_nlmsg_build_payload(nlh, f);
+	return batch_obj_commit(b, nlh);
+}

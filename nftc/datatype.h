@@ -258,7 +258,55 @@ struct nftc_resolver {
 	int	(*host)(void *priv, const char *name, int family,
 			uint8_t (*addrs)[16], unsigned int max);
 	void	*priv;
+	/* Added: user, group and interface names (NULL: numeric only). */
+	int	(*uid)(void *priv, const char *name, uint32_t *uid);
+	int	(*gid)(void *priv, const char *name, uint32_t *gid);
+	int	(*ifindex)(void *priv, const char *name, uint32_t *index);
 };
+
+/*
+ * The compiled-in protocol table (Debian's /etc/protocols), in number
+ * order, used to print protocol names and by "describe inet_proto".
+ * NULL-terminated.
+ */
+extern const struct symbolic_constant nftc_builtin_protocols[];
+/* First name of protocol @proto, NULL if none. */
+const char *nftc_protocol_name(unsigned int proto);
+/* First name of port @port (host order), NULL if none. */
+const char *nftc_service_name(unsigned int port);
+
+/**
+ * struct output_ctx - how constants are printed (listing, describe)
+ * @f: stream written to
+ * @flags: enum nftc_output_flags
+ */
+struct output_ctx {
+	FILE		*f;
+	unsigned int	flags;
+};
+
+enum nftc_output_flags {
+	NFTC_OUTPUT_NUMERIC_PROTO	= (1 << 0),	/* -p: 6, not tcp */
+	NFTC_OUTPUT_NUMERIC_SYMBOL	= (1 << 1),	/* -y: no symbol names */
+	NFTC_OUTPUT_NUMERIC_ALL		= (1 << 2),	/* -nnn: uid/gid too */
+	NFTC_OUTPUT_SERVICE		= (1 << 3),	/* -S: port names */
+	NFTC_OUTPUT_SECONDS		= (1 << 4),	/* -T: times in s */
+};
+
+/*
+ * Print constant @expr (EXPR_VALUE) as stock nft lists it: symbol name,
+ * address, "0x%08x" mark, quoted string, ... per its dtype.
+ */
+void datatype_print(const struct expr *expr, struct output_ctx *octx);
+
+/*
+ * Parse a relative time "1d2h3m4s5ms" (a bare number means seconds)
+ * into milliseconds; errors are located at @loc. Returns 0 or -1.
+ */
+int nftc_time_parse(struct erec_queue *erq, const struct location *loc,
+		    const char *str, uint64_t *ms);
+/* Print @ms as nft does ("1h2m", "0s"). */
+void nftc_time_print(FILE *f, uint64_t ms, bool seconds);
 
 /*
  * Built-in resolvers. "builtin" knows protocol and service names from

@@ -1,1 +1,1079 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Evaluation of expressions: typing of constants in the context of their
+ * left-hand side, protocol dependencies, bitfield and prefix
+ * optimisations, byte order conversions and constant folding, so that the
+ * linearizer only has to emit what it finds (see PASSES.md).
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <linux/netfilter.h>
+#include "evaluate.h"
+#include "expr.h"
+#include "stmt.h"
+#include "rule.h"
+#include "keys.h"
+
+#define REG32_BITS	32
+
+static int expr_error(struct eval_ctx *ctx, const struct expr *expr,
+		      const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int expr_error(struct eval_ctx *ctx, const struct expr *expr,
+		      const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	erec_vadd(&ctx->nft->erq, EREC_ERROR, &expr->location, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+/* Give @e a new type, keeping allocated (concat) types' references. */
+static void expr_set_type(struct expr *e, const struct datatype *dtype,
+			  enum byteorder byteorder, unsigned int len)
+{
+	if (dtype && dtype != e->dtype) {
+		if (dtype->flags & DTYPE_F_ALLOC)
+			datatype_get(dtype);
+		if (e->dtype && (e->dtype->flags & DTYPE_F_ALLOC))
+			datatype_free(e->dtype);
+		e->dtype = dtype;
+	}
+	e->byteorder = byteorder;
+	e->len = len;
+}
+
+/* If @old is linked in a list (concat member, set element), put @new there. */
+static void list_replace_maybe(struct expr *old, struct expr *new)
+{
+	if (old == new || !old->list.next || list_empty(&old->list))
+		return;
+	list_replace(&old->list, &new->list);
+	init_list_head(&old->list);
+}
+
+static void expr_replace(struct expr **old, struct expr *new)
+{
+	list_replace_maybe(*old, new);
+	expr_free(*old);
+	*old = new;
+}
+
+/**
+ * expr_set_context - what the next expression evaluated is expected to be
+ */
+void expr_set_context(struct eval_ctx *ctx, const struct datatype *dtype,
+		      enum byteorder byteorder, unsigned int len)
+{
+	ctx->ectx.dtype = dtype;
+	ctx->ectx.byteorder = byteorder;
+	ctx->ectx.len = len;
+	ctx->ectx.maxval = 0;
+}
+
+static bool dtype_is_string(const struct datatype *dtype)
+{
+	return datatype_is_a(dtype, &string_type);
+}
+
+/* Bits needed for the number @v. */
+static unsigned int value_bits(const struct value *v)
+{
+	unsigned int i, nb = BITS_TO_BYTES(v->len);
+
+	for (i = 0; i < nb; i++) {
+		if (v->data[i]) {
+			unsigned int b = 8;
+
+			while (!(v->data[i] & (1u << (b - 1))))
+				b--;
+			return (nb - 1 - i) * 8 + b;
+		}
+	}
+	return 0;
+}
+
+/* Strings grow at the end: pad "eth0" with zeros to @len bits. */
+static void string_resize(struct value *v, unsigned int len)
+{
+	struct value n;
+	unsigned int nb = BITS_TO_BYTES(v->len);
+
+	value_init(&n, len);
+	if (nb > BITS_TO_BYTES(len))
+		nb = BITS_TO_BYTES(len);
+	memcpy(n.data, v->data, nb);
+	*v = n;
+}
+
+/* Fit constant @e to the context width, or report it out of range. */
+static int value_fit_context(struct eval_ctx *ctx, struct expr *e,
+			     unsigned int len)
+{
+	char maxbuf[32];
+
+	if (!len || e->len == len)
+		return 0;
+	if (dtype_is_string(e->dtype)) {
+		if (BITS_TO_BYTES(e->len) > BITS_TO_BYTES(len) &&
+		    value_bits(&e->value) > 0) {
+			unsigned int nb = BITS_TO_BYTES(e->len), i;
+
+			for (i = BITS_TO_BYTES(len); i < nb; i++)
+				if (e->value.data[i])
+					return expr_error(ctx, e,
+						"String exceeds maximum length of %u",
+						len / 8);
+		}
+		string_resize(&e->value, len);
+		e->len = len;
+		return 0;
+	}
+	if (value_bits(&e->value) > len) {
+		if (len <= 64)
+			snprintf(maxbuf, sizeof(maxbuf), "%llu",
+				 (unsigned long long)(len == 64 ? ~0ULL :
+						      (1ULL << len) - 1));
+		else
+			snprintf(maxbuf, sizeof(maxbuf), "2^%u-1", len);
+		if (e->len <= 64)
+			return expr_error(ctx, e,
+					  "Value %llu exceeds valid range 0-%s",
+					  (unsigned long long)
+					  value_get_u64(&e->value), maxbuf);
+		return expr_error(ctx, e, "Value exceeds valid range 0-%s",
+				  maxbuf);
+	}
+	value_resize(&e->value, len);
+	e->len = len;
+	return 0;
+}
+
+/* Type a freshly parsed constant like its context (left-hand side). */
+static int constant_adopt_context(struct eval_ctx *ctx, struct expr *e)
+{
+	const struct datatype *dtype = ctx->ectx.dtype;
+	enum byteorder bo = ctx->ectx.byteorder;
+
+	switch (e->kind) {
+	case EXPR_VALUE:
+		if (value_fit_context(ctx, e, ctx->ectx.len) < 0)
+			return -1;
+		expr_set_type(e, dtype && dtype->type != TYPE_INVALID ?
+				 dtype : e->dtype,
+			      bo != BYTEORDER_INVALID ? bo : e->byteorder,
+			      e->len);
+		return 0;
+	case EXPR_PREFIX:
+		if (constant_adopt_context(ctx, e->prefix.expr) < 0)
+			return -1;
+		expr_set_type(e, e->prefix.expr->dtype,
+			      e->prefix.expr->byteorder, e->prefix.expr->len);
+		return 0;
+	case EXPR_RANGE:
+		if (constant_adopt_context(ctx, e->pair.left) < 0 ||
+		    constant_adopt_context(ctx, e->pair.right) < 0)
+			return -1;
+		expr_set_type(e, e->pair.left->dtype, e->pair.left->byteorder,
+			      e->pair.left->len);
+		return 0;
+	default:
+		return 0;
+	}
+}
+
+/**
+ * expr_evaluate_symbol - parse an EXPR_SYMBOL in the context's type
+ */
+int expr_evaluate_symbol(struct eval_ctx *ctx, struct expr **expr)
+{
+	struct dt_parse_ctx pctx = {
+		.erq		= &ctx->nft->erq,
+		.resolver	= ctx->nft->resolver,
+	};
+	struct expr *res = NULL;
+
+	if (!ctx->ectx.dtype || ctx->ectx.dtype->type == TYPE_INVALID)
+		return expr_error(ctx, *expr,
+				  "Symbol expression has no type context");
+	if (datatype_parse_symbol(&pctx, ctx->ectx.dtype, *expr, &res) < 0)
+		return -1;
+	if (!res)
+		return expr_error(ctx, *expr, "Could not parse %s",
+				  ctx->ectx.dtype->desc);
+	res->location = (*expr)->location;
+	if (constant_adopt_context(ctx, res) < 0) {
+		expr_free(res);
+		return -1;
+	}
+	expr_replace(expr, res);
+	return 0;
+}
+
+static int expr_evaluate_variable(struct eval_ctx *ctx, struct expr **expr)
+{
+	struct expr *val = (*expr)->sym.value, *c;
+
+	if (!val)
+		return expr_error(ctx, *expr, "unknown identifier '%s'",
+				  (*expr)->sym.identifier);
+	c = expr_clone(val);
+	if (!c)
+		return expr_error(ctx, *expr, "out of memory");
+	expr_replace(expr, c);
+	return expr_evaluate(ctx, expr);
+}
+
+static int expr_evaluate_value(struct eval_ctx *ctx, struct expr **expr)
+{
+	struct expr *e = *expr;
+
+	if (ctx->ectx.len && e->len != ctx->ectx.len &&
+	    !datatype_is_a(e->dtype, &verdict_type))
+		return value_fit_context(ctx, e, ctx->ectx.len);
+	return 0;
+}
+
+static int expr_evaluate_prefix(struct eval_ctx *ctx, struct expr **expr)
+{
+	struct expr *pfx = *expr, *base;
+	unsigned int width;
+
+	if (expr_evaluate(ctx, &pfx->prefix.expr) < 0)
+		return -1;
+	base = pfx->prefix.expr;
+	if (base->kind == EXPR_PREFIX) {
+		/* A wildcard string parsed into a prefix already. */
+		pfx->prefix.prefix_len = base->prefix.prefix_len;
+		pfx->prefix.expr = expr_get(base->prefix.expr);
+		expr_free(base);
+		base = pfx->prefix.expr;
+	}
+	width = ctx->ectx.len ? ctx->ectx.len : base->len;
+	if (base->kind != EXPR_VALUE)
+		return expr_error(ctx, pfx, "Prefix expression is undefined "
+				  "for %s types", base->dtype->desc);
+	if (pfx->prefix.prefix_len > width)
+		return expr_error(ctx, pfx, "Prefix length %u is invalid for "
+				  "type of %u bits width",
+				  pfx->prefix.prefix_len, width);
+	if (!dtype_is_string(base->dtype)) {
+		struct value mask;
+
+		/* Host bits of the address are ignored, as stock does. */
+		value_prefix_mask(&mask, base->len, pfx->prefix.prefix_len);
+		value_and(&base->value, &base->value, &mask);
+	}
+	expr_set_type(pfx, base->dtype, base->byteorder, base->len);
+	pfx->flags |= EXPR_F_CONSTANT;
+	return 0;
+}
+
+static int expr_evaluate_range(struct eval_ctx *ctx, struct expr **expr)
+{
+	struct expr *r = *expr, *lo, *hi;
+
+	if (expr_evaluate(ctx, &r->pair.left) < 0 ||
+	    expr_evaluate(ctx, &r->pair.right) < 0)
+		return -1;
+	lo = r->pair.left;
+	hi = r->pair.right;
+	if (lo->kind != EXPR_VALUE || hi->kind != EXPR_VALUE)
+		return expr_error(ctx, r, "Range bounds must be constant");
+	if (value_cmp(&lo->value, &hi->value) > 0)
+		return expr_error(ctx, r, "Range has zero or negative size");
+	expr_set_type(r, lo->dtype, lo->byteorder, lo->len);
+	r->flags |= EXPR_F_CONSTANT;
+	return 0;
+}
+
+/*
+ * Concatenation member @n of @count: its type comes from the key being
+ * matched (ectx.key) when there is one, else from the concatenated
+ * type's id (TYPE_BITS per member, first member in the high bits).
+ */
+static void concat_member_context(struct eval_ctx *ctx,
+				  const struct datatype *cdtype,
+				  const struct expr *key, unsigned int n,
+				  unsigned int count)
+{
+	const struct datatype *dt = NULL;
+	const struct expr *k;
+	unsigned int i = 0;
+
+	if (key && key->kind == EXPR_CONCAT) {
+		list_for_each_entry(k, &key->expressions, list) {
+			if (i++ == n) {
+				expr_set_context(ctx, k->dtype, k->byteorder,
+						 k->len);
+				return;
+			}
+		}
+	}
+	if (cdtype && cdtype->subtypes && count) {
+		unsigned int shift = TYPE_BITS * (cdtype->subtypes - 1 - n);
+
+		dt = datatype_lookup((cdtype->type >> shift) & TYPE_MASK);
+	}
+	if (dt)
+		expr_set_context(ctx, dt, dt->byteorder, dt->size);
+	else
+		expr_set_context(ctx, NULL, BYTEORDER_INVALID, 0);
+}
+
+static unsigned int padded_len(unsigned int len)
+{
+	return (len + REG32_BITS - 1) / REG32_BITS * REG32_BITS;
+}
+
+static int expr_evaluate_concat(struct eval_ctx *ctx, struct expr **expr)
+{
+	const struct datatype *types[16], *cdtype = ctx->ectx.dtype, *dt;
+	struct expr *concat = *expr, *key = ctx->ectx.key, *i, *next;
+	unsigned int n = 0, count = 0, len = 0;
+	bool constant = true;
+
+	list_for_each_entry(i, &concat->expressions, list)
+		count++;
+	if (count > 16)
+		return expr_error(ctx, concat, "too many concatenation "
+				  "components");
+	list_for_each_entry_safe(i, next, &concat->expressions, list) {
+		struct expr *m = i;
+
+		concat_member_context(ctx, cdtype, key, n, count);
+		ctx->ectx.key = NULL;
+		if (expr_evaluate(ctx, &m) < 0) {
+			ctx->ectx.key = key;
+			return -1;
+		}
+		ctx->ectx.key = key;
+		if (m->kind == EXPR_CONCAT)
+			return expr_error(ctx, m, "nested concatenations "
+					  "are not supported");
+		if (!expr_is_constant(m))
+			constant = false;
+		types[n++] = m->dtype;
+		len += padded_len(m->len);
+		next = list_entry(m->list.next, struct expr, list);
+	}
+	dt = concat_type_alloc(types, n);
+	if (!dt)
+		return expr_error(ctx, concat, "out of memory");
+	expr_set_type(concat, dt, BYTEORDER_BIG, len);
+	datatype_free(dt);
+	concat->size = n;
+	if (constant)
+		concat->flags |= EXPR_F_CONSTANT;
+	else
+		concat->flags &= ~EXPR_F_CONSTANT;
+	return 0;
+}
+
+/* OR the members of a flag list ("syn,ack") into one constant. */
+static int expr_evaluate_list(struct eval_ctx *ctx, struct expr **expr)
+{
+	struct expr *list = *expr, *i, *next, *res = NULL;
+
+	list_for_each_entry_safe(i, next, &list->expressions, list) {
+		struct expr *m = i;
+
+		if (expr_evaluate(ctx, &m) < 0) {
+			expr_free(res);
+			return -1;
+		}
+		next = list_entry(m->list.next, struct expr, list);
+		if (m->kind != EXPR_VALUE) {
+			expr_free(res);
+			return expr_error(ctx, m, "List member must be a "
+					  "constant value");
+		}
+		if (!datatype_is_a(m->dtype, &bitmask_type)) {
+			expr_free(res);
+			return expr_error(ctx, m, "Basetype of type %s is not "
+					  "bitmask", m->dtype->desc);
+		}
+		if (!res) {
+			res = expr_clone(m);
+			if (!res)
+				return expr_error(ctx, m, "out of memory");
+			res->location = list->location;
+		} else {
+			value_or(&res->value, &res->value, &m->value);
+		}
+	}
+	if (!res)
+		return expr_error(ctx, list, "empty list");
+	expr_replace(expr, res);
+	return 0;
+}
+
+/* Constant folding of "a OP b" on two values. */
+static int binop_fold(struct eval_ctx *ctx, struct expr **expr)
+{
+	struct expr *b = *expr, *l = b->pair.left, *r = b->pair.right, *res;
+	unsigned int n;
+
+	res = expr_clone(l);
+	if (!res)
+		return expr_error(ctx, b, "out of memory");
+	res->location = b->location;
+	switch (b->op) {
+	case OP_AND:
+		value_resize(&r->value, l->len);
+		value_and(&res->value, &l->value, &r->value);
+		break;
+	case OP_OR:
+		value_resize(&r->value, l->len);
+		value_or(&res->value, &l->value, &r->value);
+		break;
+	case OP_XOR:
+		value_resize(&r->value, l->len);
+		value_xor(&res->value, &l->value, &r->value);
+		break;
+	case OP_LSHIFT:
+		n = value_get_u64(&r->value);
+		value_shl(&res->value, n);
+		break;
+	case OP_RSHIFT:
+		n = value_get_u64(&r->value);
+		value_shr(&res->value, n);
+		break;
+	default:
+		expr_free(res);
+		return expr_error(ctx, b, "invalid binary operation");
+	}
+	expr_replace(expr, res);
+	return 0;
+}
+
+static int expr_evaluate_binop(struct eval_ctx *ctx, struct expr **expr)
+{
+	struct expr *b = *expr, *left, *right;
+	unsigned int shift_len;
+
+	if (expr_evaluate(ctx, &b->pair.left) < 0)
+		return -1;
+	left = b->pair.left;
+	if (b->op == OP_LSHIFT || b->op == OP_RSHIFT) {
+		shift_len = 32;
+		expr_set_context(ctx, &integer_type, BYTEORDER_HOST,
+				 shift_len);
+	} else {
+		expr_set_context(ctx, left->dtype, left->byteorder,
+				 left->len);
+	}
+	if (expr_evaluate(ctx, &b->pair.right) < 0)
+		return -1;
+	right = b->pair.right;
+	if (right->kind != EXPR_VALUE)
+		return expr_error(ctx, right, "Right hand side of binary "
+				  "operation must be constant");
+	if (left->kind == EXPR_VALUE)
+		return binop_fold(ctx, expr);
+	if (b->op != OP_LSHIFT && b->op != OP_RSHIFT &&
+	    left->byteorder == BYTEORDER_HOST && left->len > 8 &&
+	    !datatype_is_a(left->dtype, &integer_type) &&
+	    !datatype_is_a(left->dtype, &bitmask_type))
+		return expr_error(ctx, b, "Binary operation (%s) is undefined "
+				  "for %s types", op_names[b->op],
+				  left->dtype->desc);
+	expr_set_type(b, left->dtype, left->byteorder, left->len);
+	b->flags &= ~EXPR_F_CONSTANT;
+	return 0;
+}
+
+static int expr_evaluate_unary(struct eval_ctx *ctx, struct expr **expr)
+{
+	struct expr *u = *expr;
+
+	if (expr_evaluate(ctx, &u->unary.arg) < 0)
+		return -1;
+	expr_set_type(u, u->unary.arg->dtype,
+		      u->op == OP_HTON ? BYTEORDER_BIG : BYTEORDER_HOST,
+		      u->unary.arg->len);
+	return 0;
+}
+
+/*
+ * Bitfield header fields (ip dscp, ip6 flowlabel, vlan id) are loaded in
+ * whole bytes: (load & mask) >> shift, exactly as stock nft. A relational
+ * match later moves the shift to its constant side.
+ */
+static int expr_evaluate_bits(struct eval_ctx *ctx, struct expr **expr,
+			      unsigned int offset)
+{
+	struct expr *e = *expr, *mask, *and, *sh, *res;
+	unsigned int len = e->len, bitoff = offset % 8, masklen;
+	unsigned int extra = 0;
+	int shift;
+	struct value m;
+
+	shift = (int)((len + 7) / 8 * 8) - (int)(bitoff + len);
+	while (shift < 0) {
+		shift += 8;
+		extra += 8;
+	}
+	masklen = len + shift;
+	value_prefix_mask(&m, masklen, len);
+	value_shr(&m, masklen - len - shift);
+	mask = constant_expr_alloc(&e->location, &integer_type,
+				   BYTEORDER_HOST, masklen, &m);
+	if (!mask)
+		return expr_error(ctx, e, "out of memory");
+	expr_get(e);
+	and = binop_expr_alloc(&e->location, OP_AND, e, mask);
+	if (!and)
+		return expr_error(ctx, e, "out of memory");
+	expr_set_type(and, e->dtype, e->byteorder, masklen);
+	res = and;
+	if (shift) {
+		sh = constant_expr_u64(&e->location, &integer_type,
+				       BYTEORDER_HOST, 32, shift);
+		res = binop_expr_alloc(&e->location, OP_RSHIFT, and, sh);
+		if (!res)
+			return expr_error(ctx, e, "out of memory");
+		expr_set_type(res, e->dtype, e->byteorder, masklen);
+	}
+	e->len += extra;
+	list_replace_maybe(e, res);
+	expr_free(e);	/* the reference *expr held; and owns e now */
+	*expr = res;
+	return 0;
+}
+
+static bool payload_needs_bits(const struct expr *e)
+{
+	return e->payload.offset % 8 || e->len % 8;
+}
+
+static int expr_evaluate_payload(struct eval_ctx *ctx, struct expr **expr)
+{
+	struct expr *e = *expr;
+
+	if (!e->payload.is_raw && e->payload.desc) {
+		if (expr_add_dependency(ctx, e) < 0)
+			return -1;
+	}
+	e->flags &= ~EXPR_F_CONSTANT;
+	if (payload_needs_bits(e))
+		return expr_evaluate_bits(ctx, expr, e->payload.offset);
+	return 0;
+}
+
+static int expr_evaluate_exthdr(struct eval_ctx *ctx, struct expr **expr)
+{
+	struct expr *e = *expr;
+
+	if (expr_add_dependency(ctx, e) < 0)
+		return -1;
+	if (e->exthdr.flags & NFT_EXTHDR_F_PRESENT) {
+		expr_set_type(e, &boolean_type, BYTEORDER_HOST, 8);
+		return 0;
+	}
+	if (e->len && (e->exthdr.offset % 8 || e->len % 8))
+		return expr_evaluate_bits(ctx, expr, e->exthdr.offset);
+	return 0;
+}
+
+/* ct saddr/daddr take their width from the network protocol. */
+static int ct_update_type(struct eval_ctx *ctx, struct expr *e)
+{
+	const struct proto_desc *nh;
+
+	if (e->ct.key != NFT_CT_SRC && e->ct.key != NFT_CT_DST)
+		return 0;
+	if (e->dtype->type != TYPE_INVALID && e->len)
+		return 0;
+	nh = ctx->pctx.protocol[PROTO_BASE_NETWORK_HDR].desc;
+	if (nh == &proto_ip || e->ct.nfproto == NFPROTO_IPV4)
+		expr_set_type(e, &ipaddr_type, BYTEORDER_BIG, 32);
+	else if (nh == &proto_ip6 || e->ct.nfproto == NFPROTO_IPV6)
+		expr_set_type(e, &ip6addr_type, BYTEORDER_BIG, 128);
+	else
+		return expr_error(ctx, e, "cannot determine ip protocol "
+				  "version, use \"ip %s\" or \"ip6 %s\" "
+				  "instead",
+				  e->ct.key == NFT_CT_SRC ? "saddr" : "daddr",
+				  e->ct.key == NFT_CT_SRC ? "saddr" : "daddr");
+	return 0;
+}
+
+static int expr_evaluate_meta(struct eval_ctx *ctx, struct expr **expr)
+{
+	struct expr *e = *expr;
+
+	if (e->meta.key == NFT_META_NFPROTO &&
+	    ctx->pctx.family != NFPROTO_INET)
+		return expr_error(ctx, e, "meta nfproto is only useful in "
+				  "the inet family");
+	return 0;
+}
+
+static int expr_evaluate_hash(struct eval_ctx *ctx, struct expr **expr)
+{
+	struct expr *e = *expr;
+
+	if (e->hash.expr) {
+		expr_set_context(ctx, NULL, BYTEORDER_INVALID, 0);
+		if (expr_evaluate(ctx, &e->hash.expr) < 0)
+			return -1;
+	}
+	if (!e->hash.mod)
+		return expr_error(ctx, e, "hash modulus must be non-zero");
+	return 0;
+}
+
+static int expr_evaluate_numgen(struct eval_ctx *ctx, struct expr **expr)
+{
+	if (!(*expr)->numgen.mod)
+		return expr_error(ctx, *expr, "numgen modulus must be "
+				  "non-zero");
+	return 0;
+}
+
+static int expr_evaluate_verdict(struct eval_ctx *ctx, struct expr **expr)
+{
+	struct expr *v = *expr, *c = v->verdict.chain;
+
+	if (!c)
+		return 0;
+	if (c->kind == EXPR_VARIABLE) {
+		if (expr_evaluate_variable(ctx, &v->verdict.chain) < 0)
+			return -1;
+		c = v->verdict.chain;
+	}
+	if (c->kind == EXPR_SYMBOL) {
+		struct expr *s = constant_expr_string(&c->location,
+						      &string_type,
+						      c->sym.identifier, 0);
+
+		if (!s)
+			return expr_error(ctx, c, "out of memory");
+		expr_replace(&v->verdict.chain, s);
+	}
+	return 0;
+}
+
+static int expr_evaluate_set_ref(struct eval_ctx *ctx, struct expr **expr)
+{
+	struct expr *e = *expr;
+	struct set *set = e->set_ref.set, *found;
+	struct name_ref name;
+
+	/* The parser leaves a placeholder holding only the name. */
+	if (!set || !set->handle.set.name || !ctx->table ||
+	    set_cache_find(ctx->table, set->handle.set.name) == set)
+		return 0;
+	name = set->handle.set;
+	found = set_lookup_ref(ctx, &name, &e->location);
+	if (!found)
+		return -1;
+	e->set_ref.set = set_get(found);
+	set_free(set);
+	return 0;
+}
+
+static int expr_evaluate_set_elem(struct eval_ctx *ctx, struct expr **expr)
+{
+	struct expr *e = *expr;
+
+	if (expr_evaluate(ctx, &e->elem.key) < 0)
+		return -1;
+	expr_set_type(e, e->elem.key->dtype, e->elem.key->byteorder,
+		      e->elem.key->len);
+	e->flags |= e->elem.key->flags & EXPR_F_CONSTANT;
+	return 0;
+}
+
+static int expr_evaluate_mapping(struct eval_ctx *ctx, struct expr **expr)
+{
+	struct expr *e = *expr;
+
+	if (expr_evaluate(ctx, &e->pair.left) < 0)
+		return -1;
+	expr_set_type(e, e->pair.left->dtype, e->pair.left->byteorder,
+		      e->pair.left->len);
+	return 0;
+}
+
+/**
+ * expr_evaluate - evaluate *expr in the current context
+ *
+ * May replace *expr (symbols become values, bitfield loads become
+ * binops, variables their bound expression). Returns 0 or -1 with an
+ * error queued.
+ */
+int expr_evaluate(struct eval_ctx *ctx, struct expr **expr)
+{
+	switch ((enum expr_kind)(*expr)->kind) {
+	case EXPR_SYMBOL:
+		return expr_evaluate_symbol(ctx, expr);
+	case EXPR_VARIABLE:
+		return expr_evaluate_variable(ctx, expr);
+	case EXPR_VALUE:
+		return expr_evaluate_value(ctx, expr);
+	case EXPR_VERDICT:
+		return expr_evaluate_verdict(ctx, expr);
+	case EXPR_PREFIX:
+		return expr_evaluate_prefix(ctx, expr);
+	case EXPR_RANGE:
+		return expr_evaluate_range(ctx, expr);
+	case EXPR_PAYLOAD:
+		return expr_evaluate_payload(ctx, expr);
+	case EXPR_EXTHDR:
+		return expr_evaluate_exthdr(ctx, expr);
+	case EXPR_META:
+		return expr_evaluate_meta(ctx, expr);
+	case EXPR_CT:
+		return ct_update_type(ctx, *expr);
+	case EXPR_HASH:
+		return expr_evaluate_hash(ctx, expr);
+	case EXPR_NUMGEN:
+		return expr_evaluate_numgen(ctx, expr);
+	case EXPR_RT:
+	case EXPR_SOCKET:
+	case EXPR_OSF:
+	case EXPR_FIB:
+	case EXPR_XFRM:
+		return expr_add_dependency(ctx, *expr);
+	case EXPR_CONCAT:
+		return expr_evaluate_concat(ctx, expr);
+	case EXPR_LIST:
+		return expr_evaluate_list(ctx, expr);
+	case EXPR_SET:
+		return expr_evaluate_anon_set(ctx, ctx->ectx.key, expr);
+	case EXPR_SET_REF:
+		return expr_evaluate_set_ref(ctx, expr);
+	case EXPR_SET_ELEM:
+		return expr_evaluate_set_elem(ctx, expr);
+	case EXPR_MAPPING:
+		return expr_evaluate_mapping(ctx, expr);
+	case EXPR_MAP:
+		return expr_evaluate_map(ctx, expr);
+	case EXPR_UNARY:
+		return expr_evaluate_unary(ctx, expr);
+	case EXPR_BINOP:
+		return expr_evaluate_binop(ctx, expr);
+	case EXPR_RELATIONAL:
+		return expr_evaluate_relational(ctx, expr);
+	case EXPR_INVALID:
+	case __EXPR_MAX:
+		break;
+	}
+	return expr_error(ctx, *expr, "unknown expression");
+}
+
+/*
+ * Dependencies. A header field needs the protocol of its header to be
+ * known at its base; if the rule has not established it, a match is
+ * generated before the current statement, the same one stock nft 1.0.6
+ * generates (meta l4proto for transport headers, meta nfproto in inet,
+ * meta protocol in netdev and for bridge network headers, ether type
+ * for vlan and bridge icmp, meta iiftype for link layer fields where
+ * the family has no link layer).
+ */
+
+/* Evaluate "left == num" and insert it before the current statement. */
+static int dep_insert(struct eval_ctx *ctx, struct expr *left, uint64_t num,
+		      const struct location *loc)
+{
+	struct stmt *stmt;
+	struct expr *rel, *right;
+
+	right = constant_expr_u64(loc, left->dtype, left->byteorder,
+				  left->len, num);
+	rel = relational_expr_alloc(loc, OP_EQ, left, right);
+	if (!rel)
+		return erec_error(&ctx->nft->erq, loc, "out of memory");
+	rel->flags |= EXPR_F_IMPLICIT_DEP;
+	if (expr_evaluate_relational(ctx, &rel) < 0) {
+		expr_free(rel);
+		return -1;
+	}
+	if (!ctx->stmt || !ctx->rule) {
+		/* Outside of a rule (set keys): nothing to insert. */
+		expr_free(rel);
+		return 0;
+	}
+	stmt = expr_stmt_alloc(loc, rel);
+	if (!stmt) {
+		expr_free(rel);
+		return erec_error(&ctx->nft->erq, loc, "out of memory");
+	}
+	list_add_tail(&stmt->list, &ctx->stmt->list);
+	ctx->rule->num_stmts++;
+	return 0;
+}
+
+/* "lower's protocol key == the value selecting upper" */
+static int dep_link(struct eval_ctx *ctx, const struct proto_desc *lower,
+		    const struct proto_desc *upper, const struct expr *expr)
+{
+	const struct proto_hdr_template *tmpl;
+	struct expr *left;
+	int num;
+
+	num = proto_find_num(lower, upper);
+	if (num < 0 || !lower->protocol_key)
+		return expr_error(ctx, expr, "conflicting protocols specified: "
+				  "%s vs. %s", lower->name, upper->name);
+	tmpl = &lower->templates[lower->protocol_key];
+	if (tmpl->meta_key)
+		left = meta_expr_alloc(&expr->location, tmpl->meta_key);
+	else
+		left = payload_expr_alloc(&expr->location, lower,
+					  lower->protocol_key);
+	if (!left)
+		return expr_error(ctx, expr, "out of memory");
+	return dep_insert(ctx, left, num, &expr->location);
+}
+
+/* "meta iiftype TYPE" for a link layer header in ip/ip6/inet/netdev. */
+static int dep_iiftype(struct eval_ctx *ctx, const struct proto_desc *desc,
+		       const struct expr *expr)
+{
+	struct expr *left;
+	uint16_t type;
+
+	if (proto_dev_type(desc, &type) < 0)
+		return expr_error(ctx, expr, "protocol specification is "
+				  "invalid for this family");
+	left = meta_expr_alloc(&expr->location, NFT_META_IIFTYPE);
+	if (!left)
+		return expr_error(ctx, expr, "out of memory");
+	return dep_insert(ctx, left, type, &expr->location);
+}
+
+static bool desc_is_pseudo(const struct proto_desc *d)
+{
+	return d == &proto_inet || d == &proto_netdev;
+}
+
+/* Network protocol @upper needed for "icmp"/"icmpv6" in mixed families. */
+static int dep_network(struct eval_ctx *ctx, const struct proto_desc *upper,
+		       const struct expr *expr)
+{
+	const struct proto_desc *ll = ctx->pctx.protocol[PROTO_BASE_LL_HDR].desc;
+
+	if (ctx->pctx.protocol[PROTO_BASE_NETWORK_HDR].desc)
+		return 0;
+	if (!ll)
+		return expr_error(ctx, expr, "ambiguous payload specification: "
+				  "no %s protocol specified",
+				  proto_base_names[PROTO_BASE_LL_HDR]);
+	return dep_link(ctx, ll, upper, expr);
+}
+
+static int dep_transport(struct eval_ctx *ctx, const struct proto_desc *desc,
+			 const struct expr *expr)
+{
+	if (desc == &proto_th)
+		return 0;
+	if (desc == &proto_icmp &&
+	    dep_network(ctx, &proto_ip, expr) < 0)
+		return -1;
+	if (desc == &proto_icmp6 &&
+	    dep_network(ctx, &proto_ip6, expr) < 0)
+		return -1;
+	return dep_link(ctx, &proto_inet_service, desc, expr);
+}
+
+/* The header below @base is known but is not @desc: stack or conflict. */
+static int dep_resolve_conflict(struct eval_ctx *ctx,
+				const struct proto_desc *cur,
+				const struct proto_desc *desc,
+				enum proto_bases base, const struct expr *expr)
+{
+	struct proto_ctx *p = &ctx->pctx;
+
+	/* "ether type vlan" seen: the next header is stacked on this base */
+	if (base < PROTO_BASE_MAX && p->protocol[base + 1].desc == desc &&
+	    base == PROTO_BASE_LL_HDR) {
+		p->protocol[base + 1].desc = NULL;
+		p->protocol[base].desc = desc;
+		p->protocol[base].offset += cur->length;
+		return 0;
+	}
+	if (desc_is_pseudo(cur) && base == PROTO_BASE_LL_HDR) {
+		if (dep_iiftype(ctx, desc, expr) < 0)
+			return -1;
+		cur = p->protocol[base].desc;
+		if (!cur || cur == desc)
+			return 0;
+	}
+	if (base == PROTO_BASE_LL_HDR && proto_find_num(cur, desc) >= 0) {
+		if (dep_link(ctx, cur, desc, expr) < 0)
+			return -1;
+		p->protocol[base + 1].desc = NULL;
+		p->protocol[base].desc = desc;
+		p->protocol[base].offset += cur->length;
+		return 0;
+	}
+	if (base == PROTO_BASE_TRANSPORT_HDR && desc == &proto_th)
+		return 0;
+	return expr_error(ctx, expr, "conflicting protocols specified: "
+			  "%s vs. %s", cur->name, desc->name);
+}
+
+static int payload_dependency(struct eval_ctx *ctx,
+			      const struct proto_desc *desc,
+			      enum proto_bases base, const struct expr *expr)
+{
+	struct proto_ctx *p = &ctx->pctx;
+	const struct proto_desc *cur = p->protocol[base].desc, *lower;
+	enum proto_bases fbase;
+
+	if (cur == desc)
+		return 0;
+	if (cur)
+		return dep_resolve_conflict(ctx, cur, desc, base, expr);
+
+	proto_family_desc(p->family, &fbase);
+	if (base < fbase) {
+		if (base + 1 < fbase)
+			return expr_error(ctx, expr, "payload base is invalid "
+					  "for this family");
+		return dep_iiftype(ctx, desc, expr);
+	}
+	if (base == PROTO_BASE_TRANSPORT_HDR)
+		return dep_transport(ctx, desc, expr);
+	if (base == PROTO_BASE_LL_HDR || base > PROTO_BASE_TRANSPORT_HDR)
+		return 0;
+
+	lower = p->protocol[base - 1].desc;
+	if (!lower)
+		return expr_error(ctx, expr, "ambiguous payload specification: "
+				  "no %s protocol specified",
+				  proto_base_names[base - 1]);
+	/*
+	 * Bridge: skb->protocol also matches vlan-offloaded traffic, so
+	 * stock nft prefers "meta protocol" over "ether type" here.
+	 */
+	if (p->family == NFPROTO_BRIDGE && lower == &proto_eth &&
+	    (desc == &proto_ip || desc == &proto_ip6))
+		lower = &proto_netdev;
+	return dep_link(ctx, lower, desc, expr);
+}
+
+/**
+ * expr_add_dependency - protocol dependencies of a load
+ * @expr: payload, exthdr or key expression just evaluated
+ *
+ * Inserts the generated matches before ctx->stmt and updates ctx->pctx;
+ * a contradiction ("tcp dport 1 udp dport 2") is reported at @expr.
+ */
+int expr_add_dependency(struct eval_ctx *ctx, struct expr *expr)
+{
+	int ret = 0;
+
+	switch (expr->kind) {
+	case EXPR_PAYLOAD:
+		if (expr->payload.is_raw || !expr->payload.desc)
+			return 0;
+		ret = payload_dependency(ctx, expr->payload.desc,
+					 expr->payload.base, expr);
+		if (ret == 0)
+			expr->payload.offset +=
+				ctx->pctx.protocol[expr->payload.base].offset;
+		return ret;
+	case EXPR_EXTHDR:
+		switch (expr->exthdr.op) {
+		case NFT_EXTHDR_OP_IPV6:
+			return payload_dependency(ctx, &proto_ip6,
+						  PROTO_BASE_NETWORK_HDR,
+						  expr);
+		case NFT_EXTHDR_OP_TCPOPT:
+			return payload_dependency(ctx, &proto_tcp,
+						  PROTO_BASE_TRANSPORT_HDR,
+						  expr);
+		case NFT_EXTHDR_OP_IPV4:
+			return payload_dependency(ctx, &proto_ip,
+						  PROTO_BASE_NETWORK_HDR,
+						  expr);
+		default:
+			return 0;
+		}
+	default:
+		return 0;
+	}
+}
+
+/*
+ * Protocol context updates: an equality on a protocol key field (ip
+ * protocol, ether type, meta l4proto, ...) tells later selectors which
+ * header follows.
+ */
+static void pctx_update_meta(struct eval_ctx *ctx, const struct expr *left,
+			     const struct expr *right,
+			     const struct location *loc)
+{
+	struct proto_ctx *p = &ctx->pctx;
+	const struct proto_desc *ll = p->protocol[PROTO_BASE_LL_HDR].desc;
+	const struct proto_desc *desc;
+	uint64_t num = value_get_u64(&right->value);
+
+	switch (left->meta.key) {
+	case NFT_META_IIFTYPE:
+		if (p->family != NFPROTO_INET && p->family != NFPROTO_NETDEV &&
+		    p->family != NFPROTO_IPV4 && p->family != NFPROTO_IPV6)
+			return;
+		desc = proto_dev_desc(num);
+		if (desc)
+			proto_ctx_update(p, PROTO_BASE_LL_HDR, loc, desc);
+		break;
+	case NFT_META_NFPROTO:
+		if (ll != &proto_inet)
+			return;
+		desc = proto_find_upper(ll, num);
+		if (desc)
+			proto_ctx_update(p, PROTO_BASE_NETWORK_HDR, loc, desc);
+		break;
+	case NFT_META_L4PROTO:
+		desc = proto_find_upper(&proto_inet_service, num);
+		if (desc)
+			proto_ctx_update(p, PROTO_BASE_TRANSPORT_HDR, loc,
+					 desc);
+		break;
+	case NFT_META_PROTOCOL:
+		if (p->family != NFPROTO_NETDEV && p->family != NFPROTO_BRIDGE)
+			return;
+		if (!ll)
+			return;
+		desc = proto_find_upper(ll == &proto_eth ? &proto_netdev : ll,
+					num);
+		if (desc)
+			proto_ctx_update(p, PROTO_BASE_NETWORK_HDR, loc, desc);
+		break;
+	default:
+		break;
+	}
+}
+
+static void pctx_update(struct eval_ctx *ctx, const struct expr *rel)
+{
+	const struct expr *left = rel->pair.left, *right = rel->pair.right;
+	const struct proto_desc *desc;
+	enum proto_bases base;
+
+	if (right->kind != EXPR_VALUE ||
+	    (rel->op != OP_EQ && rel->op != OP_IMPLICIT))
+		return;
+	if (left->kind == EXPR_META) {
+		pctx_update_meta(ctx, left, right, &rel->location);
+		return;
+	}
+	if (left->kind != EXPR_PAYLOAD || !(left->flags & EXPR_F_PROTOCOL) ||
+	    !left->payload.desc)
+		return;
+	base = left->payload.base;
+	if (base >= PROTO_BASE_MAX)
+		return;
+	desc = proto_find_upper(left->payload.desc,
+				value_get_u64(&right->value));
+	if (desc)
+		proto_ctx_update(&ctx->pctx, base + 1, &rel->location, desc);
+}

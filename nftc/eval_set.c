@@ -1,1 +1,983 @@
-/* SPDX-License-Identifier: GPL-2.0-or-later */
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Evaluation of sets, maps and verdict maps: named set declarations,
+ * their elements, anonymous sets and maps written in rules, and "@name"
+ * references.
+ *
+ * After evaluation a set's key (and a map's data) is either a typed
+ * single expression or an EXPR_CONCAT of typed members, and every element
+ * of set->init is an EXPR_SET_ELEM (key NULL for the catch-all "*") or an
+ * EXPR_MAPPING whose left side is one. Interval sets are normalised by
+ * interval.c.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <linux/netfilter.h>
+#include "evaluate.h"
+#include "interval.h"
+#include "rule.h"
+
+#define KEY_FIELDS_MAX		16
+
+/**
+ * struct key_field - what one member of a key (or map data) expects
+ */
+struct key_field {
+	const struct datatype	*dtype;
+	enum byteorder		byteorder;
+	unsigned int		len;
+};
+
+static unsigned int round_up32(unsigned int bits)
+{
+	return (bits + 31) & ~31u;
+}
+
+/* The members of a key/data type expression; returns their count. */
+static unsigned int key_fields(const struct expr *key, struct key_field *f)
+{
+	const struct expr *i;
+	unsigned int n = 0;
+
+	if (key->kind != EXPR_CONCAT) {
+		f[0].dtype = key->dtype;
+		f[0].byteorder = key->byteorder;
+		f[0].len = key->len;
+		return 1;
+	}
+	list_for_each_entry(i, &key->expressions, list) {
+		if (n == KEY_FIELDS_MAX)
+			break;
+		f[n].dtype = i->dtype;
+		f[n].byteorder = i->byteorder;
+		f[n].len = i->len;
+		n++;
+	}
+	return n;
+}
+
+static struct expr *type_placeholder(const struct location *loc,
+				     const struct datatype *dtype)
+{
+	return constant_expr_alloc(loc, dtype, dtype->byteorder, dtype->size,
+				   NULL);
+}
+
+/*
+ * Concatenated type ids pack member ids, first member in the highest
+ * bits; datatype.h keeps no member list, so rebuild it from the id.
+ */
+static struct expr *concat_from_type(const struct location *loc,
+				     const struct datatype *dtype)
+{
+	unsigned int n = dtype->subtypes, k;
+	struct expr *c, *m;
+	const struct datatype *t;
+
+	c = list_expr_alloc(loc, EXPR_CONCAT);
+	if (!c)
+		return NULL;
+	for (k = 0; k < n; k++) {
+		t = datatype_lookup((dtype->type >> (TYPE_BITS * (n - 1 - k))) &
+				    TYPE_MASK);
+		m = t ? type_placeholder(loc, t) : NULL;
+		if (!m) {
+			expr_free(c);
+			return NULL;
+		}
+		list_expr_add(c, m);
+	}
+	return c;
+}
+
+/* Type, width and field lengths of a concatenation of typed members. */
+static int concat_type_finish(struct eval_ctx *ctx, struct expr *c)
+{
+	const struct datatype *types[KEY_FIELDS_MAX];
+	const struct datatype *dt;
+	struct expr *i;
+	unsigned int n = 0, len = 0;
+
+	list_for_each_entry(i, &c->expressions, list) {
+		if (n == KEY_FIELDS_MAX)
+			return erec_error(&ctx->nft->erq, &c->location,
+					  "too many concatenation components");
+		types[n] = i->dtype;
+		c->field_len[n] = BITS_TO_BYTES(i->len);
+		len += round_up32(i->len);
+		n++;
+	}
+	c->field_count = n;
+	dt = concat_type_alloc(types, n);
+	if (!dt)
+		return erec_error(&ctx->nft->erq, &c->location,
+				  "cannot build concatenated type");
+	datatype_free(c->dtype);
+	c->dtype = dt;
+	c->len = len;
+	c->byteorder = BYTEORDER_INVALID;
+	return 0;
+}
+
+/* "type T" member: a symbol naming a type becomes a typed placeholder. */
+static int type_member_evaluate(struct eval_ctx *ctx, struct expr **e)
+{
+	const struct datatype *dt;
+	struct expr *p;
+
+	if ((*e)->kind != EXPR_SYMBOL)
+		return 0;
+	dt = datatype_lookup_byname((*e)->sym.identifier);
+	if (!dt)
+		return erec_error(&ctx->nft->erq, &(*e)->location,
+				  "unknown datatype %s", (*e)->sym.identifier);
+	p = type_placeholder(&(*e)->location, dt);
+	if (!p)
+		return -1;
+	expr_free(*e);
+	*e = p;
+	return 0;
+}
+
+/* Normalise a key or data type expression of a set declaration. */
+static int set_type_evaluate(struct eval_ctx *ctx, struct expr **type)
+{
+	struct expr *e = *type, *i, *next, *c;
+
+	if (e->kind == EXPR_SYMBOL && type_member_evaluate(ctx, type) < 0)
+		return -1;
+	e = *type;
+	if (e->kind != EXPR_CONCAT && e->dtype->subtypes > 1) {
+		c = concat_from_type(&e->location, e->dtype);
+		if (!c)
+			return erec_error(&ctx->nft->erq, &e->location,
+					  "invalid concatenated type");
+		expr_free(e);
+		*type = e = c;
+	}
+	if (e->kind != EXPR_CONCAT)
+		return 0;
+	list_for_each_entry_safe(i, next, &e->expressions, list) {
+		struct expr *m = i;
+
+		if (type_member_evaluate(ctx, &m) < 0)
+			return -1;
+		if (m != i) {
+			list_replace(&i->list, &m->list);
+		}
+	}
+	return concat_type_finish(ctx, e);
+}
+
+static const char *const family_names[] = {
+	[NFPROTO_UNSPEC]	= "unspec",
+	[NFPROTO_INET]		= "inet",
+	[NFPROTO_IPV4]		= "ip",
+	[NFPROTO_ARP]		= "arp",
+	[NFPROTO_NETDEV]	= "netdev",
+	[NFPROTO_BRIDGE]	= "bridge",
+	[NFPROTO_IPV6]		= "ip6",
+};
+
+static const char *family_name(uint32_t family)
+{
+	if (family < sizeof(family_names) / sizeof(family_names[0]) &&
+	    family_names[family])
+		return family_names[family];
+	return "unknown";
+}
+
+/* Optimal string alignment distance (edits incl. transpositions). */
+static unsigned int string_distance(const char *a, const char *b)
+{
+	unsigned int la = strlen(a), lb = strlen(b), i, j, r;
+	unsigned int *d = calloc((la + 1) * (lb + 1), sizeof(*d));
+
+	if (!d)
+		return ~0u;
+#define D(x, y) d[(x) * (lb + 1) + (y)]
+	for (i = 0; i <= la; i++)
+		D(i, 0) = i;
+	for (j = 0; j <= lb; j++)
+		D(0, j) = j;
+	for (i = 1; i <= la; i++) {
+		for (j = 1; j <= lb; j++) {
+			unsigned int sub = a[i - 1] != b[j - 1];
+			unsigned int v = D(i - 1, j) + 1;
+
+			if (D(i, j - 1) + 1 < v)
+				v = D(i, j - 1) + 1;
+			if (D(i - 1, j - 1) + sub < v)
+				v = D(i - 1, j - 1) + sub;
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] &&
+			    a[i - 2] == b[j - 1] && D(i - 2, j - 2) + 1 < v)
+				v = D(i - 2, j - 2) + 1;
+			D(i, j) = v;
+		}
+	}
+	r = D(la, lb);
+#undef D
+	free(d);
+	return r;
+}
+
+/* Is @cand close enough to @name to suggest it (stock's thresholds)? */
+static unsigned int misspell_distance(const char *name, const char *cand)
+{
+	unsigned int la = strlen(name), lb = strlen(cand), max, min, thr, d;
+
+	max = la > lb ? la : lb;
+	min = la > lb ? lb : la;
+	if (max <= 1)
+		return ~0u;
+	if (max - min <= 1)
+		thr = (max + 2) / 3 ? (max + 2) / 3 : 1;
+	else
+		thr = (max + 4) / 3;
+	d = string_distance(name, cand);
+	return d > thr ? ~0u : d;
+}
+
+static struct set *table_find_set(struct table *table, const char *name)
+{
+	struct set *s;
+
+	list_for_each_entry(s, &table->sets, list) {
+		if (s->handle.set.name && !(s->flags & SET_F_ANONYMOUS) &&
+		    !strcmp(s->handle.set.name, name))
+			return s;
+	}
+	return NULL;
+}
+
+/**
+ * set_lookup_ref - resolve "@name" in the current table
+ * @name: the name (without '@')
+ * @loc: the reference, for the diagnostic
+ *
+ * Returns the set (no reference taken) or NULL with "No such file or
+ * directory" queued, plus "did you mean set 'x' in table FAMILY 'y'?"
+ * when a set of any table has a close name.
+ */
+struct set *set_lookup_ref(struct eval_ctx *ctx, const struct name_ref *name,
+			   const struct location *loc)
+{
+	const struct set *best = NULL;
+	const struct table *best_t = NULL;
+	unsigned int best_d = ~0u, d;
+	struct table *t;
+	struct set *s;
+
+	if (ctx->table) {
+		s = table_find_set(ctx->table, name->name);
+		if (s)
+			return s;
+	}
+	list_for_each_entry(t, &ctx->nft->tables, list) {
+		list_for_each_entry(s, &t->sets, list) {
+			if (!s->handle.set.name || (s->flags & SET_F_ANONYMOUS))
+				continue;
+			d = misspell_distance(name->name, s->handle.set.name);
+			if (d < best_d) {
+				best_d = d;
+				best = s;
+				best_t = t;
+			}
+		}
+	}
+	if (best)
+		erec_error(&ctx->nft->erq, loc,
+			   "No such file or directory; did you mean set "
+			   "\u2018%s\u2019 in table %s \u2018%s\u2019?",
+			   best->handle.set.name,
+			   family_name(best_t->handle.family),
+			   best_t->handle.table.name);
+	else
+		erec_error(&ctx->nft->erq, loc, "No such file or directory");
+	return NULL;
+}
+
+/* Evaluate a constant leaf in the context of key field @f. */
+static int leaf_evaluate(struct eval_ctx *ctx, const struct key_field *f,
+			 struct expr **e)
+{
+	expr_set_context(ctx, f->dtype, f->byteorder, f->len);
+	if (expr_evaluate(ctx, e) < 0)
+		return -1;
+	return 0;
+}
+
+static int field_evaluate(struct eval_ctx *ctx, const struct key_field *f,
+			  struct expr **e);
+
+/*
+ * Widen a constant to its field. Strings keep their first bytes (they
+ * are zero padded after the text), numbers their value.
+ */
+static void value_fit(struct expr *e, const struct key_field *f)
+{
+	unsigned int old = e->value.len;
+
+	if (!f->len || e->len == f->len || f->len > NFTC_VALUE_MAX * 8)
+		return;
+	value_resize(&e->value, f->len);
+	if (datatype_is_a(f->dtype, &string_type) && old < f->len)
+		value_shl(&e->value, f->len - old);
+	e->len = f->len;
+}
+
+static void range_type(struct expr *r, const struct key_field *f)
+{
+	datatype_free(r->dtype);
+	r->dtype = datatype_get(r->pair.left->dtype);
+	r->byteorder = r->pair.left->byteorder;
+	r->len = r->pair.left->len;
+	r->flags |= EXPR_F_INTERVAL | EXPR_F_CONSTANT;
+	r->flags &= ~EXPR_F_SINGLETON;
+}
+
+static int range_evaluate(struct eval_ctx *ctx, const struct key_field *f,
+			  struct expr *r)
+{
+	if (field_evaluate(ctx, f, &r->pair.left) < 0 ||
+	    field_evaluate(ctx, f, &r->pair.right) < 0)
+		return -1;
+	if (r->pair.left->kind != EXPR_VALUE ||
+	    r->pair.right->kind != EXPR_VALUE)
+		return erec_error(&ctx->nft->erq, &r->location,
+				  "Range bounds must be constant values");
+	if (value_cmp(&r->pair.left->value, &r->pair.right->value) > 0)
+		return erec_error(&ctx->nft->erq, &r->location,
+				  "Range has zero or negative size");
+	range_type(r, f);
+	return 0;
+}
+
+static int prefix_evaluate(struct eval_ctx *ctx, const struct key_field *f,
+			   struct expr *p)
+{
+	struct expr *v;
+	struct value mask;
+
+	if (field_evaluate(ctx, f, &p->prefix.expr) < 0)
+		return -1;
+	v = p->prefix.expr;
+	if (v->kind != EXPR_VALUE)
+		return erec_error(&ctx->nft->erq, &p->location,
+				  "Prefix expression must be a constant");
+	if (p->prefix.prefix_len > v->len)
+		return erec_error(&ctx->nft->erq, &p->location,
+				  "Prefix length %u is invalid for type of %u bits",
+				  p->prefix.prefix_len, v->len);
+	/* host bits do not count, as stock masks them */
+	value_prefix_mask(&mask, v->value.len, p->prefix.prefix_len);
+	value_and(&v->value, &v->value, &mask);
+	datatype_free(p->dtype);
+	p->dtype = datatype_get(v->dtype);
+	p->byteorder = v->byteorder;
+	p->len = v->len;
+	p->flags |= EXPR_F_INTERVAL | EXPR_F_CONSTANT;
+	p->flags &= ~EXPR_F_SINGLETON;
+	return 0;
+}
+
+/*
+ * One member of a key: a value, prefix or range of field @f's type.
+ * Variables are replaced by (a copy of) what they are bound to.
+ */
+static int field_evaluate(struct eval_ctx *ctx, const struct key_field *f,
+			  struct expr **e)
+{
+	struct expr *c;
+
+	switch ((*e)->kind) {
+	case EXPR_VARIABLE:
+		if (!(*e)->sym.value)
+			break;
+		c = expr_clone((*e)->sym.value);
+		if (!c)
+			return -1;
+		expr_free(*e);
+		*e = c;
+		return field_evaluate(ctx, f, e);
+	case EXPR_RANGE:
+		return range_evaluate(ctx, f, *e);
+	case EXPR_PREFIX:
+		return prefix_evaluate(ctx, f, *e);
+	default:
+		break;
+	}
+	if (leaf_evaluate(ctx, f, e) < 0)
+		return -1;
+	switch ((*e)->kind) {
+	case EXPR_RANGE:
+		range_type(*e, f);
+		break;
+	case EXPR_PREFIX:
+		(*e)->flags |= EXPR_F_INTERVAL;
+		break;
+	case EXPR_VALUE:
+		value_fit(*e, f);
+		break;
+	default:
+		break;
+	}
+	return 0;
+}
+
+static void concat_type_desc(char *buf, size_t size,
+			     const struct key_field *f, unsigned int n)
+{
+	unsigned int k;
+	size_t off = 0;
+
+	buf[0] = '\0';
+	for (k = 0; k < n && off < size; k++)
+		off += snprintf(buf + off, size - off, "%s%s", k ? ", " : "",
+				f[k].dtype->desc ? f[k].dtype->desc :
+						   f[k].dtype->name);
+}
+
+/* A key (or map data) value against the type expression @type. */
+static int key_evaluate(struct eval_ctx *ctx, const struct expr *type,
+			struct expr **e)
+{
+	struct key_field f[KEY_FIELDS_MAX];
+	unsigned int n = key_fields(type, f), k = 0;
+	struct expr *i, *next, *m;
+	char desc[256];
+
+	if ((*e)->kind == EXPR_VARIABLE && (*e)->sym.value) {
+		m = expr_clone((*e)->sym.value);
+		if (!m)
+			return -1;
+		expr_free(*e);
+		*e = m;
+	}
+	if (n == 1)
+		return field_evaluate(ctx, &f[0], e);
+
+	if ((*e)->kind != EXPR_CONCAT) {
+		concat_type_desc(desc, sizeof(desc), f, n);
+		return erec_error(&ctx->nft->erq, &(*e)->location,
+				  "invalid data type, expected concatenation "
+				  "of (%s)", desc);
+	}
+	list_for_each_entry_safe(i, next, &(*e)->expressions, list) {
+		if (k == n)
+			break;
+		m = i;
+		if (field_evaluate(ctx, &f[k], &m) < 0)
+			return -1;
+		if (m != i)
+			list_replace(&i->list, &m->list);
+		if (m->flags & EXPR_F_INTERVAL)
+			(*e)->flags |= EXPR_F_INTERVAL;
+		k++;
+	}
+	if (k != n || list_count(&(*e)->expressions) != n) {
+		concat_type_desc(desc, sizeof(desc), f, n);
+		return erec_error(&ctx->nft->erq, &(*e)->location,
+				  "invalid data type, expected concatenation "
+				  "of (%s)", desc);
+	}
+	datatype_free((*e)->dtype);
+	(*e)->dtype = datatype_get(type->dtype);
+	(*e)->len = type->len;
+	(*e)->byteorder = BYTEORDER_INVALID;
+	(*e)->flags |= EXPR_F_CONSTANT;
+	return 0;
+}
+
+static bool is_catchall(const struct expr *e)
+{
+	return e->kind == EXPR_SYMBOL && e->sym.symtype == SYMBOL_VALUE &&
+	       !strcmp(e->sym.identifier, "*");
+}
+
+/* Wrap @e into an EXPR_SET_ELEM unless it is one. */
+static struct expr *elem_wrap(struct expr *e)
+{
+	struct expr *elem;
+
+	if (e->kind == EXPR_SET_ELEM)
+		return e;
+	elem = set_elem_expr_alloc(&e->location, e);
+	return elem;
+}
+
+/*
+ * Bring the members of @elems into element form: nested sets and
+ * variables bound to sets are spliced in place, bare keys wrapped.
+ */
+static int elems_flatten(struct eval_ctx *ctx, struct expr *elems)
+{
+	struct expr *i, *next, *c, *w, *j, *jn;
+	struct list_head out;
+
+	init_list_head(&out);
+	list_for_each_entry_safe(i, next, &elems->expressions, list) {
+		list_del(&i->list);
+		if (i->kind == EXPR_VARIABLE && i->sym.value &&
+		    i->sym.value->kind == EXPR_SET) {
+			c = expr_clone(i->sym.value);
+			expr_free(i);
+			if (!c)
+				return -1;
+			i = c;
+		}
+		if (i->kind == EXPR_SET) {
+			if (elems_flatten(ctx, i) < 0) {
+				expr_free(i);
+				return -1;
+			}
+			list_for_each_entry_safe(j, jn, &i->expressions, list) {
+				list_del(&j->list);
+				list_add_tail(&j->list, &out);
+			}
+			expr_free(i);
+			continue;
+		}
+		if (i->kind == EXPR_MAPPING) {
+			w = elem_wrap(i->pair.left);
+			if (!w)
+				return -1;
+			i->pair.left = w;
+		} else {
+			i = elem_wrap(i);
+			if (!i)
+				return -1;
+		}
+		list_add_tail(&i->list, &out);
+	}
+	list_splice_tail_init(&out, &elems->expressions);
+	elems->size = list_count(&elems->expressions);
+	return 0;
+}
+
+/* Key of an element: catch-all, or typed against the set's key. */
+static int elem_key_evaluate(struct eval_ctx *ctx, struct set *set,
+			     struct expr *elem)
+{
+	struct expr *key = elem->elem.key;
+
+	if (!key)
+		return 0;
+	if (is_catchall(key)) {
+		expr_free(key);
+		elem->elem.key = NULL;
+		return 0;
+	}
+	if (key_evaluate(ctx, set->key, &elem->elem.key) < 0)
+		return -1;
+	key = elem->elem.key;
+	datatype_free(elem->dtype);
+	elem->dtype = datatype_get(key->dtype);
+	elem->len = key->len;
+	elem->byteorder = key->byteorder;
+	if (key->flags & EXPR_F_INTERVAL)
+		elem->flags |= EXPR_F_INTERVAL;
+	return 0;
+}
+
+static int interval_flag_error(struct eval_ctx *ctx, const struct expr *key)
+{
+	const char *what = key->kind == EXPR_PREFIX ? "prefix" : "range";
+
+	return erec_error(&ctx->nft->erq, &key->location,
+			  "You must add 'flags interval' to your set "
+			  "declaration if you want to add %s elements", what);
+}
+
+/* Map data of one mapping, typed against set->data. */
+static int elem_data_evaluate(struct eval_ctx *ctx, struct set *set,
+			      struct expr *mapping)
+{
+	if (!(set->flags & SET_F_MAP) && !(set->flags & SET_F_OBJECT))
+		return erec_error(&ctx->nft->erq, &set->location,
+				  "set is not a map");
+	if (set->flags & SET_F_OBJECT) {
+		/* object names stay symbols: the linearizer writes them */
+		return 0;
+	}
+	if (mapping->pair.right->kind == EXPR_VERDICT &&
+	    set->data->dtype != &verdict_type)
+		return erec_error(&ctx->nft->erq,
+				  &mapping->pair.right->location,
+				  "datatype mismatch, expected %s, expression has type verdict",
+				  set->data->dtype->desc);
+	return key_evaluate(ctx, set->data, &mapping->pair.right);
+}
+
+static enum interval_mode set_interval_mode(const struct set *set)
+{
+	bool map = set->flags & (SET_F_MAP | SET_F_OBJECT);
+
+	if (set->automerge)
+		return map ? INTERVAL_SORT : INTERVAL_MERGE;
+	if ((set->flags & SET_F_ANONYMOUS) && !map)
+		return INTERVAL_MERGE;
+	return INTERVAL_CHECK;
+}
+
+/* Type every element; anonymous sets with ranges become interval sets. */
+static int elems_type(struct eval_ctx *ctx, struct set *set,
+		      struct expr *elems)
+{
+	struct expr *i, *elem;
+	bool ranges = false;
+	int ret = 0;
+
+	if (elems->kind != EXPR_SET)
+		return erec_error(&ctx->nft->erq, &elems->location,
+				  "expected a set of elements");
+	if (elems_flatten(ctx, elems) < 0)
+		return -1;
+
+	list_for_each_entry(i, &elems->expressions, list) {
+		elem = interval_elem(i);
+		if (elem_key_evaluate(ctx, set, elem) < 0) {
+			ret = -1;
+			continue;
+		}
+		if (elem->elem.key && (elem->elem.key->flags & EXPR_F_INTERVAL)) {
+			if (!(set->flags & (SET_F_INTERVAL | SET_F_ANONYMOUS))) {
+				ret = interval_flag_error(ctx, elem->elem.key);
+				continue;
+			}
+			ranges = true;
+		}
+		if (i->kind == EXPR_MAPPING) {
+			if (elem_data_evaluate(ctx, set, i) < 0)
+				ret = -1;
+		} else if (set->flags & SET_F_MAP) {
+			ret = erec_error(&ctx->nft->erq, &i->location,
+					 "Element has no data, expected %s",
+					 set->data->dtype->desc);
+		}
+	}
+	if (ret < 0)
+		return ret;
+
+	if (ranges && (set->flags & SET_F_ANONYMOUS))
+		set->flags |= SET_F_INTERVAL;
+	if ((set->flags & SET_F_INTERVAL) && set->key->kind == EXPR_CONCAT)
+		set->flags |= SET_F_CONCAT;
+	return 0;
+}
+
+static int elems_normalize(struct eval_ctx *ctx, struct set *set,
+			   struct expr *elems)
+{
+	if ((set->flags & SET_F_INTERVAL) && !(set->flags & SET_F_CONCAT))
+		return interval_set_normalize(&ctx->nft->erq, elems,
+					      set_interval_mode(set));
+	return 0;
+}
+
+/**
+ * set_elements_evaluate - type the elements @elems of @set
+ *
+ * Keys are parsed with the set's key type (concatenation members each
+ * with their own), map data with the data type. Ranges and prefixes need
+ * an interval set; anonymous sets become one. Interval sets (not
+ * concatenations) are normalised. Returns 0 or -1 with errors queued.
+ */
+int set_elements_evaluate(struct eval_ctx *ctx, struct set *set,
+			  struct expr *elems)
+{
+	if (!elems)
+		return 0;
+	if (elems_type(ctx, set, elems) < 0)
+		return -1;
+	return elems_normalize(ctx, set, elems);
+}
+
+static void set_handle_complete(struct eval_ctx *ctx, struct set *set)
+{
+	if (ctx->table)
+		handle_merge(&set->handle, &ctx->table->handle);
+	if (!set->handle.set_id)
+		set->handle.set_id = ++ctx->nft->next_set_id;
+}
+
+/**
+ * set_evaluate - a named set or map declaration
+ *
+ * Types the key ("type"/"typeof", concatenations), the data of maps
+ * (verdict maps, object maps), completes the flags and evaluates the
+ * initial elements. Returns 0 or -1 with errors queued.
+ */
+int set_evaluate(struct eval_ctx *ctx, struct set *set)
+{
+	struct set *saved = ctx->set;
+	int ret;
+
+	if (!set->key)
+		return erec_error(&ctx->nft->erq, &set->location,
+				  "set definition does not specify key");
+	if (set_type_evaluate(ctx, &set->key) < 0)
+		return -1;
+	if (set->data) {
+		if (set_type_evaluate(ctx, &set->data) < 0)
+			return -1;
+		set->flags |= SET_F_MAP;
+		if (set->data->dtype == &verdict_type)
+			set->flags |= SET_F_VMAP;
+	}
+	if (set->objtype) {
+		set->flags |= SET_F_OBJECT;
+		set->flags &= ~SET_F_MAP;
+	}
+	if (set->timeout)
+		set->flags |= SET_F_TIMEOUT;
+	if ((set->flags & SET_F_INTERVAL) && set->key->kind == EXPR_CONCAT)
+		set->flags |= SET_F_CONCAT;
+	set_handle_complete(ctx, set);
+
+	ctx->set = set;
+	ret = set_elements_evaluate(ctx, set, set->init);
+	ctx->set = saved;
+	return ret;
+}
+
+/* A new anonymous set of the current table keyed like @key. */
+static struct set *anon_set_alloc(struct eval_ctx *ctx, const struct expr *key,
+				  struct expr *init, bool map)
+{
+	struct set *set = set_alloc(&init->location);
+
+	if (!set)
+		return NULL;
+	set->flags = SET_F_ANONYMOUS | SET_F_CONSTANT;
+	if (map)
+		set->flags |= SET_F_MAP;
+	set->key = expr_clone(key);
+	if (!set->key) {
+		set_free(set);
+		return NULL;
+	}
+	set->handle.set.name = strdup(map ? "__map%d" : "__set%d");
+	set->handle.set.location = init->location;
+	if (ctx->table) {
+		handle_merge(&set->handle, &ctx->table->handle);
+	} else if (ctx->rule) {
+		handle_merge(&set->handle, &ctx->rule->handle);
+		set->handle.chain.name = NULL;
+	}
+	set->handle.set_id = ++ctx->nft->next_set_id;
+	return set;
+}
+
+/* Hand @set to the table (one reference) and return an @ref to it. */
+static struct expr *anon_set_publish(struct eval_ctx *ctx, struct set *set,
+				     const struct location *loc)
+{
+	if (ctx->table)
+		list_add_tail(&set_get(set)->list, &ctx->table->sets);
+	return set_ref_expr_alloc(loc, set);
+}
+
+/* A set with one plain element is a plain comparison, as in stock. */
+static struct expr *single_elem_key(struct expr *init)
+{
+	struct expr *i;
+
+	if (list_count(&init->expressions) != 1)
+		return NULL;
+	i = list_first_entry(&init->expressions, struct expr, list);
+	if (i->kind != EXPR_SET_ELEM || !i->elem.key ||
+	    !list_empty(&i->elem.stmts) || i->elem.timeout ||
+	    i->elem.comment)
+		return NULL;
+	switch (i->elem.key->kind) {
+	case EXPR_VALUE:
+	case EXPR_PREFIX:
+	case EXPR_RANGE:
+		return i->elem.key;
+	default:
+		return NULL;
+	}
+}
+
+/**
+ * expr_evaluate_anon_set - "{ ... }" on the right of a match
+ * @key: the (evaluated) left side the elements are typed against
+ * @expr: the EXPR_SET; replaced by an EXPR_SET_REF to a new anonymous
+ *        set, or by the element's key when the set has one plain element
+ */
+int expr_evaluate_anon_set(struct eval_ctx *ctx, struct expr *key,
+			   struct expr **expr)
+{
+	struct expr *init = *expr, *single, *ref;
+	struct set *set;
+
+	set = anon_set_alloc(ctx, key, init, false);
+	if (!set)
+		return -1;
+	if (set->key->kind == EXPR_CONCAT && set->key->dtype->subtypes < 2 &&
+	    concat_type_finish(ctx, set->key) < 0)
+		goto err;
+	set->init = init;
+	if (elems_type(ctx, set, init) < 0) {
+		set->init = NULL;
+		goto err;
+	}
+	single = single_elem_key(init);
+	if (single && single->kind != EXPR_VALUE &&
+	    set->key->kind == EXPR_CONCAT)
+		single = NULL;
+	if (single) {
+		/* take the key out of its element, drop the set */
+		list_first_entry(&init->expressions, struct expr,
+				 list)->elem.key = NULL;
+		set->init = NULL;
+		set_free(set);
+		expr_free(init);
+		*expr = single;
+		return 0;
+	}
+	if (elems_normalize(ctx, set, init) < 0)
+		goto err_init;
+	ref = anon_set_publish(ctx, set, &init->location);
+	if (!ref)
+		return -1;
+	*expr = ref;
+	return 0;
+err_init:
+	set->init = NULL;
+err:
+	set_free(set);
+	return -1;
+}
+
+/* Expected map data from the enclosing context (or verdicts for vmap). */
+static struct expr *map_data_type(struct eval_ctx *ctx, const struct expr *map,
+				  const struct datatype *dtype,
+				  enum byteorder order, unsigned int len)
+{
+	const struct expr *i, *first = NULL;
+
+	if (map->map.mappings->kind == EXPR_SET) {
+		list_for_each_entry(i, &map->map.mappings->expressions, list) {
+			if (i->kind == EXPR_MAPPING) {
+				first = i->pair.right;
+				break;
+			}
+		}
+	}
+	if ((map->map.mappings->set_flags & SET_F_VMAP) ||
+	    (first && first->kind == EXPR_VERDICT) ||
+	    dtype == &verdict_type)
+		return constant_expr_alloc(&map->location, &verdict_type,
+					   BYTEORDER_INVALID, 0, NULL);
+	if (!dtype || dtype == &invalid_type) {
+		erec_error(&ctx->nft->erq, &map->location,
+			   "map data type is unknown in this context");
+		return NULL;
+	}
+	if (dtype->subtypes > 1)
+		return concat_from_type(&map->location, dtype);
+	return constant_expr_alloc(&map->location, dtype, order,
+				   len ? len : dtype->size, NULL);
+}
+
+static int map_ref_resolve(struct eval_ctx *ctx, struct expr **mappings)
+{
+	struct expr *e = *mappings, *ref;
+	struct name_ref name;
+	struct set *set;
+
+	if (e->kind == EXPR_SET_REF)
+		return 0;
+	if (e->kind != EXPR_SYMBOL || e->sym.identifier[0] != '@')
+		return erec_error(&ctx->nft->erq, &e->location,
+				  "Expression is not a map");
+	name.name = e->sym.identifier + 1;
+	name.location = e->location;
+	set = set_lookup_ref(ctx, &name, &e->location);
+	if (!set)
+		return -1;
+	ref = set_ref_expr_alloc(&e->location, set_get(set));
+	if (!ref)
+		return -1;
+	expr_free(e);
+	*mappings = ref;
+	return 0;
+}
+
+/**
+ * expr_evaluate_map - KEY map { k : v } / KEY vmap { k : verdict } /
+ *                     KEY map @name
+ *
+ * The data type of an anonymous map is what the context expects
+ * (ctx->ectx, set by the statement: meta mark set ..., verdicts for
+ * vmap). Interval lookups on host byte order keys get an hton.
+ */
+int expr_evaluate_map(struct eval_ctx *ctx, struct expr **expr)
+{
+	struct expr *map = *expr, *data, *conv;
+	const struct datatype *dtype = ctx->ectx.dtype;
+	enum byteorder order = ctx->ectx.byteorder;
+	unsigned int len = ctx->ectx.len;
+	struct set *set;
+
+	expr_set_context(ctx, NULL, BYTEORDER_INVALID, 0);
+	if (expr_evaluate(ctx, &map->map.key) < 0)
+		return -1;
+
+	if (map->map.mappings->kind == EXPR_SET) {
+		data = map_data_type(ctx, map, dtype, order, len);
+		if (!data)
+			return -1;
+		set = anon_set_alloc(ctx, map->map.key, map->map.mappings,
+				     true);
+		if (!set) {
+			expr_free(data);
+			return -1;
+		}
+		set->data = data;
+		if (data->kind == EXPR_CONCAT &&
+		    concat_type_finish(ctx, data) < 0)
+			goto err;
+		if (data->dtype == &verdict_type)
+			set->flags |= SET_F_VMAP;
+		set->init = map->map.mappings;
+		if (set_elements_evaluate(ctx, set, set->init) < 0) {
+			set->init = NULL;
+			goto err;
+		}
+		map->map.mappings = anon_set_publish(ctx, set,
+						     &set->init->location);
+		if (!map->map.mappings)
+			return -1;
+	} else if (map_ref_resolve(ctx, &map->map.mappings) < 0) {
+		return -1;
+	}
+
+	set = map->map.mappings->set_ref.set;
+	if (!(set->flags & (SET_F_MAP | SET_F_OBJECT)) || !set->data)
+		return erec_error(&ctx->nft->erq, &map->map.mappings->location,
+				  "Expression is not a map");
+
+	if ((set->flags & SET_F_INTERVAL) &&
+	    map->map.key->byteorder == BYTEORDER_HOST) {
+		conv = unary_expr_alloc(&map->map.key->location, OP_HTON,
+					map->map.key);
+		if (!conv)
+			return -1;
+		conv->byteorder = BYTEORDER_BIG;
+		conv->len = conv->unary.arg->len;
+		map->map.key = conv;
+	}
+
+	datatype_free(map->dtype);
+	map->dtype = datatype_get(set->data->dtype);
+	map->len = set->data->len;
+	map->byteorder = set->data->byteorder;
+	map->flags &= ~EXPR_F_CONSTANT;
+	return 0;
+err:
+	set_free(set);
+	return -1;
+}

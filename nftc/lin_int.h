@@ -43,6 +43,15 @@ struct lin_ctx {
  */
 enum nft_registers get_register(struct lin_ctx *ctx, unsigned int len);
 void release_register(struct lin_ctx *ctx, unsigned int len);
+/*
+ * The register a value of @expr needs: one 32-bit slot per member word
+ * for a concatenation, a whole 128-bit register otherwise (stock nft's
+ * layout). Release with release_register_expr() in reverse order.
+ */
+struct expr;
+enum nft_registers get_register_expr(struct lin_ctx *ctx,
+				     const struct expr *expr);
+void release_register_expr(struct lin_ctx *ctx, const struct expr *expr);
 
 /* Append expression @e to the rule (records its source location). */
 void lin_add_expr(struct lin_ctx *ctx, struct nftnl_expr *e,
@@ -59,6 +68,12 @@ unsigned int lin_value_data(const struct expr *expr, uint8_t *buf,
 
 /* lin_stmt.c: every statement kind. */
 void lin_stmt(struct lin_ctx *ctx, const struct stmt *stmt);
+/*
+ * lin_stmt.c: the expression of a stateful statement (counter, limit,
+ * quota, connlimit, last) for set declarations and dynset; NULL for
+ * other statements.
+ */
+struct nftnl_expr *lin_stmt_stateful(const struct stmt *stmt);
 
 /* lin_set.c: sets (declaration message + element messages). */
 int lin_set_add(struct nftc_ctx *nft, struct nftc_batch *batch,
@@ -66,6 +81,14 @@ int lin_set_add(struct nftc_ctx *nft, struct nftc_batch *batch,
 int lin_set_elems(struct nftc_ctx *nft, struct nftc_batch *batch,
 		  const struct set *set, const struct expr *elems,
 		  uint32_t family, enum cmd_ops op, FILE *debug_out);
+
+/* linearize.c: text of a string constant or symbol; -1 if not one. */
+int lin_expr_to_string(const struct expr *expr, char *buf, size_t size);
+/* linearize.c: VM code of @rule in a new nftnl_rule (NULL on error). */
+struct nftnl_rule *lin_rule_build(struct nftc_ctx *nft,
+				  struct nftc_batch *batch,
+				  const struct rule *rule, uint32_t family,
+				  FILE *debug_out);
 
 /* batch.c: append libnftnl objects as messages. */
 int batch_add_table(struct nftc_batch *b, uint16_t type, uint16_t flags,

@@ -1,1 +1,564 @@
-/* SPDX-License-Identifier: GPL-2.0-or-later */
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Linearization of sets: the set declaration message and the element
+ * messages, with the --debug=netlink text libnftnl prints for them.
+ *
+ * Element keys are laid out as registers hold them: a value in its key's
+ * byte order, concatenation members each padded to 32 bits. Interval
+ * sets are expanded into start/end elements for the rbtree backend
+ * (interval.c); their host byte order keys are sent big endian, since
+ * the rule converts the looked-up value with hton for range lookups.
+ */
+#include <errno.h>
+#include <linux/netlink.h>
+#include <stdlib.h>
+#include <string.h>
+#include <linux/netfilter/nf_tables.h>
+#include <libnftnl/udata.h>
+#include "lin_int.h"
+#include "interval.h"
+#include "rule.h"
+
+#define KEY_BUF_MAX	NFTC_VALUE_MAX
+
+static unsigned int round_up4(unsigned int n)
+{
+	return (n + 3) & ~3u;
+}
+
+static bool set_is_anonymous(const struct set *set)
+{
+	return set->flags & SET_F_ANONYMOUS;
+}
+
+static bool set_is_map(const struct set *set)
+{
+	return set->flags & SET_F_MAP;
+}
+
+/* Non-concatenated interval sets use start/end elements. */
+static bool set_uses_segments(const struct set *set)
+{
+	return (set->flags & SET_F_INTERVAL) && !(set->flags & SET_F_CONCAT) &&
+	       set->key->kind != EXPR_CONCAT;
+}
+
+/* Width in register bytes of a key or data type expression. */
+static unsigned int type_expr_bytes(const struct expr *e)
+{
+	const struct expr *i;
+	unsigned int n = 0;
+
+	if (e->kind != EXPR_CONCAT)
+		return BITS_TO_BYTES(e->len);
+	list_for_each_entry(i, &e->expressions, list)
+		n += round_up4(BITS_TO_BYTES(i->len));
+	return n;
+}
+
+/* Type id as the kernel stores it: concatenations pack member ids. */
+static uint32_t type_expr_id(const struct expr *e)
+{
+	const struct expr *i;
+	uint32_t id = 0;
+
+	if (e->dtype == &verdict_type)
+		return NFT_DATA_VERDICT;
+	if (e->kind != EXPR_CONCAT)
+		return e->dtype->type;
+	list_for_each_entry(i, &e->expressions, list)
+		id = (id << TYPE_BITS) | i->dtype->type;
+	return id;
+}
+
+/*
+ * Lay out the constant @e (value, or concat of values/ranges) into @buf.
+ * @order overrides the value's byte order (interval keys), @hi picks the
+ * high ends of ranges (the KEY_END of concatenated intervals).
+ */
+static unsigned int lay_out(const struct expr *e, enum byteorder order,
+			    bool hi, uint8_t *buf, unsigned int size)
+{
+	const struct expr *i;
+	unsigned int off = 0, n;
+	struct value low, high;
+
+	switch (e->kind) {
+	case EXPR_CONCAT:
+		list_for_each_entry(i, &e->expressions, list) {
+			n = round_up4(BITS_TO_BYTES(i->len));
+			if (off + n > size)
+				return off;
+			lay_out(i, BYTEORDER_INVALID, hi, buf + off, n);
+			off += n;
+		}
+		return off;
+	case EXPR_SET_ELEM:
+		return lay_out(e->elem.key, order, hi, buf, size);
+	case EXPR_VALUE:
+	case EXPR_RANGE:
+	case EXPR_PREFIX:
+		if (interval_key_range(e, &low, &high) < 0)
+			return 0;
+		n = BITS_TO_BYTES(e->len ? e->len : low.len);
+		if (n > size)
+			n = size;
+		if (order == BYTEORDER_INVALID)
+			order = e->byteorder;
+		value_to_reg(hi ? &high : &low, order, buf, n);
+		return n;
+	default:
+		return 0;
+	}
+}
+
+/* Byte order element keys of @set are sent in. */
+static enum byteorder set_key_order(const struct set *set)
+{
+	if ((set->flags & SET_F_INTERVAL) &&
+	    set->key->byteorder == BYTEORDER_HOST)
+		return BYTEORDER_BIG;
+	return set->key->byteorder;
+}
+
+static const char *verdict_chain_name(const struct expr *chain, char *buf,
+				      size_t size)
+{
+	if (!chain)
+		return NULL;
+	if (chain->kind == EXPR_SYMBOL || chain->kind == EXPR_VARIABLE)
+		return chain->sym.identifier;
+	if (chain->kind == EXPR_VALUE) {
+		size_t n = BITS_TO_BYTES(chain->value.len);
+
+		if (n >= size)
+			n = size - 1;
+		memcpy(buf, chain->value.data, n);
+		buf[n] = '\0';
+		return buf;
+	}
+	return NULL;
+}
+
+static void elem_set_data(struct nftnl_set_elem *ne, const struct set *set,
+			  const struct expr *data)
+{
+	uint8_t buf[KEY_BUF_MAX];
+	char name[NFT_CHAIN_MAXNAMELEN];
+	const char *chain;
+	unsigned int n;
+
+	if (data->kind == EXPR_VERDICT) {
+		nftnl_set_elem_set_u32(ne, NFTNL_SET_ELEM_VERDICT,
+				       data->verdict.verdict);
+		chain = verdict_chain_name(data->verdict.chain, name,
+					   sizeof(name));
+		if (chain)
+			nftnl_set_elem_set_str(ne, NFTNL_SET_ELEM_CHAIN, chain);
+		return;
+	}
+	if (set->flags & SET_F_OBJECT) {
+		chain = verdict_chain_name(data, name, sizeof(name));
+		if (chain)
+			nftnl_set_elem_set_str(ne, NFTNL_SET_ELEM_OBJREF, chain);
+		return;
+	}
+	memset(buf, 0, sizeof(buf));
+	if (data->kind == EXPR_RANGE) {
+		/* interval data: low and high back to back */
+		n = round_up4(BITS_TO_BYTES(data->len));
+		lay_out(data, BYTEORDER_INVALID, false, buf, n);
+		lay_out(data, BYTEORDER_INVALID, true, buf + n, n);
+		n *= 2;
+	} else {
+		n = set->data ? type_expr_bytes(set->data) : 0;
+		if (!n || n > sizeof(buf))
+			n = type_expr_bytes(data);
+		lay_out(data, BYTEORDER_INVALID, false, buf, n);
+	}
+	nftnl_set_elem_set(ne, NFTNL_SET_ELEM_DATA, buf, n);
+}
+
+static void elem_set_stmts(struct nftnl_set_elem *ne, const struct expr *elem)
+{
+	const struct stmt *s;
+	struct nftnl_expr *e;
+
+	list_for_each_entry(s, &elem->elem.stmts, list) {
+		if (s->kind != STMT_COUNTER)
+			continue;
+		e = nftnl_expr_alloc("counter");
+		if (!e)
+			return;
+		nftnl_expr_set_u64(e, NFTNL_EXPR_CTR_PACKETS, s->counter.packets);
+		nftnl_expr_set_u64(e, NFTNL_EXPR_CTR_BYTES, s->counter.bytes);
+		nftnl_set_elem_add_expr(ne, e);
+	}
+}
+
+static void elem_set_udata(struct nftnl_set_elem *ne, const struct expr *elem,
+			   uint32_t elem_flags)
+{
+	struct nftnl_udata_buf *ud;
+
+	if (!(elem && elem->elem.comment) && !elem_flags)
+		return;
+	ud = nftnl_udata_buf_alloc(NFT_USERDATA_MAXLEN);
+	if (!ud)
+		return;
+	if (elem && elem->elem.comment)
+		nftnl_udata_put_strz(ud, NFTNL_UDATA_SET_ELEM_COMMENT,
+				     elem->elem.comment);
+	if (elem_flags)
+		nftnl_udata_put_u32(ud, NFTNL_UDATA_SET_ELEM_FLAGS,
+				    elem_flags);
+	nftnl_set_elem_set(ne, NFTNL_SET_ELEM_USERDATA,
+			   nftnl_udata_buf_data(ud), nftnl_udata_buf_len(ud));
+	nftnl_udata_buf_free(ud);
+}
+
+/*
+ * One element message. @i is the element (SET_ELEM or MAPPING, NULL for
+ * an interval end); @key the key value (segments) or NULL to take it
+ * from @i; @open marks a segment running to the largest key.
+ */
+static struct nftnl_set_elem *elem_build(const struct set *set,
+					 const struct expr *i,
+					 const struct value *key, bool end,
+					 bool open)
+{
+	const struct expr *elem = i ? interval_elem(i) : NULL;
+	unsigned int klen = type_expr_bytes(set->key);
+	struct nftnl_set_elem *ne;
+	uint8_t buf[KEY_BUF_MAX];
+	uint32_t flags = 0;
+
+	ne = nftnl_set_elem_alloc();
+	if (!ne)
+		return NULL;
+	if (klen > sizeof(buf))
+		klen = sizeof(buf);
+	memset(buf, 0, sizeof(buf));
+	if (key) {
+		value_to_reg(key, set_key_order(set), buf, klen);
+		nftnl_set_elem_set(ne, NFTNL_SET_ELEM_KEY, buf, klen);
+	} else if (elem && elem->elem.key) {
+		lay_out(elem->elem.key, set_key_order(set), false, buf, klen);
+		nftnl_set_elem_set(ne, NFTNL_SET_ELEM_KEY, buf, klen);
+		if (set->flags & SET_F_CONCAT) {
+			memset(buf, 0, sizeof(buf));
+			lay_out(elem->elem.key, set_key_order(set), true, buf,
+				klen);
+			nftnl_set_elem_set(ne, NFTNL_SET_ELEM_KEY_END, buf,
+					   klen);
+		}
+	} else if (elem) {
+		flags |= NFT_SET_ELEM_CATCHALL;
+	}
+	if (end)
+		flags |= NFT_SET_ELEM_INTERVAL_END;
+	if (flags)
+		nftnl_set_elem_set_u32(ne, NFTNL_SET_ELEM_FLAGS, flags);
+	if (end || !elem)
+		return ne;
+
+	if (elem->elem.timeout)
+		nftnl_set_elem_set_u64(ne, NFTNL_SET_ELEM_TIMEOUT,
+				       elem->elem.timeout);
+	if (elem->elem.expiration)
+		nftnl_set_elem_set_u64(ne, NFTNL_SET_ELEM_EXPIRATION,
+				       elem->elem.expiration);
+	elem_set_stmts(ne, elem);
+	elem_set_udata(ne, elem, open ? NFTNL_SET_ELEM_F_INTERVAL_OPEN : 0);
+	if (i->kind == EXPR_MAPPING && i->pair.right)
+		elem_set_data(ne, set, i->pair.right);
+	return ne;
+}
+
+static int elems_add_segments(struct nftnl_set *nls, const struct set *set,
+			      const struct expr *elems)
+{
+	struct interval_point *pts;
+	struct nftnl_set_elem *ne;
+	const struct expr *i;
+	unsigned int flags = 0;
+	int n, k;
+
+	if (set_is_anonymous(set))
+		flags |= INTERVAL_F_ANONYMOUS | INTERVAL_F_FIRST;
+	else if (elems == set->init || !set->init ||
+		 list_empty(&set->init->expressions))
+		flags |= INTERVAL_F_FIRST;
+	n = interval_expand(elems, flags, &pts);
+	if (n < 0)
+		return -ENOMEM;
+	for (k = 0; k < n; k++) {
+		ne = elem_build(set, pts[k].end ? NULL : pts[k].elem,
+				&pts[k].key, pts[k].end, pts[k].open);
+		if (!ne) {
+			free(pts);
+			return -ENOMEM;
+		}
+		nftnl_set_elem_add(nls, ne);
+	}
+	free(pts);
+	/* catch-all elements follow the ranges */
+	list_for_each_entry(i, &elems->expressions, list) {
+		if (interval_elem(i)->elem.key)
+			continue;
+		ne = elem_build(set, i, NULL, false, false);
+		if (!ne)
+			return -ENOMEM;
+		nftnl_set_elem_add(nls, ne);
+	}
+	return 0;
+}
+
+static int elems_add_plain(struct nftnl_set *nls, const struct set *set,
+			   const struct expr *elems)
+{
+	struct nftnl_set_elem *ne;
+	const struct expr *i;
+
+	list_for_each_entry(i, &elems->expressions, list) {
+		if (i->kind != EXPR_SET_ELEM && i->kind != EXPR_MAPPING)
+			continue;
+		ne = elem_build(set, i, NULL, false, false);
+		if (!ne)
+			return -ENOMEM;
+		nftnl_set_elem_add(nls, ne);
+	}
+	return 0;
+}
+
+static void debug_print_set(FILE *out, const struct nftnl_set *nls)
+{
+	if (!out)
+		return;
+	nftnl_set_fprintf(out, nls, NFTNL_OUTPUT_DEFAULT, 0);
+	fputc('\n', out);
+}
+
+static const char *set_name(const struct set *set)
+{
+	if (set->handle.set.name)
+		return set->handle.set.name;
+	return set_is_map(set) ? "__map%d" : "__set%d";
+}
+
+/**
+ * lin_set_elems - element messages for @elems of @set
+ * @op: CMD_ADD/CMD_CREATE (NFT_MSG_NEWSETELEM) or CMD_DELETE/CMD_DESTROY
+ *
+ * Returns 0 or a negative errno.
+ */
+int lin_set_elems(struct nftc_ctx *nft, struct nftc_batch *batch,
+		  const struct set *set, const struct expr *elems,
+		  uint32_t family, enum cmd_ops op, FILE *debug_out)
+{
+	struct nftnl_set *nls;
+	uint16_t type = NFT_MSG_NEWSETELEM, flags = NLM_F_CREATE;
+	int ret;
+
+	if (!elems || list_empty(&elems->expressions))
+		return 0;
+	nls = nftnl_set_alloc();
+	if (!nls)
+		return -ENOMEM;
+	nftnl_set_set_str(nls, NFTNL_SET_TABLE, set->handle.table.name);
+	nftnl_set_set_str(nls, NFTNL_SET_NAME, set_name(set));
+	if (set->handle.set_id)
+		nftnl_set_set_u32(nls, NFTNL_SET_ID, set->handle.set_id);
+
+	if (set_uses_segments(set))
+		ret = elems_add_segments(nls, set, elems);
+	else
+		ret = elems_add_plain(nls, set, elems);
+	if (ret < 0)
+		goto out;
+
+	switch (op) {
+	case CMD_DELETE:
+		type = NFT_MSG_DELSETELEM;
+		flags = 0;
+		break;
+	case CMD_DESTROY:
+#ifdef NFT_MSG_DESTROYSETELEM
+		type = NFT_MSG_DESTROYSETELEM;
+#else
+		type = NFT_MSG_DELSETELEM;
+#endif
+		flags = 0;
+		break;
+	case CMD_CREATE:
+		flags |= NLM_F_EXCL;
+		break;
+	default:
+		break;
+	}
+	if (nft->debug & NFTC_DEBUG_NETLINK)
+		debug_print_set(debug_out, nls);
+	ret = batch_add_setelems(batch, type, flags, family, nls);
+out:
+	nftnl_set_free(nls);
+	return ret;
+}
+
+/* Number of elements the kernel must make room for (anonymous sets). */
+static uint32_t set_desc_size(const struct set *set)
+{
+	const struct expr *i;
+	struct value low, high;
+	uint32_t n = 0;
+	bool first = true;
+
+	if (!set->init)
+		return 0;
+	if (!set_uses_segments(set))
+		return set->init->size ? set->init->size :
+			list_count(&set->init->expressions);
+	/* stock reserves a start and an end per range, plus the zero end */
+	list_for_each_entry(i, &set->init->expressions, list) {
+		const struct expr *key = interval_elem(i)->elem.key;
+
+		if (!key || interval_key_range(key, &low, &high) < 0) {
+			n++;
+			continue;
+		}
+		if (first && !value_is_zero(&low))
+			n++;
+		first = false;
+		n += 2;
+	}
+	return n;
+}
+
+static void set_add_udata(struct nftnl_set *nls, const struct set *set)
+{
+	struct nftnl_udata_buf *ud;
+	uint32_t order;
+
+	ud = nftnl_udata_buf_alloc(NFT_USERDATA_MAXLEN);
+	if (!ud)
+		return;
+	order = set->key->kind == EXPR_CONCAT ? BYTEORDER_INVALID :
+						 set->key->byteorder;
+	nftnl_udata_put_u32(ud, NFTNL_UDATA_SET_KEYBYTEORDER, order);
+	if (set_is_map(set) && set->data) {
+		order = set->data->kind == EXPR_CONCAT ||
+			set->data->dtype == &verdict_type ?
+			BYTEORDER_INVALID : set->data->byteorder;
+		nftnl_udata_put_u32(ud, NFTNL_UDATA_SET_DATABYTEORDER, order);
+	}
+	if (set->automerge)
+		nftnl_udata_put_u32(ud, NFTNL_UDATA_SET_MERGE_ELEMENTS, 1);
+	if (set_is_map(set))
+		nftnl_udata_put_u32(ud, NFTNL_UDATA_SET_DATA_INTERVAL,
+				    set->data && (set->data->flags &
+						  EXPR_F_INTERVAL) ? 1 : 0);
+	if (set->comment)
+		nftnl_udata_put_strz(ud, NFTNL_UDATA_SET_COMMENT,
+				     set->comment);
+	nftnl_set_set_data(nls, NFTNL_SET_USERDATA, nftnl_udata_buf_data(ud),
+			   nftnl_udata_buf_len(ud));
+	nftnl_udata_buf_free(ud);
+}
+
+static void set_add_concat_desc(struct nftnl_set *nls, const struct set *set)
+{
+	uint8_t field_len[NFT_REG32_COUNT];
+	const struct expr *i;
+	unsigned int n = 0;
+
+	if (set->key->kind != EXPR_CONCAT || !(set->flags & SET_F_INTERVAL))
+		return;
+	list_for_each_entry(i, &set->key->expressions, list) {
+		if (n == NFT_REG32_COUNT)
+			break;
+		field_len[n++] = BITS_TO_BYTES(i->len);
+	}
+	nftnl_set_set_data(nls, NFTNL_SET_DESC_CONCAT, field_len, n);
+}
+
+static void set_add_stmts(struct nftnl_set *nls, const struct set *set)
+{
+	const struct stmt *s;
+	struct nftnl_expr *e;
+
+	list_for_each_entry(s, &set->stmts, list) {
+		if (s->kind != STMT_COUNTER)
+			continue;
+		e = nftnl_expr_alloc("counter");
+		if (!e)
+			return;
+		nftnl_set_add_expr(nls, e);
+	}
+}
+
+static struct nftnl_set *set_build(const struct set *set, uint32_t family)
+{
+	struct nftnl_set *nls = nftnl_set_alloc();
+	uint32_t size;
+
+	if (!nls)
+		return NULL;
+	nftnl_set_set_str(nls, NFTNL_SET_TABLE, set->handle.table.name);
+	nftnl_set_set_str(nls, NFTNL_SET_NAME, set_name(set));
+	nftnl_set_set_u32(nls, NFTNL_SET_FAMILY, family);
+	nftnl_set_set_u32(nls, NFTNL_SET_FLAGS, set->flags & 0xffff);
+	nftnl_set_set_u32(nls, NFTNL_SET_KEY_TYPE, type_expr_id(set->key));
+	nftnl_set_set_u32(nls, NFTNL_SET_KEY_LEN, type_expr_bytes(set->key));
+	if (set_is_map(set) && set->data) {
+		nftnl_set_set_u32(nls, NFTNL_SET_DATA_TYPE,
+				  type_expr_id(set->data));
+		nftnl_set_set_u32(nls, NFTNL_SET_DATA_LEN,
+				  set->data->dtype == &verdict_type ? 0 :
+				  type_expr_bytes(set->data));
+	}
+	if (set->flags & SET_F_OBJECT)
+		nftnl_set_set_u32(nls, NFTNL_SET_OBJ_TYPE, set->objtype);
+	if (set->handle.set_id)
+		nftnl_set_set_u32(nls, NFTNL_SET_ID, set->handle.set_id);
+	if (set->timeout)
+		nftnl_set_set_u64(nls, NFTNL_SET_TIMEOUT, set->timeout);
+	if (set->gc_int)
+		nftnl_set_set_u32(nls, NFTNL_SET_GC_INTERVAL, set->gc_int);
+	if (set->policy)
+		nftnl_set_set_u32(nls, NFTNL_SET_POLICY, set->policy);
+	size = set->size;
+	if (!size && set_is_anonymous(set))
+		size = set_desc_size(set);
+	if (size)
+		nftnl_set_set_u32(nls, NFTNL_SET_DESC_SIZE, size);
+	set_add_concat_desc(nls, set);
+	set_add_stmts(nls, set);
+	set_add_udata(nls, set);
+	return nls;
+}
+
+/**
+ * lin_set_add - the NEWSET message of @set, then its initial elements
+ *
+ * Anonymous sets are emitted by the rule that uses them, just before it;
+ * named sets by their declaration command. Returns 0 or negative errno.
+ */
+int lin_set_add(struct nftc_ctx *nft, struct nftc_batch *batch,
+		const struct set *set, uint32_t family, FILE *debug_out)
+{
+	struct nftnl_set *nls;
+	int ret;
+
+	if (!set->key)
+		return -EINVAL;
+	nls = set_build(set, family);
+	if (!nls)
+		return -ENOMEM;
+	if (nft->debug & NFTC_DEBUG_NETLINK)
+		debug_print_set(debug_out, nls);
+	ret = batch_add_set(batch, NFT_MSG_NEWSET, NLM_F_CREATE, family, nls);
+	nftnl_set_free(nls);
+	if (ret < 0)
+		return ret;
+	return lin_set_elems(nft, batch, set, set->init, family, CMD_ADD,
+			     debug_out);
+}

@@ -41,6 +41,15 @@ struct nftc_seq_loc {
 	struct location		location;
 };
 
+/* Object messages in the batch (BATCH_BEGIN/END excluded). */
+unsigned int nftc_batch_num_msgs(const struct nftc_batch *batch);
+/* Attribute the messages appended from now on to @cmd at @loc. */
+void nftc_batch_set_source(struct nftc_batch *batch, const struct cmd *cmd,
+			   const struct location *loc);
+/* Which command produced message @seq (NULL for begin/end/unknown). */
+const struct nftc_seq_loc *nftc_batch_seq_lookup(
+	const struct nftc_batch *batch, uint32_t seq);
+
 /*
  * Linearize evaluated commands into @batch: one message per object, with
  * VM code for rules (register allocation included). With

@@ -218,7 +218,8 @@ int main(int argc, char **argv)
 			o.check = true;
 			break;
 		case 'f':
-			o.file = optarg;
+			/* "-" is stdin, read like any file. */
+			o.file = strcmp(optarg, "-") ? optarg : "/dev/stdin";
 			break;
 		case 'I':
 			if (nftc_add_include_path(ctx, optarg) < 0) {

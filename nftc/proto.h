@@ -26,6 +26,25 @@ extern const char *const proto_base_names[__PROTO_BASE_MAX];
 extern const char *const proto_base_tokens[__PROTO_BASE_MAX];
 
 /**
+ * enum proto_icmp_dep - ICMP/ICMPv6 fields valid for some message types only
+ *
+ * A match on such a field gets an implicit "icmp type" dependency on the
+ * message types listed in proto_icmp_deps[] (e.g. "icmp id 1" first
+ * matches type in { echo-request, echo-reply }).
+ */
+enum proto_icmp_dep {
+	PROTO_ICMP_ANY,
+	PROTO_ICMP_ECHO,
+	PROTO_ICMP_MTU,
+	PROTO_ICMP_ADDRESS,
+	PROTO_ICMP6_MTU,
+	PROTO_ICMP6_PPTR,
+	PROTO_ICMP6_ECHO,
+	PROTO_ICMP6_MGMQ,
+	__PROTO_ICMP_DEP_MAX
+};
+
+/**
  * struct proto_hdr_template - one header field
  * @token: name in the language ("saddr")
  * @dtype: type of its values
@@ -34,6 +53,9 @@ extern const char *const proto_base_tokens[__PROTO_BASE_MAX];
  * @byteorder: register byte order after loading
  * @meta_key: when non-zero, the field is read with "meta <key>" rather
  *            than a payload load (e.g. inet's nfproto pseudo header)
+ * @icmp_dep: message types the field needs (PROTO_ICMP_ANY: none)
+ * @pseudohdr: part of the transport checksum pseudo header (a payload
+ *             write sets NFT_PAYLOAD_L4CSUM_PSEUDOHDR)
  */
 struct proto_hdr_template {
 	const char			*token;
@@ -42,6 +64,8 @@ struct proto_hdr_template {
 	uint16_t			len;
 	enum byteorder			byteorder;
 	unsigned int			meta_key;
+	enum proto_icmp_dep		icmp_dep;
+	bool				pseudohdr;
 };
 
 #define PROTO_UPPER_MAX		16
@@ -88,7 +112,10 @@ enum proto_desc_id {
  *                protocol (ip protocol, ether type, ...), 0 if none
  * @length: fixed header length in bits (0 if variable)
  * @protocols: the upper layer protocols this header can carry, with the
- *             value of the protocol_key field that selects each
+ *             value of the protocol_key field that selects each, as a
+ *             plain number (ether type ip is 0x0800, never byte swapped;
+ *             inet: NFPROTO_*, netdev: ether type, inet-service: IPPROTO_*);
+ *             the list ends at the first NULL desc
  * @templates: the fields, index 0 unused (so 0 means "none")
  * @format: how the dependency on this protocol's upper layer is written
  *          back when printing (unused by the compiler)
@@ -136,6 +163,30 @@ extern const struct proto_desc proto_netdev;	/* pseudo: meta protocol */
 extern const struct proto_desc *const proto_descs[];
 
 const struct proto_desc *proto_desc_lookup(const char *name);
+/* The description with identity @id, NULL for none/pseudo headers. */
+const struct proto_desc *proto_desc_find(enum proto_desc_id id);
+
+/**
+ * struct proto_icmp_dep_types - the dependency of an enum proto_icmp_dep
+ * @desc: &proto_icmp or &proto_icmp6 (its "type" field is matched)
+ * @ntypes: 1 (cmp eq) or 2 (anonymous set, elements in this order)
+ * @types: message type values
+ */
+struct proto_icmp_dep_types {
+	const struct proto_desc		*desc;
+	unsigned int			ntypes;
+	uint8_t				types[2];
+};
+extern const struct proto_icmp_dep_types
+	proto_icmp_deps[__PROTO_ICMP_DEP_MAX];
+
+/*
+ * Device types: netdev/inet link layer matches need "meta iiftype" first.
+ * proto_dev_type() gives the ARPHRD_* type for @desc (or a protocol it
+ * carries): 0 on success, -1 if none. proto_dev_desc() maps back.
+ */
+int proto_dev_type(const struct proto_desc *desc, uint16_t *res);
+const struct proto_desc *proto_dev_desc(uint16_t type);
 /* Template index of field @token in @desc, 0 if none. */
 unsigned int proto_field_lookup(const struct proto_desc *desc,
 				const char *token);
@@ -163,6 +214,10 @@ struct proto_ctx {
 		struct location			location;
 		const struct proto_desc		*desc;
 		bool				implicit;
+		unsigned int			offset;	/* bits added to this
+							 * base's payload offsets
+							 * (headers stacked on
+							 * it, e.g. vlan) */
 	}				protocol[__PROTO_BASE_MAX];
 };
 

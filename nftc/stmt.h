@@ -168,6 +168,13 @@ struct stmt {
 	};
 };
 
+/* stmt->nat.type_flags: how the address/port expression is laid out. */
+enum stmt_nat_type_flags {
+	STMT_NAT_F_INTERVAL	= (1 << 0),	/* map data is a range */
+	STMT_NAT_F_PREFIX	= (1 << 1),	/* "to ADDR/len" */
+	STMT_NAT_F_CONCAT	= (1 << 2),	/* map data is addr . port */
+};
+
 enum stmt_log_flags {
 	STMT_LOG_PREFIX		= (1 << 0),
 	STMT_LOG_SNAPLEN	= (1 << 1),

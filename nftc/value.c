@@ -385,3 +385,67 @@ void value_from_reg(struct value *v, unsigned int len_bits,
 	}
 	value_canonicalize(v);
 }
+
+/**
+ * value_resize_bytes - change the width of a string-like value
+ *
+ * Keeps the first bytes: "eth0" padded to 16 bytes stays "eth0\0..".
+ */
+void value_resize_bytes(struct value *v, unsigned int len)
+{
+	unsigned int nb;
+
+	len = clamp_len(len);
+	nb = BITS_TO_BYTES(len);
+	if (nb > value_bytes(v))
+		memset(v->data + value_bytes(v), 0, nb - value_bytes(v));
+	v->len = len;
+	value_canonicalize(v);
+}
+
+/**
+ * value_fits - does the number @v fit in @len bits?
+ */
+bool value_fits(const struct value *v, unsigned int len)
+{
+	unsigned int i;
+
+	for (i = len; i < v->len; i++)
+		if (value_test_bit(v, i))
+			return false;
+	return true;
+}
+
+/* @v /= @d, returns the remainder. */
+static unsigned int value_divmod_small(struct value *v, unsigned int d)
+{
+	unsigned int i, nb = value_bytes(v), rem = 0;
+
+	for (i = 0; i < nb; i++) {
+		unsigned int cur = (rem << 8) | v->data[i];
+
+		v->data[i] = cur / d;
+		rem = cur % d;
+	}
+	return rem;
+}
+
+/**
+ * value_to_dec - write the decimal text of @v into @buf
+ * @size: size of @buf; 160 bytes hold the widest value
+ */
+void value_to_dec(const struct value *v, char *buf, size_t size)
+{
+	char tmp[NFTC_VALUE_MAX * 3 + 2];
+	struct value t = *v;
+	unsigned int n = 0, i;
+
+	if (!size)
+		return;
+	do {
+		tmp[n++] = '0' + value_divmod_small(&t, 10);
+	} while (!value_is_zero(&t) && n < sizeof(tmp));
+	for (i = 0; i < n && i + 1 < size; i++)
+		buf[i] = tmp[n - 1 - i];
+	buf[i] = '\0';
+}

@@ -46,7 +46,16 @@ uint64_t value_get_u64(const struct value *v);
 void value_set_bytes(struct value *v, unsigned int len, const void *be);
 /* Change width: truncate high bits or zero-extend. */
 void value_resize(struct value *v, unsigned int len);
+/*
+ * Added: change width keeping the leading bytes, for strings: zero
+ * padding or cutting at the end (value_resize works on the number).
+ */
+void value_resize_bytes(struct value *v, unsigned int len);
 bool value_is_zero(const struct value *v);
+/* Added: does the number @v fit in @len bits? */
+bool value_fits(const struct value *v, unsigned int len);
+/* Added: decimal text of @v into @buf (160 bytes hold any value). */
+void value_to_dec(const struct value *v, char *buf, size_t size);
 /* Compare as unsigned numbers of the same width. */
 int value_cmp(const struct value *a, const struct value *b);
 /* Returns true on wrap-around. */
