@@ -86,12 +86,16 @@ const struct datatype *datatype_lookup(enum datatype_id type)
  *
  * The first match in id order wins, as in stock nft: "time" is the
  * relative time type, not the meta time date type of the same name.
+ * ct_label and ct_event are not known by name to stock nft 1.0.6
+ * ("unknown datatype ct_label"), so they are not here either.
  */
 const struct datatype *datatype_lookup_byname(const char *name)
 {
 	unsigned int i;
 
 	for (i = 0; i < __TYPE_MAX; i++) {
+		if (i == TYPE_CT_LABEL || i == TYPE_CT_EVENTBIT)
+			continue;
 		if (datatypes[i] && !strcmp(datatypes[i]->name, name))
 			return datatypes[i];
 	}
@@ -595,20 +599,29 @@ void datatype_print(const struct expr *expr, struct output_ctx *octx)
 /**
  * symbol_table_print - list @tbl the way "nft describe" does
  * @size_bits: the type's width; hex values get two digits per byte
+ * @swap: print the bytes of each value reversed (see describe.c)
  */
 void symbol_table_print(FILE *f, const struct symbol_table *tbl,
-			unsigned int size_bits)
+			unsigned int size_bits, bool swap)
 {
+	unsigned int i, nb = BITS_TO_BYTES(size_bits);
 	const struct symbolic_constant *s;
-	int digits = 2 * BITS_TO_BYTES(size_bits);
+	uint64_t v;
 
 	for (s = tbl->symbols; s->identifier; s++) {
+		v = s->value;
+		if (swap && nb <= 8) {
+			v = 0;
+			for (i = 0; i < nb; i++)
+				v |= ((s->value >> (8 * i)) & 0xff) <<
+				     (8 * (nb - 1 - i));
+		}
 		if (tbl->base == DT_BASE_DECIMAL)
 			fprintf(f, "\t%-30s\t%20" PRIu64 "\n",
-				s->identifier, s->value);
+				s->identifier, v);
 		else
 			fprintf(f, "\t%-30s\t0x%.*" PRIx64 "\n",
-				s->identifier, digits, s->value);
+				s->identifier, (int)(2 * nb), v);
 	}
 }
 
@@ -714,7 +727,8 @@ const struct datatype *concat_type_lookup(uint32_t id)
 	if (n == 0)
 		return NULL;
 	for (i = 0; i < n; i++) {
-		unsigned int sub = (id >> ((n - 1 - i) * TYPE_BITS)) & TYPE_MASK;
+		unsigned int shift = (n - 1 - i) * TYPE_BITS;
+		unsigned int sub = (id >> shift) & TYPE_MASK;
 
 		types[i] = datatype_lookup(sub);
 		if (!types[i] || sub == TYPE_INVALID)

@@ -51,6 +51,6 @@ int integer_type_parse(struct dt_parse_ctx *ctx, const struct datatype *dtype,
 		       const struct expr *sym, struct expr **res);
 void integer_type_print(const struct expr *expr, struct output_ctx *octx);
 void symbol_table_print(FILE *f, const struct symbol_table *tbl,
-			unsigned int size_bits);
+			unsigned int size_bits, bool swap);
 
 #endif

@@ -184,7 +184,7 @@ static int classid_type_parse(struct dt_parse_ctx *ctx,
 		handle = 0;
 	} else if (colon) {
 		errno = 0;
-		handle = (uint16_t)strtoull(s, NULL, 16) << 16;
+		handle = (uint32_t)(uint16_t)strtoull(s, NULL, 16) << 16;
 		if (colon[1])
 			handle |= (uint16_t)strtoull(colon + 1, NULL, 16);
 		if (errno)
@@ -646,9 +646,20 @@ const struct datatype boolean_type = {
 #define NSEC_PER_SEC	1000000000ULL
 
 /*
- * Dates are read as UTC: the compiler does not consult the local time
- * zone (stock nft uses the machine's; the two agree under TZ=UTC).
+ * Dates and hours are local time, as in stock nft: converted to UTC
+ * with the time zone libc knows (TZ). The nftables test suite runs
+ * with TZ=UTC-2; a run under any other zone gives other values, as
+ * stock nft would.
  */
+static long local_gmtoff(time_t when)
+{
+	struct tm tm;
+
+	if (!localtime_r(&when, &tm))
+		return 0;
+	return tm.tm_gmtoff;
+}
+
 static int date_type_parse(struct dt_parse_ctx *ctx,
 			   const struct datatype *dtype,
 			   const struct expr *sym, struct expr **res)
@@ -660,6 +671,7 @@ static int date_type_parse(struct dt_parse_ctx *ctx,
 	unsigned long long secs;
 	unsigned int i;
 	struct tm tm;
+	time_t ts;
 	char *end;
 
 	for (i = 0; i < sizeof(fmts) / sizeof(fmts[0]); i++) {
@@ -668,7 +680,9 @@ static int date_type_parse(struct dt_parse_ctx *ctx,
 			break;
 	}
 	if (i < sizeof(fmts) / sizeof(fmts[0])) {
-		secs = timegm(&tm);
+		ts = timegm(&tm);
+		ts -= local_gmtoff(ts);
+		secs = ts;
 	} else {
 		errno = 0;
 		secs = strtoull(s, &end, 10);
@@ -684,7 +698,7 @@ static void date_type_print(const struct expr *expr, struct output_ctx *octx)
 	char buf[64];
 	struct tm tm;
 
-	if (gmtime_r(&secs, &tm) &&
+	if (localtime_r(&secs, &tm) &&
 	    strftime(buf, sizeof(buf), "%Y-%m-%d %T", &tm))
 		fprintf(octx->f, "\"%s\"", buf);
 	else
@@ -702,28 +716,43 @@ const struct datatype date_type = {
 	.parse		= date_type_parse,
 };
 
-/* "HH:MM[:SS]" (UTC), else a relative time: seconds since midnight. */
+#define SECS_PER_DAY	86400
+
+/*
+ * "HH:MM[:SS]" local time, else a relative time: seconds since
+ * midnight UTC. The zone offset is today's, as stock nft takes it.
+ */
 static int hour_type_parse(struct dt_parse_ctx *ctx,
 			   const struct datatype *dtype,
 			   const struct expr *sym, struct expr **res)
 {
 	const char *s = dt_text(sym);
+	int64_t secs;
 	struct tm tm;
 	uint64_t ms;
 
 	memset(&tm, 0, sizeof(tm));
-	if (strptime(s, "%T", &tm) || strptime(s, "%R", &tm))
-		return dt_const_u64(dtype, sym, tm.tm_hour * 3600 +
-				    tm.tm_min * 60 + tm.tm_sec, res);
-	if (nftc_time_parse(ctx->erq, &sym->location, s, &ms) < 0)
-		return -1;
-	return dt_const_u64(dtype, sym, ms / 1000, res);
+	if (strptime(s, "%T", &tm) || strptime(s, "%R", &tm)) {
+		secs = tm.tm_hour * 3600 + tm.tm_min * 60 + tm.tm_sec;
+	} else {
+		if (nftc_time_parse(ctx->erq, &sym->location, s, &ms) < 0)
+			return -1;
+		secs = ms / 1000;
+	}
+	secs -= local_gmtoff(time(NULL));
+	secs %= SECS_PER_DAY;
+	if (secs < 0)
+		secs += SECS_PER_DAY;
+	return dt_const_u64(dtype, sym, secs, res);
 }
 
 static void hour_type_print(const struct expr *expr, struct output_ctx *octx)
 {
-	uint64_t s = value_get_u64(&expr->value) % 86400;
+	int64_t s = value_get_u64(&expr->value) % SECS_PER_DAY;
 
+	s = (s + local_gmtoff(time(NULL))) % SECS_PER_DAY;
+	if (s < 0)
+		s += SECS_PER_DAY;
 	if (s % 60)
 		fprintf(octx->f, "\"%02u:%02u:%02u\"", (unsigned int)(s / 3600),
 			(unsigned int)(s / 60 % 60), (unsigned int)(s % 60));

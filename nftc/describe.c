@@ -51,16 +51,25 @@ static void describe_basetypes(FILE *f, const struct datatype *dtype)
 }
 
 /* What follows the first line: the type's named constants. */
-static void describe_symbols(FILE *f, const struct datatype *dtype)
+static void describe_symbols(FILE *f, const struct datatype *dtype,
+			     bool by_name)
 {
 	const struct symbolic_constant *s;
 	unsigned int n;
 
+	/*
+	 * Stock nft keeps big endian constants (ether types, ARP ops)
+	 * byte swapped in its tables and swaps them back only when
+	 * describing an expression: "describe ether_type" shows ip as
+	 * 0x0008. Reproduce that.
+	 */
 	if (dtype->sym_tbl) {
 		fprintf(f, "\npre-defined symbolic constants (in %s):\n",
 			dtype->sym_tbl->base == DT_BASE_DECIMAL ?
 			"decimal" : "hexadecimal");
-		symbol_table_print(f, dtype->sym_tbl, dtype->size);
+		symbol_table_print(f, dtype->sym_tbl, dtype->size,
+				   by_name && dtype->sym_tbl->byteorder ==
+					      BYTEORDER_BIG);
 		return;
 	}
 	if (dtype->type != TYPE_INET_PROTOCOL)
@@ -84,7 +93,7 @@ void datatype_describe(FILE *f, const struct datatype *dtype)
 	fprintf(f, "datatype %s (%s)", dtype->name, dtype->desc);
 	describe_basetypes(f, dtype);
 	fprintf(f, ", %u bits\n", dtype->size);
-	describe_symbols(f, dtype);
+	describe_symbols(f, dtype, true);
 }
 
 static bool is_string_type(const struct datatype *dtype)
@@ -137,5 +146,5 @@ void describe_expr(FILE *out, const struct expr *e)
 		fprintf(out, ", %u bits", e->len);
 	}
 	fputc('\n', out);
-	describe_symbols(out, dtype);
+	describe_symbols(out, dtype, false);
 }

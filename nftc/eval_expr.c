@@ -937,7 +937,12 @@ static int payload_dependency(struct eval_ctx *ctx,
 		if (base + 1 < fbase)
 			return expr_error(ctx, expr, "payload base is invalid "
 					  "for this family");
-		return dep_iiftype(ctx, desc, expr);
+		if (dep_iiftype(ctx, desc, expr) < 0)
+			return -1;
+		cur = p->protocol[base].desc;
+		if (cur && cur != desc)
+			return dep_resolve_conflict(ctx, cur, desc, base, expr);
+		return 0;
 	}
 	if (base == PROTO_BASE_TRANSPORT_HDR)
 		return dep_transport(ctx, desc, expr);
@@ -1076,4 +1081,299 @@ static void pctx_update(struct eval_ctx *ctx, const struct expr *rel)
 				value_get_u64(&right->value));
 	if (desc)
 		proto_ctx_update(&ctx->pctx, base + 1, &rel->location, desc);
+}
+
+/* Wrap a host order load wider than a byte into hton(). */
+static int byteorder_to_big(struct eval_ctx *ctx, struct expr **expr)
+{
+	struct expr *e = *expr, *i, *u;
+
+	if (e->kind == EXPR_CONCAT) {
+		list_for_each_entry(i, &e->expressions, list) {
+			struct expr *m = i;
+
+			if (byteorder_to_big(ctx, &m) < 0)
+				return -1;
+			i = m;
+		}
+		return 0;
+	}
+	if (e->byteorder != BYTEORDER_HOST || e->len <= 8)
+		return 0;
+	if (expr_is_constant(e)) {
+		e->byteorder = BYTEORDER_BIG;
+		return 0;
+	}
+	expr_get(e);
+	u = unary_expr_alloc(&e->location, OP_HTON, e);
+	if (!u)
+		return expr_error(ctx, e, "out of memory");
+	expr_set_type(u, e->dtype, BYTEORDER_BIG, e->len);
+	list_replace_maybe(e, u);
+	expr_free(e);
+	*expr = u;
+	return 0;
+}
+
+static void constant_to_big(struct expr *e)
+{
+	struct expr *i;
+
+	switch (e->kind) {
+	case EXPR_VALUE:
+		if (e->byteorder == BYTEORDER_HOST)
+			e->byteorder = BYTEORDER_BIG;
+		break;
+	case EXPR_RANGE:
+		constant_to_big(e->pair.left);
+		constant_to_big(e->pair.right);
+		e->byteorder = e->pair.left->byteorder;
+		break;
+	case EXPR_PREFIX:
+		constant_to_big(e->prefix.expr);
+		e->byteorder = e->prefix.expr->byteorder;
+		break;
+	case EXPR_CONCAT:
+		list_for_each_entry(i, &e->expressions, list)
+			constant_to_big(i);
+		break;
+	default:
+		break;
+	}
+}
+
+/* Shift every constant of a set element (keys only) left by @n. */
+static void constant_shl(struct expr *e, unsigned int n)
+{
+	struct expr *i;
+
+	switch (e->kind) {
+	case EXPR_VALUE:
+		value_shl(&e->value, n);
+		break;
+	case EXPR_RANGE:
+		constant_shl(e->pair.left, n);
+		constant_shl(e->pair.right, n);
+		break;
+	case EXPR_PREFIX:
+		constant_shl(e->prefix.expr, n);
+		break;
+	case EXPR_SET_ELEM:
+		constant_shl(e->elem.key, n);
+		break;
+	case EXPR_MAPPING:
+		constant_shl(e->pair.left, n);
+		break;
+	case EXPR_SET:
+		list_for_each_entry(i, &e->expressions, list)
+			constant_shl(i, n);
+		break;
+	default:
+		break;
+	}
+}
+
+/*
+ * "(load & mask) >> n OP constant" becomes "(load & mask) OP constant
+ * << n": the kernel then needs no shift (stock nft's binop transfer).
+ */
+static int binop_transfer(struct eval_ctx *ctx, struct expr *rel)
+{
+	struct expr *left = rel->pair.left, *right = rel->pair.right, *and;
+	struct set *set;
+	unsigned int n;
+
+	if (left->kind != EXPR_BINOP || left->op != OP_RSHIFT ||
+	    left->pair.right->kind != EXPR_VALUE)
+		return 0;
+	n = value_get_u64(&left->pair.right->value);
+	switch (right->kind) {
+	case EXPR_VALUE:
+	case EXPR_RANGE:
+	case EXPR_PREFIX:
+		constant_shl(right, n);
+		break;
+	case EXPR_SET_REF:
+		set = right->set_ref.set;
+		if (!set || !(set->flags & SET_F_ANONYMOUS))
+			return 0;
+		if (set->init)
+			constant_shl(set->init, n);
+		break;
+	default:
+		return 0;
+	}
+	and = expr_get(left->pair.left);
+	rel->pair.left = and;
+	expr_free(left);
+	return 0;
+}
+
+/*
+ * "ip saddr 10.0.0.0/8": a byte-aligned prefix on a header field loads
+ * only the prefix bytes and compares them (stock nft's shorter load).
+ */
+static void prefix_shorten_payload(struct expr *rel)
+{
+	struct expr *left = rel->pair.left, *pfx = rel->pair.right, *val;
+	unsigned int plen = pfx->prefix.prefix_len;
+
+	if (left->kind != EXPR_PAYLOAD || plen == 0 || plen % 8 ||
+	    left->len % 8 || left->payload.offset % 8 ||
+	    dtype_is_string(left->dtype))
+		return;
+	val = expr_get(pfx->prefix.expr);
+	value_shr(&val->value, val->len - plen);
+	value_resize(&val->value, plen);
+	val->len = plen;
+	left->len = plen;
+	rel->pair.right = val;
+	expr_free(pfx);
+}
+
+static bool set_is_singleton(const struct expr *set)
+{
+	const struct expr *e;
+
+	if (set->kind != EXPR_SET || list_count(&set->expressions) != 1)
+		return false;
+	e = list_first_entry(&set->expressions, struct expr, list);
+	if (e->kind == EXPR_SET_ELEM) {
+		if (!list_empty(&e->elem.stmts) || e->elem.timeout ||
+		    e->elem.comment)
+			return false;
+		e = e->elem.key;
+	}
+	return e->kind != EXPR_CONCAT && e->kind != EXPR_MAPPING &&
+	       e->kind != EXPR_SET;
+}
+
+/* "{ x }" matches like "x" (stock nft folds one-element sets). */
+static void set_unwrap_singleton(struct expr *rel)
+{
+	struct expr *set = rel->pair.right, *e;
+
+	e = list_first_entry(&set->expressions, struct expr, list);
+	list_del(&e->list);
+	if (e->kind == EXPR_SET_ELEM) {
+		struct expr *k = expr_get(e->elem.key);
+
+		expr_free(e);
+		e = k;
+	}
+	rel->pair.right = e;
+	expr_free(set);
+}
+
+static bool is_exists_symbol(const struct expr *e)
+{
+	return e->kind == EXPR_SYMBOL &&
+	       (!strcmp(e->sym.identifier, "exists") ||
+		!strcmp(e->sym.identifier, "missing"));
+}
+
+static int relational_resolve_op(struct eval_ctx *ctx, struct expr *rel)
+{
+	struct expr *right = rel->pair.right;
+	const struct set *set;
+
+	switch (right->kind) {
+	case EXPR_SET_REF:
+		if (rel->op == OP_IMPLICIT)
+			rel->op = OP_EQ;
+		if (rel->op != OP_EQ && rel->op != OP_NEQ)
+			return expr_error(ctx, rel, "Relational expression "
+					  "(%s) is undefined for set",
+					  op_names[rel->op]);
+		set = right->set_ref.set;
+		if (set && (set->flags & SET_F_INTERVAL))
+			return byteorder_to_big(ctx, &rel->pair.left);
+		return 0;
+	case EXPR_RANGE:
+		if (rel->op == OP_IMPLICIT)
+			rel->op = OP_EQ;
+		if (rel->op != OP_EQ && rel->op != OP_NEQ)
+			return expr_error(ctx, rel, "Relational expression "
+					  "(%s) is undefined for range",
+					  op_names[rel->op]);
+		constant_to_big(right);
+		return byteorder_to_big(ctx, &rel->pair.left);
+	case EXPR_PREFIX:
+		if (rel->op == OP_IMPLICIT)
+			rel->op = OP_EQ;
+		return 0;
+	default:
+		break;
+	}
+	switch (rel->op) {
+	case OP_IMPLICIT:
+		if (right->kind == EXPR_VALUE &&
+		    datatype_is_a(right->dtype, &bitmask_type) &&
+		    rel->pair.left->kind != EXPR_BINOP)
+			return 0;	/* flag test */
+		rel->op = OP_EQ;
+		return 0;
+	case OP_LT:
+	case OP_GT:
+	case OP_LTE:
+	case OP_GTE:
+		constant_to_big(right);
+		return byteorder_to_big(ctx, &rel->pair.left);
+	default:
+		return 0;
+	}
+}
+
+/**
+ * expr_evaluate_relational - evaluate a match LEFT OP RIGHT
+ *
+ * The left side is evaluated first and gives the right side its type;
+ * then bitfield shifts move to the constant side, byte-aligned payload
+ * prefixes shrink the load, OP_IMPLICIT is resolved (it stays only for
+ * bitmask flag tests), ranges, ordered comparisons and interval lookups
+ * get big endian operands, and protocol matches update the context.
+ */
+int expr_evaluate_relational(struct eval_ctx *ctx, struct expr **expr)
+{
+	struct expr *rel = *expr, *left, *right;
+	int ret;
+
+	expr_set_context(ctx, NULL, BYTEORDER_INVALID, 0);
+	ctx->ectx.key = NULL;
+	if (rel->pair.left->kind == EXPR_EXTHDR &&
+	    (is_exists_symbol(rel->pair.right) ||
+	     (rel->pair.right->kind == EXPR_VALUE &&
+	      rel->pair.right->dtype == &boolean_type)))
+		rel->pair.left->exthdr.flags |= NFT_EXTHDR_F_PRESENT;
+	if (expr_evaluate(ctx, &rel->pair.left) < 0)
+		return -1;
+	left = rel->pair.left;
+	if (expr_is_constant(left))
+		return expr_error(ctx, left, "Relational expression (%s) has "
+				  "constant value", op_names[rel->op]);
+	if (set_is_singleton(rel->pair.right))
+		set_unwrap_singleton(rel);
+
+	expr_set_context(ctx, left->dtype, left->byteorder, left->len);
+	ctx->ectx.key = left;
+	ret = expr_evaluate(ctx, &rel->pair.right);
+	ctx->ectx.key = NULL;
+	if (ret < 0)
+		return -1;
+	right = rel->pair.right;
+	if (!expr_is_constant(right) && right->kind != EXPR_SET_REF)
+		return expr_error(ctx, right, "Right hand side of relational "
+				  "expression (%s) must be constant",
+				  op_names[rel->op]);
+	if (binop_transfer(ctx, rel) < 0)
+		return -1;
+	if (right->kind == EXPR_PREFIX &&
+	    (rel->op == OP_EQ || rel->op == OP_NEQ || rel->op == OP_IMPLICIT))
+		prefix_shorten_payload(rel);
+	if (relational_resolve_op(ctx, rel) < 0)
+		return -1;
+	expr_set_type(rel, &boolean_type, BYTEORDER_HOST, 1);
+	rel->flags &= ~EXPR_F_CONSTANT;
+	pctx_update(ctx, rel);
+	return 0;
 }

@@ -812,6 +812,9 @@ int expr_evaluate_anon_set(struct eval_ctx *ctx, struct expr *key,
 	struct expr *init = *expr, *single, *ref;
 	struct set *set;
 
+	if (!key)
+		return erec_error(&ctx->nft->erq, &init->location,
+				  "set has no key in this context");
 	set = anon_set_alloc(ctx, key, init, false);
 	if (!set)
 		return -1;
@@ -888,8 +891,10 @@ static int map_ref_resolve(struct eval_ctx *ctx, struct expr **mappings)
 	struct name_ref name;
 	struct set *set;
 
-	if (e->kind == EXPR_SET_REF)
-		return 0;
+	if (e->kind == EXPR_SET_REF) {
+		/* the parser's placeholder holds only the name */
+		return expr_evaluate(ctx, mappings);
+	}
 	if (e->kind != EXPR_SYMBOL || e->sym.identifier[0] != '@')
 		return erec_error(&ctx->nft->erq, &e->location,
 				  "Expression is not a map");
@@ -922,8 +927,14 @@ int expr_evaluate_map(struct eval_ctx *ctx, struct expr **expr)
 	unsigned int len = ctx->ectx.len;
 	struct set *set;
 
+	struct expr *outer_key = ctx->ectx.key;
+	int ret;
+
 	expr_set_context(ctx, NULL, BYTEORDER_INVALID, 0);
-	if (expr_evaluate(ctx, &map->map.key) < 0)
+	ctx->ectx.key = NULL;
+	ret = expr_evaluate(ctx, &map->map.key);
+	ctx->ectx.key = outer_key;
+	if (ret < 0)
 		return -1;
 
 	if (map->map.mappings->kind == EXPR_SET) {

@@ -1,1 +1,885 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Command evaluation: the table cache, block syntax flattening, base
+ * chain hooks and priorities, and the per-rule driver that hands each
+ * statement to stmt_evaluate().
+ *
+ * After nftc_evaluate() the command list holds one command per object in
+ * stock nft's order: for a table block, the table, its chains, objects,
+ * sets and flowtables, then the rules of every chain (see PASSES.md).
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <ctype.h>
+#include <errno.h>
+#include <linux/netfilter.h>
+#include <linux/netfilter_ipv4.h>
+#include "evaluate.h"
+#include "expr.h"
+#include "stmt.h"
+#include "rule.h"
+
+static const char *const family_names[NFPROTO_NUMPROTO] = {
+	[NFPROTO_INET]		= "inet",
+	[NFPROTO_IPV4]		= "ip",
+	[NFPROTO_ARP]		= "arp",
+	[NFPROTO_NETDEV]	= "netdev",
+	[NFPROTO_BRIDGE]	= "bridge",
+	[NFPROTO_IPV6]		= "ip6",
+};
+
+static const char *family_name(uint32_t family)
+{
+	if (family < NFPROTO_NUMPROTO && family_names[family])
+		return family_names[family];
+	return "unknown";
+}
+
+/*
+ * Cache lookups
+ */
+
+/**
+ * table_cache_find - a table declared so far
+ * @nft: compiler context holding the cache
+ * @family: NFPROTO_*
+ * @name: table name
+ */
+struct table *table_cache_find(struct nftc_ctx *nft, uint32_t family,
+			       const char *name)
+{
+	struct table *t;
+
+	if (!name)
+		return NULL;
+	list_for_each_entry(t, &nft->tables, list) {
+		if (t->handle.family == family && t->handle.table.name &&
+		    !strcmp(t->handle.table.name, name))
+			return t;
+	}
+	return NULL;
+}
+
+/** chain_cache_find - a chain of @table by name */
+struct chain *chain_cache_find(struct table *table, const char *name)
+{
+	struct chain *c;
+
+	if (!table || !name)
+		return NULL;
+	list_for_each_entry(c, &table->chains, list) {
+		if (c->handle.chain.name && !strcmp(c->handle.chain.name, name))
+			return c;
+	}
+	return NULL;
+}
+
+/** set_cache_find - a named set or map of @table */
+struct set *set_cache_find(struct table *table, const char *name)
+{
+	struct set *s;
+
+	if (!table || !name)
+		return NULL;
+	list_for_each_entry(s, &table->sets, list) {
+		if (s->handle.set.name && !strcmp(s->handle.set.name, name))
+			return s;
+	}
+	return NULL;
+}
+
+/** obj_cache_find - a named object of @table and type @type (0: any) */
+struct obj *obj_cache_find(struct table *table, const char *name,
+			   uint32_t type)
+{
+	struct obj *o;
+
+	if (!table || !name)
+		return NULL;
+	list_for_each_entry(o, &table->objs, list) {
+		if ((!type || o->type == type) && o->handle.obj.name &&
+		    !strcmp(o->handle.obj.name, name))
+			return o;
+	}
+	return NULL;
+}
+
+/* Edit distance, for "did you mean" suggestions. */
+static unsigned int string_distance(const char *a, const char *b)
+{
+	unsigned int la = strlen(a), lb = strlen(b), i, j;
+	unsigned int row[64], prev, tmp;
+
+	if (lb >= 64)
+		return ~0u;
+	for (j = 0; j <= lb; j++)
+		row[j] = j;
+	for (i = 1; i <= la; i++) {
+		prev = row[0];
+		row[0] = i;
+		for (j = 1; j <= lb; j++) {
+			unsigned int best = prev + (a[i - 1] != b[j - 1]);
+
+			tmp = row[j];
+			if (row[j] + 1 < best)
+				best = row[j] + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			row[j] = best;
+			prev = tmp;
+		}
+	}
+	return row[lb];
+}
+
+static bool string_misspelled(const char *a, const char *b,
+			      unsigned int *best)
+{
+	unsigned int la = strlen(a), lb = strlen(b), max, d;
+
+	max = la > lb ? la : lb;
+	if (max <= 1)
+		return false;
+	d = string_distance(a, b);
+	if (d > (max < 4 ? 1 : max / 2) || d >= *best)
+		return false;
+	*best = d;
+	return true;
+}
+
+static int eval_error(struct eval_ctx *ctx, const struct location *loc,
+		      const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int eval_error(struct eval_ctx *ctx, const struct location *loc,
+		      const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	erec_vadd(&ctx->nft->erq, EREC_ERROR, loc, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+static const struct location *name_loc(const struct name_ref *n,
+				       const struct cmd *cmd)
+{
+	if (n->location.indesc)
+		return &n->location;
+	return &cmd->location;
+}
+
+/* The table a command names, or a kernel-like ENOENT error. */
+static struct table *cmd_table(struct eval_ctx *ctx, struct cmd *cmd)
+{
+	const struct handle *h = &cmd->handle;
+	struct table *t;
+
+	t = table_cache_find(ctx->nft, h->family, h->table.name);
+	if (!t)
+		eval_error(ctx, name_loc(&h->table, cmd),
+			   "Could not process rule: %s", strerror(ENOENT));
+	return t;
+}
+
+static struct chain *cmd_chain(struct eval_ctx *ctx, struct cmd *cmd,
+			       struct table *table)
+{
+	const struct handle *h = &cmd->handle;
+	unsigned int best = ~0u;
+	struct chain *c, *guess = NULL;
+
+	c = chain_cache_find(table, h->chain.name);
+	if (c)
+		return c;
+	list_for_each_entry(c, &table->chains, list) {
+		if (h->chain.name && c->handle.chain.name &&
+		    string_misspelled(h->chain.name, c->handle.chain.name,
+				      &best))
+			guess = c;
+	}
+	if (guess)
+		eval_error(ctx, name_loc(&h->chain, cmd),
+			   "%s; did you mean chain \u2018%s\u2019 in table %s "
+			   "\u2018%s\u2019?", strerror(ENOENT),
+			   guess->handle.chain.name, family_name(h->family),
+			   table->handle.table.name);
+	else
+		eval_error(ctx, name_loc(&h->chain, cmd),
+			   "Could not process rule: %s", strerror(ENOENT));
+	return NULL;
+}
+
+/*
+ * Base chains: hooks and priorities
+ */
+
+struct hook_name {
+	const char	*name;
+	unsigned int	num;
+};
+
+#define HOOKS_MAX	8
+
+static const struct hook_name inet_hooks[HOOKS_MAX] = {
+	{ "prerouting",		NF_INET_PRE_ROUTING },
+	{ "input",		NF_INET_LOCAL_IN },
+	{ "forward",		NF_INET_FORWARD },
+	{ "output",		NF_INET_LOCAL_OUT },
+	{ "postrouting",	NF_INET_POST_ROUTING },
+};
+
+static const struct hook_name inet_family_hooks[HOOKS_MAX] = {
+	{ "prerouting",		NF_INET_PRE_ROUTING },
+	{ "input",		NF_INET_LOCAL_IN },
+	{ "forward",		NF_INET_FORWARD },
+	{ "output",		NF_INET_LOCAL_OUT },
+	{ "postrouting",	NF_INET_POST_ROUTING },
+	{ "ingress",		NF_INET_INGRESS },
+};
+
+static const struct hook_name arp_hooks[HOOKS_MAX] = {
+	{ "input",		0 },	/* NF_ARP_IN */
+	{ "output",		1 },	/* NF_ARP_OUT */
+	{ "forward",		2 },	/* NF_ARP_FORWARD */
+};
+
+static const struct hook_name netdev_hooks[HOOKS_MAX] = {
+	{ "ingress",		NF_NETDEV_INGRESS },
+	{ "egress",		NF_NETDEV_EGRESS },
+};
+
+static const struct hook_name *const family_hooks[NFPROTO_NUMPROTO] = {
+	[NFPROTO_IPV4]		= inet_hooks,
+	[NFPROTO_IPV6]		= inet_hooks,
+	[NFPROTO_BRIDGE]	= inet_hooks,	/* NF_BR_* = NF_INET_* */
+	[NFPROTO_INET]		= inet_family_hooks,
+	[NFPROTO_ARP]		= arp_hooks,
+	[NFPROTO_NETDEV]	= netdev_hooks,
+};
+
+static int hook_lookup(uint32_t family, const char *name)
+{
+	const struct hook_name *tbl;
+	unsigned int i;
+
+	if (family >= NFPROTO_NUMPROTO || !family_hooks[family] || !name)
+		return -1;
+	tbl = family_hooks[family];
+	for (i = 0; i < HOOKS_MAX && tbl[i].name; i++) {
+		if (!strcmp(tbl[i].name, name))
+			return tbl[i].num;
+	}
+	return -1;
+}
+
+struct prio_name {
+	const char	*name;
+	int		prio;
+};
+
+#define PRIOS_MAX	8
+
+static const struct prio_name std_prios[PRIOS_MAX] = {
+	{ "raw",	NF_IP_PRI_RAW },
+	{ "mangle",	NF_IP_PRI_MANGLE },
+	{ "dstnat",	NF_IP_PRI_NAT_DST },
+	{ "filter",	NF_IP_PRI_FILTER },
+	{ "security",	NF_IP_PRI_SECURITY },
+	{ "srcnat",	NF_IP_PRI_NAT_SRC },
+};
+
+static const struct prio_name bridge_prios[PRIOS_MAX] = {
+	{ "dstnat",	-300 },	/* NF_BR_PRI_NAT_DST_BRIDGED */
+	{ "filter",	-200 },	/* NF_BR_PRI_FILTER_BRIDGED */
+	{ "out",	100 },	/* NF_BR_PRI_NAT_DST_OTHER */
+	{ "srcnat",	300 },	/* NF_BR_PRI_NAT_SRC */
+};
+
+static const struct prio_name filter_prios[PRIOS_MAX] = {
+	{ "filter",	0 },
+};
+
+/* NAT priority names make sense on NAT hooks only (stock nft's rule). */
+static bool prio_hook_compat(uint32_t family, const char *name,
+			     unsigned int hook)
+{
+	if (family == NFPROTO_BRIDGE) {
+		if (!strcmp(name, "srcnat"))
+			return hook == NF_INET_POST_ROUTING;
+		if (!strcmp(name, "dstnat"))
+			return hook == NF_INET_PRE_ROUTING;
+		if (!strcmp(name, "out"))
+			return hook == NF_INET_LOCAL_OUT;
+		return true;
+	}
+	if (!strcmp(name, "srcnat"))
+		return hook == NF_INET_POST_ROUTING ||
+		       hook == NF_INET_LOCAL_IN;
+	if (!strcmp(name, "dstnat"))
+		return hook == NF_INET_PRE_ROUTING ||
+		       hook == NF_INET_LOCAL_OUT;
+	return true;
+}
+
+static const struct prio_name *family_prios(uint32_t family)
+{
+	switch (family) {
+	case NFPROTO_BRIDGE:
+		return bridge_prios;
+	case NFPROTO_ARP:
+	case NFPROTO_NETDEV:
+		return filter_prios;
+	default:
+		return std_prios;
+	}
+}
+
+/* Text of a priority/policy/device expression, or NULL. */
+static const char *expr_text(const struct expr *e, char *buf, size_t size)
+{
+	unsigned int n;
+
+	while (e && e->kind == EXPR_VARIABLE)
+		e = e->sym.value;
+	if (!e)
+		return NULL;
+	if (e->kind == EXPR_SYMBOL)
+		return e->sym.identifier;
+	if (e->kind == EXPR_VALUE && datatype_is_a(e->dtype, &string_type)) {
+		n = BITS_TO_BYTES(e->value.len);
+		if (n >= size)
+			n = size - 1;
+		memcpy(buf, e->value.data, n);
+		buf[n] = '\0';
+		return buf;
+	}
+	return NULL;
+}
+
+/* "filter", "-150", "dstnat + 10", "mangle-5" */
+static int parse_priority(uint32_t family, unsigned int hook,
+			  const char *text, int *prio, bool *bad_context)
+{
+	const struct prio_name *tbl = family_prios(family);
+	char name[32];
+	const char *p = text;
+	unsigned int i, n = 0;
+	long base, off = 0;
+	char *end;
+
+	*bad_context = false;
+	while (isspace((unsigned char)*p))
+		p++;
+	if (*p == '-' || isdigit((unsigned char)*p)) {
+		base = strtol(p, &end, 0);
+		p = end;
+	} else {
+		while ((isalpha((unsigned char)*p) || *p == '_') &&
+		       n < sizeof(name) - 1)
+			name[n++] = *p++;
+		name[n] = '\0';
+		for (i = 0; i < PRIOS_MAX && tbl[i].name; i++) {
+			if (!strcmp(tbl[i].name, name))
+				break;
+		}
+		if (i == PRIOS_MAX || !tbl[i].name)
+			return -1;
+		if (!prio_hook_compat(family, name, hook)) {
+			*bad_context = true;
+			return -1;
+		}
+		base = tbl[i].prio;
+		while (isspace((unsigned char)*p))
+			p++;
+		if (*p == '+' || *p == '-') {
+			int sign = *p == '-' ? -1 : 1;
+
+			p++;
+			while (isspace((unsigned char)*p))
+				p++;
+			if (!isdigit((unsigned char)*p))
+				return -1;
+			off = sign * strtol(p, &end, 0);
+			p = end;
+		}
+	}
+	while (isspace((unsigned char)*p))
+		p++;
+	if (*p)
+		return -1;
+	*prio = (int)(base + off);
+	return 0;
+}
+
+static int priority_evaluate(struct eval_ctx *ctx, struct expr *expr,
+			     uint32_t family, unsigned int hook, int *prio)
+{
+	const struct expr *e = expr;
+	char buf[64], txt[96];
+	const char *s;
+	bool bad;
+
+	while (e && e->kind == EXPR_VARIABLE)
+		e = e->sym.value;
+	if (!e)
+		return eval_error(ctx, &expr->location,
+				  "invalid priority expression");
+	if (e->kind == EXPR_VALUE && !datatype_is_a(e->dtype, &string_type)) {
+		*prio = (int32_t)value_get_u64(&e->value);
+		return 0;
+	}
+	if (e->kind == EXPR_BINOP && e->pair.right->kind == EXPR_VALUE) {
+		s = expr_text(e->pair.left, buf, sizeof(buf));
+		snprintf(txt, sizeof(txt), "%s %c %llu", s ? s : "",
+			 e->op == OP_XOR ? '-' : '+',
+			 (unsigned long long)
+			 value_get_u64(&e->pair.right->value));
+		s = txt;
+	} else {
+		s = expr_text(e, buf, sizeof(buf));
+	}
+	if (!s || parse_priority(family, hook, s, prio, &bad) < 0) {
+		if (s && bad)
+			return eval_error(ctx, &expr->location,
+					  "'%s' is invalid priority in this "
+					  "context.", s);
+		return eval_error(ctx, &expr->location,
+				  "'%s' is invalid priority.", s ? s : "");
+	}
+	return 0;
+}
+
+static int policy_evaluate(struct eval_ctx *ctx, struct chain *chain)
+{
+	struct expr *p = chain->policy, *v;
+	char buf[32];
+	const char *s;
+	int verdict;
+
+	if (!p || p->kind == EXPR_VERDICT)
+		return 0;
+	s = expr_text(p, buf, sizeof(buf));
+	if (!s)
+		return eval_error(ctx, &p->location,
+				  "invalid policy expression %s",
+				  expr_kind_name(p->kind));
+	if (!strcmp(s, "accept"))
+		verdict = NF_ACCEPT;
+	else if (!strcmp(s, "drop"))
+		verdict = NF_DROP;
+	else
+		return eval_error(ctx, &p->location,
+				  "invalid policy expression %s", s);
+	v = verdict_expr_alloc(&p->location, verdict, NULL);
+	if (!v)
+		return eval_error(ctx, &p->location, "out of memory");
+	expr_free(chain->policy);
+	chain->policy = v;
+	return 0;
+}
+
+/* Replace variables in a device list by what they are bound to. */
+static void devices_expand(struct expr *devs)
+{
+	struct expr *i, *next, *val, *c;
+
+	if (!devs || (devs->kind != EXPR_LIST && devs->kind != EXPR_SET))
+		return;
+	list_for_each_entry_safe(i, next, &devs->expressions, list) {
+		if (i->kind != EXPR_VARIABLE || !i->sym.value)
+			continue;
+		val = i->sym.value;
+		if (val->kind == EXPR_LIST || val->kind == EXPR_SET) {
+			struct expr *j;
+
+			list_for_each_entry(j, &val->expressions, list) {
+				c = expr_clone(j);
+				if (c)
+					list_add_tail(&c->list, &i->list);
+			}
+		} else {
+			c = expr_clone(val);
+			if (c)
+				list_add_tail(&c->list, &i->list);
+		}
+		list_del(&i->list);
+		expr_free(i);
+	}
+}
+
+static int chain_evaluate(struct eval_ctx *ctx, struct chain *chain)
+{
+	uint32_t family = chain->handle.family;
+	int hook;
+
+	if (!chain->is_base && !chain->hook_name.name)
+		return 0;
+	chain->is_base = true;
+	hook = hook_lookup(family, chain->hook_name.name);
+	if (hook < 0)
+		return eval_error(ctx, chain->hook_name.location.indesc ?
+				  &chain->hook_name.location :
+				  &chain->location, "unknown chain hook");
+	chain->hooknum = hook;
+	if (chain->priority) {
+		if (priority_evaluate(ctx, chain->priority, family, hook,
+				      &chain->prio) < 0)
+			return -1;
+	}
+	if (policy_evaluate(ctx, chain) < 0)
+		return -1;
+	devices_expand(chain->devices);
+	if (family == NFPROTO_NETDEV && !chain->devices &&
+	    hook == NF_NETDEV_INGRESS)
+		return eval_error(ctx, &chain->location,
+				  "Missing `device' in this chain definition");
+	return 0;
+}
+
+static int flowtable_evaluate(struct eval_ctx *ctx, struct flowtable *ft)
+{
+	if (ft->hook_name.name) {
+		if (strcmp(ft->hook_name.name, "ingress"))
+			return eval_error(ctx, ft->hook_name.location.indesc ?
+					  &ft->hook_name.location :
+					  &ft->location,
+					  "unknown flowtable hook");
+		ft->hooknum = NF_NETDEV_INGRESS;
+	}
+	if (ft->priority &&
+	    priority_evaluate(ctx, ft->priority, NFPROTO_NETDEV,
+			      NF_NETDEV_INGRESS, &ft->prio) < 0)
+		return -1;
+	devices_expand(ft->devices);
+	return 0;
+}
+
+/*
+ * Rules
+ */
+
+/**
+ * rule_evaluate - evaluate every statement of @rule in order
+ *
+ * Each rule starts from the family's protocol context; statements may
+ * insert dependency statements before themselves. Evaluation of the rule
+ * stops at its first error (as stock nft).
+ */
+int rule_evaluate(struct eval_ctx *ctx, struct rule *rule)
+{
+	struct stmt *stmt, *next;
+
+	proto_ctx_init(&ctx->pctx, rule->handle.family);
+	ctx->rule = rule;
+	list_for_each_entry_safe(stmt, next, &rule->stmts, list) {
+		ctx->stmt = stmt;
+		expr_set_context(ctx, NULL, BYTEORDER_INVALID, 0);
+		ctx->ectx.key = NULL;
+		if (stmt_evaluate(ctx, stmt) < 0) {
+			ctx->stmt = NULL;
+			ctx->rule = NULL;
+			return -1;
+		}
+	}
+	ctx->stmt = NULL;
+	ctx->rule = NULL;
+	return 0;
+}
+
+/*
+ * Commands
+ */
+
+static bool too_many_errors(struct eval_ctx *ctx)
+{
+	const struct erec_queue *q = &ctx->nft->erq;
+
+	return q->max_errors && q->num_errors >= q->max_errors;
+}
+
+static enum cmd_obj obj_cmd_type(uint32_t type)
+{
+	switch (type) {
+	case NFT_OBJECT_COUNTER:
+		return CMD_OBJ_COUNTER;
+	case NFT_OBJECT_QUOTA:
+		return CMD_OBJ_QUOTA;
+	case NFT_OBJECT_LIMIT:
+		return CMD_OBJ_LIMIT;
+	case NFT_OBJECT_CT_HELPER:
+		return CMD_OBJ_CT_HELPER;
+	case NFT_OBJECT_SYNPROXY:
+		return CMD_OBJ_SYNPROXY;
+	case NFT_OBJECT_SECMARK:
+		return CMD_OBJ_SECMARK;
+	default:
+		return CMD_OBJ_INVALID;
+	}
+}
+
+/* The cache entry of the table @h names, created on first use. */
+static struct table *table_cache_get(struct eval_ctx *ctx,
+				     const struct handle *h,
+				     const struct table *decl)
+{
+	struct table *t = table_cache_find(ctx->nft, h->family, h->table.name);
+
+	if (t)
+		return t;
+	t = table_alloc();
+	if (!t)
+		return NULL;
+	handle_merge(&t->handle, h);
+	if (decl) {
+		t->flags = decl->flags;
+		t->location = decl->location;
+	}
+	list_add_tail(&t->list, &ctx->nft->tables);
+	return t;
+}
+
+/* The cache keeps its own copy of a chain: the declaration (with its
+ * rules) moves on to a command. */
+static int chain_cache_add(struct table *t, const struct chain *c)
+{
+	struct chain *cc;
+
+	if (chain_cache_find(t, c->handle.chain.name))
+		return 0;
+	cc = chain_alloc();
+	if (!cc)
+		return -1;
+	handle_merge(&cc->handle, &c->handle);
+	cc->location = c->location;
+	cc->is_base = c->is_base;
+	cc->hooknum = c->hooknum;
+	cc->prio = c->prio;
+	cc->flags = c->flags;
+	list_add_tail(&cc->list, &t->chains);
+	return 0;
+}
+
+static void set_cache_add(struct table *t, struct set *s)
+{
+	struct set *old = set_cache_find(t, s->handle.set.name);
+
+	if (old == s)
+		return;
+	if (old) {
+		list_del(&old->list);
+		set_free(old);
+	}
+	list_add_tail(&set_get(s)->list, &t->sets);
+}
+
+static void obj_cache_add(struct table *t, struct obj *o)
+{
+	struct obj *old = obj_cache_find(t, o->handle.obj.name, o->type);
+
+	if (old == o)
+		return;
+	if (old) {
+		list_del(&old->list);
+		obj_free(old);
+	}
+	o->refcnt++;
+	list_add_tail(&o->list, &t->objs);
+}
+
+static void flowtable_cache_add(struct table *t, struct flowtable *f)
+{
+	f->refcnt++;
+	list_add_tail(&f->list, &t->flowtables);
+}
+
+/* Append a new command for @data after @pos; returns it or NULL. */
+static struct cmd *cmd_emit(struct list_head *pos, enum cmd_ops op,
+			    enum cmd_obj obj, const struct handle *h,
+			    const struct location *loc, void *data)
+{
+	struct cmd *c = cmd_alloc(op, obj, h, loc, data);
+
+	if (c)
+		list_add_tail(&c->list, pos);
+	return c;
+}
+
+static int set_decl_evaluate(struct eval_ctx *ctx, struct table *t,
+			     struct set *set)
+{
+	int ret;
+
+	ctx->set = set;
+	ret = set_evaluate(ctx, set);
+	ctx->set = NULL;
+	set_cache_add(t, set);
+	return ret;
+}
+
+static int chain_rules_evaluate(struct eval_ctx *ctx, struct chain *chain)
+{
+	struct rule *r;
+	int err = 0;
+
+	ctx->chain = chain;
+	list_for_each_entry(r, &chain->rules, list) {
+		handle_merge(&r->handle, &chain->handle);
+		if (rule_evaluate(ctx, r) < 0)
+			err = -1;
+		if (too_many_errors(ctx))
+			break;
+	}
+	ctx->chain = NULL;
+	return err;
+}
+
+/**
+ * struct block - the objects of a table block, detached in source order
+ */
+struct block {
+	struct chain		**chains;
+	struct set		**sets;
+	struct obj		**objs;
+	struct flowtable	**fts;
+	unsigned int		nchains, nsets, nobjs, nfts;
+};
+
+/* Move every node of @head into a new array (NULL on no memory). */
+static void **detach_list(struct list_head *head, size_t off,
+			  unsigned int *n)
+{
+	struct list_head *l, *next;
+	void **arr;
+	unsigned int i = 0;
+
+	*n = list_count(head);
+	arr = calloc(*n + 1, sizeof(*arr));
+	if (!arr)
+		return NULL;
+	for (l = head->next; l != head; l = next) {
+		next = l->next;
+		list_del(l);
+		init_list_head(l);
+		arr[i++] = (char *)l - off;
+	}
+	return arr;
+}
+
+static int block_detach(struct block *b, struct table *decl)
+{
+	b->chains = (struct chain **)detach_list(&decl->chains,
+			offsetof(struct chain, list), &b->nchains);
+	b->sets = (struct set **)detach_list(&decl->sets,
+			offsetof(struct set, list), &b->nsets);
+	b->objs = (struct obj **)detach_list(&decl->objs,
+			offsetof(struct obj, list), &b->nobjs);
+	b->fts = (struct flowtable **)detach_list(&decl->flowtables,
+			offsetof(struct flowtable, list), &b->nfts);
+	return b->chains && b->sets && b->objs && b->fts ? 0 : -1;
+}
+
+static void block_free(struct block *b)
+{
+	free(b->chains);
+	free(b->sets);
+	free(b->objs);
+	free(b->fts);
+}
+
+static int block_evaluate(struct eval_ctx *ctx, struct table *t,
+			  struct table *decl, struct block *b)
+{
+	unsigned int i;
+	int err = 0;
+
+	ctx->table = t;
+	for (i = 0; i < b->nsets; i++) {
+		handle_merge(&b->sets[i]->handle, &decl->handle);
+		if (set_decl_evaluate(ctx, t, b->sets[i]) < 0)
+			err = -1;
+	}
+	for (i = 0; i < b->nchains; i++) {
+		handle_merge(&b->chains[i]->handle, &decl->handle);
+		if (chain_evaluate(ctx, b->chains[i]) < 0)
+			err = -1;
+		if (chain_cache_add(t, b->chains[i]) < 0)
+			err = eval_error(ctx, &b->chains[i]->location,
+					 "out of memory");
+	}
+	for (i = 0; i < b->nchains && !too_many_errors(ctx); i++) {
+		if (chain_rules_evaluate(ctx, b->chains[i]) < 0)
+			err = -1;
+	}
+	for (i = 0; i < b->nfts; i++) {
+		handle_merge(&b->fts[i]->handle, &decl->handle);
+		if (flowtable_evaluate(ctx, b->fts[i]) < 0)
+			err = -1;
+		flowtable_cache_add(t, b->fts[i]);
+	}
+	for (i = 0; i < b->nobjs; i++) {
+		handle_merge(&b->objs[i]->handle, &decl->handle);
+		obj_cache_add(t, b->objs[i]);
+	}
+	ctx->table = NULL;
+	return err;
+}
+
+/* One command per object, after @pos's predecessor, in stock order. */
+static void block_emit(struct list_head *pos, const struct block *b,
+		       enum cmd_ops op)
+{
+	struct rule *r, *rn;
+	unsigned int i;
+
+	for (i = 0; i < b->nchains; i++)
+		cmd_emit(pos, op, CMD_OBJ_CHAIN, &b->chains[i]->handle,
+			 &b->chains[i]->location, b->chains[i]);
+	for (i = 0; i < b->nobjs; i++)
+		cmd_emit(pos, CMD_ADD, obj_cmd_type(b->objs[i]->type),
+			 &b->objs[i]->handle, &b->objs[i]->location,
+			 b->objs[i]);
+	for (i = 0; i < b->nsets; i++)
+		cmd_emit(pos, CMD_ADD, (b->sets[i]->flags & SET_F_MAP) ?
+			 CMD_OBJ_MAP : CMD_OBJ_SET, &b->sets[i]->handle,
+			 &b->sets[i]->location, b->sets[i]);
+	for (i = 0; i < b->nfts; i++)
+		cmd_emit(pos, CMD_ADD, CMD_OBJ_FLOWTABLE, &b->fts[i]->handle,
+			 &b->fts[i]->location, b->fts[i]);
+	for (i = 0; i < b->nchains; i++) {
+		list_for_each_entry_safe(r, rn, &b->chains[i]->rules, list) {
+			list_del(&r->list);
+			init_list_head(&r->list);
+			cmd_emit(pos, CMD_ADD, CMD_OBJ_RULE, &r->handle,
+				 &r->location, r);
+		}
+	}
+}
+
+/*
+ * A table block: evaluate sets first (rules may use any of them), then
+ * chains with their rules, flowtables and objects, as stock nft; then
+ * flatten into one command per object after the table command.
+ */
+static int table_block_evaluate(struct eval_ctx *ctx, struct cmd *cmd)
+{
+	struct table *decl = cmd->table, *t;
+	struct block b = { 0 };
+	int err;
+
+	if (!decl)
+		return 0;
+	handle_merge(&decl->handle, &cmd->handle);
+	t = table_cache_get(ctx, &cmd->handle, decl);
+	if (!t || block_detach(&b, decl) < 0) {
+		block_free(&b);
+		return eval_error(ctx, &cmd->location, "out of memory");
+	}
+	t->flags |= decl->flags;
+	err = block_evaluate(ctx, t, decl, &b);
+	block_emit(cmd->list.next, &b,
+		   cmd->op == CMD_CREATE ? CMD_ADD : cmd->op);
+	block_free(&b);
+	return err;
+}

@@ -32,6 +32,8 @@ const char *const op_names[__OP_MAX] = {
 	[OP_LTE]	= "<=",
 	[OP_GTE]	= ">=",
 	[OP_NEG]	= "!",
+	[OP_ADD]	= "+",
+	[OP_SUB]	= "-",
 };
 
 static const char *const expr_kind_names[__EXPR_MAX] = {

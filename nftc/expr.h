@@ -100,6 +100,8 @@ enum ops {
 	OP_LTE,
 	OP_GTE,
 	OP_NEG,		/* "!" written before a flag value */
+	OP_ADD,		/* chain priority "NAME + N" (parser only) */
+	OP_SUB,		/* chain priority "NAME - N" (parser only) */
 	__OP_MAX
 };
 

@@ -537,10 +537,11 @@ static struct nftnl_set *set_build(const struct set *set, uint32_t family)
 }
 
 /**
- * lin_set_add - the NEWSET message of @set, then its initial elements
+ * lin_set_add - the NEWSET message of @set
  *
- * Anonymous sets are emitted by the rule that uses them, just before it;
- * named sets by their declaration command. Returns 0 or negative errno.
+ * The caller follows it with lin_set_elems(set->init). Anonymous sets
+ * are emitted by the rule that uses them, just before it; named sets by
+ * their declaration command. Returns 0 or negative errno.
  */
 int lin_set_add(struct nftc_ctx *nft, struct nftc_batch *batch,
 		const struct set *set, uint32_t family, FILE *debug_out)
@@ -557,8 +558,5 @@ int lin_set_add(struct nftc_ctx *nft, struct nftc_batch *batch,
 		debug_print_set(debug_out, nls);
 	ret = batch_add_set(batch, NFT_MSG_NEWSET, NLM_F_CREATE, family, nls);
 	nftnl_set_free(nls);
-	if (ret < 0)
-		return ret;
-	return lin_set_elems(nft, batch, set, set->init, family, CMD_ADD,
-			     debug_out);
+	return ret;
 }

@@ -146,6 +146,8 @@ static const struct symbolic_constant protocol_aliases[] = {
 	SYM("WESP", 141),
 	SYM("ROHC", 142),
 	SYM("Ethernet", 143),
+	/* Keywords of the nft grammar that name protocols. */
+	SYM("icmpv6", 58),
 	SYM("MPTCP", 262),
 	SYMBOL_LIST_END
 };
