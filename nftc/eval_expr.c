@@ -19,6 +19,7 @@
 static int expr_error(struct eval_ctx *ctx, const struct expr *expr,
 		      const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+static int byteorder_to_big(struct eval_ctx *ctx, struct expr **expr);
 
 static int expr_error(struct eval_ctx *ctx, const struct expr *expr,
 		      const char *fmt, ...)
@@ -508,7 +509,7 @@ static int expr_evaluate_bits(struct eval_ctx *ctx, struct expr **expr,
 {
 	struct expr *e = *expr, *mask, *and, *sh, *res;
 	unsigned int len = e->len, bitoff = offset % 8, masklen;
-	unsigned int extra = 0;
+	unsigned int extra = 0, i;
 	int shift;
 	struct value m;
 
@@ -518,8 +519,9 @@ static int expr_evaluate_bits(struct eval_ctx *ctx, struct expr **expr,
 		extra += 8;
 	}
 	masklen = len + shift;
-	value_prefix_mask(&m, masklen, len);
-	value_shr(&m, masklen - len - shift);
+	value_init(&m, masklen);
+	for (i = 0; i < len; i++)
+		value_set_bit(&m, shift + i);
 	mask = constant_expr_alloc(&e->location, &integer_type,
 				   BYTEORDER_HOST, masklen, &m);
 	if (!mask)
@@ -777,15 +779,13 @@ int expr_evaluate(struct eval_ctx *ctx, struct expr **expr)
  * the family has no link layer).
  */
 
-/* Evaluate "left == num" and insert it before the current statement. */
-static int dep_insert(struct eval_ctx *ctx, struct expr *left, uint64_t num,
-		      const struct location *loc)
+/* Evaluate "left == right" and insert it before the current statement. */
+static int dep_insert_rel(struct eval_ctx *ctx, struct expr *left,
+			  struct expr *right, const struct location *loc)
 {
 	struct stmt *stmt;
-	struct expr *rel, *right;
+	struct expr *rel;
 
-	right = constant_expr_u64(loc, left->dtype, left->byteorder,
-				  left->len, num);
 	rel = relational_expr_alloc(loc, OP_EQ, left, right);
 	if (!rel)
 		return erec_error(&ctx->nft->erq, loc, "out of memory");
@@ -807,6 +807,53 @@ static int dep_insert(struct eval_ctx *ctx, struct expr *left, uint64_t num,
 	list_add_tail(&stmt->list, &ctx->stmt->list);
 	ctx->rule->num_stmts++;
 	return 0;
+}
+
+static int dep_insert(struct eval_ctx *ctx, struct expr *left, uint64_t num,
+		      const struct location *loc)
+{
+	struct expr *right = constant_expr_u64(loc, left->dtype,
+					       left->byteorder, left->len, num);
+
+	return dep_insert_rel(ctx, left, right, loc);
+}
+
+/*
+ * ICMP fields valid for some message types only ("icmp id") first match
+ * the type: one value, or an anonymous set of two, as stock nft.
+ */
+static int dep_icmp_type(struct eval_ctx *ctx, const struct expr *expr)
+{
+	const struct proto_hdr_template *tmpl = expr->payload.tmpl;
+	const struct proto_icmp_dep_types *d;
+	struct expr *left, *set, *v;
+	unsigned int i, field;
+
+	if (!tmpl || tmpl->icmp_dep == PROTO_ICMP_ANY ||
+	    tmpl->icmp_dep >= __PROTO_ICMP_DEP_MAX || ctx->icmp_type_known)
+		return 0;
+	d = &proto_icmp_deps[tmpl->icmp_dep];
+	if (!d->desc || !d->ntypes)
+		return 0;
+	field = proto_field_lookup(d->desc, "type");
+	left = payload_expr_alloc(&expr->location, d->desc, field);
+	if (!left)
+		return expr_error(ctx, expr, "out of memory");
+	if (d->ntypes == 1)
+		return dep_insert(ctx, left, d->types[0], &expr->location);
+	set = list_expr_alloc(&expr->location, EXPR_SET);
+	for (i = 0; set && i < d->ntypes; i++) {
+		v = constant_expr_u64(&expr->location, left->dtype,
+				      left->byteorder, left->len,
+				      d->types[i]);
+		if (v)
+			list_expr_add(set, v);
+	}
+	if (!set) {
+		expr_free(left);
+		return expr_error(ctx, expr, "out of memory");
+	}
+	return dep_insert_rel(ctx, left, set, &expr->location);
 }
 
 /* "lower's protocol key == the value selecting upper" */
@@ -982,6 +1029,8 @@ int expr_add_dependency(struct eval_ctx *ctx, struct expr *expr)
 		ret = payload_dependency(ctx, expr->payload.desc,
 					 expr->payload.base, expr);
 		if (ret == 0)
+			ret = dep_icmp_type(ctx, expr);
+		if (ret == 0)
 			expr->payload.offset +=
 				ctx->pctx.protocol[expr->payload.base].offset;
 		return ret;
@@ -1064,13 +1113,21 @@ static void pctx_update(struct eval_ctx *ctx, const struct expr *rel)
 	const struct proto_desc *desc;
 	enum proto_bases base;
 
-	if (right->kind != EXPR_VALUE ||
-	    (rel->op != OP_EQ && rel->op != OP_IMPLICIT))
+	if (rel->op != OP_EQ && rel->op != OP_IMPLICIT)
+		return;
+	if (left->kind == EXPR_PAYLOAD && left->payload.tmpl &&
+	    (left->payload.desc == &proto_icmp ||
+	     left->payload.desc == &proto_icmp6) &&
+	    left->payload.tmpl ==
+	    &left->payload.desc->templates[left->payload.desc->protocol_key])
+		ctx->icmp_type_known = true;
+	if (right->kind != EXPR_VALUE)
 		return;
 	if (left->kind == EXPR_META) {
 		pctx_update_meta(ctx, left, right, &rel->location);
 		return;
 	}
+
 	if (left->kind != EXPR_PAYLOAD || !(left->flags & EXPR_F_PROTOCOL) ||
 	    !left->payload.desc)
 		return;
@@ -1081,6 +1138,18 @@ static void pctx_update(struct eval_ctx *ctx, const struct expr *rel)
 				value_get_u64(&right->value));
 	if (desc)
 		proto_ctx_update(&ctx->pctx, base + 1, &rel->location, desc);
+}
+
+/**
+ * expr_byteorder_to_big - make a value big endian for range compares
+ *
+ * A host order load wider than a byte is wrapped in hton() (each member
+ * of a concatenation separately); a constant only changes its byte order
+ * flag (the canonical value is laid out by the linearizer).
+ */
+int expr_byteorder_to_big(struct eval_ctx *ctx, struct expr **expr)
+{
+	return byteorder_to_big(ctx, expr);
 }
 
 /* Wrap a host order load wider than a byte into hton(). */
@@ -1231,6 +1300,30 @@ static void prefix_shorten_payload(struct expr *rel)
 	expr_free(pfx);
 }
 
+/*
+ * A constant compared with a bitfield ("ip dscp 64", "@th,16,1 2") must
+ * fit the field, not just the bytes loaded for it.
+ */
+static int relational_check_width(struct eval_ctx *ctx, const struct expr *rel)
+{
+	const struct expr *left = rel->pair.left, *right = rel->pair.right;
+	unsigned int width = left->len;
+
+	if (right->kind != EXPR_VALUE || dtype_is_string(right->dtype))
+		return 0;
+	if (left->kind == EXPR_BINOP && left->op == OP_RSHIFT &&
+	    left->pair.right->kind == EXPR_VALUE)
+		width = left->len - value_get_u64(&left->pair.right->value);
+	else if (!(left->kind == EXPR_PAYLOAD && left->len == 0))
+		return 0;
+	if (value_bits(&right->value) <= width)
+		return 0;
+	return expr_error(ctx, right, "Value %llu exceeds valid range 0-%llu",
+			  (unsigned long long)value_get_u64(&right->value),
+			  width >= 64 ? ~0ULL :
+			  (unsigned long long)((1ULL << width) - 1));
+}
+
 static bool set_is_singleton(const struct expr *set)
 {
 	const struct expr *e;
@@ -1345,6 +1438,11 @@ int expr_evaluate_relational(struct eval_ctx *ctx, struct expr **expr)
 	     (rel->pair.right->kind == EXPR_VALUE &&
 	      rel->pair.right->dtype == &boolean_type)))
 		rel->pair.left->exthdr.flags |= NFT_EXTHDR_F_PRESENT;
+	if (rel->pair.left->kind == EXPR_FIB &&
+	    is_exists_symbol(rel->pair.right)) {
+		rel->pair.left->fib.flags |= NFTA_FIB_F_PRESENT;
+		expr_set_type(rel->pair.left, &boolean_type, BYTEORDER_HOST, 8);
+	}
 	if (expr_evaluate(ctx, &rel->pair.left) < 0)
 		return -1;
 	left = rel->pair.left;
@@ -1365,6 +1463,8 @@ int expr_evaluate_relational(struct eval_ctx *ctx, struct expr **expr)
 		return expr_error(ctx, right, "Right hand side of relational "
 				  "expression (%s) must be constant",
 				  op_names[rel->op]);
+	if (relational_check_width(ctx, rel) < 0)
+		return -1;
 	if (binop_transfer(ctx, rel) < 0)
 		return -1;
 	if (right->kind == EXPR_PREFIX &&

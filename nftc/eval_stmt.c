@@ -42,6 +42,23 @@ static const char *dtype_desc(const struct datatype *dtype)
 }
 
 /*
+ * Stock nft wants the argument's type to be the statement's type; a
+ * plain integer (numgen, hash, raw arithmetic) goes where an integer
+ * based type is expected.
+ */
+static bool arg_type_ok(const struct datatype *have,
+			const struct datatype *want)
+{
+	if (have->type == want->type)
+		return true;
+	if (have->type == TYPE_INTEGER)
+		return datatype_is_a(want, &integer_type);
+	if (want->type == TYPE_INTEGER || want->type == TYPE_STRING)
+		return have->type == want->type;
+	return datatype_compatible(have, want) && have->subtypes > 1;
+}
+
+/*
  * Evaluate an argument expected to be of @dtype, @len bits, @order, as
  * stock's stmt_evaluate_arg: symbols parse in that type, other
  * expressions must have a compatible type.
@@ -56,11 +73,12 @@ static int stmt_evaluate_arg(struct eval_ctx *ctx, const struct datatype *dtype,
 	if ((*expr)->kind == EXPR_MAP || !dtype)
 		return 0;
 	if ((*expr)->dtype && (*expr)->dtype->type != TYPE_INVALID &&
-	    !datatype_compatible((*expr)->dtype, dtype))
+	    !arg_type_ok((*expr)->dtype, dtype))
 		return stmt_error(ctx, &(*expr)->location,
 				  "datatype mismatch: expected %s, "
 				  "expression has type %s",
-				  dtype_desc(dtype), dtype_desc((*expr)->dtype));
+				  dtype_desc(dtype),
+				  dtype_desc((*expr)->dtype));
 	return 0;
 }
 
@@ -343,6 +361,31 @@ static const struct set *map_set(const struct expr *map)
 	return NULL;
 }
 
+/* Are the data of map @set ranges (or prefixes)? */
+static bool map_data_interval(const struct set *set)
+{
+	const struct expr *i, *data;
+
+	if (!set->init)
+		return false;
+	list_for_each_entry(i, &set->init->expressions, list) {
+		if (i->kind != EXPR_MAPPING)
+			continue;
+		data = i->pair.right;
+		if (data->kind == EXPR_RANGE || data->kind == EXPR_PREFIX)
+			return true;
+		if (data->kind == EXPR_CONCAT) {
+			const struct expr *m;
+
+			list_for_each_entry(m, &data->expressions, list)
+				if (m->kind == EXPR_RANGE ||
+				    m->kind == EXPR_PREFIX)
+					return true;
+		}
+	}
+	return false;
+}
+
 static int nat_evaluate_addr(struct eval_ctx *ctx, struct stmt *stmt)
 {
 	bool v6 = stmt->nat.family == NFPROTO_IPV6;
@@ -376,7 +419,6 @@ static int nat_evaluate_addr(struct eval_ctx *ctx, struct stmt *stmt)
 		stmt->nat.addr->dtype = dtype;
 		stmt->nat.addr->len = len;
 		stmt->nat.addr->byteorder = BYTEORDER_BIG;
-		stmt->nat.type_flags |= STMT_NAT_F_PREFIX;
 		expr_free(addr);
 		return 0;
 	}
@@ -384,7 +426,8 @@ static int nat_evaluate_addr(struct eval_ctx *ctx, struct stmt *stmt)
 		return 0;
 	set = map_set(addr);
 	if (set && set->data) {
-		if (set->data->flags & EXPR_F_INTERVAL)
+		if ((set->data->flags & EXPR_F_INTERVAL) ||
+		    map_data_interval(set))
 			stmt->nat.type_flags |= STMT_NAT_F_INTERVAL;
 		if (set->data->kind == EXPR_CONCAT ||
 		    (set->data->dtype && set->data->dtype->subtypes > 1))
@@ -397,6 +440,8 @@ static int stmt_evaluate_nat(struct eval_ctx *ctx, struct stmt *stmt)
 {
 	if (nat_evaluate_family(ctx, stmt) < 0)
 		return -1;
+	if (stmt->nat.type_flags & STMT_NAT_F_PREFIX)
+		stmt->nat.flags |= NF_NAT_RANGE_NETMAP;
 	if (stmt->nat.addr && nat_evaluate_addr(ctx, stmt) < 0)
 		return -1;
 	if (stmt->nat.proto) {
@@ -480,6 +525,19 @@ static int queue_value(struct eval_ctx *ctx, struct expr *e, uint64_t *v)
 	return 0;
 }
 
+/* Largest value a computed queue number can take. */
+static uint64_t queue_expr_max(const struct expr *q)
+{
+	switch (q->kind) {
+	case EXPR_NUMGEN:
+		return (uint64_t)q->numgen.mod - 1 + q->numgen.offset;
+	case EXPR_HASH:
+		return (uint64_t)q->hash.mod - 1 + q->hash.offset;
+	default:
+		return 0;
+	}
+}
+
 static int stmt_evaluate_queue(struct eval_ctx *ctx, struct stmt *stmt)
 {
 	struct expr *q;
@@ -501,10 +559,13 @@ static int stmt_evaluate_queue(struct eval_ctx *ctx, struct stmt *stmt)
 					  "Range has zero or negative size");
 		return 0;
 	}
-	if (q->kind != EXPR_VALUE && (stmt->queue.flags &
-				      NFT_QUEUE_FLAG_CPU_FANOUT))
+	if (stmt->queue.flags & NFT_QUEUE_FLAG_CPU_FANOUT)
 		return stmt_error(ctx, &q->location,
 				  "fanout requires a range to be specified");
+	if (queue_expr_max(q) > UINT16_MAX)
+		return stmt_error(ctx, &q->location,
+				  "queue expression max value exceeds %u",
+				  UINT16_MAX);
 	return 0;
 }
 
@@ -840,32 +901,17 @@ static int stmt_evaluate_objref(struct eval_ctx *ctx, struct stmt *stmt)
 		}
 		return 0;
 	}
+	/*
+	 * Whether the object exists is the backend's question: a table
+	 * block declares its objects after its rules are evaluated.
+	 */
 	if (stmt_evaluate_name(ctx, &stmt->objref.expr,
 			       NFT_OBJ_MAXNAMELEN) < 0)
 		return -1;
-	if (!ctx->table || name_of(stmt->objref.expr, name, sizeof(name)) < 0)
-		return 0;
-	if (!obj_cache_find(ctx->table, name, stmt->objref.type))
+	if (name_of(stmt->objref.expr, name, sizeof(name)) < 0)
 		return stmt_error(ctx, &stmt->objref.expr->location,
-				  "Could not process rule: No such file or "
-				  "directory");
+				  "Object name too long");
 	return 0;
-}
-
-static int stmt_evaluate_flow_offload(struct eval_ctx *ctx,
-				      struct stmt *stmt)
-{
-	struct flowtable *ft;
-
-	if (!ctx->table || !stmt->flow.table_name)
-		return 0;
-	list_for_each_entry(ft, &ctx->table->flowtables, list) {
-		if (ft->handle.flowtable.name &&
-		    !strcmp(ft->handle.flowtable.name, stmt->flow.table_name))
-			return 0;
-	}
-	return stmt_error(ctx, &stmt->location,
-			  "Could not process rule: No such file or directory");
 }
 
 /**
@@ -932,8 +978,6 @@ int stmt_evaluate(struct eval_ctx *ctx, struct stmt *stmt)
 		ret = stmt_evaluate_objref(ctx, stmt);
 		break;
 	case STMT_FLOW_OFFLOAD:
-		ret = stmt_evaluate_flow_offload(ctx, stmt);
-		break;
 	case STMT_COUNTER:
 	case STMT_QUOTA:
 	case STMT_NOTRACK:

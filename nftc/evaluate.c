@@ -430,12 +430,21 @@ static int priority_evaluate(struct eval_ctx *ctx, struct expr *expr,
 		*prio = (int32_t)value_get_u64(&e->value);
 		return 0;
 	}
-	if (e->kind == EXPR_BINOP && e->pair.right->kind == EXPR_VALUE) {
+	if (e->kind == EXPR_BINOP) {
+		char rbuf[32];
+		const char *r;
+
 		s = expr_text(e->pair.left, buf, sizeof(buf));
-		snprintf(txt, sizeof(txt), "%s %c %llu", s ? s : "",
-			 e->op == OP_XOR ? '-' : '+',
-			 (unsigned long long)
-			 value_get_u64(&e->pair.right->value));
+		if (e->pair.right->kind == EXPR_VALUE) {
+			snprintf(rbuf, sizeof(rbuf), "%llu",
+				 (unsigned long long)
+				 value_get_u64(&e->pair.right->value));
+			r = rbuf;
+		} else {
+			r = expr_text(e->pair.right, rbuf, sizeof(rbuf));
+		}
+		snprintf(txt, sizeof(txt), "%s %c %s", s ? s : "",
+			 e->op == OP_SUB ? '-' : '+', r ? r : "");
 		s = txt;
 	} else {
 		s = expr_text(e, buf, sizeof(buf));
@@ -572,6 +581,7 @@ int rule_evaluate(struct eval_ctx *ctx, struct rule *rule)
 	struct stmt *stmt, *next;
 
 	proto_ctx_init(&ctx->pctx, rule->handle.family);
+	ctx->icmp_type_known = false;
 	ctx->rule = rule;
 	list_for_each_entry_safe(stmt, next, &rule->stmts, list) {
 		ctx->stmt = stmt;
@@ -869,7 +879,8 @@ static int table_block_evaluate(struct eval_ctx *ctx, struct cmd *cmd)
 	int err;
 
 	if (!decl)
-		return 0;
+		return table_cache_get(ctx, &cmd->handle, NULL) ? 0 :
+		       eval_error(ctx, &cmd->location, "out of memory");
 	handle_merge(&decl->handle, &cmd->handle);
 	t = table_cache_get(ctx, &cmd->handle, decl);
 	if (!t || block_detach(&b, decl) < 0) {
@@ -881,5 +892,197 @@ static int table_block_evaluate(struct eval_ctx *ctx, struct cmd *cmd)
 	block_emit(cmd->list.next, &b,
 		   cmd->op == CMD_CREATE ? CMD_ADD : cmd->op);
 	block_free(&b);
+	return err;
+}
+
+static int chain_cmd_evaluate(struct eval_ctx *ctx, struct cmd *cmd,
+			      struct table *t)
+{
+	struct chain *chain = cmd->chain;
+	struct rule *r, *rn;
+	int err = 0;
+
+	if (!chain) {
+		struct chain tmp = { .handle = cmd->handle,
+				     .location = cmd->location };
+
+		return chain_cache_add(t, &tmp) < 0 ?
+		       eval_error(ctx, &cmd->location, "out of memory") : 0;
+	}
+	handle_merge(&chain->handle, &cmd->handle);
+	if (chain_evaluate(ctx, chain) < 0)
+		err = -1;
+	if (chain_cache_add(t, chain) < 0)
+		return eval_error(ctx, &cmd->location, "out of memory");
+	if (chain_rules_evaluate(ctx, chain) < 0)
+		err = -1;
+	list_for_each_entry_safe(r, rn, &chain->rules, list) {
+		list_del(&r->list);
+		init_list_head(&r->list);
+		cmd_emit(cmd->list.next, CMD_ADD, CMD_OBJ_RULE, &r->handle,
+			 &r->location, r);
+	}
+	return err;
+}
+
+static int rule_cmd_evaluate(struct eval_ctx *ctx, struct cmd *cmd,
+			     struct table *t)
+{
+	struct chain *c = cmd_chain(ctx, cmd, t);
+	int ret;
+
+	if (!c || !cmd->rule)
+		return c ? 0 : -1;
+	handle_merge(&cmd->rule->handle, &cmd->handle);
+	ctx->chain = c;
+	ret = rule_evaluate(ctx, cmd->rule);
+	ctx->chain = NULL;
+	return ret;
+}
+
+static int elems_cmd_evaluate(struct eval_ctx *ctx, struct cmd *cmd,
+			      struct table *t)
+{
+	struct set *set = set_cache_find(t, cmd->handle.set.name);
+	int ret;
+
+	if (!set)
+		return eval_error(ctx, name_loc(&cmd->handle.set, cmd), "%s",
+				  strerror(ENOENT));
+	if (!cmd->expr)
+		return 0;
+	ctx->set = set;
+	ret = set_elements_evaluate(ctx, set, cmd->expr);
+	ctx->set = NULL;
+	return ret;
+}
+
+static int add_cmd_evaluate(struct eval_ctx *ctx, struct cmd *cmd)
+{
+	struct table *t;
+
+	if (cmd->obj == CMD_OBJ_TABLE)
+		return table_block_evaluate(ctx, cmd);
+	t = cmd_table(ctx, cmd);
+	if (!t)
+		return -1;
+	ctx->table = t;
+	switch (cmd->obj) {
+	case CMD_OBJ_CHAIN:
+		return chain_cmd_evaluate(ctx, cmd, t);
+	case CMD_OBJ_RULE:
+		return rule_cmd_evaluate(ctx, cmd, t);
+	case CMD_OBJ_SET:
+	case CMD_OBJ_MAP:
+		if (!cmd->set)
+			return 0;
+		handle_merge(&cmd->set->handle, &cmd->handle);
+		return set_decl_evaluate(ctx, t, cmd->set);
+	case CMD_OBJ_ELEMENTS:
+		return elems_cmd_evaluate(ctx, cmd, t);
+	case CMD_OBJ_COUNTER:
+	case CMD_OBJ_QUOTA:
+	case CMD_OBJ_LIMIT:
+	case CMD_OBJ_CT_HELPER:
+	case CMD_OBJ_SYNPROXY:
+	case CMD_OBJ_SECMARK:
+		if (!cmd->object)
+			return 0;
+		handle_merge(&cmd->object->handle, &cmd->handle);
+		obj_cache_add(t, cmd->object);
+		return 0;
+	case CMD_OBJ_FLOWTABLE:
+		if (!cmd->flowtable)
+			return 0;
+		handle_merge(&cmd->flowtable->handle, &cmd->handle);
+		if (flowtable_evaluate(ctx, cmd->flowtable) < 0)
+			return -1;
+		flowtable_cache_add(t, cmd->flowtable);
+		return 0;
+	default:
+		return 0;
+	}
+}
+
+/* delete/flush/list/...: the named table (and chain) must exist. */
+static int other_cmd_evaluate(struct eval_ctx *ctx, struct cmd *cmd)
+{
+	struct table *t;
+
+	if (!cmd->handle.table.name || cmd->op == CMD_DESTROY ||
+	    cmd->op == CMD_DESCRIBE)
+		return 0;
+	t = cmd_table(ctx, cmd);
+	if (!t)
+		return -1;
+	switch (cmd->obj) {
+	case CMD_OBJ_TABLE:
+		if (cmd->op == CMD_DELETE) {
+			list_del(&t->list);
+			table_free(t);
+		}
+		return 0;
+	case CMD_OBJ_CHAIN:
+	case CMD_OBJ_RULE:
+		if (!cmd->handle.chain.name)
+			return 0;
+		return cmd_chain(ctx, cmd, t) ? 0 : -1;
+	case CMD_OBJ_SET:
+	case CMD_OBJ_MAP:
+	case CMD_OBJ_ELEMENTS:
+		if (cmd->handle.set.name &&
+		    !set_cache_find(t, cmd->handle.set.name))
+			return eval_error(ctx, name_loc(&cmd->handle.set, cmd),
+					  "%s", strerror(ENOENT));
+		if (cmd->obj == CMD_OBJ_ELEMENTS && cmd->expr) {
+			struct set *set = set_cache_find(t,
+							 cmd->handle.set.name);
+			int ret;
+
+			ctx->table = t;
+			ctx->set = set;
+			ret = set_elements_evaluate(ctx, set, cmd->expr);
+			ctx->set = NULL;
+			return ret;
+		}
+		return 0;
+	default:
+		return 0;
+	}
+}
+
+/**
+ * nftc_evaluate - evaluate commands in place
+ * @nft: compiler context (its table cache grows with what is declared)
+ * @cmds: parsed commands; block syntax is flattened in place
+ *
+ * Keeps going after an error to report more, up to erq.max_errors.
+ * Returns 0, or -1 when any error was queued.
+ */
+int nftc_evaluate(struct nftc_ctx *nft, struct list_head *cmds)
+{
+	struct eval_ctx ctx = { .nft = nft };
+	struct cmd *cmd, *next;
+	int err = 0, ret;
+
+	list_for_each_entry_safe(cmd, next, cmds, list) {
+		ctx.cmd = cmd;
+		ctx.table = NULL;
+		switch (cmd->op) {
+		case CMD_ADD:
+		case CMD_CREATE:
+		case CMD_INSERT:
+		case CMD_REPLACE:
+			ret = add_cmd_evaluate(&ctx, cmd);
+			break;
+		default:
+			ret = other_cmd_evaluate(&ctx, cmd);
+			break;
+		}
+		if (ret < 0)
+			err = -1;
+		if (too_many_errors(&ctx))
+			break;
+	}
 	return err;
 }

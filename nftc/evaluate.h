@@ -37,13 +37,19 @@ struct eval_ctx {
 		unsigned int		maxval;
 		struct expr		*key;	/* map/set key being matched */
 	} ectx;
+	bool			icmp_type_known; /* rule matched icmp(v6) type */
 };
 
 /* Set what the next expression to evaluate is expected to be. */
 void expr_set_context(struct eval_ctx *ctx, const struct datatype *dtype,
 		      enum byteorder byteorder, unsigned int len);
 
-/* eval_expr.c: every expression kind. May replace *expr. */
+/*
+ * eval_expr.c: every expression kind. May replace *expr: the old node is
+ * freed and, when it was linked in a list (concat member, set element),
+ * the new node takes its place in that list, so callers iterating a list
+ * must re-read their cursor from the pointer (never list_replace again).
+ */
 int expr_evaluate(struct eval_ctx *ctx, struct expr **expr);
 /* Evaluate a relational match. */
 int expr_evaluate_relational(struct eval_ctx *ctx, struct expr **expr);
@@ -53,6 +59,12 @@ int expr_evaluate_relational(struct eval_ctx *ctx, struct expr **expr);
  * in inet), or report a conflict. Updates ctx->pctx.
  */
 int expr_add_dependency(struct eval_ctx *ctx, struct expr *expr);
+/*
+ * Ranges, ordered compares and interval lookups work on big endian data:
+ * wrap a host order load (or each concat member) into hton(); constants
+ * just switch their byte order.
+ */
+int expr_byteorder_to_big(struct eval_ctx *ctx, struct expr **expr);
 /* Parse EXPR_SYMBOL *expr with the context's type into a constant. */
 int expr_evaluate_symbol(struct eval_ctx *ctx, struct expr **expr);
 

@@ -390,19 +390,20 @@ static void lin_immediate_data(struct lin_ctx *ctx, enum nft_registers dreg,
  * "bitwise" (reg & mask) ^ xor, as the kernel evaluates it.
  */
 static const struct expr *bitwise_fold(const struct expr *expr,
-				       struct value *mask, struct value *xor)
+				       struct value *mask, struct value *xor,
+				       unsigned int len)
 {
 	const struct expr *left;
 	struct value tmp, nv;
 
 	if (expr->kind != EXPR_BINOP ||
 	    (expr->op != OP_AND && expr->op != OP_OR && expr->op != OP_XOR)) {
-		value_init(mask, expr->len);
+		value_init(mask, len);
 		value_not(mask, mask);
-		value_init(xor, expr->len);
+		value_init(xor, len);
 		return expr;
 	}
-	left = bitwise_fold(expr->pair.left, mask, xor);
+	left = bitwise_fold(expr->pair.left, mask, xor, len);
 	tmp = expr->pair.right->value;
 	value_resize(&tmp, mask->len);
 	switch (expr->op) {
@@ -434,7 +435,7 @@ static void lin_bitwise(struct lin_ctx *ctx, enum nft_registers dreg,
 	struct nftnl_expr *e;
 	unsigned int len = BITS_TO_BYTES(expr->len);
 
-	load = bitwise_fold(expr, &mask, &xor);
+	load = bitwise_fold(expr, &mask, &xor, expr->len);
 	lin_expr(ctx, dreg, load);
 	memset(mbuf, 0, sizeof(mbuf));
 	memset(xbuf, 0, sizeof(xbuf));

@@ -121,10 +121,12 @@ struct nftnl_expr *lin_stmt_stateful(const struct stmt *stmt)
 		e = nftnl_expr_alloc("quota");
 		if (!e)
 			break;
-		nftnl_expr_set_u64(e, NFTNL_EXPR_QUOTA_BYTES, stmt->quota.bytes);
+		nftnl_expr_set_u64(e, NFTNL_EXPR_QUOTA_BYTES,
+				   stmt->quota.bytes);
 		nftnl_expr_set_u64(e, NFTNL_EXPR_QUOTA_CONSUMED,
 				   stmt->quota.used);
-		nftnl_expr_set_u32(e, NFTNL_EXPR_QUOTA_FLAGS, stmt->quota.flags);
+		nftnl_expr_set_u32(e, NFTNL_EXPR_QUOTA_FLAGS,
+				   stmt->quota.flags);
 		break;
 	case STMT_CONNLIMIT:
 		e = nftnl_expr_alloc("connlimit");

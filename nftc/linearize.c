@@ -547,6 +547,11 @@ static int lin_rule_add(struct lin_cmd_ctx *ctx, uint16_t flags)
 			return -1;
 		return lin_nomem(ctx);
 	}
+	/* "add/insert rule ... handle N" means position N */
+	if (cmd->op != CMD_REPLACE && !rule->handle.position.present &&
+	    rule->handle.handle.present && rule->handle.handle.id)
+		nftnl_rule_set_u64(r, NFTNL_RULE_POSITION,
+				   rule->handle.handle.id);
 	if (ctx->debug_out) {
 		nftnl_rule_fprintf(ctx->debug_out, r, NFTNL_OUTPUT_DEFAULT, 0);
 		fputc('\n', ctx->debug_out);

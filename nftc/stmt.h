@@ -168,11 +168,16 @@ struct stmt {
 	};
 };
 
-/* stmt->nat.type_flags: how the address/port expression is laid out. */
+/*
+ * stmt->nat.type_flags: how the address/port expression is laid out.
+ * The parser sets PREFIX ("prefix to") and CONCAT ("addr . port to");
+ * the evaluator adds INTERVAL (map data are ranges) and CONCAT (map data
+ * are addr . port).
+ */
 enum stmt_nat_type_flags {
-	STMT_NAT_F_INTERVAL	= (1 << 0),	/* map data is a range */
-	STMT_NAT_F_PREFIX	= (1 << 1),	/* "to ADDR/len" */
-	STMT_NAT_F_CONCAT	= (1 << 2),	/* map data is addr . port */
+	STMT_NAT_F_PREFIX	= (1 << 0),
+	STMT_NAT_F_CONCAT	= (1 << 1),
+	STMT_NAT_F_INTERVAL	= (1 << 2),
 };
 
 enum stmt_log_flags {

@@ -8,7 +8,7 @@
 #     which must be rejected with exit status 1 and a located message with
 #     carets, never a crash or hang (also under valgrind when present).
 # Options (environment): MEMCHECK_SAMPLE=N takes every Nth corpus case
-# (default 40; 0 skips the corpus sample), NO_VALGRIND=1 runs without it.
+# (default 60; 0 skips the corpus sample), NO_VALGRIND=1 runs without it.
 set -u
 here=${srcdir:-$(dirname "$0")}
 NFT=${NFT:-../nftc/nft}
@@ -57,7 +57,7 @@ for f in "$here"/examples/*.nft; do
 done
 
 # 1b. a sample of the conformance corpus: any verdict, but clean.
-sample=${MEMCHECK_SAMPLE:-40}
+sample=${MEMCHECK_SAMPLE:-60}
 if [ "$sample" != 0 ] && command -v python3 >/dev/null 2>&1 &&
    python3 "$here/conformance/run-nftables-py" --emit "$tmp/corpus" \
 	--sample "$sample" >/dev/null 2>&1; then
