@@ -535,6 +535,7 @@ struct nftvm_ctx {
 	const struct nlattr	*bad_attr;
 	__u16			nlflags;
 	__u8			family;
+	bool			in_batch;	/* may log changes */
 	struct nftvm_table	*table;
 	struct nftvm_chain	*chain;
 };
@@ -603,6 +604,7 @@ struct nftvm_vctx {
 	const struct nftvm_chain *origin;
 	unsigned int		level;
 	__u32			epoch;
+	bool			jumped;		/* a jump or goto was seen */
 };
 
 int nftvm_validate_verdict(struct nftvm_vctx *v,

@@ -15,11 +15,13 @@
 #include "keys.h"
 
 #define REG32_BITS	32
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
 static int expr_error(struct eval_ctx *ctx, const struct expr *expr,
 		      const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 static int byteorder_to_big(struct eval_ctx *ctx, struct expr **expr);
+static int binop_transfer(struct eval_ctx *ctx, struct expr *rel);
 
 static int expr_error(struct eval_ctx *ctx, const struct expr *expr,
 		      const char *fmt, ...)
@@ -47,19 +49,109 @@ static void expr_set_type(struct expr *e, const struct datatype *dtype,
 	e->len = len;
 }
 
-/* If @old is linked in a list (concat member, set element), put @new there. */
-static void list_replace_maybe(struct expr *old, struct expr *new)
+/* Re-point the neighbours of a list head whose struct was copied. */
+static void list_head_moved(struct list_head *h, const struct list_head *was)
 {
-	if (old == new || !old->list.next || list_empty(&old->list))
+	if (h->next == was) {
+		init_list_head(h);
 		return;
-	list_replace(&old->list, &new->list);
-	init_list_head(&old->list);
+	}
+	h->next->prev = h;
+	h->prev->next = h;
+}
+
+static void expr_lists_moved(struct expr *e, const struct expr *was)
+{
+	switch (e->kind) {
+	case EXPR_CONCAT:
+	case EXPR_LIST:
+	case EXPR_SET:
+		list_head_moved(&e->expressions, &was->expressions);
+		break;
+	case EXPR_SET_ELEM:
+		list_head_moved(&e->elem.stmts, &was->elem.stmts);
+		break;
+	default:
+		break;
+	}
+}
+
+static bool expr_in_list(const struct expr *e)
+{
+	return e->list.next && !list_empty(&e->list);
+}
+
+/* A new node holding @e's contents (moved, not copied). */
+static struct expr *expr_move_contents(struct expr *e)
+{
+	struct expr *m = malloc(sizeof(*m));
+
+	if (!m)
+		return NULL;
+	*m = *e;
+	expr_lists_moved(m, e);
+	init_list_head(&m->list);
+	m->refcnt = 1;
+	return m;
+}
+
+/* @e's node takes over @res's contents (its link and refcount stay). */
+static void expr_become(struct expr *e, struct expr *res)
+{
+	struct list_head link = e->list;
+	unsigned int refcnt = e->refcnt;
+
+	*e = *res;
+	expr_lists_moved(e, res);
+	e->list = link;
+	e->refcnt = refcnt;
+	free(res);		/* the shell only */
+}
+
+/*
+ * Wrap *expr into a new expression built by the caller around the
+ * returned inner node: when *expr is on a list, its node is kept (and
+ * later becomes the wrapper, see wrap_finish), so cursors stay valid.
+ */
+static struct expr *wrap_begin(struct expr **expr)
+{
+	if (!expr_in_list(*expr))
+		return *expr;
+	return expr_move_contents(*expr);
+}
+
+static void wrap_finish(struct expr **expr, struct expr *wrapper)
+{
+	if (expr_in_list(*expr))
+		expr_become(*expr, wrapper);
+	else
+		*expr = wrapper;
+}
+
+/*
+ * @old is linked in a list (concat member, set element): @new takes over
+ * @old's node in place, so the caller's cursor stays valid whichever way
+ * it iterates; @old's previous contents and @new's shell are freed.
+ */
+static void expr_replace_in_list(struct expr *old, struct expr *new)
+{
+	struct expr *dead = expr_move_contents(old);
+
+	if (!dead)
+		return;
+	expr_become(old, new);
+	expr_free(dead);
 }
 
 static void expr_replace(struct expr **old, struct expr *new)
 {
-	list_replace_maybe(*old, new);
-	expr_free(*old);
+	struct expr *o = *old;
+
+	if (o != new && expr_in_list(o) && new->refcnt == 1) {
+		expr_replace_in_list(o, new);
+		return;
+	}
+	expr_free(o);
 	*old = new;
 }
 
@@ -200,6 +292,8 @@ int expr_evaluate_symbol(struct eval_ctx *ctx, struct expr **expr)
 	if (!ctx->ectx.dtype || ctx->ectx.dtype->type == TYPE_INVALID)
 		return expr_error(ctx, *expr,
 				  "Symbol expression has no type context");
+	if (dtype_is_string(ctx->ectx.dtype) && !(*expr)->sym.identifier[0])
+		return expr_error(ctx, *expr, "Empty string is not allowed");
 	if (datatype_parse_symbol(&pctx, ctx->ectx.dtype, *expr, &res) < 0)
 		return -1;
 	if (!res)
@@ -507,8 +601,8 @@ static int expr_evaluate_unary(struct eval_ctx *ctx, struct expr **expr)
 static int expr_evaluate_bits(struct eval_ctx *ctx, struct expr **expr,
 			      unsigned int offset)
 {
-	struct expr *e = *expr, *mask, *and, *sh, *res;
-	unsigned int len = e->len, bitoff = offset % 8, masklen;
+	struct expr *e, *mask, *and, *sh, *res;
+	unsigned int len = (*expr)->len, bitoff = offset % 8, masklen;
 	unsigned int extra = 0, i;
 	int shift;
 	struct value m;
@@ -519,6 +613,9 @@ static int expr_evaluate_bits(struct eval_ctx *ctx, struct expr **expr,
 		extra += 8;
 	}
 	masklen = len + shift;
+	e = wrap_begin(expr);
+	if (!e)
+		return expr_error(ctx, *expr, "out of memory");
 	value_init(&m, masklen);
 	for (i = 0; i < len; i++)
 		value_set_bit(&m, shift + i);
@@ -526,7 +623,6 @@ static int expr_evaluate_bits(struct eval_ctx *ctx, struct expr **expr,
 				   BYTEORDER_HOST, masklen, &m);
 	if (!mask)
 		return expr_error(ctx, e, "out of memory");
-	expr_get(e);
 	and = binop_expr_alloc(&e->location, OP_AND, e, mask);
 	if (!and)
 		return expr_error(ctx, e, "out of memory");
@@ -541,9 +637,7 @@ static int expr_evaluate_bits(struct eval_ctx *ctx, struct expr **expr,
 		expr_set_type(res, e->dtype, e->byteorder, masklen);
 	}
 	e->len += extra;
-	list_replace_maybe(e, res);
-	expr_free(e);	/* the reference *expr held; and owns e now */
-	*expr = res;
+	wrap_finish(expr, res);
 	return 0;
 }
 
@@ -604,6 +698,26 @@ static int ct_update_type(struct eval_ctx *ctx, struct expr *e)
 	return 0;
 }
 
+/* "rt nexthop" takes the address family of the network protocol. */
+static int expr_evaluate_rt(struct eval_ctx *ctx, struct expr **expr)
+{
+	struct expr *e = *expr;
+	const struct proto_desc *nh;
+
+	if (e->rt.key != NFT_RT_NEXTHOP4 || !ctx->rule)
+		return 0;
+	nh = ctx->pctx.protocol[PROTO_BASE_NETWORK_HDR].desc;
+	if (nh == &proto_ip6) {
+		e->rt.key = NFT_RT_NEXTHOP6;
+		expr_set_type(e, &ip6addr_type, BYTEORDER_BIG, 128);
+	} else if (nh != &proto_ip) {
+		return expr_error(ctx, e, "cannot determine ip protocol "
+				  "version, use \"ip nexthop\" or \"ip6 "
+				  "nexthop\" instead");
+	}
+	return 0;
+}
+
 static int expr_evaluate_meta(struct eval_ctx *ctx, struct expr **expr)
 {
 	struct expr *e = *expr;
@@ -612,6 +726,19 @@ static int expr_evaluate_meta(struct eval_ctx *ctx, struct expr **expr)
 	    ctx->pctx.family != NFPROTO_INET)
 		return expr_error(ctx, e, "meta nfproto is only useful in "
 				  "the inet family");
+	/* The kernel has the bridge keys in bridge tables only. */
+	switch (e->meta.key) {
+	case NFT_META_BRI_IIFNAME:
+	case NFT_META_BRI_OIFNAME:
+	case NFT_META_BRI_IIFPVID:
+	case NFT_META_BRI_IIFVPROTO:
+		if (ctx->pctx.family != NFPROTO_BRIDGE && ctx->rule)
+			return expr_error(ctx, e, "Could not process rule: "
+					  "Operation not supported");
+		break;
+	default:
+		break;
+	}
 	return 0;
 }
 
@@ -626,6 +753,22 @@ static int expr_evaluate_hash(struct eval_ctx *ctx, struct expr **expr)
 	}
 	if (!e->hash.mod)
 		return expr_error(ctx, e, "hash modulus must be non-zero");
+	return 0;
+}
+
+static int expr_evaluate_fib(struct eval_ctx *ctx, struct expr **expr)
+{
+	uint32_t f = (*expr)->fib.flags;
+
+	if (!(f & (NFTA_FIB_F_SADDR | NFTA_FIB_F_DADDR)))
+		return expr_error(ctx, *expr, "fib: need either saddr or "
+				  "daddr");
+	if ((f & NFTA_FIB_F_SADDR) && (f & NFTA_FIB_F_DADDR))
+		return expr_error(ctx, *expr, "fib: saddr and daddr are "
+				  "mutually exclusive");
+	if ((f & NFTA_FIB_F_IIF) && (f & NFTA_FIB_F_OIF))
+		return expr_error(ctx, *expr, "fib: iif and oif are mutually "
+				  "exclusive");
 	return 0;
 }
 
@@ -702,6 +845,29 @@ static int expr_evaluate_mapping(struct eval_ctx *ctx, struct expr **expr)
 	return 0;
 }
 
+/*
+ * "ip dscp map { cs1 : 1 }": an anonymous map's keys take the bitfield
+ * shift, as in a relational match (see binop_transfer).
+ */
+static int map_binop_transfer(struct eval_ctx *ctx, struct expr *map)
+{
+	struct expr rel;
+
+	if (map->kind != EXPR_MAP || map->map.key->kind != EXPR_BINOP ||
+	    map->map.key->op != OP_RSHIFT ||
+	    map->map.mappings->kind != EXPR_SET_REF)
+		return 0;
+	memset(&rel, 0, sizeof(rel));
+	rel.kind = EXPR_RELATIONAL;
+	rel.op = OP_EQ;
+	rel.pair.left = map->map.key;
+	rel.pair.right = map->map.mappings;
+	if (binop_transfer(ctx, &rel) < 0)
+		return -1;
+	map->map.key = rel.pair.left;
+	return 0;
+}
+
 /**
  * expr_evaluate - evaluate *expr in the current context
  *
@@ -736,10 +902,12 @@ int expr_evaluate(struct eval_ctx *ctx, struct expr **expr)
 		return expr_evaluate_hash(ctx, expr);
 	case EXPR_NUMGEN:
 		return expr_evaluate_numgen(ctx, expr);
+	case EXPR_FIB:
+		return expr_evaluate_fib(ctx, expr);
 	case EXPR_RT:
+		return expr_evaluate_rt(ctx, expr);
 	case EXPR_SOCKET:
 	case EXPR_OSF:
-	case EXPR_FIB:
 	case EXPR_XFRM:
 		return expr_add_dependency(ctx, *expr);
 	case EXPR_CONCAT:
@@ -755,7 +923,9 @@ int expr_evaluate(struct eval_ctx *ctx, struct expr **expr)
 	case EXPR_MAPPING:
 		return expr_evaluate_mapping(ctx, expr);
 	case EXPR_MAP:
-		return expr_evaluate_map(ctx, expr);
+		if (expr_evaluate_map(ctx, expr) < 0)
+			return -1;
+		return map_binop_transfer(ctx, *expr);
 	case EXPR_UNARY:
 		return expr_evaluate_unary(ctx, expr);
 	case EXPR_BINOP:
@@ -962,6 +1132,17 @@ static int dep_resolve_conflict(struct eval_ctx *ctx,
 	}
 	if (base == PROTO_BASE_TRANSPORT_HDR && desc == &proto_th)
 		return 0;
+	if (base == PROTO_BASE_TRANSPORT_HDR && cur == &proto_th) {
+		unsigned int i;
+
+		/* a set of protocols: any specific one conflicts */
+		for (i = 0; i < ctx->num_th_protos; i++) {
+			if (ctx->th_protos[i] != desc) {
+				cur = ctx->th_protos[i];
+				break;
+			}
+		}
+	}
 	return expr_error(ctx, expr, "conflicting protocols specified: "
 			  "%s vs. %s", cur->name, desc->name);
 }
@@ -1022,6 +1203,9 @@ int expr_add_dependency(struct eval_ctx *ctx, struct expr *expr)
 {
 	int ret = 0;
 
+	/* Set keys ("typeof ip saddr") have no rule to depend on. */
+	if (!ctx->rule || !ctx->stmt)
+		return 0;
 	switch (expr->kind) {
 	case EXPR_PAYLOAD:
 		if (expr->payload.is_raw || !expr->payload.desc)
@@ -1107,6 +1291,52 @@ static void pctx_update_meta(struct eval_ctx *ctx, const struct expr *left,
 	}
 }
 
+/* Upper protocols a protocol key selects, NULL when none is known. */
+static const struct proto_desc *pctx_key_upper(const struct expr *left,
+					       uint64_t num)
+{
+	if (left->kind == EXPR_META && left->meta.key == NFT_META_L4PROTO)
+		return proto_find_upper(&proto_inet_service, num);
+	if (left->kind == EXPR_PAYLOAD && (left->flags & EXPR_F_PROTOCOL) &&
+	    left->payload.desc &&
+	    left->payload.base == PROTO_BASE_NETWORK_HDR)
+		return proto_find_upper(left->payload.desc, num);
+	return NULL;
+}
+
+/*
+ * "ip protocol { tcp, udp }": several transport protocols are possible;
+ * "th dport" is fine after it, "tcp dport" a conflict (stock nft 1.0.6).
+ */
+static void pctx_update_set(struct eval_ctx *ctx, const struct expr *rel)
+{
+	const struct expr *left = rel->pair.left, *e;
+	const struct set *set = rel->pair.right->set_ref.set;
+	const struct proto_desc *d;
+	unsigned int n = 0;
+
+	if (!set || !(set->flags & SET_F_ANONYMOUS) || !set->init ||
+	    set->init->kind != EXPR_SET)
+		return;
+	list_for_each_entry(e, &set->init->expressions, list) {
+		const struct expr *k = e;
+
+		if (k->kind == EXPR_SET_ELEM)
+			k = k->elem.key;
+		if (k->kind != EXPR_VALUE)
+			return;
+		d = pctx_key_upper(left, value_get_u64(&k->value));
+		if (!d || n == ARRAY_SIZE(ctx->th_protos))
+			return;
+		ctx->th_protos[n++] = d;
+	}
+	if (n == 0)
+		return;
+	ctx->num_th_protos = n;
+	proto_ctx_update(&ctx->pctx, PROTO_BASE_TRANSPORT_HDR, &rel->location,
+			 n == 1 ? ctx->th_protos[0] : &proto_th);
+}
+
 static void pctx_update(struct eval_ctx *ctx, const struct expr *rel)
 {
 	const struct expr *left = rel->pair.left, *right = rel->pair.right;
@@ -1121,6 +1351,10 @@ static void pctx_update(struct eval_ctx *ctx, const struct expr *rel)
 	    left->payload.tmpl ==
 	    &left->payload.desc->templates[left->payload.desc->protocol_key])
 		ctx->icmp_type_known = true;
+	if (right->kind == EXPR_SET_REF && rel->op == OP_EQ) {
+		pctx_update_set(ctx, rel);
+		return;
+	}
 	if (right->kind != EXPR_VALUE)
 		return;
 	if (left->kind == EXPR_META) {
@@ -1173,14 +1407,14 @@ static int byteorder_to_big(struct eval_ctx *ctx, struct expr **expr)
 		e->byteorder = BYTEORDER_BIG;
 		return 0;
 	}
-	expr_get(e);
+	e = wrap_begin(expr);
+	if (!e)
+		return expr_error(ctx, *expr, "out of memory");
 	u = unary_expr_alloc(&e->location, OP_HTON, e);
 	if (!u)
 		return expr_error(ctx, e, "out of memory");
 	expr_set_type(u, e->dtype, BYTEORDER_BIG, e->len);
-	list_replace_maybe(e, u);
-	expr_free(e);
-	*expr = u;
+	wrap_finish(expr, u);
 	return 0;
 }
 
@@ -1211,69 +1445,126 @@ static void constant_to_big(struct expr *e)
 	}
 }
 
-/* Shift every constant of a set element (keys only) left by @n. */
-static void constant_shl(struct expr *e, unsigned int n)
+/* Apply the inverse of @op (by @arg) to every constant of @e (keys only). */
+static void constant_transfer(struct expr *e, enum ops op,
+			      const struct value *arg)
 {
 	struct expr *i;
+	struct value a;
+	unsigned int n = value_get_u64(arg);
 
 	switch (e->kind) {
 	case EXPR_VALUE:
-		value_shl(&e->value, n);
+		switch (op) {
+		case OP_RSHIFT:
+			value_shl(&e->value, n);
+			break;
+		case OP_LSHIFT:
+			value_shr(&e->value, n);
+			break;
+		case OP_XOR:
+			a = *arg;
+			value_resize(&a, e->value.len);
+			value_xor(&e->value, &e->value, &a);
+			break;
+		default:
+			break;
+		}
 		break;
 	case EXPR_RANGE:
-		constant_shl(e->pair.left, n);
-		constant_shl(e->pair.right, n);
+		constant_transfer(e->pair.left, op, arg);
+		constant_transfer(e->pair.right, op, arg);
 		break;
 	case EXPR_PREFIX:
-		constant_shl(e->prefix.expr, n);
+		constant_transfer(e->prefix.expr, op, arg);
 		break;
 	case EXPR_SET_ELEM:
-		constant_shl(e->elem.key, n);
+		constant_transfer(e->elem.key, op, arg);
 		break;
 	case EXPR_MAPPING:
-		constant_shl(e->pair.left, n);
+		constant_transfer(e->pair.left, op, arg);
 		break;
 	case EXPR_SET:
 		list_for_each_entry(i, &e->expressions, list)
-			constant_shl(i, n);
+			constant_transfer(i, op, arg);
 		break;
 	default:
 		break;
 	}
 }
 
+/* Can every constant of @e take the inverse of "<< n"? */
+static bool constant_can_unshift(const struct expr *e, unsigned int n)
+{
+	const struct expr *i;
+	unsigned int b;
+
+	switch (e->kind) {
+	case EXPR_VALUE:
+		for (b = 0; b < n && b < e->value.len; b++)
+			if (value_test_bit(&e->value, b))
+				return false;
+		return true;
+	case EXPR_RANGE:
+		return constant_can_unshift(e->pair.left, n) &&
+		       constant_can_unshift(e->pair.right, n);
+	case EXPR_SET_ELEM:
+		return constant_can_unshift(e->elem.key, n);
+	case EXPR_MAPPING:
+		return constant_can_unshift(e->pair.left, n);
+	case EXPR_SET:
+		list_for_each_entry(i, &e->expressions, list)
+			if (!constant_can_unshift(i, n))
+				return false;
+		return true;
+	default:
+		return true;
+	}
+}
+
 /*
- * "(load & mask) >> n OP constant" becomes "(load & mask) OP constant
- * << n": the kernel then needs no shift (stock nft's binop transfer).
+ * "(load & mask) >> n OP c" becomes "(load & mask) OP c << n", "x ^ a OP
+ * c" becomes "x OP c ^ a" and "x << n OP c" "x OP c >> n" (stock nft's
+ * binop transfer): the kernel then needs no shift or xor.
  */
 static int binop_transfer(struct eval_ctx *ctx, struct expr *rel)
 {
-	struct expr *left = rel->pair.left, *right = rel->pair.right, *and;
+	struct expr *left = rel->pair.left, *right = rel->pair.right;
+	struct expr *inner, *target;
 	struct set *set;
-	unsigned int n;
 
-	if (left->kind != EXPR_BINOP || left->op != OP_RSHIFT ||
-	    left->pair.right->kind != EXPR_VALUE)
+	if (left->kind != EXPR_BINOP || left->pair.right->kind != EXPR_VALUE)
 		return 0;
-	n = value_get_u64(&left->pair.right->value);
+	if (left->op != OP_RSHIFT && left->op != OP_LSHIFT &&
+	    left->op != OP_XOR)
+		return 0;
 	switch (right->kind) {
 	case EXPR_VALUE:
 	case EXPR_RANGE:
-	case EXPR_PREFIX:
-		constant_shl(right, n);
+		if (left->op == OP_XOR && right->kind == EXPR_RANGE)
+			return 0;
+		target = right;
 		break;
 	case EXPR_SET_REF:
 		set = right->set_ref.set;
-		if (!set || !(set->flags & SET_F_ANONYMOUS))
+		if (!set || !(set->flags & SET_F_ANONYMOUS) || !set->init ||
+		    left->op == OP_XOR)
 			return 0;
-		if (set->init)
-			constant_shl(set->init, n);
+		target = set->init;
 		break;
 	default:
 		return 0;
 	}
-	and = expr_get(left->pair.left);
-	rel->pair.left = and;
+	if (left->op == OP_LSHIFT &&
+	    !constant_can_unshift(target,
+				  value_get_u64(&left->pair.right->value)))
+		return expr_error(ctx, right, "Comparison is always false");
+	constant_transfer(target, left->op, &left->pair.right->value);
+	inner = expr_get(left->pair.left);
+	if (left->op == OP_XOR)
+		expr_set_type(inner, left->dtype, inner->byteorder,
+			      inner->len);
+	rel->pair.left = inner;
 	expr_free(left);
 	return 0;
 }
@@ -1402,7 +1693,8 @@ static int relational_resolve_op(struct eval_ctx *ctx, struct expr *rel)
 	case OP_IMPLICIT:
 		if (right->kind == EXPR_VALUE &&
 		    datatype_is_a(right->dtype, &bitmask_type) &&
-		    rel->pair.left->kind != EXPR_BINOP)
+		    rel->pair.left->kind != EXPR_BINOP &&
+		    !value_is_zero(&right->value))
 			return 0;	/* flag test */
 		rel->op = OP_EQ;
 		return 0;
@@ -1446,6 +1738,9 @@ int expr_evaluate_relational(struct eval_ctx *ctx, struct expr **expr)
 	if (expr_evaluate(ctx, &rel->pair.left) < 0)
 		return -1;
 	left = rel->pair.left;
+	if (rel->op == OP_NEG && left->kind == EXPR_BINOP)
+		return expr_error(ctx, left, "cannot combine negation with "
+				  "binary expression");
 	if (expr_is_constant(left))
 		return expr_error(ctx, left, "Relational expression (%s) has "
 				  "constant value", op_names[rel->op]);
@@ -1463,6 +1758,16 @@ int expr_evaluate_relational(struct eval_ctx *ctx, struct expr **expr)
 		return expr_error(ctx, right, "Right hand side of relational "
 				  "expression (%s) must be constant",
 				  op_names[rel->op]);
+	if (right->kind == EXPR_SET_REF && right->set_ref.set &&
+	    right->set_ref.set->key) {
+		const struct datatype *kt = right->set_ref.set->key->dtype;
+
+		if (kt && kt->type != TYPE_INVALID &&
+		    !datatype_compatible(left->dtype, kt))
+			return expr_error(ctx, right, "datatype mismatch, "
+					  "expected %s, expression has type %s",
+					  left->dtype->desc, kt->desc);
+	}
 	if (relational_check_width(ctx, rel) < 0)
 		return -1;
 	if (binop_transfer(ctx, rel) < 0)

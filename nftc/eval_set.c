@@ -518,6 +518,17 @@ static int elems_flatten(struct eval_ctx *ctx, struct expr *elems)
 	init_list_head(&out);
 	list_for_each_entry_safe(i, next, &elems->expressions, list) {
 		list_del(&i->list);
+		/* the parser wraps a nested set into an element */
+		if (i->kind == EXPR_SET_ELEM && i->elem.key &&
+		    (i->elem.key->kind == EXPR_SET ||
+		     (i->elem.key->kind == EXPR_VARIABLE &&
+		      i->elem.key->sym.value &&
+		      i->elem.key->sym.value->kind == EXPR_SET))) {
+			c = i->elem.key;
+			i->elem.key = NULL;
+			expr_free(i);
+			i = c;
+		}
 		if (i->kind == EXPR_VARIABLE && i->sym.value &&
 		    i->sym.value->kind == EXPR_SET) {
 			c = expr_clone(i->sym.value);
@@ -675,6 +686,58 @@ static int elems_normalize(struct eval_ctx *ctx, struct set *set,
 	return 0;
 }
 
+static int elems_clone_into(struct expr *dst, const struct expr *src,
+			    bool existing)
+{
+	const struct expr *i;
+	struct expr *c;
+
+	list_for_each_entry(i, &src->expressions, list) {
+		c = expr_clone(i);
+		if (!c)
+			return -1;
+		if (existing)
+			c->flags |= EXPR_F_EXISTING;
+		list_expr_add(dst, c);
+	}
+	return 0;
+}
+
+/*
+ * "add element" to an interval set declared in this file: the new
+ * ranges must not overlap the ones the set already has (stock keeps the
+ * cached set's elements for this). The batch is remembered in set->init
+ * flagged EXPR_F_EXISTING (checks only, never emitted again); the first
+ * batch to an empty set brings the leading zero end element.
+ */
+static int elems_add_existing(struct eval_ctx *ctx, struct set *set,
+			      struct expr *elems)
+{
+	struct expr *tmp;
+	int ret = 0;
+
+	if (!set->init || list_empty(&set->init->expressions)) {
+		elems->set_flags |= SET_F_ELEM_FIRST;
+	} else if (set_interval_mode(set) == INTERVAL_CHECK) {
+		tmp = list_expr_alloc(&elems->location, EXPR_SET);
+		if (!tmp || elems_clone_into(tmp, set->init, true) < 0 ||
+		    elems_clone_into(tmp, elems, false) < 0)
+			ret = -1;
+		else
+			ret = interval_set_normalize(&ctx->nft->erq, tmp,
+						     INTERVAL_CHECK);
+		expr_free(tmp);
+		if (ret < 0)
+			return -1;
+	}
+	if (!set->init) {
+		set->init = list_expr_alloc(&elems->location, EXPR_SET);
+		if (!set->init)
+			return -1;
+	}
+	return elems_clone_into(set->init, elems, true);
+}
+
 /**
  * set_elements_evaluate - type the elements @elems of @set
  *
@@ -690,7 +753,14 @@ int set_elements_evaluate(struct eval_ctx *ctx, struct set *set,
 		return 0;
 	if (elems_type(ctx, set, elems) < 0)
 		return -1;
-	return elems_normalize(ctx, set, elems);
+	if (elems_normalize(ctx, set, elems) < 0)
+		return -1;
+	if (elems == set->init || !(set->flags & SET_F_INTERVAL) ||
+	    (set->flags & SET_F_CONCAT) ||
+	    (ctx->cmd && (ctx->cmd->op == CMD_DELETE ||
+			  ctx->cmd->op == CMD_DESTROY)))
+		return 0;
+	return elems_add_existing(ctx, set, elems);
 }
 
 static void set_handle_complete(struct eval_ctx *ctx, struct set *set)
@@ -967,7 +1037,8 @@ int expr_evaluate_map(struct eval_ctx *ctx, struct expr **expr)
 	}
 
 	set = map->map.mappings->set_ref.set;
-	if (!(set->flags & (SET_F_MAP | SET_F_OBJECT)) || !set->data)
+	if (!(set->flags & (SET_F_MAP | SET_F_OBJECT)) ||
+	    (!set->data && !(set->flags & SET_F_OBJECT)))
 		return erec_error(&ctx->nft->erq, &map->map.mappings->location,
 				  "Expression is not a map");
 
@@ -983,12 +1054,75 @@ int expr_evaluate_map(struct eval_ctx *ctx, struct expr **expr)
 	}
 
 	datatype_free(map->dtype);
-	map->dtype = datatype_get(set->data->dtype);
-	map->len = set->data->len;
-	map->byteorder = set->data->byteorder;
+	if (set->data) {
+		map->dtype = datatype_get(set->data->dtype);
+		map->len = set->data->len;
+		map->byteorder = set->data->byteorder;
+	} else {
+		/* object maps yield object names */
+		map->dtype = &string_type;
+		map->len = NFT_OBJ_MAXNAMELEN * 8;
+		map->byteorder = BYTEORDER_BIG;
+	}
 	map->flags &= ~EXPR_F_CONSTANT;
 	return 0;
 err:
 	set_free(set);
 	return -1;
+}
+
+/**
+ * set_meter_declare - the set of "meter NAME [size N] { KEY ... }"
+ * @stmt: STMT_SET whose set reference is the parser's placeholder (flags
+ *        SET_F_EVAL, no key) and whose key has been evaluated already
+ *
+ * Declares the set as stock nft does (anonymous and dynamic, plus timeout
+ * when the key carries one, with the given size), keyed like the key,
+ * adds it to the current table (the linearizer emits it before the
+ * rule) and points the statement at it. A meter of the same name in the
+ * table is reused. Returns 0 or -1 with an error queued.
+ */
+int set_meter_declare(struct eval_ctx *ctx, struct stmt *stmt)
+{
+	struct expr *ref = stmt->set.set, *key = stmt->set.key;
+	struct set *ph = ref->set_ref.set, *set, *s;
+	uint64_t timeout = 0;
+
+	if (key->kind == EXPR_SET_ELEM) {
+		timeout = key->elem.timeout;
+		key = key->elem.key;
+	}
+	if (!ctx->table || !ph || !ph->handle.set.name || !key)
+		return erec_error(&ctx->nft->erq, &ref->location,
+				  "meter needs a table and a key");
+	list_for_each_entry(s, &ctx->table->sets, list) {
+		if (s != ph && s->handle.set.name &&
+		    !strcmp(s->handle.set.name, ph->handle.set.name)) {
+			ref->set_ref.set = set_get(s);
+			set_free(ph);
+			return 0;
+		}
+	}
+	set = set_alloc(&ref->location);
+	if (!set)
+		return -1;
+	set->flags = SET_F_ANONYMOUS | SET_F_EVAL;
+	if (timeout)
+		set->flags |= SET_F_TIMEOUT;
+	set->size = ph->size;
+	set->key = expr_clone(key);
+	set->handle.set.name = strdup(ph->handle.set.name);
+	set->handle.set.location = ph->handle.set.location;
+	if (!set->key || !set->handle.set.name ||
+	    (set->key->kind == EXPR_CONCAT && set->key->dtype->subtypes < 2 &&
+	     concat_type_finish(ctx, set->key) < 0)) {
+		set_free(set);
+		return -1;
+	}
+	handle_merge(&set->handle, &ctx->table->handle);
+	set->handle.set_id = ++ctx->nft->next_set_id;
+	list_add_tail(&set_get(set)->list, &ctx->table->sets);
+	ref->set_ref.set = set;
+	set_free(ph);
+	return 0;
 }

@@ -38,6 +38,9 @@ struct eval_ctx {
 		struct expr		*key;	/* map/set key being matched */
 	} ectx;
 	bool			icmp_type_known; /* rule matched icmp(v6) type */
+	/* "meta l4proto { tcp, udp }": the transport protocols allowed */
+	const struct proto_desc	*th_protos[8];
+	unsigned int		num_th_protos;
 };
 
 /* Set what the next expression to evaluate is expected to be. */
@@ -45,10 +48,10 @@ void expr_set_context(struct eval_ctx *ctx, const struct datatype *dtype,
 		      enum byteorder byteorder, unsigned int len);
 
 /*
- * eval_expr.c: every expression kind. May replace *expr: the old node is
- * freed and, when it was linked in a list (concat member, set element),
- * the new node takes its place in that list, so callers iterating a list
- * must re-read their cursor from the pointer (never list_replace again).
+ * eval_expr.c: every expression kind. May replace *expr. A node linked
+ * in a list (concat member, set element) is replaced IN PLACE (same
+ * pointer, same list position, new contents), so list cursors stay
+ * valid; a node on no list is freed and *expr points to the new one.
  */
 int expr_evaluate(struct eval_ctx *ctx, struct expr **expr);
 /* Evaluate a relational match. */
@@ -89,6 +92,12 @@ struct set *set_lookup_ref(struct eval_ctx *ctx, const struct name_ref *name,
 			   const struct location *loc);
 /* The EXPR_MAP in *expr: its key and mappings. */
 int expr_evaluate_map(struct eval_ctx *ctx, struct expr **expr);
+/*
+ * "meter NAME { KEY ... }" (STMT_SET whose set reference is the parser's
+ * placeholder with SET_F_EVAL and no key): call once the key is
+ * evaluated; declares the meter's set and points the reference at it.
+ */
+int set_meter_declare(struct eval_ctx *ctx, struct stmt *stmt);
 
 /* evaluate.c: tables, chains, rules, objects; cache lookups. */
 struct table *table_cache_find(struct nftc_ctx *nft, uint32_t family,

@@ -625,8 +625,9 @@ struct expr *socket_expr_alloc(const struct location *loc,
 struct expr *osf_expr_alloc(const struct location *loc, uint8_t ttl,
 			    uint32_t flags)
 {
+	/* A string: raw bytes, big endian in our value model. */
 	struct expr *e = expr_alloc(loc, EXPR_OSF, &string_type,
-				    BYTEORDER_HOST, OSF_NAME_BITS);
+				    BYTEORDER_BIG, OSF_NAME_BITS);
 
 	if (!e)
 		return NULL;

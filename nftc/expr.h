@@ -115,6 +115,10 @@ enum expr_flags {
 	EXPR_F_BOOLEAN		= (1 << 4),	/* existence test (exthdr, ...) */
 	EXPR_F_INTERVAL		= (1 << 5),	/* set element is a range */
 	EXPR_F_IMPLICIT_DEP	= (1 << 6),	/* generated dependency */
+	EXPR_F_EXISTING		= (1 << 7),	/* set element added by an
+						 * earlier command: kept for
+						 * overlap checks, never
+						 * emitted again */
 };
 
 enum symbol_kind {
@@ -133,6 +137,9 @@ enum symbol_kind {
 #define SET_F_CONCAT		NFT_SET_CONCAT
 #define SET_F_EXPR		NFT_SET_EXPR
 #define SET_F_VMAP		(1u << 16)	/* compiler: verdict map */
+/* compiler, on an element batch (EXPR_SET): it starts an empty interval
+ * set, so the linearizer emits the leading zero end element */
+#define SET_F_ELEM_FIRST	(1u << 17)
 
 /**
  * struct expr - a node of the IR expression tree

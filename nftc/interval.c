@@ -221,9 +221,13 @@ static int ival_check(struct erec_queue *erq, struct ival *v, unsigned int n)
 			continue;
 		if (prev && !(value_cmp(&prev->low, &v[k].low) == 0 &&
 			      value_cmp(&prev->high, &v[k].high) == 0) &&
-		    value_cmp(&v[k].low, &prev->high) <= 0)
-			return erec_error(erq, ival_loc(&v[k]),
+		    value_cmp(&v[k].low, &prev->high) <= 0) {
+			/* blame the element being added, not the set's */
+			bool old = v[k].i->flags & EXPR_F_EXISTING;
+
+			return erec_error(erq, ival_loc(old ? prev : &v[k]),
 					  "conflicting intervals specified");
+		}
 		prev = &v[k];
 	}
 	return 0;
@@ -466,7 +470,8 @@ int interval_expand(const struct expr *init, unsigned int flags,
 	list_for_each_entry(i, &init->expressions, list) {
 		const struct expr *key = elem_key(i);
 
-		if (!key || interval_key_range(key, &low, &high) < 0)
+		if (!key || interval_key_range(key, &low, &high) < 0 ||
+		    (i->flags & EXPR_F_EXISTING))
 			continue;
 		if (first && (flags & INTERVAL_F_FIRST) && !value_is_zero(&low)) {
 			p = point_add(pts, &n, &cap);

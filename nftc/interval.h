@@ -76,7 +76,8 @@ enum interval_expand_flags {
  * order: a leading end element at 0 (when INTERVAL_F_FIRST and the first
  * range does not start at 0), then per range its start and an end
  * element at high + 1 (none when high is the largest key, none between
- * adjacent ranges of anonymous sets). Catch-all elements are skipped.
+ * adjacent ranges of anonymous sets). Catch-all elements and elements
+ * flagged EXPR_F_EXISTING are skipped.
  * Returns the number of points (*pts malloc'ed, NULL when 0) or -1 on
  * allocation failure.
  */

@@ -536,9 +536,15 @@ static void lin_map(struct lin_ctx *ctx, enum nft_registers dreg,
 	enum nft_registers sreg;
 	struct nftnl_expr *e;
 
-	sreg = get_register_expr(ctx, key);
-	lin_expr(ctx, sreg, key);
-	release_register_expr(ctx, key);
+	/* Stock nft loads the key into the result register itself. */
+	if (dreg == NFT_REG_VERDICT) {
+		sreg = get_register_expr(ctx, key);
+		lin_expr(ctx, sreg, key);
+		release_register_expr(ctx, key);
+	} else {
+		sreg = dreg;
+		lin_expr(ctx, sreg, key);
+	}
 	e = alloc_nle("lookup");
 	if (!e)
 		return;

@@ -286,8 +286,7 @@ static int elems_add_segments(struct nftnl_set *nls, const struct set *set,
 
 	if (set_is_anonymous(set))
 		flags |= INTERVAL_F_ANONYMOUS | INTERVAL_F_FIRST;
-	else if (elems == set->init || !set->init ||
-		 list_empty(&set->init->expressions))
+	else if (elems == set->init || (elems->set_flags & SET_F_ELEM_FIRST))
 		flags |= INTERVAL_F_FIRST;
 	n = interval_expand(elems, flags, &pts);
 	if (n < 0)
@@ -304,7 +303,7 @@ static int elems_add_segments(struct nftnl_set *nls, const struct set *set,
 	free(pts);
 	/* catch-all elements follow the ranges */
 	list_for_each_entry(i, &elems->expressions, list) {
-		if (interval_elem(i)->elem.key)
+		if (interval_elem(i)->elem.key || (i->flags & EXPR_F_EXISTING))
 			continue;
 		ne = elem_build(set, i, NULL, false, false);
 		if (!ne)
@@ -321,7 +320,8 @@ static int elems_add_plain(struct nftnl_set *nls, const struct set *set,
 	const struct expr *i;
 
 	list_for_each_entry(i, &elems->expressions, list) {
-		if (i->kind != EXPR_SET_ELEM && i->kind != EXPR_MAPPING)
+		if ((i->kind != EXPR_SET_ELEM && i->kind != EXPR_MAPPING) ||
+		    (i->flags & EXPR_F_EXISTING))
 			continue;
 		ne = elem_build(set, i, NULL, false, false);
 		if (!ne)
@@ -346,6 +346,12 @@ static const char *set_name(const struct set *set)
 	return set_is_map(set) ? "__map%d" : "__set%d";
 }
 
+static int elem_count_cb(struct nftnl_set_elem *e, void *data)
+{
+	(*(unsigned int *)data)++;
+	return 0;
+}
+
 /**
  * lin_set_elems - element messages for @elems of @set
  * @op: CMD_ADD/CMD_CREATE (NFT_MSG_NEWSETELEM) or CMD_DELETE/CMD_DESTROY
@@ -358,6 +364,7 @@ int lin_set_elems(struct nftc_ctx *nft, struct nftc_batch *batch,
 {
 	struct nftnl_set *nls;
 	uint16_t type = NFT_MSG_NEWSETELEM, flags = NLM_F_CREATE;
+	unsigned int count = 0;
 	int ret;
 
 	if (!elems || list_empty(&elems->expressions))
@@ -375,6 +382,9 @@ int lin_set_elems(struct nftc_ctx *nft, struct nftc_batch *batch,
 	else
 		ret = elems_add_plain(nls, set, elems);
 	if (ret < 0)
+		goto out;
+	/* only elements of later commands remembered for checks */
+	if (nftnl_set_elem_foreach(nls, elem_count_cb, &count) < 0 || !count)
 		goto out;
 
 	switch (op) {
@@ -536,6 +546,22 @@ static struct nftnl_set *set_build(const struct set *set, uint32_t family)
 	return nls;
 }
 
+/*
+ * Stock prints the (empty) element batch of an anonymous set without
+ * elements (meters) as it prints any element batch.
+ */
+static void debug_print_empty_elems(FILE *out, const struct set *set)
+{
+	struct nftnl_set *nls = nftnl_set_alloc();
+
+	if (!nls)
+		return;
+	nftnl_set_set_str(nls, NFTNL_SET_TABLE, set->handle.table.name);
+	nftnl_set_set_str(nls, NFTNL_SET_NAME, set_name(set));
+	debug_print_set(out, nls);
+	nftnl_set_free(nls);
+}
+
 /**
  * lin_set_add - the NEWSET message of @set
  *
@@ -558,5 +584,8 @@ int lin_set_add(struct nftc_ctx *nft, struct nftc_batch *batch,
 		debug_print_set(debug_out, nls);
 	ret = batch_add_set(batch, NFT_MSG_NEWSET, NLM_F_CREATE, family, nls);
 	nftnl_set_free(nls);
+	if (ret == 0 && set_is_anonymous(set) && !set->init &&
+	    (nft->debug & NFTC_DEBUG_NETLINK))
+		debug_print_empty_elems(debug_out, set);
 	return ret;
 }

@@ -56,13 +56,20 @@ static void nft_error(struct location *loc, struct parser_state *state,
 		}							\
 	} while (0)
 
-/* Stop after erq.max_errors errors. */
-#define CHECK_ERRORS()							\
+/*
+ * Stop after erq.max_errors errors. Bison does not destroy the symbols of
+ * the rule whose action aborts, so the action's own values are released
+ * by @cleanup first.
+ */
+#define CHECK_ERRORS_FREE(cleanup)					\
 	do {								\
 		if (state->erq->max_errors &&				\
-		    state->erq->num_errors >= state->erq->max_errors)	\
+		    state->erq->num_errors >= state->erq->max_errors) {	\
+			cleanup;					\
 			YYABORT;					\
+		}							\
 	} while (0)
+#define CHECK_ERRORS()	CHECK_ERRORS_FREE((void)0)
 }
 
 %union {
@@ -81,7 +88,10 @@ static void nft_error(struct location *loc, struct parser_state *state,
 	struct handle		handle;
 }
 
+%token END 0 "end of file"
 %token NEWLINE "newline"
+%token SEMICOLON "semicolon"
+%token COMMA "comma"
 %token JUNK "junk"
 %token <string> STRING "string"
 %token <string> QUOTED_STRING "quoted string"
@@ -123,7 +133,7 @@ static void nft_error(struct location *loc, struct parser_state *state,
 %token <kw> PREFIX "prefix" PRIORITY "priority" PROTOCOL "protocol"
 %token <kw> QUEUE "queue" QUEUE_THRESHOLD "queue-threshold"
 %token <kw> QUOTA "quota" QUOTAS "quotas" RANDOM "random" RATE "rate"
-%token <kw> REDEFINE "redefine" REDIRECT "redirect" REJECT "reject"
+%token <kw> REDEFINE "redefine" REDIRECT "redirect" REJECTKW "reject"
 %token <kw> RENAME "rename" REPLACE "replace" REPLY "reply"
 %token <kw> RESET "reset" RETURN "return" RT "rt" RULE "rule"
 %token <kw> RULES "rules" RULESET "ruleset" SACK_PERM "sack-perm"
@@ -142,29 +152,29 @@ static void nft_error(struct location *loc, struct parser_state *state,
 %type <handle> family_unspec_spec
 %type <val> family family_opt nat_family
 %type <string> identifier string time_arg
-%type <kw> field_name key_name kw_value opt_name
+%type <kw> field_name key_name kw_value opt_name kw_ident
 %type <table> table_block table_body
 %type <chain> chain_block chain_body
 %type <set> set_block set_body
-%type <obj> counter_body quota_body limit_body ct_helper_block
+%type <obj> counter_body quota_body limit_body quota_config limit_config ct_helper_block
 %type <obj> ct_helper_body synproxy_body
 %type <flowtable> ft_block ft_body
 %type <rule> rule stmt_list
 %type <stmt> stmt match_stmt verdict_stmt counter_stmt log_stmt
-%type <stmt> limit_stmt quota_stmt reject_stmt nat_stmt nat_args
-%type <stmt> tproxy_stmt queue_stmt dup_stmt fwd_stmt set_stmt
+%type <stmt> limit_stmt limit_args quota_stmt reject_stmt nat_stmt nat_args nat_target
+%type <stmt> tproxy_stmt queue_stmt queue_base dup_stmt fwd_stmt set_stmt
 %type <stmt> objref_stmt connlimit_stmt synproxy_stmt flow_stmt
 %type <stmt> last_stmt assign_stmt elem_stmt
 %type <expr> expr primary selector payload_sel exthdr_sel meta_sel
 %type <expr> ct_sel rt_sel socket_sel osf_sel fib_sel numgen_sel
 %type <expr> hash_sel xfrm_sel verdict_expr chain_target
 %type <expr> set_expr set_elems set_elem set_key elem_data rhs rhs_list
-%type <expr> value prio_expr dev_spec policy_expr type_spec
+%type <expr> lhs value prio_expr dev_spec policy_expr type_spec
 %type <expr> typeof_spec
 %type <val> relop fib_flags fib_flag log_flags log_flag nat_flags
 %type <val> nat_flag set_flags set_flag queue_flags queue_flag
 %type <val> osf_ttl numgen_offset limit_over byte_count
-%type <val> number set_op
+%type <val> number set_op meter_size
 %type <string> kw_or_string
 %type <expr> value_token
 
@@ -180,7 +190,7 @@ static void nft_error(struct location *loc, struct parser_state *state,
 %destructor { cmd_free($$); } <cmd>
 %destructor { handle_free(&$$); } <handle>
 
-%left MAP
+%precedence MAP
 %left '.'
 %left '|' OR
 %left '^' XOR
@@ -188,6 +198,8 @@ static void nft_error(struct location *loc, struct parser_state *state,
 %left LSHIFT RSHIFT
 %left '-'
 %left '/'
+
+%expect 8
 
 %start input
 
@@ -198,7 +210,7 @@ input		:	%empty
 		;
 
 stmt_sep	:	NEWLINE
-		|	';'
+		|	SEMICOLON
 		;
 
 opt_nl		:	%empty
@@ -211,6 +223,10 @@ line		:	common_block
 			{
 				list_add_tail(&$1->list, state->cmds);
 			}
+		|	base_cmd END
+			{
+				list_add_tail(&$1->list, state->cmds);
+			}
 		|	error stmt_sep
 			{
 				yyerrok;
@@ -220,7 +236,7 @@ line		:	common_block
 
 common_block	:	INCLUDE QUOTED_STRING stmt_sep
 			{
-				int ret = scanner_include(state, $2, &@2);
+				int ret = scanner_include(state, $2, &@$);
 
 				free($2);
 				if (ret < 0)
@@ -228,11 +244,14 @@ common_block	:	INCLUDE QUOTED_STRING stmt_sep
 			}
 		|	DEFINE identifier '=' value stmt_sep
 			{
-				if (symbol_lookup(state, $2))
+				if (symbol_lookup(state, $2)) {
 					erec_error(state->erq, &@2,
 						   "redefinition of symbol '%s'",
 						   $2);
-				symbol_bind(state, $2, $4);
+					expr_free($4);
+				} else {
+					symbol_bind(state, $2, $4);
+				}
 				free($2);
 			}
 		|	REDEFINE identifier '=' value stmt_sep
@@ -242,9 +261,8 @@ common_block	:	INCLUDE QUOTED_STRING stmt_sep
 			}
 		|	UNDEFINE identifier stmt_sep
 			{
-				if (symbol_unbind(state, $2) < 0)
-					erec_error(state->erq, &@2,
-						   "undefined symbol '%s'", $2);
+				/* stock nft ignores unknown names here */
+				symbol_unbind(state, $2);
 				free($2);
 			}
 		;
@@ -254,6 +272,30 @@ value		:	rhs
 
 identifier	:	STRING
 		|	QUOTED_STRING
+		|	kw_ident	{ $$ = strdup($1); }
+		;
+
+/* Keywords that are also common object names. */
+kw_ident	:	FWD | DUP | LOG | LAST | NAME | HOOK | DEVICE | TYPE
+		|	MAP | SET | RULE | CHAIN | TABLE | ELEMENT | OPTION
+		|	OPTIONS | VERSION | SIZE | POLICY | PRIORITY | PROTOCOL
+		|	GROUP | LEVEL | PREFIX | RATE | COUNT | SEED | OFFSET
+		|	INDEX | POSITION | HANDLE | TIMEOUT | EXPIRES | USED
+		|	NEVER | OVER | WITH | TO | MOD | BURST | EXISTS | MISSING
+		|	ORIGINAL | REPLY | ALL | BYPASS | FANOUT | PERSISTENT
+		|	RANDOM | FULLY_RANDOM | SNAPLEN | TTL | MSS | WSCALE
+		|	HELPER | L3PROTO | COMMENT | FLAGS | DEVICES | ELEMENTS
+		|	SECMARK | METER | VMAP | PACKETS | BYTES | QUOTA | LIMIT
+		|	COUNTER | SYNPROXY | FLOWTABLE | OFFLOAD | ACCEPT | DROP
+		|	CONTINUE | RETURN | QUEUE | REJECTKW | NOTRACK | FLOW
+		|	SNAT | DNAT | MASQUERADE | REDIRECT | TPROXY | TABLES
+		|	CHAINS | SETS | MAPS | RULES | RULESET | COUNTERS
+		|	QUOTAS | LIMITS | FLOWTABLES | RESET | FLUSH | LIST
+		|	ADD | DELETE | UPDATE | INSERT | REPLACE | CREATE
+		|	DESTROY | RENAME | DESCRIBE | INCLUDE | DEFINE
+		|	REDEFINE | UNDEFINE | AUTO_MERGE | GC_INTERVAL
+		|	QUEUE_THRESHOLD | SACK_PERM | TIMESTAMP | SEQUENCE
+		|	EXPECTATION | SPNUM | TYPEOF | NUMKW
 		;
 
 string		:	STRING
@@ -379,7 +421,17 @@ add_cmd		:	TABLE table_spec
 				$$ = cmd_new_obj(CMD_ADD, CMD_OBJ_QUOTA, &$2, &@$,
 						 $3);
 			}
+		|	QUOTA set_spec quota_config
+			{
+				$$ = cmd_new_obj(CMD_ADD, CMD_OBJ_QUOTA, &$2, &@$,
+						 $3);
+			}
 		|	LIMIT set_spec limit_body
+			{
+				$$ = cmd_new_obj(CMD_ADD, CMD_OBJ_LIMIT, &$2, &@$,
+						 $3);
+			}
+		|	LIMIT set_spec limit_config
 			{
 				$$ = cmd_new_obj(CMD_ADD, CMD_OBJ_LIMIT, &$2, &@$,
 						 $3);
@@ -401,8 +453,26 @@ delete_cmd	:	TABLE table_spec
 				$$ = cmd_obj(CMD_DELETE, CMD_OBJ_TABLE, &$2, &@$,
 					     NULL);
 			}
+		|	TABLE family_opt HANDLE number
+			{
+				struct handle h = { .family = $2 };
+
+				h.handle.id = $4;
+				h.handle.present = true;
+				h.handle.location = @4;
+				$$ = cmd_obj(CMD_DELETE, CMD_OBJ_TABLE, &h, &@$,
+					     NULL);
+			}
 		|	CHAIN chain_spec
 			{
+				$$ = cmd_obj(CMD_DELETE, CMD_OBJ_CHAIN, &$2, &@$,
+					     NULL);
+			}
+		|	CHAIN table_spec HANDLE number
+			{
+				$2.handle.id = $4;
+				$2.handle.present = true;
+				$2.handle.location = @4;
 				$$ = cmd_obj(CMD_DELETE, CMD_OBJ_CHAIN, &$2, &@$,
 					     NULL);
 			}
@@ -690,7 +760,7 @@ table_block	:	%empty		{ $$ = table_alloc(); }
 			{
 				$$ = $1;
 				yyerrok;
-				CHECK_ERRORS();
+				CHECK_ERRORS_FREE(table_free($1));
 			}
 		;
 
@@ -762,7 +832,7 @@ chain_block	:	%empty		{ $$ = chain_alloc(); }
 			{
 				$$ = $1;
 				yyerrok;
-				CHECK_ERRORS();
+				CHECK_ERRORS_FREE(chain_free($1));
 			}
 		;
 
@@ -799,8 +869,12 @@ dev_spec	:	%empty			{ $$ = NULL; }
 			}
 		|	DEVICE VARIABLE
 			{
+				struct expr *v = var_expr(state, &@2, $2);
+
+				if (!v)
+					YYERROR;
 				$$ = list_expr_alloc(&@$, EXPR_LIST);
-				list_expr_add($$, var_expr(state, &@2, $2));
+				list_expr_add($$, v);
 			}
 		|	DEVICES '=' set_expr	{ $$ = devices_from_set($3); }
 		;
@@ -808,7 +882,12 @@ dev_spec	:	%empty			{ $$ = NULL; }
 prio_expr	:	NUM			{ $$ = sym_expr(&@1, $1); }
 		|	'-' NUM			{ $$ = neg_sym_expr(&@$, $2); }
 		|	STRING			{ $$ = sym_expr(&@1, $1); }
-		|	VARIABLE		{ $$ = var_expr(state, &@1, $1); }
+		|	VARIABLE
+			{
+				$$ = var_expr(state, &@1, $1);
+				if (!$$)
+					YYERROR;
+			}
 		|	STRING '+' NUM
 			{
 				$$ = binop_expr_alloc(&@$, OP_ADD,
@@ -825,7 +904,12 @@ prio_expr	:	NUM			{ $$ = sym_expr(&@1, $1); }
 
 policy_expr	:	ACCEPT		{ $$ = kw_expr(&@1, $1); }
 		|	DROP		{ $$ = kw_expr(&@1, $1); }
-		|	VARIABLE	{ $$ = var_expr(state, &@1, $1); }
+		|	VARIABLE
+			{
+				$$ = var_expr(state, &@1, $1);
+				if (!$$)
+					YYERROR;
+			}
 		;
 
 /* Set block */
@@ -842,34 +926,34 @@ set_block	:	%empty		{ $$ = set_alloc(&@$); }
 			{
 				$$ = $1;
 				yyerrok;
-				CHECK_ERRORS();
+				CHECK_ERRORS_FREE(set_free($1));
 			}
 		;
 
 set_line	:	TYPE type_spec
 			{
 				expr_free($<set>0->key);
-				$<set>0->key = $2;
+				$<set>0->key = type_finish($2);
 			}
 		|	TYPE type_spec ':' type_spec
 			{
 				expr_free($<set>0->key);
 				expr_free($<set>0->data);
-				$<set>0->key = $2;
-				$<set>0->data = $4;
+				$<set>0->key = type_finish($2);
+				$<set>0->data = type_finish($4);
 				$<set>0->flags |= SET_F_MAP;
 			}
 		|	TYPE type_spec ':' COUNTER
 			{
-				set_objmap($<set>0, $2, NFT_OBJECT_COUNTER);
+				set_objmap($<set>0, type_finish($2), NFT_OBJECT_COUNTER);
 			}
 		|	TYPE type_spec ':' QUOTA
 			{
-				set_objmap($<set>0, $2, NFT_OBJECT_QUOTA);
+				set_objmap($<set>0, type_finish($2), NFT_OBJECT_QUOTA);
 			}
 		|	TYPE type_spec ':' LIMIT
 			{
-				set_objmap($<set>0, $2, NFT_OBJECT_LIMIT);
+				set_objmap($<set>0, type_finish($2), NFT_OBJECT_LIMIT);
 			}
 		|	TYPEOF typeof_spec
 			{
@@ -938,7 +1022,7 @@ typeof_spec	:	selector
 		;
 
 set_flags	:	set_flag
-		|	set_flags ',' set_flag		{ $$ = $1 | $3; }
+		|	set_flags COMMA set_flag		{ $$ = $1 | $3; }
 		;
 
 set_flag	:	STRING
@@ -961,7 +1045,7 @@ ft_block	:	%empty		{ $$ = flowtable_alloc(&@$); }
 			{
 				$$ = $1;
 				yyerrok;
-				CHECK_ERRORS();
+				CHECK_ERRORS_FREE(flowtable_free($1));
 			}
 		;
 
@@ -1000,31 +1084,36 @@ counter_body	:	'{' opt_nl '}'
 			}
 		;
 
-quota_body	:	'{' opt_nl limit_over number byte_count opt_nl '}'
+quota_body	:	'{' opt_nl quota_config opt_nl '}'	{ $$ = $3; }
+		;
+
+quota_config	:	limit_over number byte_count
 			{
 				$$ = obj_new(&@$, NFT_OBJECT_QUOTA);
-				$$->quota.bytes = $4 * $5;
-				$$->quota.flags = $3 ? NFT_QUOTA_F_INV : 0;
+				$$->quota.bytes = $2 * $3;
+				$$->quota.flags = $1 ? NFT_QUOTA_F_INV : 0;
 			}
-		|	'{' opt_nl limit_over number byte_count USED number
-			byte_count opt_nl '}'
+		|	limit_over number byte_count USED number byte_count
 			{
 				$$ = obj_new(&@$, NFT_OBJECT_QUOTA);
-				$$->quota.bytes = $4 * $5;
-				$$->quota.used = $7 * $8;
-				$$->quota.flags = $3 ? NFT_QUOTA_F_INV : 0;
+				$$->quota.bytes = $2 * $3;
+				$$->quota.used = $5 * $6;
+				$$->quota.flags = $1 ? NFT_QUOTA_F_INV : 0;
 			}
 		;
 
-limit_body	:	'{' opt_nl limit_stmt opt_nl '}'
+limit_body	:	'{' opt_nl limit_config opt_nl '}'	{ $$ = $3; }
+		;
+
+limit_config	:	limit_args
 			{
 				$$ = obj_new(&@$, NFT_OBJECT_LIMIT);
-				$$->limit.rate = $3->limit.rate;
-				$$->limit.unit = $3->limit.unit;
-				$$->limit.burst = $3->limit.burst;
-				$$->limit.type = $3->limit.type;
-				$$->limit.flags = $3->limit.flags;
-				stmt_free($3);
+				$$->limit.rate = $1->limit.rate;
+				$$->limit.unit = $1->limit.unit;
+				$$->limit.burst = $1->limit.burst;
+				$$->limit.type = $1->limit.type;
+				$$->limit.flags = $1->limit.flags;
+				stmt_free($1);
 			}
 		;
 
@@ -1121,15 +1210,15 @@ stmt		:	match_stmt
 
 /* Matches */
 
-match_stmt	:	expr rhs
+match_stmt	:	lhs rhs
 			{
 				$$ = match(state, &@$, OP_IMPLICIT, $1, $2);
 			}
-		|	expr relop rhs
+		|	lhs relop rhs
 			{
 				$$ = match(state, &@$, $2, $1, $3);
 			}
-		|	expr '!' rhs
+		|	lhs '!' rhs
 			{
 				$$ = match(state, &@$, OP_NEG, $1, $3);
 			}
@@ -1149,13 +1238,13 @@ rhs		:	expr
 		|	rhs_list
 		;
 
-rhs_list	:	expr ',' expr
+rhs_list	:	expr COMMA expr
 			{
 				$$ = list_expr_alloc(&@$, EXPR_LIST);
 				list_expr_add($$, $1);
 				list_expr_add($$, $3);
 			}
-		|	rhs_list ',' expr
+		|	rhs_list COMMA expr
 			{
 				$$ = $1;
 				$$->location = @$;
@@ -1208,6 +1297,44 @@ expr		:	primary
 			}
 		;
 
+lhs		:	selector
+		|	STRING		{ $$ = sym_expr(&@1, $1); }
+		|	'(' lhs ')'	{ $$ = $2; }
+		|	lhs '.' lhs		{ $$ = concat($1, $3, &@$); }
+		|	lhs '|' primary
+			{
+				$$ = binop_expr_alloc(&@$, OP_OR, $1, $3);
+			}
+		|	lhs OR primary
+			{
+				$$ = binop_expr_alloc(&@$, OP_OR, $1, $3);
+			}
+		|	lhs '^' primary
+			{
+				$$ = binop_expr_alloc(&@$, OP_XOR, $1, $3);
+			}
+		|	lhs XOR primary
+			{
+				$$ = binop_expr_alloc(&@$, OP_XOR, $1, $3);
+			}
+		|	lhs '&' primary
+			{
+				$$ = binop_expr_alloc(&@$, OP_AND, $1, $3);
+			}
+		|	lhs AND primary
+			{
+				$$ = binop_expr_alloc(&@$, OP_AND, $1, $3);
+			}
+		|	lhs LSHIFT primary
+			{
+				$$ = binop_expr_alloc(&@$, OP_LSHIFT, $1, $3);
+			}
+		|	lhs RSHIFT primary
+			{
+				$$ = binop_expr_alloc(&@$, OP_RSHIFT, $1, $3);
+			}
+		;
+
 primary		:	NUM		{ $$ = sym_expr(&@1, $1); }
 		|	STRING		{ $$ = sym_expr(&@1, $1); }
 		|	QUOTED_STRING
@@ -1215,7 +1342,12 @@ primary		:	NUM		{ $$ = sym_expr(&@1, $1); }
 				$$ = symbol_expr_alloc(&@1, SYMBOL_QUOTED, $1);
 				free($1);
 			}
-		|	VARIABLE	{ $$ = var_expr(state, &@1, $1); }
+		|	VARIABLE
+			{
+				$$ = var_expr(state, &@1, $1);
+				if (!$$)
+					YYERROR;
+			}
 		|	kw_value	{ $$ = kw_expr(&@1, $1); }
 		|	'*'		{ $$ = kw_expr(&@1, "*"); }
 		|	'[' STRING ']'	{ $$ = sym_expr(&@$, $2); }
@@ -1227,8 +1359,7 @@ primary		:	NUM		{ $$ = sym_expr(&@1, $1); }
 
 kw_value	:	IP | IP6 | ARP | INET | BRIDGE | NETDEV | PROTO
 		|	EXTHDR_NAME | ORIGINAL | REPLY | EXISTS | MISSING
-		|	DNAT | SNAT | REDIRECT | RANDOM | PERSISTENT
-		|	FULLY_RANDOM | ALL | RESET
+		|	DNAT | SNAT | REDIRECT | ALL | RESET
 		;
 
 /* Sets */
@@ -1242,7 +1373,7 @@ set_expr	:	'{' opt_nl '}'
 				$$ = $3;
 				$$->location = @$;
 			}
-		|	'{' opt_nl set_elems ',' opt_nl '}'
+		|	'{' opt_nl set_elems COMMA opt_nl '}'
 			{
 				$$ = $3;
 				$$->location = @$;
@@ -1254,7 +1385,7 @@ set_elems	:	set_elem
 				$$ = list_expr_alloc(&@$, EXPR_SET);
 				list_expr_add($$, $1);
 			}
-		|	set_elems ',' opt_nl set_elem
+		|	set_elems COMMA opt_nl set_elem
 			{
 				$$ = $1;
 				list_expr_add($$, $4);
@@ -1324,7 +1455,6 @@ field_name	:	STRING		{ $$ = keep_string(state, $1); }
 		|	TYPE | PROTOCOL | FLAGS | PRIORITY | SEQUENCE | VERSION
 		|	SIZE | GROUP | TTL | LEVEL | OFFSET | HANDLE | INDEX
 		|	NAME | TIMESTAMP | HELPER | L3PROTO | BYTES | PACKETS
-		|	EXPIRES
 		;
 
 key_name	:	field_name
@@ -1335,27 +1465,39 @@ key_name	:	field_name
 payload_sel	:	PROTO field_name
 			{
 				$$ = payload_sel(state, &@$, $1, &@1, $2, &@2);
+				if (!$$)
+					YYERROR;
 			}
 		|	IP field_name
 			{
 				$$ = payload_sel(state, &@$, $1, &@1, $2, &@2);
+				if (!$$)
+					YYERROR;
 			}
 		|	IP6 field_name
 			{
 				$$ = payload_sel(state, &@$, $1, &@1, $2, &@2);
+				if (!$$)
+					YYERROR;
 			}
 		|	ARP field_name
 			{
 				$$ = payload_sel(state, &@$, $1, &@1, $2, &@2);
+				if (!$$)
+					YYERROR;
 			}
-		|	'@' STRING ',' number ',' number
+		|	'@' STRING COMMA number COMMA number
 			{
 				$$ = raw_payload(state, &@$, $2, &@2, $4, $6);
+				if (!$$)
+					YYERROR;
 			}
-		|	'@' PROTO ',' number ',' number
+		|	'@' PROTO COMMA number COMMA number
 			{
 				$$ = raw_payload(state, &@$, strdup($2), &@2, $4,
 						 $6);
+				if (!$$)
+					YYERROR;
 			}
 		;
 
@@ -1366,98 +1508,144 @@ opt_name	:	STRING		{ $$ = keep_string(state, $1); }
 exthdr_sel	:	EXTHDR_NAME field_name
 			{
 				$$ = exthdr_sel(state, &@$, $1, &@1, $2, &@2);
+				if (!$$)
+					YYERROR;
 			}
 		|	EXTHDR EXTHDR_NAME
 			{
 				$$ = exthdr_sel(state, &@$, $2, &@2, NULL, NULL);
+				if (!$$)
+					YYERROR;
 			}
 		|	EXTHDR RT
 			{
 				$$ = exthdr_sel(state, &@$, $2, &@2, NULL, NULL);
+				if (!$$)
+					YYERROR;
 			}
 		|	PROTO OPTION opt_name field_name
 			{
 				$$ = option_sel(state, &@$, $1, &@1, $3, &@3, $4,
 						&@4);
+				if (!$$)
+					YYERROR;
 			}
 		|	PROTO OPTION opt_name
 			{
 				$$ = option_sel(state, &@$, $1, &@1, $3, &@3,
 						NULL, NULL);
+				if (!$$)
+					YYERROR;
 			}
 		|	IP OPTION opt_name field_name
 			{
 				$$ = option_sel(state, &@$, $1, &@1, $3, &@3, $4,
 						&@4);
+				if (!$$)
+					YYERROR;
 			}
 		|	IP OPTION opt_name
 			{
 				$$ = option_sel(state, &@$, $1, &@1, $3, &@3,
 						NULL, NULL);
+				if (!$$)
+					YYERROR;
 			}
-		|	PROTO OPTION '@' number ',' number ',' number
+		|	PROTO OPTION '@' number COMMA number COMMA number
 			{
 				$$ = raw_option(state, &@$, $1, &@1, $4, $6, $8);
+				if (!$$)
+					YYERROR;
 			}
 		;
 
 meta_sel	:	META key_name
 			{
 				$$ = meta_sel(state, &@$, $2, &@2);
+				if (!$$)
+					YYERROR;
+			}
+		|	META RANDOM
+			{
+				$$ = meta_sel(state, &@$, $2, &@2);
+				if (!$$)
+					YYERROR;
 			}
 		|	META_UKEY
 			{
 				$$ = meta_sel(state, &@$, $1, &@1);
+				if (!$$)
+					YYERROR;
 			}
 		;
 
 ct_sel		:	CT key_name
 			{
 				$$ = ct_sel(state, &@$, -1, 0, $2, &@2);
+				if (!$$)
+					YYERROR;
 			}
 		|	CT ORIGINAL key_name
 			{
 				$$ = ct_sel(state, &@$, IP_CT_DIR_ORIGINAL, 0, $3,
 					    &@3);
+				if (!$$)
+					YYERROR;
 			}
 		|	CT REPLY key_name
 			{
 				$$ = ct_sel(state, &@$, IP_CT_DIR_REPLY, 0, $3,
 					    &@3);
+				if (!$$)
+					YYERROR;
 			}
 		|	CT ORIGINAL family key_name
 			{
 				$$ = ct_sel(state, &@$, IP_CT_DIR_ORIGINAL, $3, $4,
 					    &@4);
+				if (!$$)
+					YYERROR;
 			}
 		|	CT REPLY family key_name
 			{
 				$$ = ct_sel(state, &@$, IP_CT_DIR_REPLY, $3, $4,
 					    &@4);
+				if (!$$)
+					YYERROR;
 			}
 		;
 
 rt_sel		:	RT key_name
 			{
 				$$ = rt_sel(state, &@$, 0, $2, &@2);
+				if (!$$)
+					YYERROR;
 			}
 		|	RT IP key_name
 			{
 				$$ = rt_sel(state, &@$, NFPROTO_IPV4, $3, &@3);
+				if (!$$)
+					YYERROR;
 			}
 		|	RT IP6 key_name
 			{
 				$$ = rt_sel(state, &@$, NFPROTO_IPV6, $3, &@3);
+				if (!$$)
+					YYERROR;
 			}
 		;
 
 socket_sel	:	SOCKET key_name
 			{
 				$$ = socket_sel(state, &@$, $2, &@2, 0);
+				if (!$$)
+					YYERROR;
 			}
 		|	SOCKET key_name LEVEL number
 			{
 				$$ = socket_sel(state, &@$, $2, &@2, $4);
+				if (!$$)
+					YYERROR;
 			}
 		;
 
@@ -1481,6 +1669,8 @@ osf_ttl		:	%empty		{ $$ = 0; }
 fib_sel		:	FIB fib_flags key_name
 			{
 				$$ = fib_sel(state, &@$, $2, $3, &@3);
+				if (!$$)
+					YYERROR;
 			}
 		;
 
@@ -1512,13 +1702,13 @@ numgen_offset	:	%empty			{ $$ = 0; }
 		|	OFFSET number		{ $$ = $2; }
 		;
 
-hash_sel	:	JHASH expr MOD number numgen_offset
+hash_sel	:	JHASH lhs MOD number numgen_offset
 			{
 				$$ = hash_expr_alloc(&@$, $4, false, 0, $5,
 						     NFT_HASH_JENKINS);
 				$$->hash.expr = $2;
 			}
-		|	JHASH expr MOD number SEED number numgen_offset
+		|	JHASH lhs MOD number SEED number numgen_offset
 			{
 				$$ = hash_expr_alloc(&@$, $4, true, $6, $7,
 						     NFT_HASH_JENKINS);
@@ -1534,19 +1724,35 @@ hash_sel	:	JHASH expr MOD number numgen_offset
 xfrm_sel	:	IPSEC STRING key_name
 			{
 				$$ = xfrm_sel(state, &@$, $2, &@2, 0, 0, $3, &@3);
+				if (!$$)
+					YYERROR;
 			}
 		|	IPSEC STRING SPNUM number key_name
 			{
+				struct location l = location_join(&@3, &@4);
+
+				if ($4 > 255)
+					erec_error(state->erq, &l, "value too large");
 				$$ = xfrm_sel(state, &@$, $2, &@2, $4, 0, $5, &@5);
+				if (!$$)
+					YYERROR;
 			}
 		|	IPSEC STRING family key_name
 			{
 				$$ = xfrm_sel(state, &@$, $2, &@2, 0, $3, $4, &@4);
+				if (!$$)
+					YYERROR;
 			}
 		|	IPSEC STRING SPNUM number family key_name
 			{
+				struct location l = location_join(&@3, &@4);
+
+				if ($4 > 255)
+					erec_error(state->erq, &l, "value too large");
 				$$ = xfrm_sel(state, &@$, $2, &@2, $4, $5, $6,
 					      &@6);
+				if (!$$)
+					YYERROR;
 			}
 		;
 
@@ -1579,14 +1785,19 @@ verdict_expr	:	ACCEPT
 		;
 
 chain_target	:	identifier	{ $$ = sym_expr(&@1, $1); }
-		|	VARIABLE	{ $$ = var_expr(state, &@1, $1); }
+		|	VARIABLE
+			{
+				$$ = var_expr(state, &@1, $1);
+				if (!$$)
+					YYERROR;
+			}
 		;
 
 verdict_stmt	:	verdict_expr
 			{
 				$$ = verdict_stmt_alloc(&@$, $1);
 			}
-		|	expr VMAP primary
+		|	lhs VMAP primary
 			{
 				$$ = verdict_stmt_alloc(&@$,
 						map_expr_alloc(&@$, $1, $3));
@@ -1597,11 +1808,17 @@ counter_stmt	:	COUNTER
 			{
 				$$ = stmt_alloc(&@$, STMT_COUNTER);
 			}
-		|	COUNTER PACKETS number BYTES number
+		|	counter_stmt PACKETS number
 			{
-				$$ = stmt_alloc(&@$, STMT_COUNTER);
+				$$ = $1;
+				$$->location = @$;
 				$$->counter.packets = $3;
-				$$->counter.bytes = $5;
+			}
+		|	counter_stmt BYTES number
+			{
+				$$ = $1;
+				$$->location = @$;
+				$$->counter.bytes = $3;
 			}
 		;
 
@@ -1621,7 +1838,7 @@ log_stmt	:	LOG
 				$$ = $1;
 				if (parse_log_level($3, &$$->log.level) < 0)
 					erec_error(state->erq, &@3,
-						   "invalid log level %s", $3);
+						   "invalid log level");
 				free($3);
 				$$->log.flags |= STMT_LOG_LEVEL;
 			}
@@ -1651,7 +1868,7 @@ log_stmt	:	LOG
 		;
 
 log_flags	:	log_flag
-		|	log_flags ',' log_flag	{ $$ = $1 | $3; }
+		|	log_flags COMMA log_flag	{ $$ = $1 | $3; }
 		;
 
 log_flag	:	PROTO SEQUENCE		{ $$ = NF_LOG_TCPSEQ; }
@@ -1668,31 +1885,38 @@ limit_over	:	%empty		{ $$ = 0; }
 		|	OVER		{ $$ = 1; }
 		;
 
-limit_stmt	:	LIMIT RATE limit_over number '/' STRING
+limit_stmt	:	LIMIT limit_args
 			{
-				$$ = limit_pkts(state, &@$, $3, $4, $6, &@6, 0);
+				$$ = $2;
+				$$->location = @$;
 			}
-		|	LIMIT RATE limit_over number '/' STRING BURST number
+		;
+
+limit_args	:	RATE limit_over number '/' STRING
+			{
+				$$ = limit_pkts(state, &@$, $2, $3, $5, &@5, 5);
+			}
+		|	RATE limit_over number '/' STRING BURST number
 			PACKETS
 			{
-				$$ = limit_pkts(state, &@$, $3, $4, $6, &@6, $8);
+				$$ = limit_pkts(state, &@$, $2, $3, $5, &@5, $7);
 			}
-		|	LIMIT RATE limit_over number STRING
+		|	RATE limit_over number STRING
 			{
-				$$ = limit_bytes(state, &@$, $3, $4, $5, &@5, NULL,
+				$$ = limit_bytes(state, &@$, $2, $3, $4, &@4, NULL,
 						 0, 0);
 			}
-		|	LIMIT RATE limit_over number STRING BURST number
+		|	RATE limit_over number STRING BURST number
 			byte_count
 			{
-				$$ = limit_bytes(state, &@$, $3, $4, $5, &@5, NULL,
-						 $7, $8);
+				$$ = limit_bytes(state, &@$, $2, $3, $4, &@4, NULL,
+						 $6, $7);
 			}
-		|	LIMIT RATE limit_over number byte_count '/' STRING
+		|	RATE limit_over number byte_count '/' STRING
 			{
-				$$ = limit_bytes(state, &@$, $3, $4, NULL, &@5, $7,
+				$$ = limit_bytes(state, &@$, $2, $3, NULL, &@4, $6,
 						 0, 0);
-				$$->limit.rate *= $5;
+				$$->limit.rate *= $4;
 			}
 		;
 
@@ -1724,20 +1948,20 @@ quota_stmt	:	QUOTA limit_over number byte_count
 			}
 		;
 
-reject_stmt	:	REJECT
+reject_stmt	:	REJECTKW
 			{
 				$$ = stmt_alloc(&@$, STMT_REJECT);
 				$$->reject.type = NFT_REJECT_ICMP_UNREACH;
 			}
-		|	REJECT WITH PROTO TYPE value_token
+		|	REJECTKW WITH PROTO TYPE value_token
 			{
 				$$ = reject_with(state, &@$, $3, &@3, $5);
 			}
-		|	REJECT WITH PROTO value_token
+		|	REJECTKW WITH PROTO value_token
 			{
 				$$ = reject_with(state, &@$, $3, &@3, $4);
 			}
-		|	REJECT WITH PROTO RESET
+		|	REJECTKW WITH PROTO RESET
 			{
 				$$ = reject_with(state, &@$, $3, &@3, NULL);
 			}
@@ -1745,7 +1969,12 @@ reject_stmt	:	REJECT
 
 value_token	:	STRING		{ $$ = sym_expr(&@1, $1); }
 		|	NUM		{ $$ = sym_expr(&@1, $1); }
-		|	VARIABLE	{ $$ = var_expr(state, &@1, $1); }
+		|	VARIABLE
+			{
+				$$ = var_expr(state, &@1, $1);
+				if (!$$)
+					YYERROR;
+			}
 		;
 
 nat_family	:	%empty		{ $$ = 0; }
@@ -1814,7 +2043,15 @@ nat_stmt	:	SNAT nat_family nat_args
 			}
 		;
 
-nat_args	:	TO expr
+nat_args	:	nat_target
+		|	nat_target nat_flags
+			{
+				$$ = $1;
+				$$->nat.flags |= $2;
+			}
+		;
+
+nat_target	:	TO expr
 			{
 				$$ = nat_new(&@$, NAT_SNAT);
 				$$->nat.addr = $2;
@@ -1830,27 +2067,22 @@ nat_args	:	TO expr
 				$$ = nat_new(&@$, NAT_SNAT);
 				$$->nat.proto = $3;
 			}
-		|	PREFIX nat_args
+		|	PREFIX nat_target
 			{
 				$$ = $2;
 				$$->nat.type_flags |= 1;
 			}
-		|	STRING '.' STRING nat_args
+		|	STRING '.' STRING nat_target
 			{
 				$$ = $4;
 				$$->nat.type_flags |= 2;
 				free($1);
 				free($3);
 			}
-		|	nat_args nat_flags
-			{
-				$$ = $1;
-				$$->nat.flags |= $2;
-			}
 		;
 
 nat_flags	:	nat_flag
-		|	nat_flags ',' nat_flag	{ $$ = $1 | $3; }
+		|	nat_flags COMMA nat_flag	{ $$ = $1 | $3; }
 		;
 
 nat_flag	:	PERSISTENT	{ $$ = NF_NAT_RANGE_PERSISTENT; }
@@ -1879,17 +2111,27 @@ tproxy_stmt	:	TPROXY nat_family TO expr
 			}
 		;
 
-queue_stmt	:	QUEUE
+queue_stmt	:	queue_base
+		|	queue_base TO expr
+			{
+				$$ = $1;
+				$$->location = @$;
+				expr_free($$->queue.queue);
+				$$->queue.queue = $3;
+			}
+		;
+
+queue_base	:	QUEUE
 			{
 				$$ = stmt_alloc(&@$, STMT_QUEUE);
 			}
-		|	queue_stmt NUMKW NUM
+		|	queue_base NUMKW NUM
 			{
 				$$ = $1;
 				expr_free($$->queue.queue);
 				$$->queue.queue = sym_expr(&@3, $3);
 			}
-		|	queue_stmt NUMKW NUM '-' NUM
+		|	queue_base NUMKW NUM '-' NUM
 			{
 				$$ = $1;
 				expr_free($$->queue.queue);
@@ -1897,26 +2139,20 @@ queue_stmt	:	QUEUE
 							sym_expr(&@3, $3),
 							sym_expr(&@5, $5));
 			}
-		|	queue_stmt queue_flag
+		|	queue_base queue_flag
 			{
 				$$ = $1;
 				$$->queue.flags |= $2;
 			}
-		|	queue_stmt FLAGS queue_flags
+		|	queue_base FLAGS queue_flags
 			{
 				$$ = $1;
 				$$->queue.flags |= $3;
 			}
-		|	queue_stmt TO expr
-			{
-				$$ = $1;
-				expr_free($$->queue.queue);
-				$$->queue.queue = $3;
-			}
 		;
 
 queue_flags	:	queue_flag
-		|	queue_flags ',' queue_flag	{ $$ = $1 | $3; }
+		|	queue_flags COMMA queue_flag	{ $$ = $1 | $3; }
 		;
 
 queue_flag	:	BYPASS		{ $$ = NFT_QUEUE_FLAG_BYPASS; }
@@ -1941,10 +2177,17 @@ fwd_stmt	:	FWD TO expr
 				$$ = stmt_alloc(&@$, STMT_FWD);
 				$$->fwd.dev = $3;
 			}
-		|	FWD nat_family TO expr DEVICE expr
+		|	FWD IP TO expr DEVICE expr
 			{
 				$$ = stmt_alloc(&@$, STMT_FWD);
-				$$->fwd.family = $2;
+				$$->fwd.family = NFPROTO_IPV4;
+				$$->fwd.addr = $4;
+				$$->fwd.dev = $6;
+			}
+		|	FWD IP6 TO expr DEVICE expr
+			{
+				$$ = stmt_alloc(&@$, STMT_FWD);
+				$$->fwd.family = NFPROTO_IPV6;
 				$$->fwd.addr = $4;
 				$$->fwd.dev = $6;
 			}
@@ -1972,11 +2215,19 @@ set_stmt	:	set_op '@' identifier '{' opt_nl set_key opt_nl '}'
 				$$ = set_stmt(&@$, $1, set_ref(&@3, $3, &@3),
 					      $6, $8);
 			}
+		|	METER identifier meter_size '{' opt_nl set_key opt_nl '}'
+			{
+				$$ = meter_stmt(&@$, $2, &@2, $3, $6);
+			}
 		|	SET set_op expr '@' identifier
 			{
 				$$ = set_stmt(&@$, $2, set_ref(&@5, $5, &@5),
 					      set_elem_expr_alloc(&@3, $3), NULL);
 			}
+		;
+
+meter_size	:	%empty			{ $$ = 0; }
+		|	SIZE number		{ $$ = $2; }
 		;
 
 objref_stmt	:	COUNTER NAME rhs

@@ -9,7 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <netinet/in.h>
+#include <linux/netfilter.h>
 #include "parser_state.h"
+#include "keys.h"
 
 void parser_state_init(struct parser_state *state, struct nftc_ctx *nft,
 		       struct list_head *cmds)
@@ -31,6 +34,10 @@ void parser_state_fini(struct parser_state *state)
 		expr_free(s->expr);
 		free(s);
 	}
+	while (state->nstrpool)
+		free(state->strpool[--state->nstrpool]);
+	free(state->strpool);
+	state->strpool = NULL;
 }
 
 struct symbol *symbol_lookup(struct parser_state *state, const char *name)
@@ -336,4 +343,1027 @@ int parse_log_level(const char *s, uint32_t *level)
 		return -1;
 	*level = l;
 	return 0;
+}
+
+/*
+ * Grammar action helpers. They keep the grammar's actions one line long.
+ * On a semantic error they queue a located diagnostic and still return a
+ * valid node (a symbol) so the tree stays well formed; the parse then
+ * fails as a whole.
+ */
+
+const char *keep_string(struct parser_state *state, char *s)
+{
+	char **n;
+
+	n = realloc(state->strpool, (state->nstrpool + 1) * sizeof(*n));
+	if (!n)
+		return s;	/* leaks one word rather than failing */
+	state->strpool = n;
+	state->strpool[state->nstrpool++] = s;
+	return s;
+}
+
+struct expr *sym_expr(const struct location *loc, char *s)
+{
+	struct expr *e = symbol_expr_alloc(loc, SYMBOL_VALUE, s);
+
+	free(s);
+	return e;
+}
+
+struct expr *neg_sym_expr(const struct location *loc, char *s)
+{
+	char buf[64];
+
+	snprintf(buf, sizeof(buf), "-%s", s);
+	free(s);
+	return symbol_expr_alloc(loc, SYMBOL_VALUE, buf);
+}
+
+struct expr *kw_expr(const struct location *loc, const char *kw)
+{
+	return symbol_expr_alloc(loc, SYMBOL_VALUE, kw);
+}
+
+struct expr *var_expr(struct parser_state *state, const struct location *loc,
+		      char *name)
+{
+	struct symbol *sym = symbol_lookup(state, name);
+	struct expr *e;
+
+	if (!sym) {
+		/* NULL: the action drops the statement with YYERROR */
+		erec_error(state->erq, loc, "unknown identifier '%s'", name);
+		e = NULL;
+	} else {
+		e = variable_expr_alloc(loc, name, expr_get(sym->expr));
+	}
+	free(name);
+	return e;
+}
+
+struct expr *set_ref(const struct location *loc, char *name,
+		     const struct location *nloc)
+{
+	struct set *set = set_alloc(nloc);
+
+	if (!set) {
+		free(name);
+		return NULL;
+	}
+	set->handle.set.name = name;
+	set->handle.set.location = *nloc;
+	return set_ref_expr_alloc(loc, set);
+}
+
+/* a . b, flattened: concatenations never nest. */
+struct expr *concat(struct expr *a, struct expr *b,
+		    const struct location *loc)
+{
+	struct expr *c, *i, *next;
+
+	if (a->kind == EXPR_CONCAT) {
+		c = a;
+	} else {
+		c = list_expr_alloc(loc, EXPR_CONCAT);
+		list_expr_add(c, a);
+	}
+	c->location = *loc;
+	if (b->kind == EXPR_CONCAT) {
+		list_for_each_entry_safe(i, next, &b->expressions, list) {
+			list_del(&i->list);
+			list_expr_add(c, i);
+		}
+		expr_free(b);
+	} else {
+		list_expr_add(c, b);
+	}
+	return c;
+}
+
+static bool is_number(const struct expr *e)
+{
+	const char *p;
+
+	if (e->kind != EXPR_SYMBOL || e->sym.symtype != SYMBOL_VALUE)
+		return false;
+	for (p = e->sym.identifier; *p; p++) {
+		if (*p < '0' || *p > '9')
+			return false;
+	}
+	return p != e->sym.identifier;
+}
+
+/*
+ * "a / N" is a prefix; "value / mask" (nft 1.0.6 flag syntax) stays a
+ * binop marked OP_INVALID until match() turns it into a masked compare.
+ */
+struct expr *slash(const struct location *loc, struct expr *l,
+		   struct expr *r)
+{
+	struct expr *p;
+
+	if (is_number(r)) {
+		p = prefix_expr_alloc(loc, l, strtoul(r->sym.identifier,
+						      NULL, 10));
+		expr_free(r);
+		return p;
+	}
+	return binop_expr_alloc(loc, OP_INVALID, l, r);
+}
+
+static bool is_slash(const struct expr *e)
+{
+	return e->kind == EXPR_BINOP && e->op == OP_INVALID;
+}
+
+static struct expr *list_unwrap(struct expr *list)
+{
+	struct expr *e;
+
+	if (list->size != 1)
+		return list;
+	e = list_first_entry(&list->expressions, struct expr, list);
+	list_del(&e->list);
+	expr_free(list);
+	return e;
+}
+
+/* Split "v1,v2 / m1,m2" (parsed as v1, v2/m1, m2) into value and mask. */
+static bool split_flagcmp(struct expr *rhs, struct expr **value,
+			  struct expr **mask)
+{
+	struct expr *i, *next, *v, *m;
+	bool in_mask = false, found = false;
+
+	if (is_slash(rhs)) {
+		*value = expr_get(rhs->pair.left);
+		*mask = expr_get(rhs->pair.right);
+		expr_free(rhs);
+		return true;
+	}
+	if (rhs->kind != EXPR_LIST)
+		return false;
+	list_for_each_entry(i, &rhs->expressions, list) {
+		if (is_slash(i))
+			found = true;
+	}
+	if (!found)
+		return false;
+	v = list_expr_alloc(&rhs->location, EXPR_LIST);
+	m = list_expr_alloc(&rhs->location, EXPR_LIST);
+	list_for_each_entry_safe(i, next, &rhs->expressions, list) {
+		list_del(&i->list);
+		if (!in_mask && is_slash(i)) {
+			list_expr_add(v, expr_get(i->pair.left));
+			list_expr_add(m, expr_get(i->pair.right));
+			expr_free(i);
+			in_mask = true;
+		} else {
+			list_expr_add(in_mask ? m : v, i);
+		}
+	}
+	expr_free(rhs);
+	*value = list_unwrap(v);
+	*mask = list_unwrap(m);
+	return true;
+}
+
+struct stmt *match(struct parser_state *state, const struct location *loc,
+		   int op, struct expr *lhs, struct expr *rhs)
+{
+	struct expr *value, *mask;
+
+	if (split_flagcmp(rhs, &value, &mask)) {
+		lhs = binop_expr_alloc(loc, OP_AND, lhs, mask);
+		rhs = value;
+		if (op == OP_IMPLICIT)
+			op = OP_EQ;
+	}
+	return expr_stmt_alloc(loc, relational_expr_alloc(loc, op, lhs, rhs));
+}
+
+/*
+ * Semantic errors in selectors: queue the diagnostic and return NULL; the
+ * grammar action then uses YYERROR so the statement is dropped and
+ * parsing resumes at the next line, as for a syntax error.
+ */
+static struct expr *bad_selector(struct parser_state *state,
+				 const struct location *loc,
+				 const char *fmt, const char *a,
+				 const char *b)
+{
+	erec_error(state->erq, loc, fmt, a, b);
+	return NULL;
+}
+
+struct expr *payload_sel(struct parser_state *state,
+			 const struct location *loc, const char *proto,
+			 const struct location *ploc, const char *field,
+			 const struct location *floc)
+{
+	const struct proto_desc *desc;
+	unsigned int f;
+
+	if (!strcmp(proto, "eth"))
+		proto = "ether";
+	desc = proto_desc_lookup(proto);
+	if (!desc)
+		return bad_selector(state, ploc, "unknown protocol %s%s", proto,
+				    "");
+	f = proto_field_lookup(desc, field);
+	if (!f)
+		return bad_selector(state, floc,
+				    "syntax error, unexpected string%s%s", "",
+				    "");
+	return payload_expr_alloc(loc, desc, f);
+}
+
+static const struct {
+	const char		*name;
+	enum proto_bases	base;
+} raw_bases[] = {
+	{ "ll", PROTO_BASE_LL_HDR },
+	{ "nh", PROTO_BASE_NETWORK_HDR },
+	{ "th", PROTO_BASE_TRANSPORT_HDR },
+	{ "ih", PROTO_BASE_INNER_HDR },
+};
+
+struct expr *raw_payload(struct parser_state *state,
+			 const struct location *loc, char *base,
+			 const struct location *bloc, uint64_t off,
+			 uint64_t len)
+{
+	unsigned int i;
+	struct expr *e;
+
+	for (i = 0; i < sizeof(raw_bases) / sizeof(raw_bases[0]); i++) {
+		if (!strcmp(base, raw_bases[i].name)) {
+			free(base);
+			return payload_raw_alloc(loc, raw_bases[i].base, off,
+						 len);
+		}
+	}
+	e = bad_selector(state, bloc, "syntax error, unexpected %s%s", base,
+			 "");
+	free(base);
+	return e;
+}
+
+/* The header/option itself, as an existence test (see PARSER-IR.md). */
+static void exthdr_make_present(struct expr *e)
+{
+	e->exthdr.flags = NFT_EXTHDR_F_PRESENT;
+	e->dtype = &boolean_type;
+}
+
+struct expr *exthdr_sel(struct parser_state *state,
+			const struct location *loc, const char *name,
+			const struct location *nloc, const char *field,
+			const struct location *floc)
+{
+	const struct exthdr_desc *desc = exthdr_ipv6_lookup(name);
+	struct expr *e;
+	unsigned int f;
+
+	if (!desc)
+		return bad_selector(state, nloc,
+				    "syntax error, unexpected string%s%s", "",
+				    "");
+	if (!field) {
+		e = exthdr_expr_alloc(loc, desc, 1, NFT_EXTHDR_OP_IPV6);
+		if (e)
+			exthdr_make_present(e);
+		return e;
+	}
+	f = exthdr_field_lookup(desc, field);
+	if (!f)
+		return bad_selector(state, floc,
+				    "syntax error, unexpected string%s%s", "",
+				    "");
+	return exthdr_expr_alloc(loc, desc, f, NFT_EXTHDR_OP_IPV6);
+}
+
+struct expr *option_sel(struct parser_state *state,
+			const struct location *loc, const char *proto,
+			const struct location *ploc, const char *opt,
+			const struct location *oloc, const char *field,
+			const struct location *floc)
+{
+	const struct exthdr_desc *desc;
+	enum nft_exthdr_op op;
+	const char *kind;
+	struct expr *e;
+	unsigned int f;
+
+	if (!strcmp(proto, "tcp")) {
+		desc = exthdr_tcpopt_lookup(opt);
+		op = NFT_EXTHDR_OP_TCPOPT;
+		kind = "kind";
+	} else if (!strcmp(proto, "ip")) {
+		desc = exthdr_ipopt_lookup(opt);
+		op = NFT_EXTHDR_OP_IPV4;
+		kind = "type";
+	} else {
+		return bad_selector(state, ploc, "%s has no options%s", proto,
+				    "");
+	}
+	if (!desc)
+		return bad_selector(state, oloc,
+				    "syntax error, unexpected string%s%s", "",
+				    "");
+	if (!field) {
+		f = exthdr_field_lookup(desc, kind);
+		e = exthdr_expr_alloc(loc, desc, f ? f : 1, op);
+		if (e)
+			exthdr_make_present(e);
+		return e;
+	}
+	f = exthdr_field_lookup(desc, field);
+	if (!f)
+		return bad_selector(state, floc,
+				    "syntax error, unexpected string%s%s", "",
+				    "");
+	return exthdr_expr_alloc(loc, desc, f, op);
+}
+
+struct expr *raw_option(struct parser_state *state,
+			const struct location *loc, const char *proto,
+			const struct location *ploc, uint64_t kind,
+			uint64_t off, uint64_t len)
+{
+	struct expr *e;
+
+	if (strcmp(proto, "tcp"))
+		return bad_selector(state, ploc, "%s has no raw options%s",
+				    proto, "");
+	e = exthdr_expr_alloc(loc, NULL, 0, NFT_EXTHDR_OP_TCPOPT);
+	if (!e)
+		return NULL;
+	e->exthdr.raw_type = kind;
+	e->exthdr.offset = off;
+	e->len = len;
+	return e;
+}
+
+struct expr *meta_sel(struct parser_state *state, const struct location *loc,
+		      const char *key, const struct location *kloc)
+{
+	char known[1024];
+	size_t len = 0;
+	unsigned int i;
+	int k = meta_key_lookup(key);
+
+	if (k >= 0)
+		return meta_expr_alloc(loc, k);
+	known[0] = '\0';
+	for (i = 0; i < META_KEYS_MAX; i++) {
+		if (!meta_templates[i].token || len >= sizeof(known))
+			continue;
+		len += snprintf(known + len, sizeof(known) - len, "%s%s",
+				len ? ", " : "", meta_templates[i].token);
+	}
+	return bad_selector(state, loc,
+			    "syntax error, unexpected %s, known keys are %s",
+			    key, known);
+}
+
+struct expr *ct_sel(struct parser_state *state, const struct location *loc,
+		    int dir, uint64_t family, const char *key,
+		    const struct location *kloc)
+{
+	bool v6 = family == NFPROTO_IPV6;
+	struct expr *e;
+	int k;
+
+	if (family && !strcmp(key, "saddr"))
+		k = v6 ? NFT_CT_SRC_IP6 : NFT_CT_SRC_IP;
+	else if (family && !strcmp(key, "daddr"))
+		k = v6 ? NFT_CT_DST_IP6 : NFT_CT_DST_IP;
+	else
+		k = ct_key_lookup(key);
+	if (k < 0)
+		return bad_selector(state, kloc,
+				    "syntax error, unexpected string%s%s", "",
+				    "");
+	e = ct_expr_alloc(loc, k, dir);
+	if (e)
+		e->ct.nfproto = family;
+	return e;
+}
+
+struct expr *rt_sel(struct parser_state *state, const struct location *loc,
+		    uint64_t family, const char *key,
+		    const struct location *kloc)
+{
+	const struct exthdr_desc *rt = exthdr_ipv6_lookup("rt");
+	unsigned int f;
+	int k;
+
+	if (!family && rt) {
+		f = exthdr_field_lookup(rt, key);
+		if (f)
+			return exthdr_expr_alloc(loc, rt, f,
+						 NFT_EXTHDR_OP_IPV6);
+	}
+	if (!strcmp(key, "nexthop"))
+		k = family == NFPROTO_IPV6 ? NFT_RT_NEXTHOP6 :
+					     NFT_RT_NEXTHOP4;
+	else
+		k = key_lookup(rt_templates, __NFT_RT_MAX, key);
+	if (k < 0)
+		return bad_selector(state, kloc, "unknown rt key %s%s", key,
+				    "");
+	return rt_expr_alloc(loc, k);
+}
+
+struct expr *socket_sel(struct parser_state *state,
+			const struct location *loc, const char *key,
+			const struct location *kloc, uint64_t level)
+{
+	int k = key_lookup(socket_templates, __NFT_SOCKET_MAX, key);
+
+	if (k < 0)
+		return bad_selector(state, kloc, "unknown socket key %s%s",
+				    key, "");
+	return socket_expr_alloc(loc, k, level);
+}
+
+uint64_t osf_ttl_lookup(struct parser_state *state, char *s,
+			const struct location *loc)
+{
+	uint64_t ttl = 0;
+
+	if (!strcmp(s, "loose"))
+		ttl = 1;
+	else if (!strcmp(s, "skip"))
+		ttl = 2;
+	else
+		erec_error(state->erq, loc, "invalid ttl option %s", s);
+	free(s);
+	return ttl;
+}
+
+static const struct {
+	const char	*name;
+	uint32_t	value;
+} fib_flag_names[] = {
+	{ "saddr",	NFTA_FIB_F_SADDR },
+	{ "daddr",	NFTA_FIB_F_DADDR },
+	{ "mark",	NFTA_FIB_F_MARK },
+	{ "iif",	NFTA_FIB_F_IIF },
+	{ "oif",	NFTA_FIB_F_OIF },
+}, fib_result_names[] = {
+	{ "oif",	NFT_FIB_RESULT_OIF },
+	{ "oifname",	NFT_FIB_RESULT_OIFNAME },
+	{ "type",	NFT_FIB_RESULT_ADDRTYPE },
+};
+
+uint64_t fib_flag_lookup(struct parser_state *state, char *s,
+			 const struct location *loc)
+{
+	unsigned int i;
+
+	for (i = 0; i < sizeof(fib_flag_names) / sizeof(fib_flag_names[0]);
+	     i++) {
+		if (!strcmp(s, fib_flag_names[i].name)) {
+			free(s);
+			return fib_flag_names[i].value;
+		}
+	}
+	erec_error(state->erq, loc, "unknown fib flag %s", s);
+	free(s);
+	return 0;
+}
+
+struct expr *fib_sel(struct parser_state *state, const struct location *loc,
+		     uint64_t flags, const char *result,
+		     const struct location *rloc)
+{
+	unsigned int i;
+
+	for (i = 0;
+	     i < sizeof(fib_result_names) / sizeof(fib_result_names[0]);
+	     i++) {
+		if (!strcmp(result, fib_result_names[i].name))
+			return fib_expr_alloc(loc, flags,
+					      fib_result_names[i].value);
+	}
+	return bad_selector(state, rloc, "unknown fib result %s%s", result,
+			    "");
+}
+
+struct expr *numgen_sel(struct parser_state *state,
+			const struct location *loc, char *type,
+			const struct location *tloc, uint64_t mod,
+			uint64_t offset)
+{
+	if (strcmp(type, "inc"))
+		erec_error(state->erq, tloc, "unknown numgen type %s", type);
+	free(type);
+	return numgen_expr_alloc(loc, NFT_NG_INCREMENTAL, mod, offset);
+}
+
+struct expr *xfrm_sel(struct parser_state *state, const struct location *loc,
+		      char *dir, const struct location *dloc, uint64_t spnum,
+		      uint64_t family, const char *key,
+		      const struct location *kloc)
+{
+	uint8_t d = 0;
+	int k;
+
+	if (!strcmp(dir, "out"))
+		d = 1;
+	else if (strcmp(dir, "in"))
+		erec_error(state->erq, dloc, "invalid ipsec direction %s",
+			   dir);
+	free(dir);
+	if (!strcmp(key, "saddr"))
+		k = family == NFPROTO_IPV6 ? NFT_XFRM_KEY_SADDR_IP6 :
+					     NFT_XFRM_KEY_SADDR_IP4;
+	else if (!strcmp(key, "daddr"))
+		k = family == NFPROTO_IPV6 ? NFT_XFRM_KEY_DADDR_IP6 :
+					     NFT_XFRM_KEY_DADDR_IP4;
+	else
+		k = key_lookup(xfrm_templates, __NFT_XFRM_KEY_MAX, key);
+	if (k < 0)
+		return bad_selector(state, kloc, "unknown ipsec key %s%s", key,
+				    "");
+	return xfrm_expr_alloc(loc, k, d, spnum);
+}
+
+uint64_t time_ms(struct parser_state *state, const struct location *loc,
+		 char *s)
+{
+	uint64_t ms = 0;
+
+	if (parse_time_ms(s, &ms) < 0)
+		erec_error(state->erq, loc, "invalid time %s", s);
+	free(s);
+	return ms;
+}
+
+struct stmt *limit_pkts(struct parser_state *state,
+			const struct location *loc, uint64_t over,
+			uint64_t rate, char *unit,
+			const struct location *uloc, uint64_t burst)
+{
+	struct stmt *s = stmt_alloc(loc, STMT_LIMIT);
+	uint64_t secs = 1;
+
+	if (parse_time_unit(unit, &secs) < 0)
+		erec_error(state->erq, uloc, "syntax error, unexpected string");
+	free(unit);
+	if (!s)
+		return NULL;
+	s->limit.rate = rate;
+	s->limit.unit = secs;
+	s->limit.burst = burst;
+	s->limit.type = NFT_LIMIT_PKTS;
+	s->limit.flags = over ? NFT_LIMIT_F_INV : 0;
+	return s;
+}
+
+/* "10 mbytes/second": @unit may carry the time unit after a slash. */
+struct stmt *limit_bytes(struct parser_state *state,
+			 const struct location *loc, uint64_t over,
+			 uint64_t rate, char *unit,
+			 const struct location *uloc, char *tunit,
+			 uint64_t burst, uint64_t burst_mult)
+{
+	struct stmt *s = stmt_alloc(loc, STMT_LIMIT);
+	uint64_t mult = 1, secs = 1;
+	char *slash_pos = NULL;
+
+	if (unit) {
+		slash_pos = strchr(unit, '/');
+		if (slash_pos)
+			*slash_pos++ = '\0';
+		if (parse_byte_unit(unit, &mult) < 0)
+			erec_error(state->erq, uloc, "wrong rate format");
+	}
+	if (slash_pos && parse_time_unit(slash_pos, &secs) < 0)
+		erec_error(state->erq, uloc, "wrong rate format");
+	if (tunit && parse_time_unit(tunit, &secs) < 0)
+		erec_error(state->erq, uloc, "wrong rate format");
+	if (!slash_pos && !tunit)
+		erec_error(state->erq, uloc, "wrong rate format");
+	free(unit);
+	free(tunit);
+	if (!s)
+		return NULL;
+	s->limit.rate = rate * mult;
+	s->limit.unit = secs;
+	s->limit.burst = burst * burst_mult;
+	s->limit.type = NFT_LIMIT_PKT_BYTES;
+	s->limit.flags = over ? NFT_LIMIT_F_INV : 0;
+	return s;
+}
+
+struct stmt *reject_with(struct parser_state *state,
+			 const struct location *loc, const char *proto,
+			 const struct location *ploc, struct expr *code)
+{
+	struct stmt *s = stmt_alloc(loc, STMT_REJECT);
+
+	if (!s) {
+		expr_free(code);
+		return NULL;
+	}
+	s->reject.expr = code;
+	s->reject.type = NFT_REJECT_ICMP_UNREACH;
+	if (!strcmp(proto, "icmp") && code) {
+		s->reject.family = NFPROTO_IPV4;
+	} else if (!strcmp(proto, "icmpv6") && code) {
+		s->reject.family = NFPROTO_IPV6;
+	} else if (!strcmp(proto, "icmpx") && code) {
+		s->reject.type = NFT_REJECT_ICMPX_UNREACH;
+	} else if (!strcmp(proto, "tcp") && !code) {
+		s->reject.type = NFT_REJECT_TCP_RST;
+	} else {
+		erec_error(state->erq, ploc,
+			   "syntax error, unexpected %s", proto);
+	}
+	return s;
+}
+
+struct stmt *nat_new(const struct location *loc, enum nat_kind kind)
+{
+	struct stmt *s = stmt_alloc(loc, STMT_NAT);
+
+	if (s)
+		s->nat.kind = kind;
+	return s;
+}
+
+struct stmt *objref(const struct location *loc, uint32_t type,
+		    struct expr *expr)
+{
+	struct stmt *s = stmt_alloc(loc, STMT_OBJREF);
+
+	if (!s) {
+		expr_free(expr);
+		return NULL;
+	}
+	s->objref.type = type;
+	s->objref.expr = expr;
+	return s;
+}
+
+struct stmt *assign(struct parser_state *state, const struct location *loc,
+		    struct expr *sel, struct expr *val)
+{
+	struct stmt *s = NULL;
+
+	switch (sel->kind) {
+	case EXPR_META:
+		s = stmt_alloc(loc, STMT_META);
+		s->meta.key = sel->meta.key;
+		s->meta.expr = val;
+		expr_free(sel);
+		return s;
+	case EXPR_CT:
+		if (sel->ct.key == NFT_CT_HELPER) {
+			expr_free(sel);
+			return objref(loc, NFT_OBJECT_CT_HELPER, val);
+		}
+		s = stmt_alloc(loc, STMT_CT);
+		s->ct.key = sel->ct.key;
+		s->ct.direction = sel->ct.direction;
+		s->ct.expr = val;
+		expr_free(sel);
+		return s;
+	case EXPR_PAYLOAD:
+	case EXPR_EXTHDR:
+		s = stmt_alloc(loc, sel->kind == EXPR_PAYLOAD ?
+				    STMT_PAYLOAD : STMT_EXTHDR);
+		s->payload.lhs = sel;
+		s->payload.val = val;
+		return s;
+	default:
+		break;
+	}
+	erec_error(state->erq, &sel->location, "%s expression cannot be set",
+		   expr_kind_name(sel->kind));
+	s = expr_stmt_alloc(loc, relational_expr_alloc(loc, OP_EQ, sel, val));
+	return s;
+}
+
+struct stmt *set_stmt(const struct location *loc, uint64_t op,
+		      struct expr *set, struct expr *key, struct expr *data)
+{
+	struct stmt *s = stmt_alloc(loc, data ? STMT_MAP : STMT_SET);
+
+	if (!s) {
+		expr_free(set);
+		expr_free(key);
+		expr_free(data);
+		return NULL;
+	}
+	s->set.op = op;
+	s->set.set = set;
+	s->set.key = key;
+	s->set.data = data;
+	if (key && key->kind == EXPR_SET_ELEM)
+		list_splice_tail_init(&key->elem.stmts, &s->set.stmts);
+	return s;
+}
+
+/*
+ * "meter NAME size N { KEY stmts }": a dynset update on a set the
+ * evaluator declares; the placeholder set carries SET_F_EVAL and the size.
+ */
+struct stmt *meter_stmt(const struct location *loc, char *name,
+			const struct location *nloc, uint64_t size,
+			struct expr *key)
+{
+	struct expr *ref = set_ref(nloc, name, nloc);
+
+	if (ref && ref->set_ref.set) {
+		ref->set_ref.set->flags |= SET_F_EVAL;
+		ref->set_ref.set->size = size;
+	}
+	return set_stmt(loc, NFT_DYNSET_OP_UPDATE, ref, key, NULL);
+}
+
+struct obj *obj_new(const struct location *loc, uint32_t type)
+{
+	struct obj *o = obj_alloc(loc);
+
+	if (o)
+		o->type = type;
+	return o;
+}
+
+static const struct {
+	const char	*name;
+	uint8_t		proto;
+} l4protos[] = {
+	{ "tcp", IPPROTO_TCP },
+	{ "udp", IPPROTO_UDP },
+	{ "dccp", IPPROTO_DCCP },
+	{ "sctp", IPPROTO_SCTP },
+	{ "udplite", IPPROTO_UDPLITE },
+	{ "icmp", IPPROTO_ICMP },
+	{ "icmpv6", IPPROTO_ICMPV6 },
+};
+
+uint8_t l4proto_lookup(struct parser_state *state, const char *s,
+		       const struct location *loc)
+{
+	unsigned int i;
+
+	for (i = 0; i < sizeof(l4protos) / sizeof(l4protos[0]); i++) {
+		if (!strcmp(s, l4protos[i].name))
+			return l4protos[i].proto;
+	}
+	erec_error(state->erq, loc, "unknown protocol %s", s);
+	return 0;
+}
+
+/* Build a command and release the handle's names (cmd_alloc copies). */
+struct cmd *cmd_obj(enum cmd_ops op, enum cmd_obj obj, struct handle *h,
+		    const struct location *loc, void *data)
+{
+	struct cmd *c = cmd_alloc(op, obj, h, loc, data);
+
+	handle_free(h);
+	return c;
+}
+
+/*
+ * Object and flowtable commands are parsed with set_spec: move the last
+ * name to where it belongs (1: obj, 2: flowtable).
+ */
+void cmd_move_set_name(struct handle *h, int to)
+{
+	struct name_ref *dst = to == 2 ? &h->flowtable : &h->obj;
+
+	free(dst->name);
+	*dst = h->set;
+	h->set.name = NULL;
+}
+
+struct cmd *cmd_new_obj(enum cmd_ops op, enum cmd_obj obj, struct handle *h,
+			const struct location *loc, struct obj *o)
+{
+	cmd_move_set_name(h, 1);
+	if (o) {
+		o->location = *loc;
+		handle_merge(&o->handle, h);
+	}
+	return cmd_obj(op, obj, h, loc, o);
+}
+
+struct cmd *cmd_rule(struct parser_state *state, enum cmd_ops op,
+		     struct handle *h, struct rule *rule,
+		     const struct location *loc)
+{
+	handle_merge(&rule->handle, h);
+	return cmd_obj(op, CMD_OBJ_RULE, h, loc, rule);
+}
+
+void chain_fixup(struct chain *c, const struct handle *h)
+{
+	struct rule *r;
+
+	handle_merge(&c->handle, h);
+	list_for_each_entry(r, &c->rules, list)
+		handle_merge(&r->handle, &c->handle);
+}
+
+/* Give the nested objects of a table block their family and table. */
+void table_fixup(struct parser_state *state, struct table *t,
+		 const struct handle *h, const struct location *loc)
+{
+	struct chain *c;
+	struct set *s;
+	struct obj *o;
+	struct flowtable *f;
+
+	t->location = *loc;
+	handle_merge(&t->handle, h);
+	list_for_each_entry(c, &t->chains, list)
+		chain_fixup(c, h);
+	list_for_each_entry(s, &t->sets, list)
+		handle_merge(&s->handle, h);
+	list_for_each_entry(o, &t->objs, list)
+		handle_merge(&o->handle, h);
+	list_for_each_entry(f, &t->flowtables, list)
+		handle_merge(&f->handle, h);
+}
+
+void table_set_flag(struct parser_state *state, struct table *t, char *flag,
+		    const struct location *loc)
+{
+	if (!strcmp(flag, "dormant"))
+		t->flags |= NFT_TABLE_F_DORMANT;
+	else if (!strcmp(flag, "owner"))
+		t->flags |= NFT_TABLE_F_OWNER;
+	else
+		erec_error(state->erq, loc, "unknown table option %s", flag);
+	free(flag);
+}
+
+void name_ref_set(struct name_ref *n, char *name,
+		  const struct location *loc)
+{
+	free(n->name);
+	n->name = name;
+	n->location = *loc;
+}
+
+void table_add_chain(struct table *t, char *name,
+		     const struct location *nloc, struct chain *c,
+		     const struct location *loc)
+{
+	name_ref_set(&c->handle.chain, name, nloc);
+	c->location = *loc;
+	list_add_tail(&c->list, &t->chains);
+}
+
+void table_add_set(struct table *t, char *name, const struct location *nloc,
+		   struct set *s, const struct location *loc)
+{
+	name_ref_set(&s->handle.set, name, nloc);
+	s->location = *loc;
+	list_add_tail(&s->list, &t->sets);
+}
+
+void table_add_flowtable(struct table *t, char *name,
+			 const struct location *nloc, struct flowtable *f,
+			 const struct location *loc)
+{
+	name_ref_set(&f->handle.flowtable, name, nloc);
+	f->location = *loc;
+	list_add_tail(&f->list, &t->flowtables);
+}
+
+void table_add_obj(struct table *t, char *name, const struct location *nloc,
+		   struct obj *o, const struct location *loc)
+{
+	name_ref_set(&o->handle.obj, name, nloc);
+	o->location = *loc;
+	list_add_tail(&o->list, &t->objs);
+}
+
+void chain_set_hook(struct chain *c, char *type, const struct location *tloc,
+		    char *hook, const struct location *hloc,
+		    struct expr *devices, struct expr *prio)
+{
+	c->is_base = true;
+	name_ref_set(&c->type, type, tloc);
+	name_ref_set(&c->hook_name, hook, hloc);
+	if (devices) {
+		expr_free(c->devices);
+		c->devices = devices;
+	}
+	expr_free(c->priority);
+	c->priority = prio;
+}
+
+/* "devices = { a, b }": the element keys, as an EXPR_LIST. */
+struct expr *devices_from_set(struct expr *set)
+{
+	struct expr *list, *i, *next, *key;
+
+	if (set->kind != EXPR_SET)
+		return set;
+	list = list_expr_alloc(&set->location, EXPR_LIST);
+	list_for_each_entry_safe(i, next, &set->expressions, list) {
+		list_del(&i->list);
+		if (i->kind == EXPR_SET_ELEM) {
+			key = i->elem.key;
+			i->elem.key = NULL;
+			expr_free(i);
+		} else {
+			key = i;
+		}
+		list_expr_add(list, key);
+	}
+	expr_free(set);
+	return list;
+}
+
+/* "type a . b": a concat of typed placeholders until type_finish(). */
+struct expr *type_expr(struct parser_state *state, const struct location *loc,
+		       struct expr *prev, char *name,
+		       const struct location *nloc)
+{
+	const struct datatype *dtype = datatype_lookup_byname(name);
+	struct expr *e;
+
+	if (!dtype) {
+		erec_error(state->erq, nloc, "unknown datatype %s", name);
+		dtype = &invalid_type;
+	}
+	free(name);
+	e = constant_expr_alloc(nloc, dtype, dtype->byteorder, dtype->size,
+				NULL);
+	if (!prev)
+		return e;
+	return concat(prev, e, loc);
+}
+
+struct expr *type_finish(struct expr *spec)
+{
+	const struct datatype *types[16];
+	const struct datatype *dtype;
+	unsigned int n = 0;
+	struct expr *i, *e;
+
+	if (spec->kind != EXPR_CONCAT)
+		return spec;
+	list_for_each_entry(i, &spec->expressions, list) {
+		if (n < 16)
+			types[n++] = i->dtype;
+	}
+	dtype = concat_type_alloc(types, n);
+	if (!dtype)
+		return spec;
+	e = constant_expr_alloc(&spec->location, dtype, BYTEORDER_INVALID,
+				dtype->size, NULL);
+	datatype_free(dtype);
+	expr_free(spec);
+	return e;
+}
+
+void set_objmap(struct set *set, struct expr *key, uint32_t type)
+{
+	expr_free(set->key);
+	set->key = key;
+	set->objtype = type;
+	set->flags |= SET_F_MAP | SET_F_OBJECT;
+}
+
+void set_policy(struct parser_state *state, struct set *set, char *s,
+		const struct location *loc)
+{
+	if (!strcmp(s, "performance"))
+		set->policy = NFT_SET_POL_PERFORMANCE;
+	else if (!strcmp(s, "memory"))
+		set->policy = NFT_SET_POL_MEMORY;
+	else
+		erec_error(state->erq, loc, "unknown set policy %s", s);
+	free(s);
+}
+
+uint64_t set_flag_lookup(struct parser_state *state, char *s,
+			 const struct location *loc)
+{
+	uint64_t f = 0;
+
+	if (!strcmp(s, "constant"))
+		f = SET_F_CONSTANT;
+	else if (!strcmp(s, "interval"))
+		f = SET_F_INTERVAL;
+	else if (!strcmp(s, "timeout"))
+		f = SET_F_TIMEOUT;
+	else if (!strcmp(s, "dynamic"))
+		f = SET_F_EVAL;
+	else
+		erec_error(state->erq, loc, "unknown set flag %s", s);
+	free(s);
+	return f;
 }

@@ -46,6 +46,8 @@ struct symbol {
  * @inputs: include stack, @depth entries in use
  * @symbols: define bindings, global to the parse
  * @aborted: max_errors reached, stop
+ * @strpool: words kept alive for the grammar's <kw> values (field and key
+ *           names), freed with the state
  */
 struct parser_state {
 	struct nftc_ctx		*nft;
@@ -56,6 +58,8 @@ struct parser_state {
 	unsigned int		depth;
 	struct list_head	symbols;
 	bool			aborted;
+	char			**strpool;
+	unsigned int		nstrpool;
 };
 
 /* parser_state.c */
@@ -78,6 +82,135 @@ int parse_u64(const char *s, uint64_t *n);
 int parse_byte_unit(const char *s, uint64_t *mult);
 int parse_time_unit(const char *s, uint64_t *secs);
 int parse_log_level(const char *s, uint32_t *level);
+
+/* Grammar action helpers (parser_state.c). Strings passed as char * are
+ * taken over (freed); const char * ones are borrowed. */
+const char *keep_string(struct parser_state *state, char *s);
+struct expr *sym_expr(const struct location *loc, char *s);
+struct expr *neg_sym_expr(const struct location *loc, char *s);
+struct expr *kw_expr(const struct location *loc, const char *kw);
+struct expr *var_expr(struct parser_state *state, const struct location *loc,
+		      char *name);
+struct expr *set_ref(const struct location *loc, char *name,
+		     const struct location *nloc);
+struct expr *concat(struct expr *a, struct expr *b,
+		    const struct location *loc);
+struct expr *slash(const struct location *loc, struct expr *l,
+		   struct expr *r);
+struct stmt *match(struct parser_state *state, const struct location *loc,
+		   int op, struct expr *lhs, struct expr *rhs);
+struct expr *payload_sel(struct parser_state *state,
+			 const struct location *loc, const char *proto,
+			 const struct location *ploc, const char *field,
+			 const struct location *floc);
+struct expr *raw_payload(struct parser_state *state,
+			 const struct location *loc, char *base,
+			 const struct location *bloc, uint64_t off,
+			 uint64_t len);
+struct expr *exthdr_sel(struct parser_state *state,
+			const struct location *loc, const char *name,
+			const struct location *nloc, const char *field,
+			const struct location *floc);
+struct expr *option_sel(struct parser_state *state,
+			const struct location *loc, const char *proto,
+			const struct location *ploc, const char *opt,
+			const struct location *oloc, const char *field,
+			const struct location *floc);
+struct expr *raw_option(struct parser_state *state,
+			const struct location *loc, const char *proto,
+			const struct location *ploc, uint64_t kind,
+			uint64_t off, uint64_t len);
+struct expr *meta_sel(struct parser_state *state, const struct location *loc,
+		      const char *key, const struct location *kloc);
+struct expr *ct_sel(struct parser_state *state, const struct location *loc,
+		    int dir, uint64_t family, const char *key,
+		    const struct location *kloc);
+struct expr *rt_sel(struct parser_state *state, const struct location *loc,
+		    uint64_t family, const char *key,
+		    const struct location *kloc);
+struct expr *socket_sel(struct parser_state *state,
+			const struct location *loc, const char *key,
+			const struct location *kloc, uint64_t level);
+uint64_t osf_ttl_lookup(struct parser_state *state, char *s,
+			const struct location *loc);
+struct expr *fib_sel(struct parser_state *state, const struct location *loc,
+		     uint64_t flags, const char *result,
+		     const struct location *rloc);
+uint64_t fib_flag_lookup(struct parser_state *state, char *s,
+			 const struct location *loc);
+struct expr *numgen_sel(struct parser_state *state,
+			const struct location *loc, char *type,
+			const struct location *tloc, uint64_t mod,
+			uint64_t offset);
+struct expr *xfrm_sel(struct parser_state *state, const struct location *loc,
+		      char *dir, const struct location *dloc, uint64_t spnum,
+		      uint64_t family, const char *key,
+		      const struct location *kloc);
+uint64_t time_ms(struct parser_state *state, const struct location *loc,
+		 char *s);
+struct stmt *limit_pkts(struct parser_state *state,
+			const struct location *loc, uint64_t over,
+			uint64_t rate, char *unit,
+			const struct location *uloc, uint64_t burst);
+struct stmt *limit_bytes(struct parser_state *state,
+			 const struct location *loc, uint64_t over,
+			 uint64_t rate, char *unit,
+			 const struct location *uloc, char *tunit,
+			 uint64_t burst, uint64_t burst_mult);
+struct stmt *reject_with(struct parser_state *state,
+			 const struct location *loc, const char *proto,
+			 const struct location *ploc, struct expr *code);
+struct stmt *nat_new(const struct location *loc, enum nat_kind kind);
+struct stmt *assign(struct parser_state *state, const struct location *loc,
+		    struct expr *sel, struct expr *val);
+struct stmt *set_stmt(const struct location *loc, uint64_t op,
+		      struct expr *set, struct expr *key, struct expr *data);
+struct stmt *meter_stmt(const struct location *loc, char *name,
+			const struct location *nloc, uint64_t size,
+			struct expr *key);
+struct stmt *objref(const struct location *loc, uint32_t type,
+		    struct expr *expr);
+struct obj *obj_new(const struct location *loc, uint32_t type);
+uint8_t l4proto_lookup(struct parser_state *state, const char *s,
+		       const struct location *loc);
+struct cmd *cmd_obj(enum cmd_ops op, enum cmd_obj obj, struct handle *h,
+		    const struct location *loc, void *data);
+struct cmd *cmd_new_obj(enum cmd_ops op, enum cmd_obj obj, struct handle *h,
+			const struct location *loc, struct obj *o);
+struct cmd *cmd_rule(struct parser_state *state, enum cmd_ops op,
+		     struct handle *h, struct rule *rule,
+		     const struct location *loc);
+void cmd_move_set_name(struct handle *h, int to);
+void table_fixup(struct parser_state *state, struct table *t,
+		 const struct handle *h, const struct location *loc);
+void chain_fixup(struct chain *c, const struct handle *h);
+void table_set_flag(struct parser_state *state, struct table *t, char *flag,
+		    const struct location *loc);
+void table_add_chain(struct table *t, char *name,
+		     const struct location *nloc, struct chain *c,
+		     const struct location *loc);
+void table_add_set(struct table *t, char *name, const struct location *nloc,
+		   struct set *s, const struct location *loc);
+void table_add_flowtable(struct table *t, char *name,
+			 const struct location *nloc, struct flowtable *f,
+			 const struct location *loc);
+void table_add_obj(struct table *t, char *name, const struct location *nloc,
+		   struct obj *o, const struct location *loc);
+void chain_set_hook(struct chain *c, char *type, const struct location *tloc,
+		    char *hook, const struct location *hloc,
+		    struct expr *devices, struct expr *prio);
+struct expr *devices_from_set(struct expr *set);
+void name_ref_set(struct name_ref *n, char *name,
+		  const struct location *loc);
+struct expr *type_expr(struct parser_state *state, const struct location *loc,
+		       struct expr *prev, char *name,
+		       const struct location *nloc);
+struct expr *type_finish(struct expr *spec);
+void set_objmap(struct set *set, struct expr *key, uint32_t type);
+void set_policy(struct parser_state *state, struct set *set, char *s,
+		const struct location *loc);
+uint64_t set_flag_lookup(struct parser_state *state, char *s,
+			 const struct location *loc);
 
 /* scanner.l */
 int scanner_init(struct parser_state *state);

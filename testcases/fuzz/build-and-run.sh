@@ -13,7 +13,8 @@
 #
 # Sources are libnftc's (libnftc_la_SOURCES in nftc/Makefile.am); the
 # parser and scanner are generated here with bison/flex. Seeds come from
-# testcases/examples and the nftables-py corpus rules (make-seeds.sh).
+# testcases/examples and the nftables-py corpus rules (make-seeds.sh), plus
+# fuzz/regressions/ (inputs that once crashed: keep adding them).
 # Exit status: 0 clean run, 1 a crash/leak/timeout was found (artifacts
 # kept), 77 clang with libFuzzer is not available.
 set -eu
@@ -106,7 +107,8 @@ fi
 set +e
 "$out/fuzz_parser" -max_total_time="$secs" -max_len=4096 -timeout=10 \
 	-rss_limit_mb=2048 -print_final_stats=1 \
-	-artifact_prefix="$out/artifacts/" "$@" "$out/corpus" "$seeds"
+	-artifact_prefix="$out/artifacts/" "$@" "$out/corpus" "$seeds" \
+	"$here/regressions"
 rc=$?
 set -e
 if [ $rc != 0 ]; then

@@ -1,0 +1,341 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Chains: NFT_MSG_NEWCHAIN and NFT_MSG_DELCHAIN, base chain checks. */
+#include "nftvm_int.h"
+
+const struct nftvm_nla_policy nftvm_chain_policy[NFTA_CHAIN_MAX + 1] = {
+	[NFTA_CHAIN_TABLE]	= { .type = NFTVM_NLA_STRING,
+				    .len = NFTVM_NAME_MAXLEN - 1 },
+	[NFTA_CHAIN_HANDLE]	= { .type = NFTVM_NLA_U64 },
+	[NFTA_CHAIN_NAME]	= { .type = NFTVM_NLA_STRING,
+				    .len = NFTVM_NAME_MAXLEN - 1 },
+	[NFTA_CHAIN_HOOK]	= { .type = NFTVM_NLA_NESTED },
+	[NFTA_CHAIN_POLICY]	= { .type = NFTVM_NLA_U32 },
+	[NFTA_CHAIN_TYPE]	= { .type = NFTVM_NLA_STRING,
+				    .len = NFTVM_NAME_MAXLEN - 1 },
+	[NFTA_CHAIN_COUNTERS]	= { .type = NFTVM_NLA_NESTED },
+	[NFTA_CHAIN_FLAGS]	= { .type = NFTVM_NLA_U32 },
+	[NFTA_CHAIN_ID]		= { .type = NFTVM_NLA_U32 },
+	[NFTA_CHAIN_USERDATA]	= { .type = NFTVM_NLA_BINARY,
+				    .len = NFT_USERDATA_MAXLEN },
+};
+
+static const struct nftvm_nla_policy nftvm_hook_policy[NFTA_HOOK_MAX + 1] = {
+	[NFTA_HOOK_HOOKNUM]	= { .type = NFTVM_NLA_U32 },
+	[NFTA_HOOK_PRIORITY]	= { .type = NFTVM_NLA_U32 },
+	[NFTA_HOOK_DEV]		= { .type = NFTVM_NLA_STRING,
+				    .len = NFTVM_IFNAMSIZ - 1 },
+	[NFTA_HOOK_DEVS]	= { .type = NFTVM_NLA_NESTED },
+};
+
+#define H(x)	(1u << (x))
+#define NFTVM_INET_HOOKS	(H(NF_INET_PRE_ROUTING) | H(NF_INET_LOCAL_IN) | \
+				 H(NF_INET_FORWARD) | H(NF_INET_LOCAL_OUT) | \
+				 H(NF_INET_POST_ROUTING))
+
+/**
+ * struct nftvm_chain_kind - a chain type and where it may hook
+ * @hooks: per family (NFPROTO_*), bitmap of allowed hooks; 0 = type not
+ *	   available in that family
+ */
+struct nftvm_chain_kind {
+	const char	*name;
+	__u32		hooks[NFTVM_NFPROTO_MAX];
+};
+
+static const struct nftvm_chain_kind nftvm_chain_types[__NFTVM_CHAIN_TYPE_MAX] = {
+	[NFTVM_CHAIN_FILTER] = {
+		.name = "filter",
+		.hooks = {
+			[NFPROTO_IPV4]	 = NFTVM_INET_HOOKS,
+			[NFPROTO_IPV6]	 = NFTVM_INET_HOOKS,
+			[NFPROTO_INET]	 = NFTVM_INET_HOOKS | H(NF_INET_INGRESS),
+			[NFPROTO_ARP]	 = H(0) | H(1) | H(2),
+			[NFPROTO_BRIDGE] = NFTVM_INET_HOOKS,
+			[NFPROTO_NETDEV] = H(NF_NETDEV_INGRESS) |
+					   H(NF_NETDEV_EGRESS),
+		},
+	},
+	[NFTVM_CHAIN_NAT] = {
+		.name = "nat",
+		.hooks = {
+			[NFPROTO_IPV4]	= NFTVM_INET_HOOKS & ~H(NF_INET_FORWARD),
+			[NFPROTO_IPV6]	= NFTVM_INET_HOOKS & ~H(NF_INET_FORWARD),
+			[NFPROTO_INET]	= NFTVM_INET_HOOKS & ~H(NF_INET_FORWARD),
+		},
+	},
+	[NFTVM_CHAIN_ROUTE] = {
+		.name = "route",
+		.hooks = {
+			[NFPROTO_IPV4]	= H(NF_INET_LOCAL_OUT),
+			[NFPROTO_IPV6]	= H(NF_INET_LOCAL_OUT),
+			[NFPROTO_INET]	= H(NF_INET_LOCAL_OUT) |
+					  H(NF_INET_PRE_ROUTING),
+		},
+	},
+};
+
+/* NAT needs conntrack to have seen the packet first */
+#define NFTVM_PRI_CONNTRACK	(-200)
+
+static int nftvm_chain_type_lookup(const struct nlattr *attr, __u8 family)
+{
+	unsigned int i;
+
+	if (family >= NFTVM_NFPROTO_MAX)
+		return -NFTVM_EOPNOTSUPP;
+	for (i = 0; i < __NFTVM_CHAIN_TYPE_MAX; i++)
+		if (nftvm_chain_types[i].hooks[family] &&
+		    (!attr || nftvm_nla_streq(attr, nftvm_chain_types[i].name)))
+			return (int)i;
+	return -NFTVM_ENOENT;
+}
+
+struct nftvm_hook_spec {
+	__u32	hooknum;
+	__s32	prio;
+	int	type;
+};
+
+static int nftvm_chain_parse_hook(struct nftvm_ctx *ctx,
+				  const struct nlattr **tb,
+				  struct nftvm_hook_spec *hs)
+{
+	const struct nlattr *ha[NFTA_HOOK_MAX + 1];
+	__u32 mask;
+	int err;
+
+	err = nftvm_nla_parse_nested(ctx, ha, NFTA_HOOK_MAX,
+				     nftvm_hook_policy, tb[NFTA_CHAIN_HOOK]);
+	if (err < 0)
+		return err;
+	if (!ha[NFTA_HOOK_HOOKNUM] || !ha[NFTA_HOOK_PRIORITY])
+		return nftvm_fail(ctx, tb[NFTA_CHAIN_HOOK], -NFTVM_EINVAL);
+	hs->hooknum = nftvm_nla_be32(ha[NFTA_HOOK_HOOKNUM]);
+	hs->prio = (__s32)nftvm_nla_be32(ha[NFTA_HOOK_PRIORITY]);
+
+	hs->type = nftvm_chain_type_lookup(tb[NFTA_CHAIN_TYPE], ctx->family);
+	if (hs->type < 0)
+		return nftvm_fail(ctx, tb[NFTA_CHAIN_TYPE], hs->type);
+	mask = nftvm_chain_types[hs->type].hooks[ctx->family];
+	if (hs->hooknum >= 32 || !(mask & H(hs->hooknum)))
+		return nftvm_fail(ctx, ha[NFTA_HOOK_HOOKNUM],
+				  -NFTVM_EOPNOTSUPP);
+	if (hs->type == NFTVM_CHAIN_NAT && hs->prio <= NFTVM_PRI_CONNTRACK)
+		return nftvm_fail(ctx, ha[NFTA_HOOK_PRIORITY],
+				  -NFTVM_EOPNOTSUPP);
+	return 0;
+}
+
+static int nftvm_chain_parse_policy(struct nftvm_ctx *ctx,
+				    const struct nlattr *attr, __u32 *policy)
+{
+	*policy = nftvm_nla_be32(attr);
+	if (*policy != NF_ACCEPT && *policy != NF_DROP)
+		return nftvm_fail(ctx, attr, -NFTVM_EINVAL);
+	return 0;
+}
+
+static struct nftvm_chain *nftvm_chain_lookup_handle(
+	const struct nftvm_table *table, const struct nlattr *h)
+{
+	__u64 handle = nftvm_nla_be64(h);
+	struct nftvm_chain *c;
+
+	nftvm_list_for_each_entry(c, &table->chains, list)
+		if (c->handle == handle)
+			return c;
+	return NULL;
+}
+
+static int nftvm_chain_update(struct nftvm_ctx *ctx, struct nftvm_chain *c,
+			      const struct nlattr **tb)
+{
+	struct nftvm_hook_spec hs;
+	struct nftvm_trans *trans;
+	__u32 policy;
+	int err;
+
+	if (tb[NFTA_CHAIN_HOOK]) {
+		if (!c->base)
+			return nftvm_fail(ctx, tb[NFTA_CHAIN_HOOK],
+					  -NFTVM_EEXIST);
+		err = nftvm_chain_parse_hook(ctx, tb, &hs);
+		if (err < 0)
+			return err;
+		if (hs.hooknum != c->hooknum || hs.prio != c->prio ||
+		    hs.type != c->type)
+			return nftvm_fail(ctx, tb[NFTA_CHAIN_HOOK],
+					  -NFTVM_EEXIST);
+	}
+	if (!tb[NFTA_CHAIN_POLICY])
+		return 0;
+	if (!c->base)
+		return nftvm_fail(ctx, tb[NFTA_CHAIN_POLICY],
+				  -NFTVM_EOPNOTSUPP);
+	err = nftvm_chain_parse_policy(ctx, tb[NFTA_CHAIN_POLICY], &policy);
+	if (err < 0 || policy == c->policy)
+		return err;
+	err = nftvm_trans_add(ctx, NFTVM_TRANS_UPDCHAIN, c, NULL, NULL);
+	if (err < 0)
+		return err;
+	trans = nftvm_trans_last(ctx->vm);
+	trans->old[0] = c->policy;
+	c->policy = policy;
+	return 0;
+}
+
+static int nftvm_chain_add(struct nftvm_ctx *ctx, struct nftvm_table *table,
+			   const struct nlattr **tb)
+{
+	struct nftvm_hook_spec hs = { 0 };
+	__u32 policy = NF_ACCEPT, flags = 0;
+	struct nftvm_chain *c;
+	int err;
+
+	if (tb[NFTA_CHAIN_FLAGS]) {
+		flags = nftvm_nla_be32(tb[NFTA_CHAIN_FLAGS]);
+		/* anonymous (bound) chains are not supported yet */
+		if (flags & ~(NFT_CHAIN_BASE | NFT_CHAIN_HW_OFFLOAD))
+			return nftvm_fail(ctx, tb[NFTA_CHAIN_FLAGS],
+					  -NFTVM_EOPNOTSUPP);
+	}
+	if (!tb[NFTA_CHAIN_NAME])
+		return -NFTVM_EINVAL;
+	if (tb[NFTA_CHAIN_POLICY] && !tb[NFTA_CHAIN_HOOK])
+		return nftvm_fail(ctx, tb[NFTA_CHAIN_POLICY],
+				  -NFTVM_EOPNOTSUPP);
+	if (tb[NFTA_CHAIN_HOOK]) {
+		err = nftvm_chain_parse_hook(ctx, tb, &hs);
+		if (err < 0)
+			return err;
+		if (tb[NFTA_CHAIN_POLICY]) {
+			err = nftvm_chain_parse_policy(ctx,
+						       tb[NFTA_CHAIN_POLICY],
+						       &policy);
+			if (err < 0)
+				return err;
+		}
+	} else if (flags & NFT_CHAIN_BASE) {
+		return nftvm_fail(ctx, tb[NFTA_CHAIN_FLAGS], -NFTVM_EINVAL);
+	}
+
+	c = nftvm_alloc(sizeof(*c));
+	if (!c)
+		return -NFTVM_ENOMEM;
+	nftvm_list_init(&c->rules);
+	c->table = table;
+	c->name = nftvm_nla_strdup(tb[NFTA_CHAIN_NAME]);
+	if (tb[NFTA_CHAIN_USERDATA]) {
+		c->udlen = nftvm_nla_len(tb[NFTA_CHAIN_USERDATA]);
+		c->udata = nftvm_nla_memdup(tb[NFTA_CHAIN_USERDATA]);
+	}
+	if (!c->name || (c->udlen && !c->udata)) {
+		nftvm_chain_free(c);
+		return -NFTVM_ENOMEM;
+	}
+	c->flags = flags;
+	c->is_new = true;
+	if (tb[NFTA_CHAIN_ID])
+		c->id = nftvm_nla_be32(tb[NFTA_CHAIN_ID]);
+	if (tb[NFTA_CHAIN_HOOK]) {
+		c->base = true;
+		c->flags |= NFT_CHAIN_BASE;
+		c->hooknum = (__u8)hs.hooknum;
+		c->prio = hs.prio;
+		c->type = (__u8)hs.type;
+		c->policy = policy;
+	}
+	err = nftvm_trans_add(ctx, NFTVM_TRANS_NEWCHAIN, c, table, NULL);
+	if (err < 0) {
+		nftvm_chain_free(c);
+		return err;
+	}
+	c->handle = ++table->hgen;
+	c->reg_seq = ++ctx->vm->reg_seq;
+	nftvm_list_add_tail(&c->list, &table->chains);
+	if (c->base)
+		ctx->vm->hooks_dirty = true;
+	return 0;
+}
+
+int nftvm_newchain(struct nftvm_ctx *ctx, const struct nlattr **tb)
+{
+	struct nftvm_table *table;
+	struct nftvm_chain *c = NULL;
+
+	if (!tb[NFTA_CHAIN_TABLE])
+		return -NFTVM_EINVAL;
+	table = nftvm_table_lookup(ctx->vm, tb[NFTA_CHAIN_TABLE], ctx->family);
+	if (!table)
+		return nftvm_fail(ctx, tb[NFTA_CHAIN_TABLE], -NFTVM_ENOENT);
+	ctx->table = table;
+
+	if (tb[NFTA_CHAIN_HANDLE]) {
+		c = nftvm_chain_lookup_handle(table, tb[NFTA_CHAIN_HANDLE]);
+		if (!c)
+			return nftvm_fail(ctx, tb[NFTA_CHAIN_HANDLE],
+					  -NFTVM_ENOENT);
+	} else if (tb[NFTA_CHAIN_NAME]) {
+		c = nftvm_chain_lookup(table, tb[NFTA_CHAIN_NAME]);
+	}
+	if (c) {
+		if (ctx->nlflags & NLM_F_EXCL)
+			return nftvm_fail(ctx, tb[NFTA_CHAIN_NAME],
+					  -NFTVM_EEXIST);
+		if (ctx->nlflags & NLM_F_REPLACE)
+			return -NFTVM_EOPNOTSUPP;
+		return nftvm_chain_update(ctx, c, tb);
+	}
+	return nftvm_chain_add(ctx, table, tb);
+}
+
+int nftvm_delchain(struct nftvm_ctx *ctx, const struct nlattr **tb)
+{
+	struct nftvm_rule *r, *tmp;
+	const struct nlattr *attr;
+	struct nftvm_table *table;
+	struct nftvm_chain *c;
+	int err;
+
+	if (!tb[NFTA_CHAIN_TABLE])
+		return -NFTVM_EINVAL;
+	table = nftvm_table_lookup(ctx->vm, tb[NFTA_CHAIN_TABLE], ctx->family);
+	if (!table)
+		return nftvm_fail(ctx, tb[NFTA_CHAIN_TABLE], -NFTVM_ENOENT);
+	ctx->table = table;
+
+	if (tb[NFTA_CHAIN_HANDLE]) {
+		attr = tb[NFTA_CHAIN_HANDLE];
+		c = nftvm_chain_lookup_handle(table, attr);
+	} else if (tb[NFTA_CHAIN_NAME]) {
+		attr = tb[NFTA_CHAIN_NAME];
+		c = nftvm_chain_lookup(table, attr);
+	} else {
+		return -NFTVM_EINVAL;
+	}
+	if (!c)
+		return nftvm_fail(ctx, attr, -NFTVM_ENOENT);
+
+	if ((ctx->nlflags & NLM_F_NONREC) &&
+	    (c->use || !nftvm_list_empty(&c->rules)))
+		return nftvm_fail(ctx, attr, -NFTVM_EBUSY);
+
+	ctx->chain = c;
+	nftvm_list_for_each_entry_safe(r, tmp, &c->rules, list) {
+		err = nftvm_rule_del(ctx, r);
+		if (err < 0)
+			return err;
+	}
+	/* jumps from other chains or verdict maps still lead here */
+	if (c->use)
+		return nftvm_fail(ctx, attr, -NFTVM_EBUSY);
+
+	err = nftvm_trans_add(ctx, NFTVM_TRANS_DELCHAIN, c, table,
+			      c->list.prev);
+	if (err < 0)
+		return err;
+	nftvm_list_del(&c->list);
+	if (c->base)
+		ctx->vm->hooks_dirty = true;
+	return 0;
+}

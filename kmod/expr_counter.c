@@ -1,0 +1,55 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* counter: count packets and bytes of the packets that reach it. */
+#include "nftvm_int.h"
+
+/* core.c reads the two counters as __u64[2]: keep this layout */
+struct nftvm_counter {
+	__u64	packets;
+	__u64	bytes;
+};
+
+static const struct nftvm_nla_policy
+nftvm_counter_policy[NFTA_COUNTER_MAX + 1] = {
+	[NFTA_COUNTER_BYTES]	= { .type = NFTVM_NLA_U64 },
+	[NFTA_COUNTER_PACKETS]	= { .type = NFTVM_NLA_U64 },
+};
+
+static int vm_counter_init(struct nftvm_ctx *ctx, struct nftvm_expr *expr,
+			   const struct nlattr * const *tb)
+{
+	struct nftvm_counter *priv = nftvm_expr_priv(expr);
+
+	if (tb[NFTA_COUNTER_PACKETS])
+		priv->packets = nftvm_nla_be64(tb[NFTA_COUNTER_PACKETS]);
+	if (tb[NFTA_COUNTER_BYTES])
+		priv->bytes = nftvm_nla_be64(tb[NFTA_COUNTER_BYTES]);
+	return 0;
+}
+
+static void vm_counter_eval(struct nftvm_expr *expr, struct nftvm_regs *regs,
+			    const struct nftvm_pktinfo *pkt)
+{
+	struct nftvm_counter *priv = nftvm_expr_priv(expr);
+
+	priv->packets++;
+	priv->bytes += pkt->len;
+}
+
+static void vm_counter_dump(struct nftvm_nlbuf *b,
+			    const struct nftvm_expr *expr)
+{
+	const struct nftvm_counter *priv = nftvm_expr_priv(expr);
+
+	nftvm_nla_put_be64(b, NFTA_COUNTER_BYTES, priv->bytes);
+	nftvm_nla_put_be64(b, NFTA_COUNTER_PACKETS, priv->packets);
+}
+
+const struct nftvm_expr_ops nftvm_counter_ops = {
+	.name		= "counter",
+	.size		= sizeof(struct nftvm_counter),
+	.maxattr	= NFTA_COUNTER_MAX,
+	.policy		= nftvm_counter_policy,
+	.init		= vm_counter_init,
+	.eval		= vm_counter_eval,
+	.dump		= vm_counter_dump,
+};
