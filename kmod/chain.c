@@ -28,9 +28,12 @@ static const struct nftvm_nla_policy nftvm_hook_policy[NFTA_HOOK_MAX + 1] = {
 };
 
 #define H(x)	(1u << (x))
-#define NFTVM_INET_HOOKS	(H(NF_INET_PRE_ROUTING) | H(NF_INET_LOCAL_IN) | \
-				 H(NF_INET_FORWARD) | H(NF_INET_LOCAL_OUT) | \
+#define NFTVM_INET_HOOKS	(H(NF_INET_PRE_ROUTING) |		\
+				 H(NF_INET_LOCAL_IN) |		\
+				 H(NF_INET_FORWARD) |			\
+				 H(NF_INET_LOCAL_OUT) |		\
 				 H(NF_INET_POST_ROUTING))
+#define NFTVM_NAT_HOOKS	(NFTVM_INET_HOOKS & ~H(NF_INET_FORWARD))
 
 /**
  * struct nftvm_chain_kind - a chain type and where it may hook
@@ -42,13 +45,15 @@ struct nftvm_chain_kind {
 	__u32		hooks[NFTVM_NFPROTO_MAX];
 };
 
-static const struct nftvm_chain_kind nftvm_chain_types[__NFTVM_CHAIN_TYPE_MAX] = {
+static const struct nftvm_chain_kind
+nftvm_chain_types[__NFTVM_CHAIN_TYPE_MAX] = {
 	[NFTVM_CHAIN_FILTER] = {
 		.name = "filter",
 		.hooks = {
 			[NFPROTO_IPV4]	 = NFTVM_INET_HOOKS,
 			[NFPROTO_IPV6]	 = NFTVM_INET_HOOKS,
-			[NFPROTO_INET]	 = NFTVM_INET_HOOKS | H(NF_INET_INGRESS),
+			[NFPROTO_INET]	 = NFTVM_INET_HOOKS |
+					   H(NF_INET_INGRESS),
 			[NFPROTO_ARP]	 = H(0) | H(1) | H(2),
 			[NFPROTO_BRIDGE] = NFTVM_INET_HOOKS,
 			[NFPROTO_NETDEV] = H(NF_NETDEV_INGRESS) |
@@ -58,9 +63,9 @@ static const struct nftvm_chain_kind nftvm_chain_types[__NFTVM_CHAIN_TYPE_MAX] =
 	[NFTVM_CHAIN_NAT] = {
 		.name = "nat",
 		.hooks = {
-			[NFPROTO_IPV4]	= NFTVM_INET_HOOKS & ~H(NF_INET_FORWARD),
-			[NFPROTO_IPV6]	= NFTVM_INET_HOOKS & ~H(NF_INET_FORWARD),
-			[NFPROTO_INET]	= NFTVM_INET_HOOKS & ~H(NF_INET_FORWARD),
+			[NFPROTO_IPV4]	= NFTVM_NAT_HOOKS,
+			[NFPROTO_IPV6]	= NFTVM_NAT_HOOKS,
+			[NFPROTO_INET]	= NFTVM_NAT_HOOKS,
 		},
 	},
 	[NFTVM_CHAIN_ROUTE] = {

@@ -86,7 +86,7 @@ static int nftvm_verdict_init(struct nftvm_ctx *ctx, struct nftvm_data *data,
 			nla = tb[NFTA_VERDICT_CHAIN];
 		} else if (tb[NFTA_VERDICT_CHAIN_ID]) {
 			chain = nftvm_chain_lookup_id(ctx->table,
-						      tb[NFTA_VERDICT_CHAIN_ID]);
+					tb[NFTA_VERDICT_CHAIN_ID]);
 			nla = tb[NFTA_VERDICT_CHAIN_ID];
 		} else {
 			return nftvm_fail(ctx, nla, -NFTVM_EINVAL);

@@ -68,7 +68,7 @@ static void nftvm_pkt_ipv6(struct nftvm_pktinfo *p)
 			p->fragoff = nftvm_get_be16(d + off + 2) & 0xfff8;
 			nh = d[off];
 			off += 8;
-			/* a later fragment: its upper layer header is elsewhere */
+			/* a later fragment: no upper layer header here */
 			if (p->fragoff) {
 				if (nftvm_ipv6_exthdr(nh))
 					return;
@@ -79,7 +79,11 @@ static void nftvm_pkt_ipv6(struct nftvm_pktinfo *p)
 			}
 			continue;
 		}
-		hlen = nh == 51 ? (d[off + 1] + 2u) * 4u : (d[off + 1] + 1u) * 8u;
+		/* AH counts 32-bit words, the others 64-bit words */
+		if (nh == 51)
+			hlen = (d[off + 1] + 2u) * 4u;
+		else
+			hlen = (d[off + 1] + 1u) * 8u;
 		nh = d[off];
 		off += hlen;
 		if (off > p->len)

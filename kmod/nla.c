@@ -140,7 +140,8 @@ struct nlattr *nftvm_nla_put(struct nftvm_nlbuf *b, __u16 type,
 	size_t total = NLA_ALIGN(NLA_HDRLEN + len);
 	struct nlattr *nla;
 
-	if (b->overflow || b->cap - b->len < total || len > 0xffff - NLA_HDRLEN) {
+	if (b->overflow || b->cap - b->len < total ||
+	    len > 0xffff - NLA_HDRLEN) {
 		b->overflow = true;
 		return NULL;
 	}

@@ -25,19 +25,21 @@ const struct nftvm_nla_policy nftvm_set_policy[NFTA_SET_MAX + 1] = {
 	[NFTA_SET_EXPRESSIONS]	= { .type = NFTVM_NLA_NESTED },
 };
 
-static const struct nftvm_nla_policy nftvm_set_desc_policy[NFTA_SET_DESC_MAX + 1] = {
+static const struct nftvm_nla_policy
+nftvm_set_desc_policy[NFTA_SET_DESC_MAX + 1] = {
 	[NFTA_SET_DESC_SIZE]	= { .type = NFTVM_NLA_U32 },
 	[NFTA_SET_DESC_CONCAT]	= { .type = NFTVM_NLA_NESTED },
 };
 
-static const struct nftvm_nla_policy nftvm_set_field_policy[NFTA_SET_FIELD_MAX + 1] = {
+static const struct nftvm_nla_policy
+nftvm_set_field_policy[NFTA_SET_FIELD_MAX + 1] = {
 	[NFTA_SET_FIELD_LEN]	= { .type = NFTVM_NLA_U32 },
 };
 
 #define NFTVM_SET_FLAGS	(NFT_SET_ANONYMOUS | NFT_SET_CONSTANT |		\
-			 NFT_SET_INTERVAL | NFT_SET_MAP | NFT_SET_TIMEOUT | \
-			 NFT_SET_EVAL | NFT_SET_OBJECT | NFT_SET_CONCAT |	\
-			 NFT_SET_EXPR)
+			 NFT_SET_INTERVAL | NFT_SET_MAP |		\
+			 NFT_SET_TIMEOUT | NFT_SET_EVAL |		\
+			 NFT_SET_OBJECT | NFT_SET_CONCAT | NFT_SET_EXPR)
 #define NFTVM_SET_ANONLEN	16	/* NFT_SET_MAX_ANONLEN */
 #define NFTVM_SET_ANONMAX	32768
 

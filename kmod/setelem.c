@@ -53,7 +53,8 @@ static int nftvm_elem_set(struct nftvm_ctx *ctx, const struct nlattr **tb,
 	return 0;
 }
 
-static int nftvm_elem_parse_key(struct nftvm_ctx *ctx, const struct nftvm_set *set,
+static int nftvm_elem_parse_key(struct nftvm_ctx *ctx,
+				const struct nftvm_set *set,
 			  const struct nlattr *attr, __u32 *dst)
 {
 	struct nftvm_data_desc desc = {
@@ -136,13 +137,14 @@ static int nftvm_elem_parse(struct nftvm_ctx *ctx, struct nftvm_set *set,
 	e->flags = flags;
 	if (tb[NFTA_SET_ELEM_KEY]) {
 		err = nftvm_elem_parse_key(ctx, set, tb[NFTA_SET_ELEM_KEY],
-				     nftvm_elem_key(e));
+					   nftvm_elem_key(e));
 		if (err < 0)
 			goto err_free;
 	}
 	if (tb[NFTA_SET_ELEM_KEY_END]) {
-		err = nftvm_elem_parse_key(ctx, set, tb[NFTA_SET_ELEM_KEY_END],
-				     nftvm_elem_key_end(set, e));
+		err = nftvm_elem_parse_key(ctx, set,
+					   tb[NFTA_SET_ELEM_KEY_END],
+					   nftvm_elem_key_end(set, e));
 		if (err < 0)
 			goto err_free;
 		e->has_key_end = true;

@@ -291,6 +291,9 @@ enum nftc_output_flags {
 	NFTC_OUTPUT_NUMERIC_ALL		= (1 << 2),	/* -nnn: uid/gid too */
 	NFTC_OUTPUT_SERVICE		= (1 << 3),	/* -S: port names */
 	NFTC_OUTPUT_SECONDS		= (1 << 4),	/* -T: times in s */
+	/* Added by the printer: */
+	NFTC_OUTPUT_STATELESS		= (1 << 5),	/* -s: no counters */
+	NFTC_OUTPUT_HANDLE		= (1 << 6),	/* -a: # handle N */
 };
 
 /*

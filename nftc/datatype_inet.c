@@ -209,6 +209,25 @@ static void inet_protocol_type_print(const struct expr *expr,
 		integer_type_print(expr, octx);
 }
 
+/*
+ * The language's own header names are protocol names too ("comp" is
+ * IPPROTO_COMP although /etc/protocols calls it "ipcomp"): the number
+ * is whatever selects that header above the network layer.
+ */
+static int protocol_header_number(const char *name, uint8_t *proto)
+{
+	const struct proto_desc *desc = proto_desc_lookup(name);
+	int num;
+
+	if (!desc)
+		return -1;
+	num = proto_find_num(&proto_inet_service, desc);
+	if (num < 0)
+		return -1;
+	*proto = num;
+	return 0;
+}
+
 static int inet_protocol_type_parse(struct dt_parse_ctx *ctx,
 				    const struct datatype *dtype,
 				    const struct expr *sym, struct expr **res)
@@ -222,8 +241,9 @@ static int inet_protocol_type_parse(struct dt_parse_ctx *ctx,
 		if (range || n > UINT8_MAX)
 			return dt_error(ctx, sym, "Protocol out of range");
 		proto = n;
-	} else if (!r || !r->protocol ||
-		   r->protocol(r->priv, dt_text(sym), &proto) < 0) {
+	} else if ((!r || !r->protocol ||
+		    r->protocol(r->priv, dt_text(sym), &proto) < 0) &&
+		   protocol_header_number(dt_text(sym), &proto) < 0) {
 		return dt_error(ctx, sym, "Could not resolve protocol name");
 	}
 	return dt_const_u64(&inet_protocol_type, sym, proto, res);

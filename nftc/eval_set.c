@@ -12,7 +12,9 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <stdio.h>
 #include <linux/netfilter.h>
+#include <linux/netfilter/nf_tables.h>
 #include "evaluate.h"
 #include "interval.h"
 #include "rule.h"
@@ -600,10 +602,42 @@ static int interval_flag_error(struct eval_ctx *ctx, const struct expr *key)
 			  "declaration if you want to add %s elements", what);
 }
 
-/* Map data of one mapping, typed against set->data. */
-static int elem_data_evaluate(struct eval_ctx *ctx, struct set *set,
-			      struct expr *mapping)
+/* Name of a jump/goto target (symbol, or string value once evaluated). */
+static bool verdict_target(const struct expr *v, char *buf, size_t size)
 {
+	const struct expr *c = v->verdict.chain;
+	size_t n;
+
+	if (!c)
+		return false;
+	if (c->kind == EXPR_SYMBOL) {
+		snprintf(buf, size, "%s", c->sym.identifier);
+		return true;
+	}
+	if (c->kind != EXPR_VALUE)
+		return false;
+	n = BITS_TO_BYTES(c->value.len);
+	if (n >= size)
+		n = size - 1;
+	memcpy(buf, c->value.data, n);
+	buf[n] = '\0';
+	return true;
+}
+
+/*
+ * Map data of one mapping, typed against set->data. What only the
+ * kernel would refuse (a verdict where a value is expected, a jump to a
+ * chain the input never declares) gets the kernel's error, located at
+ * the element as stock reports it. Chains are known once the block's
+ * chains are declared: for rules' maps and later element commands.
+ */
+static int elem_data_evaluate(struct eval_ctx *ctx, struct set *set,
+			      struct expr *mapping, bool chains_known)
+{
+	const struct location *loc = &interval_elem(mapping)->location;
+	struct expr *data;
+	char name[NFT_CHAIN_MAXNAMELEN];
+
 	if (!(set->flags & SET_F_MAP) && !(set->flags & SET_F_OBJECT))
 		return erec_error(&ctx->nft->erq, &set->location,
 				  "set is not a map");
@@ -613,11 +647,22 @@ static int elem_data_evaluate(struct eval_ctx *ctx, struct set *set,
 	}
 	if (mapping->pair.right->kind == EXPR_VERDICT &&
 	    set->data->dtype != &verdict_type)
-		return erec_error(&ctx->nft->erq,
-				  &mapping->pair.right->location,
-				  "datatype mismatch, expected %s, expression has type verdict",
-				  set->data->dtype->desc);
-	return key_evaluate(ctx, set->data, &mapping->pair.right);
+		return erec_error(&ctx->nft->erq, loc,
+				  "Could not process rule: Invalid argument");
+	if (key_evaluate(ctx, set->data, &mapping->pair.right) < 0)
+		return -1;
+	data = mapping->pair.right;
+	/* ranges as data (nat maps): the map's data are intervals */
+	if (data->flags & EXPR_F_INTERVAL)
+		set->data->flags |= EXPR_F_INTERVAL;
+	if (!chains_known || !ctx->table || data->kind != EXPR_VERDICT ||
+	    (data->verdict.verdict != NFT_JUMP &&
+	     data->verdict.verdict != NFT_GOTO) ||
+	    !verdict_target(data, name, sizeof(name)) ||
+	    chain_cache_find(ctx->table, name))
+		return 0;
+	return erec_error(&ctx->nft->erq, loc,
+			  "Could not process rule: No such file or directory");
 }
 
 static enum interval_mode set_interval_mode(const struct set *set)
@@ -631,11 +676,53 @@ static enum interval_mode set_interval_mode(const struct set *set)
 	return INTERVAL_CHECK;
 }
 
+/*
+ * A map whose data are ranges sends every datum as a range: a single
+ * value there has the wrong length and the kernel refuses it, which
+ * stock reports at the element.
+ */
+static int data_intervals_check(struct eval_ctx *ctx, const struct set *set,
+				const struct expr *elems)
+{
+	const struct expr *i;
+
+	if (!set->data || !(set->data->flags & EXPR_F_INTERVAL) ||
+	    set->data->kind == EXPR_CONCAT)
+		return 0;
+	list_for_each_entry(i, &elems->expressions, list) {
+		if (i->kind == EXPR_MAPPING &&
+		    i->pair.right->kind == EXPR_VALUE)
+			return erec_error(&ctx->nft->erq,
+					  &interval_elem(i)->location,
+					  "Could not process rule: Invalid "
+					  "argument");
+	}
+	return 0;
+}
+
+/*
+ * Element options the set cannot hold: the kernel refuses a timeout in
+ * a set without timeouts (EINVAL) and an expiration without a timeout
+ * (EOPNOTSUPP); stock reports both at the element.
+ */
+static int elem_options_check(struct eval_ctx *ctx, const struct set *set,
+			      const struct expr *elem)
+{
+	if (elem->elem.timeout && !(set->flags & SET_F_TIMEOUT))
+		return erec_error(&ctx->nft->erq, &elem->location,
+				  "Could not process rule: Invalid argument");
+	if (elem->elem.expiration && !elem->elem.timeout && !set->timeout)
+		return erec_error(&ctx->nft->erq, &elem->location,
+				  "Could not process rule: Operation not "
+				  "supported");
+	return 0;
+}
+
 /* Type every element; anonymous sets with ranges become interval sets. */
 static int elems_type(struct eval_ctx *ctx, struct set *set,
 		      struct expr *elems)
 {
-	struct expr *i, *elem;
+	struct expr *i, *elem, *key;
 	bool ranges = false;
 	int ret = 0;
 
@@ -651,15 +738,22 @@ static int elems_type(struct eval_ctx *ctx, struct set *set,
 			ret = -1;
 			continue;
 		}
-		if (elem->elem.key && (elem->elem.key->flags & EXPR_F_INTERVAL)) {
+		if (elem_options_check(ctx, set, elem) < 0) {
+			ret = -1;
+			continue;
+		}
+		key = elem->elem.key;
+		if (key && (key->flags & EXPR_F_INTERVAL)) {
 			if (!(set->flags & (SET_F_INTERVAL | SET_F_ANONYMOUS))) {
-				ret = interval_flag_error(ctx, elem->elem.key);
+				ret = interval_flag_error(ctx, key);
 				continue;
 			}
 			ranges = true;
 		}
 		if (i->kind == EXPR_MAPPING) {
-			if (elem_data_evaluate(ctx, set, i) < 0)
+			if (elem_data_evaluate(ctx, set, i,
+					       (set->flags & SET_F_ANONYMOUS) ||
+					       elems != set->init) < 0)
 				ret = -1;
 		} else if (set->flags & SET_F_MAP) {
 			ret = erec_error(&ctx->nft->erq, &i->location,
@@ -667,8 +761,8 @@ static int elems_type(struct eval_ctx *ctx, struct set *set,
 					 set->data->dtype->desc);
 		}
 	}
-	if (ret < 0)
-		return ret;
+	if (ret < 0 || data_intervals_check(ctx, set, elems) < 0)
+		return -1;
 
 	if (ranges && (set->flags & SET_F_ANONYMOUS))
 		set->flags |= SET_F_INTERVAL;
@@ -910,6 +1004,9 @@ int expr_evaluate_anon_set(struct eval_ctx *ctx, struct expr *key,
 		*expr = single;
 		return 0;
 	}
+	/* stock marks anonymous interval sets auto-merged (userdata) */
+	if (set->flags & SET_F_INTERVAL)
+		set->automerge = true;
 	if (elems_normalize(ctx, set, init) < 0)
 		goto err_init;
 	ref = anon_set_publish(ctx, set, &init->location);
@@ -922,6 +1019,30 @@ err_init:
 err:
 	set_free(set);
 	return -1;
+}
+
+/* "dnat to KEY map { k : addr . port }": address and port data. */
+static struct expr *nat_concat_data(const struct expr *map,
+				    const struct datatype *dtype,
+				    enum byteorder order, unsigned int len)
+{
+	struct expr *c = list_expr_alloc(&map->location, EXPR_CONCAT);
+	struct expr *a, *p;
+
+	if (!c)
+		return NULL;
+	a = constant_expr_alloc(&map->location, dtype, order,
+				len ? len : dtype->size, NULL);
+	p = type_placeholder(&map->location, &inet_service_type);
+	if (!a || !p) {
+		expr_free(a);
+		expr_free(p);
+		expr_free(c);
+		return NULL;
+	}
+	list_expr_add(c, a);
+	list_expr_add(c, p);
+	return c;
 }
 
 /* Expected map data from the enclosing context (or verdicts for vmap). */
@@ -940,8 +1061,9 @@ static struct expr *map_data_type(struct eval_ctx *ctx, const struct expr *map,
 		}
 	}
 	if ((map->map.mappings->set_flags & SET_F_VMAP) ||
-	    (first && first->kind == EXPR_VERDICT) ||
-	    dtype == &verdict_type)
+	    dtype == &verdict_type ||
+	    ((!dtype || dtype == &invalid_type) && first &&
+	     first->kind == EXPR_VERDICT))
 		return constant_expr_alloc(&map->location, &verdict_type,
 					   BYTEORDER_INVALID, 0, NULL);
 	if (!dtype || dtype == &invalid_type) {
@@ -951,6 +1073,9 @@ static struct expr *map_data_type(struct eval_ctx *ctx, const struct expr *map,
 	}
 	if (dtype->subtypes > 1)
 		return concat_from_type(&map->location, dtype);
+	if (first && first->kind == EXPR_CONCAT && ctx->stmt &&
+	    ctx->stmt->kind == STMT_NAT)
+		return nat_concat_data(map, dtype, order, len);
 	return constant_expr_alloc(&map->location, dtype, order,
 				   len ? len : dtype->size, NULL);
 }
@@ -981,6 +1106,55 @@ static int map_ref_resolve(struct eval_ctx *ctx, struct expr **mappings)
 	return 0;
 }
 
+/* "KEY map { ... }": an anonymous map keyed like the key, data @data. */
+static int anon_map_evaluate(struct eval_ctx *ctx, struct expr *map,
+			     struct expr *data)
+{
+	struct expr *ref;
+	struct set *set;
+
+	set = anon_set_alloc(ctx, map->map.key, map->map.mappings, true);
+	if (!set) {
+		expr_free(data);
+		return -1;
+	}
+	set->data = data;
+	if (data->kind == EXPR_CONCAT && concat_type_finish(ctx, data) < 0)
+		goto err;
+	if (data->dtype == &verdict_type)
+		set->flags |= SET_F_VMAP;
+	set->init = map->map.mappings;
+	if (set_elements_evaluate(ctx, set, set->init) < 0) {
+		set->init = NULL;
+		goto err;
+	}
+	ref = anon_set_publish(ctx, set, &set->init->location);
+	if (!ref)
+		return -1;
+	map->map.mappings = ref;
+	return 0;
+err:
+	set_free(set);
+	return -1;
+}
+
+/* Range lookups compare big endian keys: convert host order ones. */
+static int map_key_to_big(struct expr *map)
+{
+	struct expr *conv;
+
+	if (map->map.key->byteorder != BYTEORDER_HOST)
+		return 0;
+	conv = unary_expr_alloc(&map->map.key->location, OP_HTON,
+				map->map.key);
+	if (!conv)
+		return -1;
+	conv->byteorder = BYTEORDER_BIG;
+	conv->len = conv->unary.arg->len;
+	map->map.key = conv;
+	return 0;
+}
+
 /**
  * expr_evaluate_map - KEY map { k : v } / KEY vmap { k : verdict } /
  *                     KEY map @name
@@ -991,13 +1165,11 @@ static int map_ref_resolve(struct eval_ctx *ctx, struct expr **mappings)
  */
 int expr_evaluate_map(struct eval_ctx *ctx, struct expr **expr)
 {
-	struct expr *map = *expr, *data, *conv;
+	struct expr *map = *expr, *data, *outer_key = ctx->ectx.key;
 	const struct datatype *dtype = ctx->ectx.dtype;
 	enum byteorder order = ctx->ectx.byteorder;
 	unsigned int len = ctx->ectx.len;
 	struct set *set;
-
-	struct expr *outer_key = ctx->ectx.key;
 	int ret;
 
 	expr_set_context(ctx, NULL, BYTEORDER_INVALID, 0);
@@ -1009,28 +1181,7 @@ int expr_evaluate_map(struct eval_ctx *ctx, struct expr **expr)
 
 	if (map->map.mappings->kind == EXPR_SET) {
 		data = map_data_type(ctx, map, dtype, order, len);
-		if (!data)
-			return -1;
-		set = anon_set_alloc(ctx, map->map.key, map->map.mappings,
-				     true);
-		if (!set) {
-			expr_free(data);
-			return -1;
-		}
-		set->data = data;
-		if (data->kind == EXPR_CONCAT &&
-		    concat_type_finish(ctx, data) < 0)
-			goto err;
-		if (data->dtype == &verdict_type)
-			set->flags |= SET_F_VMAP;
-		set->init = map->map.mappings;
-		if (set_elements_evaluate(ctx, set, set->init) < 0) {
-			set->init = NULL;
-			goto err;
-		}
-		map->map.mappings = anon_set_publish(ctx, set,
-						     &set->init->location);
-		if (!map->map.mappings)
+		if (!data || anon_map_evaluate(ctx, map, data) < 0)
 			return -1;
 	} else if (map_ref_resolve(ctx, &map->map.mappings) < 0) {
 		return -1;
@@ -1041,17 +1192,8 @@ int expr_evaluate_map(struct eval_ctx *ctx, struct expr **expr)
 	    (!set->data && !(set->flags & SET_F_OBJECT)))
 		return erec_error(&ctx->nft->erq, &map->map.mappings->location,
 				  "Expression is not a map");
-
-	if ((set->flags & SET_F_INTERVAL) &&
-	    map->map.key->byteorder == BYTEORDER_HOST) {
-		conv = unary_expr_alloc(&map->map.key->location, OP_HTON,
-					map->map.key);
-		if (!conv)
-			return -1;
-		conv->byteorder = BYTEORDER_BIG;
-		conv->len = conv->unary.arg->len;
-		map->map.key = conv;
-	}
+	if ((set->flags & SET_F_INTERVAL) && map_key_to_big(map) < 0)
+		return -1;
 
 	datatype_free(map->dtype);
 	if (set->data) {
@@ -1066,9 +1208,6 @@ int expr_evaluate_map(struct eval_ctx *ctx, struct expr **expr)
 	}
 	map->flags &= ~EXPR_F_CONSTANT;
 	return 0;
-err:
-	set_free(set);
-	return -1;
 }
 
 /**

@@ -473,7 +473,8 @@ int interval_expand(const struct expr *init, unsigned int flags,
 		if (!key || interval_key_range(key, &low, &high) < 0 ||
 		    (i->flags & EXPR_F_EXISTING))
 			continue;
-		if (first && (flags & INTERVAL_F_FIRST) && !value_is_zero(&low)) {
+		if (first && (flags & INTERVAL_F_FIRST) &&
+		    !value_is_zero(&low)) {
 			p = point_add(pts, &n, &cap);
 			if (!p)
 				goto err;

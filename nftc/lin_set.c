@@ -73,12 +73,16 @@ static uint32_t type_expr_id(const struct expr *e)
 
 /*
  * Lay out the constant @e (value, or concat of values/ranges) into @buf.
- * @order overrides the value's byte order (interval keys), @hi picks the
- * high ends of ranges (the KEY_END of concatenated intervals).
+ * @order overrides the value's byte order (interval keys: BIG makes
+ * host order members big endian too, as range lookups compare them
+ * so), @hi picks the high ends of ranges (the KEY_END of concatenated
+ * intervals).
  */
 static unsigned int lay_out(const struct expr *e, enum byteorder order,
 			    bool hi, uint8_t *buf, unsigned int size)
 {
+	enum byteorder member = order == BYTEORDER_BIG ? BYTEORDER_BIG :
+							 BYTEORDER_INVALID;
 	const struct expr *i;
 	unsigned int off = 0, n;
 	struct value low, high;
@@ -89,7 +93,7 @@ static unsigned int lay_out(const struct expr *e, enum byteorder order,
 			n = round_up4(BITS_TO_BYTES(i->len));
 			if (off + n > size)
 				return off;
-			lay_out(i, BYTEORDER_INVALID, hi, buf + off, n);
+			lay_out(i, member, hi, buf + off, n);
 			off += n;
 		}
 		return off;
@@ -112,9 +116,16 @@ static unsigned int lay_out(const struct expr *e, enum byteorder order,
 	}
 }
 
-/* Byte order element keys of @set are sent in. */
+/*
+ * Byte order element keys of @set are sent in: interval sets compare
+ * keys as big endian numbers, so host order keys (and concatenation
+ * members) are converted, as the rule converts the looked-up value.
+ */
 static enum byteorder set_key_order(const struct set *set)
 {
+	if (set->key->kind == EXPR_CONCAT)
+		return set->flags & SET_F_INTERVAL ? BYTEORDER_BIG :
+						     BYTEORDER_INVALID;
 	if ((set->flags & SET_F_INTERVAL) &&
 	    set->key->byteorder == BYTEORDER_HOST)
 		return BYTEORDER_BIG;
@@ -160,11 +171,14 @@ static void elem_set_data(struct nftnl_set_elem *ne, const struct set *set,
 	if (set->flags & SET_F_OBJECT) {
 		chain = verdict_chain_name(data, name, sizeof(name));
 		if (chain)
-			nftnl_set_elem_set_str(ne, NFTNL_SET_ELEM_OBJREF, chain);
+			nftnl_set_elem_set_str(ne, NFTNL_SET_ELEM_OBJREF,
+					       chain);
 		return;
 	}
 	memset(buf, 0, sizeof(buf));
-	if (data->kind == EXPR_RANGE) {
+	if (data->kind == EXPR_RANGE ||
+	    (set->data && (set->data->flags & EXPR_F_INTERVAL) &&
+	     data->kind != EXPR_CONCAT)) {
 		/* interval data: low and high back to back */
 		n = round_up4(BITS_TO_BYTES(data->len));
 		lay_out(data, BYTEORDER_INVALID, false, buf, n);
@@ -190,7 +204,8 @@ static void elem_set_stmts(struct nftnl_set_elem *ne, const struct expr *elem)
 		e = nftnl_expr_alloc("counter");
 		if (!e)
 			return;
-		nftnl_expr_set_u64(e, NFTNL_EXPR_CTR_PACKETS, s->counter.packets);
+		nftnl_expr_set_u64(e, NFTNL_EXPR_CTR_PACKETS,
+				   s->counter.packets);
 		nftnl_expr_set_u64(e, NFTNL_EXPR_CTR_BYTES, s->counter.bytes);
 		nftnl_set_elem_add_expr(ne, e);
 	}
@@ -443,6 +458,136 @@ static uint32_t set_desc_size(const struct set *set)
 	return n;
 }
 
+/*
+ * "typeof" expressions in set userdata, as stock nft writes them so it
+ * lists the set with its typeof: a nest holding stock's expression type
+ * number and a nest of that expression's own attributes. Only the
+ * expressions stock knows how to describe there are written.
+ */
+enum {
+	UD_TYPEOF_VERDICT	= 1,	/* stock's expression type numbers */
+	UD_TYPEOF_PAYLOAD	= 7,
+	UD_TYPEOF_META		= 9,
+	UD_TYPEOF_CT		= 12,
+	UD_TYPEOF_CONCAT	= 13,
+};
+
+enum {
+	UD_PAYLOAD_DESC,
+	UD_PAYLOAD_TYPE,
+	UD_PAYLOAD_BASE,
+	UD_PAYLOAD_OFFSET,
+	UD_PAYLOAD_LEN,
+};
+
+static int typeof_id(const struct expr *e)
+{
+	switch (e->kind) {
+	case EXPR_VERDICT:
+		return UD_TYPEOF_VERDICT;
+	case EXPR_PAYLOAD:
+		return e->payload.is_raw || (e->payload.desc &&
+		       e->payload.desc->id <= PROTO_DESC_ETHER &&
+		       e->payload.tmpl) ? UD_TYPEOF_PAYLOAD : -1;
+	case EXPR_META:
+		return UD_TYPEOF_META;
+	case EXPR_CT:
+		return UD_TYPEOF_CT;
+	default:
+		return -1;
+	}
+}
+
+/* The attributes of one (non concat) typeof expression. */
+static void typeof_put_data(struct nftnl_udata_buf *ud, const struct expr *e)
+{
+	if (!e)
+		return;
+	switch (e->kind) {
+	case EXPR_PAYLOAD:
+		if (e->payload.is_raw) {
+			nftnl_udata_put_u32(ud, UD_PAYLOAD_DESC, 0);
+			nftnl_udata_put_u32(ud, UD_PAYLOAD_TYPE, 0);
+			nftnl_udata_put_u32(ud, UD_PAYLOAD_BASE,
+					    e->payload.base);
+			nftnl_udata_put_u32(ud, UD_PAYLOAD_OFFSET,
+					    e->payload.offset);
+			nftnl_udata_put_u32(ud, UD_PAYLOAD_LEN, e->len);
+			break;
+		}
+		nftnl_udata_put_u32(ud, UD_PAYLOAD_DESC, e->payload.desc->id);
+		nftnl_udata_put_u32(ud, UD_PAYLOAD_TYPE,
+				    e->payload.tmpl - e->payload.desc->templates);
+		break;
+	case EXPR_META:
+		nftnl_udata_put_u32(ud, 0, e->meta.key);
+		break;
+	case EXPR_CT:
+		nftnl_udata_put_u32(ud, 0, e->ct.key);
+		nftnl_udata_put_u32(ud, 1, (uint32_t)(int32_t)e->ct.direction);
+		break;
+	default:
+		break;
+	}
+}
+
+static void typeof_put_one(struct nftnl_udata_buf *ud, const struct expr *e,
+			   int id)
+{
+	struct nftnl_udata *nest;
+
+	nftnl_udata_put_u32(ud, 0, id);
+	nest = nftnl_udata_nest_start(ud, 1);
+	typeof_put_data(ud, e);
+	nftnl_udata_nest_end(ud, nest);
+}
+
+/* Write @e under @attr; nothing when stock could not read it back. */
+static void typeof_put(struct nftnl_udata_buf *ud, unsigned int attr,
+		       const struct expr *e)
+{
+	struct nftnl_udata *top, *data, *member;
+	const struct expr *i;
+	unsigned int k = 0;
+
+	if (e->kind == EXPR_VALUE)
+		return;
+	if (e->kind != EXPR_CONCAT) {
+		if (typeof_id(e) < 0)
+			return;
+		top = nftnl_udata_nest_start(ud, attr);
+		typeof_put_one(ud, e, typeof_id(e));
+		nftnl_udata_nest_end(ud, top);
+		return;
+	}
+	list_for_each_entry(i, &e->expressions, list) {
+		if (i->kind != EXPR_VALUE && typeof_id(i) < 0)
+			return;
+	}
+	top = nftnl_udata_nest_start(ud, attr);
+	nftnl_udata_put_u32(ud, 0, UD_TYPEOF_CONCAT);
+	data = nftnl_udata_nest_start(ud, 1);
+	/* members of "type a . b" are plain types: stock writes none */
+	list_for_each_entry(i, &e->expressions, list) {
+		if (i->kind == EXPR_VALUE)
+			break;
+		member = nftnl_udata_nest_start(ud, k++);
+		typeof_put_one(ud, i, typeof_id(i));
+		nftnl_udata_nest_end(ud, member);
+	}
+	nftnl_udata_nest_end(ud, data);
+	nftnl_udata_nest_end(ud, top);
+}
+
+static void typeof_put_verdict(struct nftnl_udata_buf *ud)
+{
+	struct nftnl_udata *top = nftnl_udata_nest_start(ud,
+					NFTNL_UDATA_SET_DATA_TYPEOF);
+
+	typeof_put_one(ud, NULL, UD_TYPEOF_VERDICT);
+	nftnl_udata_nest_end(ud, top);
+}
+
 static void set_add_udata(struct nftnl_set *nls, const struct set *set)
 {
 	struct nftnl_udata_buf *ud;
@@ -462,6 +607,18 @@ static void set_add_udata(struct nftnl_set *nls, const struct set *set)
 	}
 	if (set->automerge)
 		nftnl_udata_put_u32(ud, NFTNL_UDATA_SET_MERGE_ELEMENTS, 1);
+	/*
+	 * Stock describes no key of an anonymous map (the lookup in the
+	 * rule gives it) and of map data only verdicts.
+	 */
+	if (!(set_is_anonymous(set) && set_is_map(set)))
+		typeof_put(ud, NFTNL_UDATA_SET_KEY_TYPEOF, set->key);
+	if (set_is_map(set) && set->data) {
+		if (!set_is_anonymous(set))
+			typeof_put(ud, NFTNL_UDATA_SET_DATA_TYPEOF, set->data);
+		else if (set->data->dtype == &verdict_type)
+			typeof_put_verdict(ud);
+	}
 	if (set_is_map(set))
 		nftnl_udata_put_u32(ud, NFTNL_UDATA_SET_DATA_INTERVAL,
 				    set->data && (set->data->flags &
@@ -505,6 +662,19 @@ static void set_add_stmts(struct nftnl_set *nls, const struct set *set)
 	}
 }
 
+/* Map data width: none for verdicts, low and high for interval data. */
+static uint32_t data_len(const struct set *set)
+{
+	unsigned int n = type_expr_bytes(set->data);
+
+	if (set->data->dtype == &verdict_type)
+		return 0;
+	if ((set->data->flags & EXPR_F_INTERVAL) &&
+	    set->data->kind != EXPR_CONCAT)
+		return round_up4(n) * 2;
+	return n;
+}
+
 static struct nftnl_set *set_build(const struct set *set, uint32_t family)
 {
 	struct nftnl_set *nls = nftnl_set_alloc();
@@ -521,9 +691,7 @@ static struct nftnl_set *set_build(const struct set *set, uint32_t family)
 	if (set_is_map(set) && set->data) {
 		nftnl_set_set_u32(nls, NFTNL_SET_DATA_TYPE,
 				  type_expr_id(set->data));
-		nftnl_set_set_u32(nls, NFTNL_SET_DATA_LEN,
-				  set->data->dtype == &verdict_type ? 0 :
-				  type_expr_bytes(set->data));
+		nftnl_set_set_u32(nls, NFTNL_SET_DATA_LEN, data_len(set));
 	}
 	if (set->flags & SET_F_OBJECT)
 		nftnl_set_set_u32(nls, NFTNL_SET_OBJ_TYPE, set->objtype);

@@ -23,6 +23,10 @@ enum input_kind {
  * @data: the whole text (NUL terminated), owned
  * @size: length of @data without the NUL
  * @next: chain of all inputs of a parse (owned by struct parser_state)
+ * @parent: for an included file, the input holding the include statement
+ *          (NULL otherwise); @parent_line, @parent_first_column and
+ *          @parent_last_column locate that statement, for "In file
+ *          included from FILE:LINE:COL-COL:" lines
  */
 struct input_desc {
 	enum input_kind		kind;
@@ -30,6 +34,10 @@ struct input_desc {
 	char			*data;
 	size_t			size;
 	struct input_desc	*next;
+	const struct input_desc	*parent;
+	unsigned int		parent_line;
+	unsigned int		parent_first_column;
+	unsigned int		parent_last_column;
 };
 
 /**

@@ -117,7 +117,7 @@ static void nft_error(struct location *loc, struct parser_state *state,
 %token <kw> FLAGS "flags" FLOW "flow" FLOWTABLE "flowtable"
 %token <kw> FLOWTABLES "flowtables" FLUSH "flush"
 %token <kw> FULLY_RANDOM "fully-random" FWD "fwd"
-%token <kw> GC_INTERVAL "gc-interval" GOTO "goto" GROUP "group"
+%token <kw> GC_INTERVAL "gc-interval" GET "get" GOTO "goto" GROUP "group"
 %token <kw> HANDLE "handle" HELPER "helper" HOOK "hook"
 %token <kw> INCLUDE "include" INDEX "index" INET "inet" INSERT "insert"
 %token <kw> IP "ip" IP6 "ip6" IPSEC "ipsec" JHASH "jhash" JUMP "jump"
@@ -152,18 +152,20 @@ static void nft_error(struct location *loc, struct parser_state *state,
 %type <handle> family_unspec_spec
 %type <val> family family_opt nat_family
 %type <string> identifier string time_arg
-%type <kw> field_name key_name kw_value opt_name kw_ident
+%type <kw> field_name key_name kw_value opt_name kw_ident opt_field
 %type <table> table_block table_body
 %type <chain> chain_block chain_body
 %type <set> set_block set_body
-%type <obj> counter_body quota_body limit_body quota_config limit_config ct_helper_block
+%type <obj> counter_body quota_body limit_body quota_config limit_config
+%type <obj> ct_helper_block secmark_body
 %type <obj> ct_helper_body synproxy_body
 %type <flowtable> ft_block ft_body
 %type <rule> rule stmt_list
 %type <stmt> stmt match_stmt verdict_stmt counter_stmt log_stmt
-%type <stmt> limit_stmt limit_args quota_stmt reject_stmt nat_stmt nat_args nat_target
+%type <stmt> limit_stmt limit_args quota_stmt reject_stmt nat_stmt
+%type <stmt> nat_args nat_target
 %type <stmt> tproxy_stmt queue_stmt queue_base dup_stmt fwd_stmt set_stmt
-%type <stmt> objref_stmt connlimit_stmt synproxy_stmt flow_stmt
+%type <stmt> objref_stmt connlimit_stmt synproxy_stmt synproxy_cfg synproxy_blk flow_stmt
 %type <stmt> last_stmt assign_stmt elem_stmt
 %type <expr> expr primary selector payload_sel exthdr_sel meta_sel
 %type <expr> ct_sel rt_sel socket_sel osf_sel fib_sel numgen_sel
@@ -174,7 +176,7 @@ static void nft_error(struct location *loc, struct parser_state *state,
 %type <val> relop fib_flags fib_flag log_flags log_flag nat_flags
 %type <val> nat_flag set_flags set_flag queue_flags queue_flag
 %type <val> osf_ttl numgen_offset limit_over byte_count
-%type <val> number set_op meter_size
+%type <val> number set_op meter_size named_obj plural_obj
 %type <string> kw_or_string
 %type <expr> value_token
 
@@ -292,7 +294,7 @@ kw_ident	:	FWD | DUP | LOG | LAST | NAME | HOOK | DEVICE | TYPE
 		|	CHAINS | SETS | MAPS | RULES | RULESET | COUNTERS
 		|	QUOTAS | LIMITS | FLOWTABLES | RESET | FLUSH | LIST
 		|	ADD | DELETE | UPDATE | INSERT | REPLACE | CREATE
-		|	DESTROY | RENAME | DESCRIBE | INCLUDE | DEFINE
+		|	DESTROY | RENAME | DESCRIBE | INCLUDE | DEFINE | GET
 		|	REDEFINE | UNDEFINE | AUTO_MERGE | GC_INTERVAL
 		|	QUEUE_THRESHOLD | SACK_PERM | TIMESTAMP | SEQUENCE
 		|	EXPECTATION | SPNUM | TYPEOF | NUMKW
@@ -339,6 +341,11 @@ base_cmd	:	add_cmd
 					       NULL);
 				$$->arg = $4;
 				handle_free(&$3);
+			}
+		|	GET ELEMENT set_spec set_expr
+			{
+				$$ = cmd_obj(CMD_GET, CMD_OBJ_ELEMENTS, &$3, &@$,
+					     $4);
 			}
 		|	DESCRIBE expr
 			{
@@ -446,8 +453,17 @@ add_cmd		:	TABLE table_spec
 				$$ = cmd_new_obj(CMD_ADD, CMD_OBJ_SYNPROXY, &$2,
 						 &@$, $3);
 			}
+		|	SECMARK set_spec secmark_body
+			{
+				$$ = cmd_new_obj(CMD_ADD, CMD_OBJ_SECMARK, &$2,
+						 &@$, $3);
+			}
 		;
 
+/*
+ * delete/list/flush/reset: the object kind is a value of the grammar
+ * (named_obj, plural_obj) rather than one rule per kind.
+ */
 delete_cmd	:	TABLE table_spec
 			{
 				$$ = cmd_obj(CMD_DELETE, CMD_OBJ_TABLE, &$2, &@$,
@@ -457,9 +473,7 @@ delete_cmd	:	TABLE table_spec
 			{
 				struct handle h = { .family = $2 };
 
-				h.handle.id = $4;
-				h.handle.present = true;
-				h.handle.location = @4;
+				handle_set_id(&h.handle, $4, &@4);
 				$$ = cmd_obj(CMD_DELETE, CMD_OBJ_TABLE, &h, &@$,
 					     NULL);
 			}
@@ -470,28 +484,14 @@ delete_cmd	:	TABLE table_spec
 			}
 		|	CHAIN table_spec HANDLE number
 			{
-				$2.handle.id = $4;
-				$2.handle.present = true;
-				$2.handle.location = @4;
+				handle_set_id(&$2.handle, $4, &@4);
 				$$ = cmd_obj(CMD_DELETE, CMD_OBJ_CHAIN, &$2, &@$,
 					     NULL);
 			}
 		|	RULE chain_spec HANDLE number
 			{
-				$2.handle.id = $4;
-				$2.handle.present = true;
-				$2.handle.location = @4;
+				handle_set_id(&$2.handle, $4, &@4);
 				$$ = cmd_obj(CMD_DELETE, CMD_OBJ_RULE, &$2, &@$,
-					     NULL);
-			}
-		|	SET set_spec
-			{
-				$$ = cmd_obj(CMD_DELETE, CMD_OBJ_SET, &$2, &@$,
-					     NULL);
-			}
-		|	MAP set_spec
-			{
-				$$ = cmd_obj(CMD_DELETE, CMD_OBJ_MAP, &$2, &@$,
 					     NULL);
 			}
 		|	ELEMENT set_spec set_expr
@@ -499,56 +499,15 @@ delete_cmd	:	TABLE table_spec
 				$$ = cmd_obj(CMD_DELETE, CMD_OBJ_ELEMENTS, &$2, &@$,
 					     $3);
 			}
-		|	FLOWTABLE set_spec
+		|	named_obj set_spec
 			{
-				$$ = cmd_obj(CMD_DELETE, CMD_OBJ_FLOWTABLE, &$2,
-					     &@$, NULL);
-				cmd_move_set_name(&$$->handle, 2);
-			}
-		|	COUNTER set_spec
-			{
-				$$ = cmd_obj(CMD_DELETE, CMD_OBJ_COUNTER, &$2, &@$,
-					     NULL);
-				cmd_move_set_name(&$$->handle, 1);
-			}
-		|	QUOTA set_spec
-			{
-				$$ = cmd_obj(CMD_DELETE, CMD_OBJ_QUOTA, &$2, &@$,
-					     NULL);
-				cmd_move_set_name(&$$->handle, 1);
-			}
-		|	LIMIT set_spec
-			{
-				$$ = cmd_obj(CMD_DELETE, CMD_OBJ_LIMIT, &$2, &@$,
-					     NULL);
-				cmd_move_set_name(&$$->handle, 1);
-			}
-		|	CT HELPER set_spec
-			{
-				$$ = cmd_obj(CMD_DELETE, CMD_OBJ_CT_HELPER, &$3,
-					     &@$, NULL);
-				cmd_move_set_name(&$$->handle, 1);
+				$$ = cmd_named(CMD_DELETE, $1, &$2, &@$);
 			}
 		;
 
-list_cmd	:	RULESET family_unspec_spec
-			{
-				$$ = cmd_obj(CMD_LIST, CMD_OBJ_RULESET, &$2, &@$,
-					     NULL);
-			}
-		|	TABLES family_unspec_spec
-			{
-				$$ = cmd_obj(CMD_LIST, CMD_OBJ_TABLES, &$2, &@$,
-					     NULL);
-			}
-		|	TABLE table_spec
+list_cmd	:	TABLE table_spec
 			{
 				$$ = cmd_obj(CMD_LIST, CMD_OBJ_TABLE, &$2, &@$,
-					     NULL);
-			}
-		|	CHAINS family_unspec_spec
-			{
-				$$ = cmd_obj(CMD_LIST, CMD_OBJ_CHAINS, &$2, &@$,
 					     NULL);
 			}
 		|	CHAIN chain_spec
@@ -556,78 +515,17 @@ list_cmd	:	RULESET family_unspec_spec
 				$$ = cmd_obj(CMD_LIST, CMD_OBJ_CHAIN, &$2, &@$,
 					     NULL);
 			}
-		|	SETS family_unspec_spec
+		|	named_obj set_spec
 			{
-				$$ = cmd_obj(CMD_LIST, CMD_OBJ_SETS, &$2, &@$,
-					     NULL);
+				$$ = cmd_named(CMD_LIST, $1, &$2, &@$);
 			}
-		|	SET set_spec
+		|	plural_obj family_unspec_spec
 			{
-				$$ = cmd_obj(CMD_LIST, CMD_OBJ_SET, &$2, &@$,
-					     NULL);
-			}
-		|	MAPS family_unspec_spec
-			{
-				$$ = cmd_obj(CMD_LIST, CMD_OBJ_MAPS, &$2, &@$,
-					     NULL);
-			}
-		|	MAP set_spec
-			{
-				$$ = cmd_obj(CMD_LIST, CMD_OBJ_MAP, &$2, &@$,
-					     NULL);
-			}
-		|	COUNTERS family_unspec_spec
-			{
-				$$ = cmd_obj(CMD_LIST, CMD_OBJ_COUNTERS, &$2, &@$,
-					     NULL);
-			}
-		|	COUNTER set_spec
-			{
-				$$ = cmd_obj(CMD_LIST, CMD_OBJ_COUNTER, &$2, &@$,
-					     NULL);
-				cmd_move_set_name(&$$->handle, 1);
-			}
-		|	QUOTAS family_unspec_spec
-			{
-				$$ = cmd_obj(CMD_LIST, CMD_OBJ_QUOTAS, &$2, &@$,
-					     NULL);
-			}
-		|	QUOTA set_spec
-			{
-				$$ = cmd_obj(CMD_LIST, CMD_OBJ_QUOTA, &$2, &@$,
-					     NULL);
-				cmd_move_set_name(&$$->handle, 1);
-			}
-		|	LIMITS family_unspec_spec
-			{
-				$$ = cmd_obj(CMD_LIST, CMD_OBJ_LIMITS, &$2, &@$,
-					     NULL);
-			}
-		|	LIMIT set_spec
-			{
-				$$ = cmd_obj(CMD_LIST, CMD_OBJ_LIMIT, &$2, &@$,
-					     NULL);
-				cmd_move_set_name(&$$->handle, 1);
-			}
-		|	FLOWTABLES family_unspec_spec
-			{
-				$$ = cmd_obj(CMD_LIST, CMD_OBJ_FLOWTABLES, &$2,
-					     &@$, NULL);
-			}
-		|	FLOWTABLE set_spec
-			{
-				$$ = cmd_obj(CMD_LIST, CMD_OBJ_FLOWTABLE, &$2,
-					     &@$, NULL);
-				cmd_move_set_name(&$$->handle, 2);
+				$$ = cmd_obj(CMD_LIST, $1, &$2, &@$, NULL);
 			}
 		;
 
-flush_cmd	:	RULESET family_unspec_spec
-			{
-				$$ = cmd_obj(CMD_FLUSH, CMD_OBJ_RULESET, &$2, &@$,
-					     NULL);
-			}
-		|	TABLE table_spec
+flush_cmd	:	TABLE table_spec
 			{
 				$$ = cmd_obj(CMD_FLUSH, CMD_OBJ_TABLE, &$2, &@$,
 					     NULL);
@@ -637,40 +535,46 @@ flush_cmd	:	RULESET family_unspec_spec
 				$$ = cmd_obj(CMD_FLUSH, CMD_OBJ_CHAIN, &$2, &@$,
 					     NULL);
 			}
-		|	SET set_spec
+		|	named_obj set_spec
 			{
-				$$ = cmd_obj(CMD_FLUSH, CMD_OBJ_SET, &$2, &@$,
-					     NULL);
+				$$ = cmd_named(CMD_FLUSH, $1, &$2, &@$);
 			}
-		|	MAP set_spec
+		|	plural_obj family_unspec_spec
 			{
-				$$ = cmd_obj(CMD_FLUSH, CMD_OBJ_MAP, &$2, &@$,
-					     NULL);
+				$$ = cmd_obj(CMD_FLUSH, $1, &$2, &@$, NULL);
 			}
 		;
 
-reset_cmd	:	COUNTERS family_unspec_spec
+reset_cmd	:	named_obj set_spec
 			{
-				$$ = cmd_obj(CMD_RESET, CMD_OBJ_COUNTERS, &$2, &@$,
-					     NULL);
+				$$ = cmd_named(CMD_RESET, $1, &$2, &@$);
 			}
-		|	COUNTER set_spec
+		|	plural_obj family_unspec_spec
 			{
-				$$ = cmd_obj(CMD_RESET, CMD_OBJ_COUNTER, &$2, &@$,
-					     NULL);
-				cmd_move_set_name(&$$->handle, 1);
+				$$ = cmd_obj(CMD_RESET, $1, &$2, &@$, NULL);
 			}
-		|	QUOTAS family_unspec_spec
-			{
-				$$ = cmd_obj(CMD_RESET, CMD_OBJ_QUOTAS, &$2, &@$,
-					     NULL);
-			}
-		|	QUOTA set_spec
-			{
-				$$ = cmd_obj(CMD_RESET, CMD_OBJ_QUOTA, &$2, &@$,
-					     NULL);
-				cmd_move_set_name(&$$->handle, 1);
-			}
+		;
+
+named_obj	:	SET		{ $$ = CMD_OBJ_SET; }
+		|	MAP		{ $$ = CMD_OBJ_MAP; }
+		|	FLOWTABLE	{ $$ = CMD_OBJ_FLOWTABLE; }
+		|	COUNTER		{ $$ = CMD_OBJ_COUNTER; }
+		|	QUOTA		{ $$ = CMD_OBJ_QUOTA; }
+		|	LIMIT		{ $$ = CMD_OBJ_LIMIT; }
+		|	CT HELPER	{ $$ = CMD_OBJ_CT_HELPER; }
+		|	SYNPROXY	{ $$ = CMD_OBJ_SYNPROXY; }
+		|	SECMARK		{ $$ = CMD_OBJ_SECMARK; }
+		;
+
+plural_obj	:	RULESET		{ $$ = CMD_OBJ_RULESET; }
+		|	TABLES		{ $$ = CMD_OBJ_TABLES; }
+		|	CHAINS		{ $$ = CMD_OBJ_CHAINS; }
+		|	SETS		{ $$ = CMD_OBJ_SETS; }
+		|	MAPS		{ $$ = CMD_OBJ_MAPS; }
+		|	COUNTERS	{ $$ = CMD_OBJ_COUNTERS; }
+		|	QUOTAS		{ $$ = CMD_OBJ_QUOTAS; }
+		|	LIMITS		{ $$ = CMD_OBJ_LIMITS; }
+		|	FLOWTABLES	{ $$ = CMD_OBJ_FLOWTABLES; }
 		;
 
 family		:	IP		{ $$ = NFPROTO_IPV4; }
@@ -726,23 +630,17 @@ rule_position	:	chain_spec
 		|	chain_spec POSITION number
 			{
 				$$ = $1;
-				$$.position.id = $3;
-				$$.position.present = true;
-				$$.position.location = @3;
+				handle_set_id(&$$.position, $3, &@3);
 			}
 		|	chain_spec HANDLE number
 			{
 				$$ = $1;
-				$$.handle.id = $3;
-				$$.handle.present = true;
-				$$.handle.location = @3;
+				handle_set_id(&$$.handle, $3, &@3);
 			}
 		|	chain_spec INDEX number
 			{
 				$$ = $1;
-				$$.index.id = $3;
-				$$.index.present = true;
-				$$.index.location = @3;
+				handle_set_id(&$$.index, $3, &@3);
 			}
 		;
 
@@ -813,6 +711,10 @@ table_line	:	FLAGS STRING
 				table_add_obj($<table>0, $3, &@3, $4, &@$);
 			}
 		|	SYNPROXY identifier synproxy_body
+			{
+				table_add_obj($<table>0, $2, &@2, $3, &@$);
+			}
+		|	SECMARK identifier secmark_body
 			{
 				table_add_obj($<table>0, $2, &@2, $3, &@$);
 			}
@@ -1146,13 +1048,22 @@ kw_or_string	:	STRING
 		|	PROTO		{ $$ = strdup($1); }
 		;
 
-synproxy_body	:	'{' opt_nl synproxy_stmt opt_nl '}'
+synproxy_body	:	'{' synproxy_blk '}'
 			{
 				$$ = obj_new(&@$, NFT_OBJECT_SYNPROXY);
-				$$->synproxy.mss = $3->synproxy.mss;
-				$$->synproxy.wscale = $3->synproxy.wscale;
-				$$->synproxy.flags = $3->synproxy.flags;
-				stmt_free($3);
+				$$->synproxy.mss = $2->synproxy.mss;
+				$$->synproxy.wscale = $2->synproxy.wscale;
+				$$->synproxy.flags = $2->synproxy.flags;
+				stmt_free($2);
+			}
+		;
+
+secmark_body	:	'{' opt_nl QUOTED_STRING opt_nl '}'
+			{
+				$$ = obj_new(&@$, NFT_OBJECT_SECMARK);
+				snprintf($$->secmark.ctx, sizeof($$->secmark.ctx),
+					 "%s", $3);
+				free($3);
 			}
 		;
 
@@ -1460,6 +1371,7 @@ field_name	:	STRING		{ $$ = keep_string(state, $1); }
 key_name	:	field_name
 		|	META_UKEY
 		|	IPSEC
+		|	SECMARK
 		;
 
 payload_sel	:	PROTO field_name
@@ -1502,7 +1414,11 @@ payload_sel	:	PROTO field_name
 		;
 
 opt_name	:	STRING		{ $$ = keep_string(state, $1); }
-		|	TIMESTAMP | SACK_PERM
+		|	TIMESTAMP | SACK_PERM | MSS
+		;
+
+opt_field	:	field_name
+		|	COUNT
 		;
 
 exthdr_sel	:	EXTHDR_NAME field_name
@@ -1523,7 +1439,7 @@ exthdr_sel	:	EXTHDR_NAME field_name
 				if (!$$)
 					YYERROR;
 			}
-		|	PROTO OPTION opt_name field_name
+		|	PROTO OPTION opt_name opt_field
 			{
 				$$ = option_sel(state, &@$, $1, &@1, $3, &@3, $4,
 						&@4);
@@ -1537,7 +1453,7 @@ exthdr_sel	:	EXTHDR_NAME field_name
 				if (!$$)
 					YYERROR;
 			}
-		|	IP OPTION opt_name field_name
+		|	IP OPTION opt_name opt_field
 			{
 				$$ = option_sel(state, &@$, $1, &@1, $3, &@3, $4,
 						&@4);
@@ -2264,31 +2180,48 @@ connlimit_stmt	:	CT COUNT limit_over number
 			}
 		;
 
-synproxy_stmt	:	SYNPROXY
+synproxy_stmt	:	SYNPROXY synproxy_cfg
+			{
+				$$ = $2;
+				$$->location = @$;
+			}
+		;
+
+synproxy_cfg	:	%empty
 			{
 				$$ = stmt_alloc(&@$, STMT_SYNPROXY);
 			}
-		|	synproxy_stmt MSS number
+		|	synproxy_cfg synproxy_opt
+		;
+
+/* The object block also takes separators between the options. */
+synproxy_blk	:	%empty
 			{
-				$$ = $1;
-				$$->synproxy.mss = $3;
-				$$->synproxy.flags |= NF_SYNPROXY_OPT_MSS;
+				$$ = stmt_alloc(&@$, STMT_SYNPROXY);
 			}
-		|	synproxy_stmt WSCALE number
+		|	synproxy_blk synproxy_opt
+		|	synproxy_blk stmt_sep
+		;
+
+synproxy_opt	:	MSS number
 			{
-				$$ = $1;
-				$$->synproxy.wscale = $3;
-				$$->synproxy.flags |= NF_SYNPROXY_OPT_WSCALE;
+				$<stmt>0->synproxy.mss = $2;
+				$<stmt>0->synproxy.flags |= NF_SYNPROXY_OPT_MSS;
 			}
-		|	synproxy_stmt TIMESTAMP
+		|	WSCALE number
 			{
-				$$ = $1;
-				$$->synproxy.flags |= NF_SYNPROXY_OPT_TIMESTAMP;
+				$<stmt>0->synproxy.wscale = $2;
+				$<stmt>0->synproxy.flags |= NF_SYNPROXY_OPT_WSCALE;
 			}
-		|	synproxy_stmt SACK_PERM
+		|	TIMESTAMP
 			{
-				$$ = $1;
-				$$->synproxy.flags |= NF_SYNPROXY_OPT_SACK_PERM;
+				$<stmt>0->synproxy.flags |=
+					NF_SYNPROXY_OPT_TIMESTAMP;
+			}
+		|	SACK_PERM
+			{
+				$<stmt>0->synproxy.flags |=
+					NF_SYNPROXY_OPT_SACK_PERM;
 			}
 		;
 

@@ -38,6 +38,7 @@ void parser_state_fini(struct parser_state *state)
 		free(state->strpool[--state->nstrpool]);
 	free(state->strpool);
 	state->strpool = NULL;
+	state->strpool_cap = 0;
 }
 
 struct symbol *symbol_lookup(struct parser_state *state, const char *name)
@@ -354,12 +355,17 @@ int parse_log_level(const char *s, uint32_t *level)
 
 const char *keep_string(struct parser_state *state, char *s)
 {
+	unsigned int cap = state->strpool_cap;
 	char **n;
 
-	n = realloc(state->strpool, (state->nstrpool + 1) * sizeof(*n));
-	if (!n)
-		return s;	/* leaks one word rather than failing */
-	state->strpool = n;
+	if (state->nstrpool == cap) {
+		cap = cap ? cap * 2 : 64;
+		n = realloc(state->strpool, cap * sizeof(*n));
+		if (!n)
+			return s;	/* leaks one word rather than failing */
+		state->strpool = n;
+		state->strpool_cap = cap;
+	}
 	state->strpool[state->nstrpool++] = s;
 	return s;
 }
@@ -658,6 +664,11 @@ struct expr *option_sel(struct parser_state *state,
 	unsigned int f;
 
 	if (!strcmp(proto, "tcp")) {
+		/* names stock nft accepts besides the table's own */
+		if (!strcmp(opt, "mss"))
+			opt = "maxseg";
+		else if (!strcmp(opt, "sack-permitted"))
+			opt = "sack-perm";
 		desc = exthdr_tcpopt_lookup(opt);
 		op = NFT_EXTHDR_OP_TCPOPT;
 		kind = "kind";
@@ -1018,6 +1029,13 @@ struct stmt *assign(struct parser_state *state, const struct location *loc,
 
 	switch (sel->kind) {
 	case EXPR_META:
+		/* "meta secmark set "name"" names a secmark object */
+		if (sel->meta.key == NFT_META_SECMARK &&
+		    val->kind == EXPR_SYMBOL &&
+		    val->sym.symtype == SYMBOL_QUOTED) {
+			expr_free(sel);
+			return objref(loc, NFT_OBJECT_SECMARK, val);
+		}
 		s = stmt_alloc(loc, STMT_META);
 		s->meta.key = sel->meta.key;
 		s->meta.expr = val;
@@ -1143,6 +1161,35 @@ void cmd_move_set_name(struct handle *h, int to)
 	free(dst->name);
 	*dst = h->set;
 	h->set.name = NULL;
+}
+
+/* A command on a named set, map, flowtable or stateful object. */
+struct cmd *cmd_named(enum cmd_ops op, enum cmd_obj obj, struct handle *h,
+		      const struct location *loc)
+{
+	switch (obj) {
+	case CMD_OBJ_FLOWTABLE:
+		cmd_move_set_name(h, 2);
+		break;
+	case CMD_OBJ_COUNTER:
+	case CMD_OBJ_QUOTA:
+	case CMD_OBJ_LIMIT:
+	case CMD_OBJ_CT_HELPER:
+	case CMD_OBJ_SYNPROXY:
+	case CMD_OBJ_SECMARK:
+		cmd_move_set_name(h, 1);
+		break;
+	default:
+		break;
+	}
+	return cmd_obj(op, obj, h, loc, NULL);
+}
+
+void handle_set_id(struct id_ref *id, uint64_t n, const struct location *loc)
+{
+	id->id = n;
+	id->present = true;
+	id->location = *loc;
 }
 
 struct cmd *cmd_new_obj(enum cmd_ops op, enum cmd_obj obj, struct handle *h,
@@ -1363,7 +1410,9 @@ uint64_t set_flag_lookup(struct parser_state *state, char *s,
 	else if (!strcmp(s, "dynamic"))
 		f = SET_F_EVAL;
 	else
-		erec_error(state->erq, loc, "unknown set flag %s", s);
+		erec_error(state->erq, loc, "syntax error, unexpected string, "
+			   "expecting constant or interval or dynamic or "
+			   "timeout");
 	free(s);
 	return f;
 }

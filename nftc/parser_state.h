@@ -60,6 +60,7 @@ struct parser_state {
 	bool			aborted;
 	char			**strpool;
 	unsigned int		nstrpool;
+	unsigned int		strpool_cap;
 };
 
 /* parser_state.c */
@@ -181,6 +182,9 @@ struct cmd *cmd_rule(struct parser_state *state, enum cmd_ops op,
 		     struct handle *h, struct rule *rule,
 		     const struct location *loc);
 void cmd_move_set_name(struct handle *h, int to);
+struct cmd *cmd_named(enum cmd_ops op, enum cmd_obj obj, struct handle *h,
+		      const struct location *loc);
+void handle_set_id(struct id_ref *id, uint64_t n, const struct location *loc);
 void table_fixup(struct parser_state *state, struct table *t,
 		 const struct handle *h, const struct location *loc);
 void chain_fixup(struct chain *c, const struct handle *h);

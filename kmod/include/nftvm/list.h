@@ -66,7 +66,8 @@ static inline void nftvm_list_del(struct nftvm_list *n)
 
 #define nftvm_list_for_each_entry_safe(pos, tmp, head, member)		\
 	for (pos = nftvm_list_entry((head)->next, __typeof__(*pos), member), \
-	     tmp = nftvm_list_entry(pos->member.next, __typeof__(*pos), member); \
+	     tmp = nftvm_list_entry(pos->member.next, __typeof__(*pos),	\
+				    member);				\
 	     &pos->member != (head);					\
 	     pos = tmp,							\
 	     tmp = nftvm_list_entry(tmp->member.next, __typeof__(*tmp), member))

@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef NFTC_PRINTER_H
+#define NFTC_PRINTER_H
+
+/*
+ * The IR printer: IR -> nft text, in the layout stock nft 1.0.6 uses for
+ * "nft list ruleset" (tabs, braces, element wrapping). Used by "list
+ * ruleset" (IR decompiled from VM code), ipt2nft and the conformance
+ * runners. Output goes to octx->f; octx->flags (enum nftc_output_flags)
+ * select numeric/stateless/handle output.
+ */
+
+#include <stdint.h>
+#include "list.h"
+#include "datatype.h"
+#include "expr.h"
+#include "stmt.h"
+#include "rule.h"
+
+void nftc_print_ruleset(struct output_ctx *octx, const struct list_head *tables);
+void nftc_print_table(struct output_ctx *octx, const struct table *table);
+void nftc_print_chain(struct output_ctx *octx, const struct chain *chain);
+void nftc_print_set(struct output_ctx *octx, const struct set *set);
+void nftc_print_obj(struct output_ctx *octx, const struct obj *obj);
+void nftc_print_flowtable(struct output_ctx *octx,
+			  const struct flowtable *ft);
+/* One rule on one line, without indentation or newline. */
+void nftc_print_rule(struct output_ctx *octx, const struct rule *rule);
+void nftc_print_stmt(struct output_ctx *octx, const struct stmt *stmt);
+void nftc_print_expr(struct output_ctx *octx, const struct expr *expr);
+
+/* "ip", "ip6", "inet", "arp", "bridge", "netdev" ("unknown" otherwise). */
+const char *nftc_family_name(uint32_t family);
+
+/* Internal, shared by printer.c, print_expr.c and print_stmt.c. */
+
+/*
+ * Print the elements of @set (EXPR_SET) in braces. @multiline wraps the
+ * way stock does in set declarations, by the key type @key_dtype.
+ */
+void nftc_print_set_elems(struct output_ctx *octx, const struct expr *set,
+			  const struct datatype *key_dtype, bool multiline);
+/* A time in ms, honouring NFTC_OUTPUT_SECONDS. */
+void nftc_print_time(struct output_ctx *octx, uint64_t ms);
+/* "N unit" of a byte count: bytes, kbytes or mbytes, as stock. */
+void nftc_print_bytes(struct output_ctx *octx, uint64_t bytes);
+/* "second", "minute", ... for a limit unit in seconds. */
+const char *nftc_limit_unit_name(uint64_t unit);
+
+#endif
