@@ -111,6 +111,18 @@ static void erec_print_carets(FILE *f, const char *line, size_t len,
 	fputc('\n', f);
 }
 
+/* "In file included from ..." for each enclosing file, outermost first. */
+static void erec_print_include_chain(FILE *f, const struct input_desc *parent,
+				     const struct input_desc *child)
+{
+	if (!parent)
+		return;
+	erec_print_include_chain(f, parent->parent, parent);
+	fprintf(f, "In file included from %s:%u:%u-%u:\n", parent->name,
+		child->parent_line, child->parent_first_column,
+		child->parent_last_column);
+}
+
 void erec_format(FILE *f, const struct error_record *erec)
 {
 	const struct location *loc = &erec->loc;
@@ -123,6 +135,7 @@ void erec_format(FILE *f, const struct error_record *erec)
 		return;
 	}
 
+	erec_print_include_chain(f, in->parent, in);
 	fprintf(f, "%s:%u:%u-%u: %s: %s\n", in->name, loc->first_line,
 		loc->first_column,
 		loc->last_line == loc->first_line ? loc->last_column :
