@@ -291,7 +291,7 @@ int expr_evaluate_symbol(struct eval_ctx *ctx, struct expr **expr)
 
 	if (!ctx->ectx.dtype || ctx->ectx.dtype->type == TYPE_INVALID)
 		return expr_error(ctx, *expr,
-				  "Symbol expression has no type context");
+				  "Can't parse symbolic invalid expressions");
 	if (dtype_is_string(ctx->ectx.dtype) && !(*expr)->sym.identifier[0])
 		return expr_error(ctx, *expr, "Empty string is not allowed");
 	if (datatype_parse_symbol(&pctx, ctx->ectx.dtype, *expr, &res) < 0)
@@ -680,6 +680,13 @@ static int ct_update_type(struct eval_ctx *ctx, struct expr *e)
 {
 	const struct proto_desc *nh;
 
+	if (e->ct.key == NFT_CT_PROTO_SRC || e->ct.key == NFT_CT_PROTO_DST) {
+		/* a port only means something once the protocol is known */
+		if (!ctx->pctx.protocol[PROTO_BASE_TRANSPORT_HDR].desc &&
+		    ctx->rule)
+			expr_set_type(e, &invalid_type, BYTEORDER_BIG, 16);
+		return 0;
+	}
 	if (e->ct.key != NFT_CT_SRC && e->ct.key != NFT_CT_DST)
 		return 0;
 	if (e->dtype->type != TYPE_INVALID && e->len)
@@ -1192,6 +1199,31 @@ static int payload_dependency(struct eval_ctx *ctx,
 	return dep_link(ctx, lower, desc, expr);
 }
 
+/*
+ * IPv6 extension headers and IPv4 options need their network protocol:
+ * matched from the link layer when unknown (ether type in bridge, not
+ * meta protocol), an error when another one is known.
+ */
+static int exthdr_dependency(struct eval_ctx *ctx,
+			     const struct proto_desc *want,
+			     const struct expr *expr)
+{
+	const struct proto_desc *cur, *ll;
+
+	cur = ctx->pctx.protocol[PROTO_BASE_NETWORK_HDR].desc;
+	if (cur == want)
+		return 0;
+	if (cur)
+		return expr_error(ctx, expr, "cannot use exthdr with %s",
+				  cur->name);
+	ll = ctx->pctx.protocol[PROTO_BASE_LL_HDR].desc;
+	if (!ll)
+		return expr_error(ctx, expr, "ambiguous payload specification: "
+				  "no %s protocol specified",
+				  proto_base_names[PROTO_BASE_LL_HDR]);
+	return dep_link(ctx, ll, want, expr);
+}
+
 /**
  * expr_add_dependency - protocol dependencies of a load
  * @expr: payload, exthdr or key expression just evaluated
@@ -1221,18 +1253,11 @@ int expr_add_dependency(struct eval_ctx *ctx, struct expr *expr)
 	case EXPR_EXTHDR:
 		switch (expr->exthdr.op) {
 		case NFT_EXTHDR_OP_IPV6:
-			return payload_dependency(ctx, &proto_ip6,
-						  PROTO_BASE_NETWORK_HDR,
-						  expr);
-		case NFT_EXTHDR_OP_TCPOPT:
-			return payload_dependency(ctx, &proto_tcp,
-						  PROTO_BASE_TRANSPORT_HDR,
-						  expr);
+			return exthdr_dependency(ctx, &proto_ip6, expr);
 		case NFT_EXTHDR_OP_IPV4:
-			return payload_dependency(ctx, &proto_ip,
-						  PROTO_BASE_NETWORK_HDR,
-						  expr);
+			return exthdr_dependency(ctx, &proto_ip, expr);
 		default:
+			/* tcp options: stock nft adds no dependency */
 			return 0;
 		}
 	default:
@@ -1744,6 +1769,10 @@ int expr_evaluate_relational(struct eval_ctx *ctx, struct expr **expr)
 	if (expr_is_constant(left))
 		return expr_error(ctx, left, "Relational expression (%s) has "
 				  "constant value", op_names[rel->op]);
+	if (left->kind == EXPR_CONCAT && rel->pair.right->kind != EXPR_SET &&
+	    rel->pair.right->kind != EXPR_SET_REF)
+		return expr_error(ctx, left, "Use concatenations with sets and "
+				  "maps, not singleton values");
 	if (set_is_singleton(rel->pair.right))
 		set_unwrap_singleton(rel);
 

@@ -771,13 +771,122 @@ static int elems_type(struct eval_ctx *ctx, struct set *set,
 	return 0;
 }
 
+/*
+ * Duplicate keys in a map: the kernel keeps the first element and
+ * refuses (EEXIST) a later one with other data. Elements are checked in
+ * the order they are sent (interval maps: sorted, by their start).
+ */
+struct dup_ent {
+	const struct expr	*key;
+	const struct expr	*data;
+	const struct expr	*elem;
+	unsigned int		pos;
+	bool			starts;	/* interval keys: by start */
+};
+
+static int dup_key_cmp(const struct expr *a, const struct expr *b,
+		       bool starts)
+{
+	const struct expr *i, *j;
+	int d;
+
+	if (!a || !b)
+		return !a - !b;
+	if (a->kind != b->kind)
+		return a->kind - b->kind;
+	switch (a->kind) {
+	case EXPR_VALUE:
+		return value_cmp(&a->value, &b->value);
+	case EXPR_RANGE:
+		d = dup_key_cmp(a->pair.left, b->pair.left, starts);
+		return d || starts ? d :
+		       dup_key_cmp(a->pair.right, b->pair.right, starts);
+	case EXPR_CONCAT:
+		j = list_first_entry(&b->expressions, struct expr, list);
+		list_for_each_entry(i, &a->expressions, list) {
+			if (&j->list == &b->expressions)
+				return 1;
+			d = dup_key_cmp(i, j, false);
+			if (d)
+				return d;
+			j = list_next_entry(j, list);
+		}
+		return &j->list == &b->expressions ? 0 : -1;
+	default:
+		return 0;
+	}
+}
+
+static bool dup_data_equal(const struct expr *a, const struct expr *b)
+{
+	char x[NFT_CHAIN_MAXNAMELEN], y[NFT_CHAIN_MAXNAMELEN];
+
+	if (a->kind != b->kind)
+		return false;
+	if (a->kind != EXPR_VERDICT)
+		return dup_key_cmp(a, b, false) == 0;
+	if (a->verdict.verdict != b->verdict.verdict)
+		return false;
+	if (!verdict_target(a, x, sizeof(x)) ||
+	    !verdict_target(b, y, sizeof(y)))
+		return true;
+	return !strcmp(x, y);
+}
+
+static int dup_ent_cmp(const void *a, const void *b)
+{
+	const struct dup_ent *x = a, *y = b;
+	int d = dup_key_cmp(x->key, y->key, x->starts);
+
+	return d ? d : (x->pos < y->pos ? -1 : 1);
+}
+
+static int map_dups_check(struct eval_ctx *ctx, const struct set *set,
+			  const struct expr *elems)
+{
+	bool starts = !(set->flags & SET_F_CONCAT);
+	const struct dup_ent *bad = NULL, *first;
+	unsigned int n = 0, k;
+	struct dup_ent *v;
+	const struct expr *i;
+
+	if (!(set->flags & SET_F_MAP))
+		return 0;
+	v = calloc(list_count(&elems->expressions) + 1, sizeof(*v));
+	if (!v)
+		return -1;
+	list_for_each_entry(i, &elems->expressions, list) {
+		if (i->kind != EXPR_MAPPING || (i->flags & EXPR_F_EXISTING))
+			continue;
+		v[n].elem = interval_elem(i);
+		v[n].key = v[n].elem->elem.key;
+		v[n].data = i->pair.right;
+		v[n].pos = n;
+		v[n].starts = starts;
+		n++;
+	}
+	qsort(v, n, sizeof(*v), dup_ent_cmp);
+	for (k = 0, first = v; k < n; k++) {
+		if (dup_key_cmp(first->key, v[k].key, starts))
+			first = &v[k];
+		else if (!dup_data_equal(first->data, v[k].data) &&
+			 (!bad || v[k].pos < bad->pos))
+			bad = &v[k];
+	}
+	k = bad ? erec_error(&ctx->nft->erq, &bad->elem->location,
+			     "Could not process rule: File exists") : 0;
+	free(v);
+	return k ? -1 : 0;
+}
+
 static int elems_normalize(struct eval_ctx *ctx, struct set *set,
 			   struct expr *elems)
 {
-	if ((set->flags & SET_F_INTERVAL) && !(set->flags & SET_F_CONCAT))
-		return interval_set_normalize(&ctx->nft->erq, elems,
-					      set_interval_mode(set));
-	return 0;
+	if ((set->flags & SET_F_INTERVAL) && !(set->flags & SET_F_CONCAT) &&
+	    interval_set_normalize(&ctx->nft->erq, elems,
+				   set_interval_mode(set)) < 0)
+		return -1;
+	return map_dups_check(ctx, set, elems);
 }
 
 static int elems_clone_into(struct expr *dst, const struct expr *src,

@@ -315,11 +315,9 @@ static bool prio_hook_compat(uint32_t family, const char *name,
 		return true;
 	}
 	if (!strcmp(name, "srcnat"))
-		return hook == NF_INET_POST_ROUTING ||
-		       hook == NF_INET_LOCAL_IN;
+		return hook == NF_INET_POST_ROUTING;
 	if (!strcmp(name, "dstnat"))
-		return hook == NF_INET_PRE_ROUTING ||
-		       hook == NF_INET_LOCAL_OUT;
+		return hook == NF_INET_PRE_ROUTING;
 	return true;
 }
 
@@ -413,6 +411,30 @@ static int parse_priority(uint32_t family, unsigned int hook,
 	return 0;
 }
 
+/*
+ * Stock nft underlines "priority VALUE": widen @loc back to @kw when the
+ * keyword precedes it on the same line.
+ */
+static struct location keyword_location(const struct location *loc,
+					const char *kw)
+{
+	struct location l = *loc;
+	const char *line, *p;
+	size_t n = strlen(kw);
+
+	if (!loc->indesc || !loc->indesc->data || loc->first_column < 2 ||
+	    loc->first_line != loc->last_line)
+		return l;
+	line = loc->indesc->data + loc->line_offset;
+	p = line + loc->first_column - 2;
+	while (p > line && (*p == ' ' || *p == '\t'))
+		p--;
+	if (p - line + 1 < (long)n || strncmp(p - n + 1, kw, n))
+		return l;
+	l.first_column = (p - n + 1 - line) + 1;
+	return l;
+}
+
 static int priority_evaluate(struct eval_ctx *ctx, struct expr *expr,
 			     uint32_t family, unsigned int hook, int *prio)
 {
@@ -450,12 +472,11 @@ static int priority_evaluate(struct eval_ctx *ctx, struct expr *expr,
 		s = expr_text(e, buf, sizeof(buf));
 	}
 	if (!s || parse_priority(family, hook, s, prio, &bad) < 0) {
-		if (s && bad)
-			return eval_error(ctx, &expr->location,
-					  "'%s' is invalid priority in this "
-					  "context.", s);
-		return eval_error(ctx, &expr->location,
-				  "'%s' is invalid priority.", s ? s : "");
+		struct location loc = keyword_location(&expr->location,
+						       "priority");
+
+		return eval_error(ctx, &loc, "invalid priority expression "
+				  "value in this context.");
 	}
 	return 0;
 }
@@ -541,9 +562,21 @@ static int chain_evaluate(struct eval_ctx *ctx, struct chain *chain)
 		return -1;
 	devices_expand(chain->devices);
 	if (family == NFPROTO_NETDEV && !chain->devices &&
-	    hook == NF_NETDEV_INGRESS)
-		return eval_error(ctx, &chain->location,
-				  "Missing `device' in this chain definition");
+	    hook == NF_NETDEV_INGRESS) {
+		struct location loc = chain->location;
+
+		/* stock underlines "type ... priority N;" */
+		if (chain->type.location.indesc && chain->priority &&
+		    chain->priority->location.first_line ==
+		    chain->type.location.first_line) {
+			loc = keyword_location(&chain->type.location, "type");
+			loc.last_line = chain->priority->location.last_line;
+			loc.last_column =
+				chain->priority->location.last_column;
+		}
+		return eval_error(ctx, &loc, "Missing `device' in this chain "
+				  "definition");
+	}
 	return 0;
 }
 

@@ -90,27 +90,54 @@ struct ival {
 	unsigned int	pos;
 };
 
+/* By low end, catch-all last (as stock lists it); 0 on ties. */
+static int ival_key_cmp(const struct ival *x, const struct ival *y)
+{
+	if (x->catchall != y->catchall)
+		return x->catchall ? 1 : -1;
+	if (x->catchall)
+		return 0;
+	return value_cmp(&x->low, &y->low);
+}
+
 static int ival_cmp(const void *a, const void *b)
 {
 	const struct ival *x = a, *y = b;
-	int d;
+	int d = ival_key_cmp(x, y);
 
-	/* catch-all last, as stock lists it */
-	if (x->catchall != y->catchall)
-		return x->catchall ? 1 : -1;
-	if (!x->catchall) {
-		d = value_cmp(&x->low, &y->low);
-		if (d)
-			return d;
-	}
-	/* stable: keep source order among equal low ends */
+	if (d)
+		return d;
 	return x->pos < y->pos ? -1 : x->pos > y->pos;
+}
+
+/*
+ * Sort as stock's list merge sort does, since which of two equal keys
+ * comes first decides where an overlap is reported: the first half
+ * (the larger one for odd counts) and the second are sorted, then an
+ * element of the first half goes before the second half's elements
+ * only when strictly smaller.
+ */
+static void ival_msort(struct ival *v, struct ival *tmp, unsigned int n)
+{
+	unsigned int h = (n + 1) / 2, i = 0, j = h, k = 0;
+
+	if (n < 2)
+		return;
+	ival_msort(v, tmp, h);
+	ival_msort(v + h, tmp, n - h);
+	while (i < h || j < n) {
+		if (j == n || (i < h && ival_key_cmp(&v[i], &v[j]) < 0))
+			tmp[k++] = v[i++];
+		else
+			tmp[k++] = v[j++];
+	}
+	memcpy(v, tmp, n * sizeof(*v));
 }
 
 /* Ranges of every element of @init, sorted; *n set to their count. */
 static struct ival *ival_collect(struct expr *init, unsigned int *n)
 {
-	struct ival *v;
+	struct ival *v, *tmp;
 	struct expr *i;
 	unsigned int k = 0;
 
@@ -128,7 +155,13 @@ static struct ival *ival_collect(struct expr *init, unsigned int *n)
 			v[k].catchall = true;	/* not constant: leave it */
 		k++;
 	}
-	qsort(v, k, sizeof(*v), ival_cmp);
+	tmp = calloc(k + 1, sizeof(*tmp));
+	if (!tmp) {
+		free(v);
+		return NULL;
+	}
+	ival_msort(v, tmp, k);
+	free(tmp);
 	*n = k;
 	return v;
 }

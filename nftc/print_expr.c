@@ -403,6 +403,8 @@ static void print_xfrm(struct output_ctx *octx, const struct expr *e)
 	case NFT_XFRM_KEY_SADDR_IP6:
 		fputs(" ip6", octx->f);
 		break;
+	default:
+		break;
 	}
 	fprintf(octx->f, " %s", tok ? tok : "unknown");
 }

@@ -4,6 +4,9 @@
 # stock nft when it can be run in a private netns. With both, the VM code
 # (--debug=netlink) is compared too: reported, and fatal only when
 # EXAMPLES_STRICT=1 (until the compiler covers everything they use).
+# examples/pending/*.nft: valid rulesets (stock must load them) that our
+# nft does not handle yet: reported, never fatal; move one up to
+# examples/ once ours loads it.
 set -u
 here=${srcdir:-$(dirname "$0")/..}/examples
 NFT=${NFT:-../nftc/nft}
@@ -26,8 +29,11 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 pass=0
 fail=0
-for f in "$here"/*.nft; do
+for f in "$here"/*.nft "$here"/pending/*.nft; do
+	[ -f "$f" ] || continue
 	name=$(basename "$f")
+	pending=0
+	case $f in */pending/*) pending=1; name=pending/$name ;; esac
 	if [ $have_stock = 1 ]; then
 		if unshare -n "$STOCK" -I "$here/include" --debug=netlink -c \
 		   -f "$f" >"$tmp/stock.out" 2>"$tmp/stock.err"; then
@@ -43,11 +49,18 @@ for f in "$here"/*.nft; do
 		if "$NFT" -I "$here/include" --debug=netlink -c -f "$f" \
 		   >"$tmp/ours.out" 2>"$tmp/ours.err"; then
 			:
+		elif [ $pending = 1 ]; then
+			echo "pending: our nft does not load $name yet:"
+			head -6 "$tmp/ours.err" | sed 's/^/  | /'
+			continue
 		else
 			echo "FAIL: our nft rejects $name:"
 			cat "$tmp/ours.err"
 			fail=$((fail + 1))
 			continue
+		fi
+		if [ $pending = 1 ]; then
+			echo "note: our nft now loads $name: move it to examples/"
 		fi
 		if [ $have_stock = 1 ] &&
 		   ! diff -u "$tmp/stock.out" "$tmp/ours.out" >"$tmp/diff"; then

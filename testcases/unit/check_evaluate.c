@@ -320,17 +320,20 @@ START_TEST(test_concat_registers)
 {
 	struct expr *l = list_expr_alloc(NULL, EXPR_CONCAT);
 	struct expr *r = list_expr_alloc(NULL, EXPR_CONCAT);
+	struct expr *set = list_expr_alloc(NULL, EXPR_SET);
 	struct fixture fx;
 
+	/* meta mark . ip saddr { 1 . 1.1.1.1 }: members in reg 1, reg 9 */
 	list_expr_add(l, meta("mark"));
 	list_expr_add(l, field(&proto_ip, "saddr"));
 	list_expr_add(r, sym("1"));
 	list_expr_add(r, sym("1.1.1.1"));
+	list_expr_add(set, set_elem_expr_alloc(NULL, r));
 	fx_init(&fx, NFPROTO_IPV4);
-	fx_match(&fx, match(OP_EQ, l, r));
+	fx_match(&fx, match(OP_IMPLICIT, l, set));
 	fx_expect(&fx, "  [ meta load mark => reg 1 ]\n"
 		       "  [ payload load 4b @ network header + 12 => reg 9 ]\n"
-		       "  [ cmp eq reg 1 0x00000001 0x01010101 ]\n");
+		       "  [ lookup reg 1 set __set%d ]\n");
 }
 END_TEST
 

@@ -1,0 +1,542 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * IR printer: statements, one print function per kind in a const table,
+ * in stock nft 1.0.6's listing format ("counter packets 0 bytes 0",
+ * "limit rate 10/second", "dnat ip to 10.0.0.1:80", ...).
+ */
+#include <config.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include <linux/netfilter.h>
+#include <linux/netfilter/nf_tables.h>
+#include <linux/netfilter/nf_log.h>
+#include <linux/netfilter/nf_nat.h>
+#include <linux/netfilter/nf_synproxy.h>
+#include "printer.h"
+#include "keys.h"
+
+typedef void (*stmt_print_fn)(struct output_ctx *octx, const struct stmt *s);
+
+/* print_expr.c */
+void nftc_print_ct_key(struct output_ctx *octx, unsigned int key,
+		       int direction, unsigned int nfproto);
+
+static bool stateless(const struct output_ctx *octx)
+{
+	return octx->flags & NFTC_OUTPUT_STATELESS;
+}
+
+static void print_expr_stmt(struct output_ctx *octx, const struct stmt *s)
+{
+	nftc_print_expr(octx, s->expr);
+}
+
+static void print_counter(struct output_ctx *octx, const struct stmt *s)
+{
+	fputs("counter", octx->f);
+	if (!stateless(octx))
+		fprintf(octx->f, " packets %" PRIu64 " bytes %" PRIu64,
+			s->counter.packets, s->counter.bytes);
+}
+
+static const char *const log_levels[] = {
+	"emerg", "alert", "crit", "err", "warn", "notice", "info", "debug",
+	"audit",
+};
+
+static void print_log_flags(struct output_ctx *octx, uint32_t f)
+{
+	if ((f & NF_LOG_MASK) == NF_LOG_MASK) {
+		fputs(" flags all", octx->f);
+		return;
+	}
+	if (f & (NF_LOG_TCPSEQ | NF_LOG_TCPOPT)) {
+		fputs(" flags tcp", octx->f);
+		if (f & NF_LOG_TCPSEQ)
+			fputs(" sequence", octx->f);
+		if (f & NF_LOG_TCPOPT)
+			fputs((f & NF_LOG_TCPSEQ) ? ",options" : " options",
+			      octx->f);
+	}
+	if (f & NF_LOG_IPOPT)
+		fputs(" flags ip options", octx->f);
+	if (f & NF_LOG_UID)
+		fputs(" flags skuid", octx->f);
+	if (f & NF_LOG_MACDECODE)
+		fputs(" flags ether", octx->f);
+}
+
+static void print_log(struct output_ctx *octx, const struct stmt *s)
+{
+	fputs("log", octx->f);
+	if ((s->log.flags & STMT_LOG_PREFIX) && s->log.prefix)
+		fprintf(octx->f, " prefix \"%s\"", s->log.prefix);
+	if (s->log.flags & STMT_LOG_GROUP)
+		fprintf(octx->f, " group %u", s->log.group);
+	if (s->log.flags & STMT_LOG_SNAPLEN)
+		fprintf(octx->f, " snaplen %u", s->log.snaplen);
+	if (s->log.flags & STMT_LOG_QTHRESHOLD)
+		fprintf(octx->f, " queue-threshold %u", s->log.qthreshold);
+	/* warn is the default level: stock leaves it out */
+	if ((s->log.flags & STMT_LOG_LEVEL) && s->log.level != 4)
+		fprintf(octx->f, " level %s",
+			s->log.level < 9 ? log_levels[s->log.level] :
+					   "unknown");
+	print_log_flags(octx, s->log.logflags);
+}
+
+/**
+ * nftc_limit_unit_name - name of a limit's time unit in seconds
+ */
+const char *nftc_limit_unit_name(uint64_t unit)
+{
+	switch (unit) {
+	case 1:
+		return "second";
+	case 60:
+		return "minute";
+	case 60 * 60:
+		return "hour";
+	case 60 * 60 * 24:
+		return "day";
+	case 60 * 60 * 24 * 7:
+		return "week";
+	}
+	return "error";
+}
+
+/**
+ * nftc_print_bytes - "N bytes|kbytes|mbytes", the largest exact unit
+ */
+void nftc_print_bytes(struct output_ctx *octx, uint64_t bytes)
+{
+	static const char *const units[] = { "bytes", "kbytes", "mbytes" };
+	unsigned int i = 0;
+
+	while (bytes && i < 2 && !(bytes % 1024)) {
+		bytes /= 1024;
+		i++;
+	}
+	fprintf(octx->f, "%" PRIu64 " %s", bytes, units[i]);
+}
+
+static void print_limit(struct output_ctx *octx, const struct stmt *s)
+{
+	bool inv = s->limit.flags & NFT_LIMIT_F_INV;
+
+	fprintf(octx->f, "limit rate %s", inv ? "over " : "");
+	if (s->limit.type == NFT_LIMIT_PKT_BYTES) {
+		nftc_print_bytes(octx, s->limit.rate);
+		fprintf(octx->f, "/%s", nftc_limit_unit_name(s->limit.unit));
+		if (s->limit.burst) {
+			fputs(" burst ", octx->f);
+			nftc_print_bytes(octx, s->limit.burst);
+		}
+		return;
+	}
+	fprintf(octx->f, "%" PRIu64 "/%s", s->limit.rate,
+		nftc_limit_unit_name(s->limit.unit));
+	if (s->limit.burst && s->limit.burst != 5)
+		fprintf(octx->f, " burst %u packets", s->limit.burst);
+}
+
+static void print_quota(struct output_ctx *octx, const struct stmt *s)
+{
+	fprintf(octx->f, "quota %s",
+		(s->quota.flags & NFT_QUOTA_F_INV) ? "over " : "");
+	nftc_print_bytes(octx, s->quota.bytes);
+	if (!stateless(octx) && s->quota.used) {
+		fputs(" used ", octx->f);
+		nftc_print_bytes(octx, s->quota.used);
+	}
+}
+
+/* The code as a constant of @dtype when the IR has no symbolic one. */
+static void print_reject_code(struct output_ctx *octx, const struct stmt *s,
+			      const struct datatype *dtype)
+{
+	struct expr *e;
+
+	if (s->reject.expr) {
+		nftc_print_expr(octx, s->reject.expr);
+		return;
+	}
+	e = constant_expr_u64(&s->location, dtype, BYTEORDER_HOST, 8,
+			      s->reject.icmp_code);
+	if (!e)
+		return;
+	nftc_print_expr(octx, e);
+	expr_free(e);
+}
+
+static void print_reject(struct output_ctx *octx, const struct stmt *s)
+{
+	int code = s->reject.icmp_code;
+	bool have = s->reject.expr || code >= 0;
+
+	fputs("reject", octx->f);
+	switch (s->reject.type) {
+	case NFT_REJECT_TCP_RST:
+		fputs(" with tcp reset", octx->f);
+		break;
+	case NFT_REJECT_ICMPX_UNREACH:
+		if (!have || code == NFT_REJECT_ICMPX_PORT_UNREACH)
+			break;
+		fputs(" with icmpx ", octx->f);
+		print_reject_code(octx, s, &icmpx_code_type);
+		break;
+	case NFT_REJECT_ICMP_UNREACH:
+		if (!have)
+			break;
+		if (s->reject.family == NFPROTO_IPV4 && code != 3) {
+			fputs(" with icmp ", octx->f);
+			print_reject_code(octx, s, &icmp_code_type);
+		} else if (s->reject.family == NFPROTO_IPV6 && code != 4) {
+			fputs(" with icmpv6 ", octx->f);
+			print_reject_code(octx, s, &icmpv6_code_type);
+		}
+		break;
+	}
+}
+
+static const char *const nat_names[] = {
+	[NAT_SNAT]	= "snat",
+	[NAT_DNAT]	= "dnat",
+	[NAT_MASQ]	= "masquerade",
+	[NAT_REDIR]	= "redirect",
+};
+
+static void print_nat_flags(struct output_ctx *octx, uint32_t flags)
+{
+	const char *d = " ";
+
+	if (flags & NF_NAT_RANGE_PROTO_RANDOM) {
+		fprintf(octx->f, "%srandom", d);
+		d = ",";
+	}
+	if (flags & NF_NAT_RANGE_PROTO_RANDOM_FULLY) {
+		fprintf(octx->f, "%sfully-random", d);
+		d = ",";
+	}
+	if (flags & NF_NAT_RANGE_PERSISTENT)
+		fprintf(octx->f, "%spersistent", d);
+}
+
+static bool is_ip6_value(const struct expr *e)
+{
+	return e && e->kind == EXPR_VALUE && e->dtype == &ip6addr_type;
+}
+
+/* IPv6 addresses get brackets when a port follows. */
+static void print_nat_addr(struct output_ctx *octx, const struct expr *a,
+			   bool port)
+{
+	if (port && is_ip6_value(a)) {
+		fputc('[', octx->f);
+		nftc_print_expr(octx, a);
+		fputc(']', octx->f);
+	} else if (port && a->kind == EXPR_RANGE &&
+		   is_ip6_value(a->pair.left)) {
+		fputc('[', octx->f);
+		nftc_print_expr(octx, a->pair.left);
+		fputs("]-[", octx->f);
+		nftc_print_expr(octx, a->pair.right);
+		fputc(']', octx->f);
+	} else {
+		nftc_print_expr(octx, a);
+	}
+}
+
+static void print_nat(struct output_ctx *octx, const struct stmt *s)
+{
+	fputs(s->nat.kind < 4 ? nat_names[s->nat.kind] : "nat", octx->f);
+	if (s->nat.addr || s->nat.proto) {
+		if (s->nat.family == NFPROTO_IPV4)
+			fputs(" ip", octx->f);
+		else if (s->nat.family == NFPROTO_IPV6)
+			fputs(" ip6", octx->f);
+		if (s->nat.type_flags & STMT_NAT_F_PREFIX)
+			fputs(" prefix", octx->f);
+		else if ((s->nat.type_flags & STMT_NAT_F_CONCAT) &&
+			 !s->nat.proto)
+			fputs(" addr . port", octx->f);
+		fputs(" to", octx->f);
+	}
+	if (s->nat.addr) {
+		fputc(' ', octx->f);
+		print_nat_addr(octx, s->nat.addr, s->nat.proto != NULL);
+	}
+	if (s->nat.proto) {
+		if (!s->nat.addr)
+			fputc(' ', octx->f);
+		fputc(':', octx->f);
+		nftc_print_expr(octx, s->nat.proto);
+	}
+	print_nat_flags(octx, s->nat.flags);
+}
+
+static void print_tproxy(struct output_ctx *octx, const struct stmt *s)
+{
+	fputs("tproxy", octx->f);
+	if (s->tproxy.family == NFPROTO_IPV4)
+		fputs(" ip", octx->f);
+	else if (s->tproxy.family == NFPROTO_IPV6)
+		fputs(" ip6", octx->f);
+	fputs(" to", octx->f);
+	if (s->tproxy.addr) {
+		fputc(' ', octx->f);
+		print_nat_addr(octx, s->tproxy.addr, s->tproxy.port != NULL);
+	}
+	if (s->tproxy.port) {
+		if (!s->tproxy.addr)
+			fputc(' ', octx->f);
+		fputc(':', octx->f);
+		nftc_print_expr(octx, s->tproxy.port);
+	}
+}
+
+static void print_queue(struct output_ctx *octx, const struct stmt *s)
+{
+	const char *d = " flags ";
+
+	fputs("queue", octx->f);
+	if (s->queue.flags & NFT_QUEUE_FLAG_BYPASS) {
+		fprintf(octx->f, "%sbypass", d);
+		d = ",";
+	}
+	if (s->queue.flags & NFT_QUEUE_FLAG_CPU_FANOUT)
+		fprintf(octx->f, "%sfanout", d);
+	fputs(" to ", octx->f);
+	if (s->queue.queue)
+		nftc_print_expr(octx, s->queue.queue);
+	else
+		fputc('0', octx->f);
+}
+
+static void print_dup(struct output_ctx *octx, const struct stmt *s)
+{
+	fputs("dup", octx->f);
+	if (!s->dup.to)
+		return;
+	fputs(" to ", octx->f);
+	nftc_print_expr(octx, s->dup.to);
+	if (s->dup.dev) {
+		fputs(" device ", octx->f);
+		nftc_print_expr(octx, s->dup.dev);
+	}
+}
+
+static void print_fwd(struct output_ctx *octx, const struct stmt *s)
+{
+	if (s->fwd.addr) {
+		fprintf(octx->f, "fwd %s to ",
+			s->fwd.family == NFPROTO_IPV6 ? "ip6" : "ip");
+		nftc_print_expr(octx, s->fwd.addr);
+		fputs(" device ", octx->f);
+	} else {
+		fputs("fwd to ", octx->f);
+	}
+	nftc_print_expr(octx, s->fwd.dev);
+}
+
+static void print_meta_stmt(struct output_ctx *octx, const struct stmt *s)
+{
+	const char *tok = s->meta.key < META_KEYS_MAX ?
+			  meta_templates[s->meta.key].token : NULL;
+
+	/* only the interface keys list unqualified, and none is settable */
+	fprintf(octx->f, "meta %s set ", tok ? tok : "unknown");
+	nftc_print_expr(octx, s->meta.expr);
+}
+
+static void print_ct_stmt(struct output_ctx *octx, const struct stmt *s)
+{
+	nftc_print_ct_key(octx, s->ct.key, s->ct.direction, 0);
+	fputs(" set ", octx->f);
+	nftc_print_expr(octx, s->ct.expr);
+}
+
+static void print_payload_stmt(struct output_ctx *octx, const struct stmt *s)
+{
+	nftc_print_expr(octx, s->payload.lhs);
+	fputs(" set ", octx->f);
+	nftc_print_expr(octx, s->payload.val);
+}
+
+static void print_notrack(struct output_ctx *octx, const struct stmt *s)
+{
+	fputs("notrack", octx->f);
+}
+
+static const char *const dynset_ops[] = {
+	[NFT_DYNSET_OP_ADD]	= "add",
+	[NFT_DYNSET_OP_UPDATE]	= "update",
+	[NFT_DYNSET_OP_DELETE]	= "delete",
+};
+
+/* The per-element statements of a dynset print without their state. */
+static void print_elem_stmts(struct output_ctx *octx,
+			     const struct list_head *stmts)
+{
+	unsigned int flags = octx->flags;
+	const struct stmt *i;
+
+	octx->flags |= NFTC_OUTPUT_STATELESS;
+	list_for_each_entry(i, stmts, list) {
+		fputc(' ', octx->f);
+		nftc_print_stmt(octx, i);
+	}
+	octx->flags = flags;
+}
+
+static void print_set_stmt(struct output_ctx *octx, const struct stmt *s)
+{
+	fprintf(octx->f, "%s ", s->set.op <= NFT_DYNSET_OP_DELETE ?
+		dynset_ops[s->set.op] : "unknown");
+	nftc_print_expr(octx, s->set.set);
+	fputs(" { ", octx->f);
+	nftc_print_expr(octx, s->set.key);
+	print_elem_stmts(octx, &s->set.stmts);
+	if (s->kind == STMT_MAP && s->set.data) {
+		fputs(" : ", octx->f);
+		nftc_print_expr(octx, s->set.data);
+	}
+	fputs(" }", octx->f);
+}
+
+static const char *const objref_names[] = {
+	[NFT_OBJECT_COUNTER]	= "counter name ",
+	[NFT_OBJECT_QUOTA]	= "quota name ",
+	[NFT_OBJECT_CT_HELPER]	= "ct helper set ",
+	[NFT_OBJECT_LIMIT]	= "limit name ",
+	[NFT_OBJECT_CT_TIMEOUT]	= "ct timeout set ",
+	[NFT_OBJECT_SECMARK]	= "meta secmark set ",
+	[NFT_OBJECT_SYNPROXY]	= "synproxy name ",
+	[NFT_OBJECT_CT_EXPECT]	= "ct expectation set ",
+};
+
+static void print_objref(struct output_ctx *octx, const struct stmt *s)
+{
+	const char *name = NULL;
+
+	if (s->objref.type < sizeof(objref_names) / sizeof(objref_names[0]))
+		name = objref_names[s->objref.type];
+	fputs(name ? name : "unknown name ", octx->f);
+	nftc_print_expr(octx, s->objref.expr);
+}
+
+static void print_connlimit(struct output_ctx *octx, const struct stmt *s)
+{
+	fprintf(octx->f, "ct count %s%u",
+		(s->connlimit.flags & NFT_CONNLIMIT_F_INV) ? "over " : "",
+		s->connlimit.count);
+}
+
+/* As stock: either of mss/wscale prints both. */
+static void print_synproxy(struct output_ctx *octx, const struct stmt *s)
+{
+	uint32_t f = s->synproxy.flags;
+
+	fputs("synproxy", octx->f);
+	if (f & (NF_SYNPROXY_OPT_MSS | NF_SYNPROXY_OPT_WSCALE))
+		fprintf(octx->f, " mss %u wscale %u", s->synproxy.mss,
+			s->synproxy.wscale);
+	if (f & NF_SYNPROXY_OPT_TIMESTAMP)
+		fputs(" timestamp", octx->f);
+	if (f & NF_SYNPROXY_OPT_SACK_PERM)
+		fputs(" sack-perm", octx->f);
+}
+
+static void print_flow_offload(struct output_ctx *octx, const struct stmt *s)
+{
+	fprintf(octx->f, "flow add @%s",
+		s->flow.table_name ? s->flow.table_name : "?");
+}
+
+static void print_last(struct output_ctx *octx, const struct stmt *s)
+{
+	fputs("last", octx->f);
+	if (stateless(octx))
+		return;
+	fputs(" used ", octx->f);
+	if (s->last.set)
+		nftc_print_time(octx, s->last.used);
+	else
+		fputs("never", octx->f);
+}
+
+static void print_optstrip(struct output_ctx *octx, const struct stmt *s)
+{
+	fputs("reset ", octx->f);
+	nftc_print_expr(octx, s->optstrip.expr);
+}
+
+static void print_chain_stmt(struct output_ctx *octx, const struct stmt *s)
+{
+	const struct expr *v = s->chain.verdict;
+	const struct rule *r;
+
+	fprintf(octx->f, "%s {\n",
+		v && v->kind == EXPR_VERDICT &&
+		v->verdict.verdict == NFT_GOTO ? "goto" : "jump");
+	if (s->chain.chain) {
+		list_for_each_entry(r, &s->chain.chain->rules, list) {
+			fputs("\t\t\t", octx->f);
+			nftc_print_rule(octx, r);
+			fputc('\n', octx->f);
+		}
+	}
+	fputs("\t\t}", octx->f);
+}
+
+static void print_invalid(struct output_ctx *octx, const struct stmt *s)
+{
+	fprintf(octx->f, "<%s>", stmt_kind_name(s->kind));
+}
+
+static const stmt_print_fn stmt_printers[__STMT_MAX] = {
+	[STMT_INVALID]		= print_invalid,
+	[STMT_EXPRESSION]	= print_expr_stmt,
+	[STMT_VERDICT]		= print_expr_stmt,
+	[STMT_COUNTER]		= print_counter,
+	[STMT_LOG]		= print_log,
+	[STMT_LIMIT]		= print_limit,
+	[STMT_QUOTA]		= print_quota,
+	[STMT_REJECT]		= print_reject,
+	[STMT_NAT]		= print_nat,
+	[STMT_TPROXY]		= print_tproxy,
+	[STMT_QUEUE]		= print_queue,
+	[STMT_DUP]		= print_dup,
+	[STMT_FWD]		= print_fwd,
+	[STMT_META]		= print_meta_stmt,
+	[STMT_CT]		= print_ct_stmt,
+	[STMT_PAYLOAD]		= print_payload_stmt,
+	[STMT_EXTHDR]		= print_payload_stmt,
+	[STMT_NOTRACK]		= print_notrack,
+	[STMT_SET]		= print_set_stmt,
+	[STMT_MAP]		= print_set_stmt,
+	[STMT_OBJREF]		= print_objref,
+	[STMT_CONNLIMIT]	= print_connlimit,
+	[STMT_SYNPROXY]		= print_synproxy,
+	[STMT_FLOW_OFFLOAD]	= print_flow_offload,
+	[STMT_LAST]		= print_last,
+	[STMT_OPTSTRIP]		= print_optstrip,
+	[STMT_CHAIN]		= print_chain_stmt,
+};
+
+/**
+ * nftc_print_stmt - print one statement as nft lists it
+ * @octx: output context (NFTC_OUTPUT_STATELESS drops counter values)
+ * @stmt: the statement
+ */
+void nftc_print_stmt(struct output_ctx *octx, const struct stmt *stmt)
+{
+	if (!stmt)
+		return;
+	if (stmt->kind >= __STMT_MAX || !stmt_printers[stmt->kind]) {
+		print_invalid(octx, stmt);
+		return;
+	}
+	stmt_printers[stmt->kind](octx, stmt);
+}
