@@ -283,6 +283,9 @@ const char *nftc_service_name(unsigned int port);
 struct output_ctx {
 	FILE		*f;
 	unsigned int	flags;
+	/* Added by the printer: family of the table being printed (set by
+	 * nftc_print_table/rule; 0 when unknown). */
+	unsigned int	family;
 };
 
 enum nftc_output_flags {

@@ -162,6 +162,15 @@ static int eval_error(struct eval_ctx *ctx, const struct location *loc,
 	return -1;
 }
 
+/* An error the kernel would report for the batch (see eval_ctx). */
+static int kernel_error(struct eval_ctx *ctx, const struct location *loc,
+			int err)
+{
+	erec_error(eval_kernel_errq(ctx), loc, "Could not process rule: %s",
+		   strerror(err));
+	return -1;
+}
+
 static const struct location *name_loc(const struct name_ref *n,
 				       const struct cmd *cmd)
 {
@@ -178,8 +187,7 @@ static struct table *cmd_table(struct eval_ctx *ctx, struct cmd *cmd)
 
 	t = table_cache_find(ctx->nft, h->family, h->table.name);
 	if (!t)
-		eval_error(ctx, name_loc(&h->table, cmd),
-			   "Could not process rule: %s", strerror(ENOENT));
+		kernel_error(ctx, name_loc(&h->table, cmd), ENOENT);
 	return t;
 }
 
@@ -206,8 +214,7 @@ static struct chain *cmd_chain(struct eval_ctx *ctx, struct cmd *cmd,
 			   guess->handle.chain.name, family_name(h->family),
 			   table->handle.table.name);
 	else
-		eval_error(ctx, name_loc(&h->chain, cmd),
-			   "Could not process rule: %s", strerror(ENOENT));
+		kernel_error(ctx, name_loc(&h->chain, cmd), ENOENT);
 	return NULL;
 }
 
@@ -729,6 +736,41 @@ static void payload_try_merge(struct rule *rule)
 	free(sa);
 }
 
+/*
+ * "meta protocol ip" in an ip table (ip6 in ip6) says what the family
+ * already guarantees: stock nft drops it unless it is the rule's last
+ * statement.
+ */
+static void rule_drop_redundant_protocol(struct eval_ctx *ctx,
+					 struct rule *rule)
+{
+	struct stmt *stmt, *next;
+	const struct expr *rel;
+	uint64_t want;
+
+	if (rule->handle.family == NFPROTO_IPV4)
+		want = 0x0800;
+	else if (rule->handle.family == NFPROTO_IPV6)
+		want = 0x86dd;
+	else
+		return;
+	list_for_each_entry_safe(stmt, next, &rule->stmts, list) {
+		if (&next->list == &rule->stmts)
+			break;
+		rel = stmt->expr;
+		if (stmt->kind != STMT_EXPRESSION || !rel ||
+		    rel->kind != EXPR_RELATIONAL || rel->op != OP_EQ ||
+		    rel->pair.left->kind != EXPR_META ||
+		    rel->pair.left->meta.key != NFT_META_PROTOCOL ||
+		    rel->pair.right->kind != EXPR_VALUE ||
+		    value_get_u64(&rel->pair.right->value) != want)
+			continue;
+		list_del(&stmt->list);
+		stmt_free(stmt);
+		rule->num_stmts--;
+	}
+}
+
 /* Statements after which nothing runs (stock nft's STMT_F_TERMINAL). */
 static bool stmt_is_terminal(const struct stmt *stmt)
 {
@@ -777,6 +819,7 @@ int rule_evaluate(struct eval_ctx *ctx, struct rule *rule)
 	}
 	ctx->stmt = NULL;
 	ctx->rule = NULL;
+	rule_drop_redundant_protocol(ctx, rule);
 	payload_try_merge(rule);
 	return 0;
 err:
@@ -1263,8 +1306,11 @@ static int other_cmd_evaluate(struct eval_ctx *ctx, struct cmd *cmd)
 int nftc_evaluate(struct nftc_ctx *nft, struct list_head *cmds)
 {
 	struct eval_ctx ctx = { .nft = nft };
+	struct error_record *erec, *enext;
 	struct cmd *cmd, *next;
 	int err = 0, ret;
+
+	erec_queue_init(&ctx.kernel_errors, nft->erq.max_errors);
 
 	list_for_each_entry_safe(cmd, next, cmds, list) {
 		ctx.cmd = cmd;
@@ -1285,5 +1331,15 @@ int nftc_evaluate(struct nftc_ctx *nft, struct list_head *cmds)
 		if (too_many_errors(&ctx))
 			break;
 	}
+	if (nft->erq.num_errors == 0) {
+		list_for_each_entry_safe(erec, enext,
+					 &ctx.kernel_errors.records, list) {
+			list_del(&erec->list);
+			list_add_tail(&erec->list, &nft->erq.records);
+			if (erec->type == EREC_ERROR)
+				nft->erq.num_errors++;
+		}
+	}
+	erec_queue_free(&ctx.kernel_errors);
 	return err;
 }

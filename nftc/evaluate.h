@@ -38,10 +38,23 @@ struct eval_ctx {
 		struct expr		*key;	/* map/set key being matched */
 	} ectx;
 	bool			icmp_type_known; /* rule matched icmp(v6) type */
+	/*
+	 * Errors the kernel would report ("Could not process rule: ..."):
+	 * stock nft only gets them when evaluation found nothing wrong, so
+	 * they are kept here and reported only in that case.
+	 */
+	struct erec_queue	kernel_errors;
 	/* "meta l4proto { tcp, udp }": the transport protocols allowed */
 	const struct proto_desc	*th_protos[8];
 	unsigned int		num_th_protos;
 };
+
+/* Where kernel-like errors go (ctx->kernel_errors once initialised). */
+static inline struct erec_queue *eval_kernel_errq(struct eval_ctx *ctx)
+{
+	return ctx->kernel_errors.records.next ? &ctx->kernel_errors :
+						 &ctx->nft->erq;
+}
 
 /* Set what the next expression to evaluate is expected to be. */
 void expr_set_context(struct eval_ctx *ctx, const struct datatype *dtype,
@@ -68,6 +81,8 @@ int expr_add_dependency(struct eval_ctx *ctx, struct expr *expr);
  * just switch their byte order.
  */
 int expr_byteorder_to_big(struct eval_ctx *ctx, struct expr **expr);
+/* eval_dep.c: record what match @rel tells about the next headers. */
+void expr_pctx_update(struct eval_ctx *ctx, const struct expr *rel);
 /* Parse EXPR_SYMBOL *expr with the context's type into a constant. */
 int expr_evaluate_symbol(struct eval_ctx *ctx, struct expr **expr);
 

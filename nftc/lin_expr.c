@@ -740,8 +740,14 @@ static void lin_prefix(struct lin_ctx *ctx, enum nft_registers sreg,
 
 	memset(vbuf, 0, sizeof(vbuf));
 	lin_value_data(val, vbuf, sizeof(vbuf));
+	/*
+	 * Strings (wildcards) and big endian values with a whole-byte
+	 * prefix compare just the leading bytes: no mask needed.
+	 */
 	if (datatype_is_a(left->dtype, &string_type) ||
-	    val->byteorder == BYTEORDER_INVALID) {
+	    val->byteorder == BYTEORDER_INVALID ||
+	    (left->byteorder == BYTEORDER_BIG && pfx->prefix.prefix_len &&
+	     pfx->prefix.prefix_len % 8 == 0)) {
 		lin_cmp_data(ctx, sreg, cmp_ops[rel->op], vbuf,
 			     BITS_TO_BYTES(pfx->prefix.prefix_len),
 			     &pfx->location);

@@ -78,9 +78,15 @@ static const char *sym_name(const struct symbol_table *tbl, uint64_t v)
 static bool print_flag_list(struct output_ctx *octx, const struct expr *e)
 {
 	const struct symbol_table *tbl = dtype_sym_tbl(e->dtype);
+	const char *d = "", *sep;
 	uint64_t v, bit;
-	const char *d = "";
 
+	if (octx->flags & NFTC_OUTPUT_INT_FLAGLIST)
+		sep = ",";
+	else if (octx->flags & NFTC_OUTPUT_INT_FLAGOR)
+		sep = " | ";
+	else
+		return false;
 	if (!tbl || e->value.len > 64 ||
 	    (octx->flags & NFTC_OUTPUT_NUMERIC_SYMBOL))
 		return false;
@@ -95,13 +101,34 @@ static bool print_flag_list(struct output_ctx *octx, const struct expr *e)
 		if (!(v & bit))
 			continue;
 		fprintf(octx->f, "%s%s", d, sym_name(tbl, bit));
-		d = ",";
+		d = sep;
 	}
 	return true;
 }
 
+/* Raw payload data prints in hex, as stock lists it. */
+static void print_hex(struct output_ctx *octx, const struct expr *e)
+{
+	unsigned int i, nb = BITS_TO_BYTES(e->value.len);
+	bool lead = true;
+
+	fputs("0x", octx->f);
+	for (i = 0; i < nb; i++) {
+		if (lead && !e->value.data[i] && i + 1 < nb)
+			continue;
+		fprintf(octx->f, lead ? "%x" : "%02x", e->value.data[i]);
+		lead = false;
+	}
+	if (!nb)
+		fputc('0', octx->f);
+}
+
 static void print_value(struct output_ctx *octx, const struct expr *e)
 {
+	if ((octx->flags & NFTC_OUTPUT_INT_HEX) && e->dtype == &integer_type) {
+		print_hex(octx, e);
+		return;
+	}
 	if (dtype_is_bitmask(e->dtype) && print_flag_list(octx, e))
 		return;
 	datatype_print(e, octx);
@@ -178,14 +205,77 @@ static void print_verdict(struct output_ctx *octx, const struct expr *e)
 
 static void print_prefix(struct output_ctx *octx, const struct expr *e)
 {
+	const struct expr *v = e->prefix.expr;
+	unsigned int i;
+
+	/* a string prefix is a wildcard: "eth*" */
+	if (v->kind == EXPR_VALUE && v->dtype &&
+	    datatype_is_a(v->dtype, &string_type)) {
+		fputc('"', octx->f);
+		for (i = 0; i < e->prefix.prefix_len / 8 &&
+			    i < BITS_TO_BYTES(v->value.len); i++)
+			fputc(v->value.data[i], octx->f);
+		fputs("*\"", octx->f);
+		return;
+	}
 	nftc_print_expr(octx, e->prefix.expr);
 	fprintf(octx->f, "/%u", e->prefix.prefix_len);
+}
+
+/*
+ * Length of the prefix @lo-@hi spans, or -1: hi - lo must be 2^k - 1
+ * with lo aligned to it.
+ */
+static int range_prefix_len(const struct expr *lo, const struct expr *hi)
+{
+	struct value x, t;
+
+	if (lo->kind != EXPR_VALUE || hi->kind != EXPR_VALUE ||
+	    lo->value.len != hi->value.len)
+		return -1;
+	value_xor(&x, &lo->value, &hi->value);
+	value_and(&t, &lo->value, &x);
+	if (!value_is_zero(&t) || value_cmp(&lo->value, &hi->value) > 0)
+		return -1;
+	t = x;
+	value_inc(&t);
+	if (!value_is_zero(&t) && value_popcount(&t) != 1)
+		return -1;
+	return lo->value.len - value_popcount(&x);
+}
+
+/*
+ * In set elements stock lists a one-value range as the value and a
+ * range that is a prefix of an address type as the prefix.
+ */
+static bool print_elem_range(struct output_ctx *octx, const struct expr *e)
+{
+	const struct expr *lo = e->pair.left, *hi = e->pair.right;
+	int plen;
+
+	if (lo->kind != EXPR_VALUE || hi->kind != EXPR_VALUE)
+		return false;
+	if (!value_cmp(&lo->value, &hi->value)) {
+		nftc_print_expr(octx, lo);
+		return true;
+	}
+	if (!lo->dtype || !(lo->dtype->flags & DTYPE_F_PREFIX))
+		return false;
+	plen = range_prefix_len(lo, hi);
+	if (plen < 0)
+		return false;
+	nftc_print_expr(octx, lo);
+	fprintf(octx->f, "/%d", plen);
+	return true;
 }
 
 /* Stock prints both ends of a range numerically (no names, no -S). */
 static void print_range(struct output_ctx *octx, const struct expr *e)
 {
 	unsigned int flags = octx->flags;
+
+	if ((flags & NFTC_OUTPUT_INT_SETELEM) && print_elem_range(octx, e))
+		return;
 
 	octx->flags &= ~NFTC_OUTPUT_SERVICE;
 	octx->flags |= NFTC_OUTPUT_NUMERIC_SYMBOL | NFTC_OUTPUT_NUMERIC_PROTO |
@@ -277,9 +367,6 @@ static void print_meta(struct output_ctx *octx, const struct expr *e)
 
 /* Shared with the ct statement: "ct [original|reply] KEY". */
 void nftc_print_ct_key(struct output_ctx *octx, unsigned int key,
-		       int direction, unsigned int nfproto);
-
-void nftc_print_ct_key(struct output_ctx *octx, unsigned int key,
 		       int direction, unsigned int nfproto)
 {
 	const char *tok = key < CT_KEYS_MAX ? ct_templates[key].token : NULL;
@@ -297,7 +384,14 @@ void nftc_print_ct_key(struct output_ctx *octx, unsigned int key,
 
 static void print_ct(struct output_ctx *octx, const struct expr *e)
 {
-	nftc_print_ct_key(octx, e->ct.key, e->ct.direction, e->ct.nfproto);
+	unsigned int nfproto = e->ct.nfproto;
+
+	/* the address family shows in the type once evaluated */
+	if (!nfproto && e->dtype == &ipaddr_type)
+		nfproto = NFPROTO_IPV4;
+	else if (!nfproto && e->dtype == &ip6addr_type)
+		nfproto = NFPROTO_IPV6;
+	nftc_print_ct_key(octx, e->ct.key, e->ct.direction, nfproto);
 }
 
 static void print_rt(struct output_ctx *octx, const struct expr *e)
@@ -476,10 +570,12 @@ void nftc_print_set_elems(struct output_ctx *octx, const struct expr *set,
 			  const struct datatype *key_dtype, bool multiline)
 {
 	unsigned int per_line = multiline ? elems_per_line(key_dtype) : 0;
-	unsigned int count = 0;
+	unsigned int count = 0, flags = octx->flags;
 	const struct expr *i;
 	const char *d = "";
 
+	octx->flags |= NFTC_OUTPUT_INT_SETELEM | NFTC_OUTPUT_INT_FLAGOR;
+	octx->flags &= ~NFTC_OUTPUT_INT_FLAGLIST;
 	fputs("{ ", octx->f);
 	list_for_each_entry(i, &set->expressions, list) {
 		if (i->flags & EXPR_F_EXISTING)
@@ -494,6 +590,7 @@ void nftc_print_set_elems(struct output_ctx *octx, const struct expr *set,
 		}
 	}
 	fputs(" }", octx->f);
+	octx->flags = flags;
 }
 
 static void print_set(struct output_ctx *octx, const struct expr *e)
@@ -522,7 +619,10 @@ static void print_set_elem(struct output_ctx *octx, const struct expr *e)
 	unsigned int flags = octx->flags;
 	const struct stmt *s;
 
-	nftc_print_expr(octx, e->elem.key);
+	if (e->elem.key)
+		nftc_print_expr(octx, e->elem.key);
+	else
+		fputc('*', octx->f);	/* the catch-all element */
 	list_for_each_entry(s, &e->elem.stmts, list) {
 		fputc(' ', octx->f);
 		nftc_print_stmt(octx, s);
@@ -542,9 +642,13 @@ static void print_set_elem(struct output_ctx *octx, const struct expr *e)
 
 static void print_mapping(struct output_ctx *octx, const struct expr *e)
 {
+	unsigned int flags = octx->flags;
+
 	nftc_print_expr(octx, e->pair.left);
 	fputs(" : ", octx->f);
+	octx->flags &= ~NFTC_OUTPUT_INT_SETELEM;
 	nftc_print_expr(octx, e->pair.right);
+	octx->flags = flags;
 }
 
 static bool expr_is_verdict(const struct expr *e)
@@ -581,9 +685,13 @@ static bool mappings_are_verdicts(const struct expr *m)
 
 static void print_map(struct output_ctx *octx, const struct expr *e)
 {
+	const char *word = mappings_are_verdicts(e->map.mappings) ?
+			   " vmap " : " map ";
+
+	if (nftc_print_map_lowered(octx, e, word))
+		return;
 	nftc_print_expr(octx, e->map.key);
-	fputs(mappings_are_verdicts(e->map.mappings) ? " vmap " : " map ",
-	      octx->f);
+	fputs(word, octx->f);
 	nftc_print_expr(octx, e->map.mappings);
 }
 
@@ -592,17 +700,37 @@ static void print_unary(struct output_ctx *octx, const struct expr *e)
 	nftc_print_expr(octx, e->unary.arg);
 }
 
+/* Several flags in one value: stock lists them as flags or'ed. */
+static bool is_multi_flag(const struct expr *e)
+{
+	uint64_t v;
+
+	if (e->kind != EXPR_VALUE || !dtype_is_bitmask(e->dtype) ||
+	    e->value.len > 64)
+		return false;
+	v = value_get_u64(&e->value);
+	return v & (v - 1);
+}
+
 static void print_binop_arg(struct output_ctx *octx, const struct expr *op,
 			    const struct expr *arg)
 {
+	unsigned int flags = octx->flags;
 	bool paren = arg->kind == EXPR_BINOP && op_precedence[op->op] &&
 		     op_precedence[op->op] < op_precedence[arg->op];
 
+	if (op->kind == EXPR_BINOP && is_multi_flag(arg)) {
+		octx->flags |= NFTC_OUTPUT_INT_FLAGOR;
+		octx->flags &= ~NFTC_OUTPUT_INT_FLAGLIST;
+		paren = op_precedence[op->op] &&
+			op_precedence[op->op] < op_precedence[OP_OR];
+	}
 	if (paren)
 		fputc('(', octx->f);
 	nftc_print_expr(octx, arg);
 	if (paren)
 		fputc(')', octx->f);
+	octx->flags = flags;
 }
 
 static void print_binop(struct output_ctx *octx, const struct expr *e)
@@ -623,7 +751,7 @@ static bool is_flagcmp(const struct expr *rel)
 	const struct expr *l = rel->pair.left;
 
 	return l->kind == EXPR_BINOP && l->op == OP_AND &&
-	       is_flag_value(l->pair.right) &&
+	       is_multi_flag(l->pair.right) &&
 	       dtype_is_bitmask(l->pair.left->dtype) &&
 	       (rel->pair.right->kind == EXPR_VALUE ||
 		rel->pair.right->kind == EXPR_LIST) &&
@@ -631,19 +759,54 @@ static bool is_flagcmp(const struct expr *rel)
 		rel->op == OP_NEQ);
 }
 
+/* A raw payload load, possibly masked/shifted: its data prints in hex. */
+static bool is_raw_data(const struct expr *l)
+{
+	while (l->kind == EXPR_BINOP)
+		l = l->pair.left;
+	return l->kind == EXPR_PAYLOAD && (l->payload.is_raw ||
+					   !l->payload.tmpl);
+}
+
+static void print_relational_plain(struct output_ctx *octx,
+				   const struct expr *e);
+
 static void print_relational(struct output_ctx *octx, const struct expr *e)
 {
+	const struct expr *l = e->pair.left;
+
+	if (nftc_print_rel_lowered(octx, e))
+		return;
+	if (is_raw_data(l)) {
+		unsigned int flags = octx->flags;
+
+		octx->flags |= NFTC_OUTPUT_INT_HEX;
+		print_relational_plain(octx, e);
+		octx->flags = flags;
+		return;
+	}
+	print_relational_plain(octx, e);
+}
+
+static void print_relational_plain(struct output_ctx *octx,
+				   const struct expr *e)
+{
 	const struct expr *l = e->pair.left, *r = e->pair.right;
+	unsigned int flags = octx->flags;
 	bool print_op;
 
 	if (is_flagcmp(e)) {
+		octx->flags |= NFTC_OUTPUT_INT_FLAGLIST;
 		nftc_print_expr(octx, l->pair.left);
 		fputs(e->op == OP_NEQ ? " != " : " ", octx->f);
 		nftc_print_expr(octx, r);
 		fputs(" / ", octx->f);
 		nftc_print_expr(octx, l->pair.right);
+		octx->flags = flags;
 		return;
 	}
+	if (e->op == OP_IMPLICIT || e->op == OP_NEG)
+		octx->flags |= NFTC_OUTPUT_INT_FLAGLIST;
 	switch (e->op) {
 	case OP_IMPLICIT:
 		print_op = false;
@@ -661,6 +824,7 @@ static void print_relational(struct output_ctx *octx, const struct expr *e)
 	else
 		fputc(' ', octx->f);
 	print_binop_arg(octx, e, r);
+	octx->flags = flags;
 }
 
 static void print_invalid(struct output_ctx *octx, const struct expr *e)

@@ -18,10 +18,6 @@
 
 typedef void (*stmt_print_fn)(struct output_ctx *octx, const struct stmt *s);
 
-/* print_expr.c */
-void nftc_print_ct_key(struct output_ctx *octx, unsigned int key,
-		       int direction, unsigned int nfproto);
-
 static bool stateless(const struct output_ctx *octx)
 {
 	return octx->flags & NFTC_OUTPUT_STATELESS;
@@ -170,6 +166,28 @@ static void print_reject_code(struct output_ctx *octx, const struct stmt *s,
 	expr_free(e);
 }
 
+/*
+ * Where the table carries more than one network family, stock names the
+ * ICMP code even when it is the default port-unreachable.
+ */
+static bool verbose_reject(const struct output_ctx *octx)
+{
+	return octx->family == NFPROTO_INET ||
+	       octx->family == NFPROTO_BRIDGE ||
+	       octx->family == NFPROTO_NETDEV;
+}
+
+/* nat/tproxy name their address family in inet tables only. */
+static void print_addr_family(struct output_ctx *octx, unsigned int family)
+{
+	if (octx->family && octx->family != NFPROTO_INET)
+		return;
+	if (family == NFPROTO_IPV4)
+		fputs(" ip", octx->f);
+	else if (family == NFPROTO_IPV6)
+		fputs(" ip6", octx->f);
+}
+
 static void print_reject(struct output_ctx *octx, const struct stmt *s)
 {
 	int code = s->reject.icmp_code;
@@ -189,10 +207,12 @@ static void print_reject(struct output_ctx *octx, const struct stmt *s)
 	case NFT_REJECT_ICMP_UNREACH:
 		if (!have)
 			break;
-		if (s->reject.family == NFPROTO_IPV4 && code != 3) {
+		if (s->reject.family == NFPROTO_IPV4 &&
+		    (code != 3 || verbose_reject(octx))) {
 			fputs(" with icmp ", octx->f);
 			print_reject_code(octx, s, &icmp_code_type);
-		} else if (s->reject.family == NFPROTO_IPV6 && code != 4) {
+		} else if (s->reject.family == NFPROTO_IPV6 &&
+			   (code != 4 || verbose_reject(octx))) {
 			fputs(" with icmpv6 ", octx->f);
 			print_reject_code(octx, s, &icmpv6_code_type);
 		}
@@ -252,10 +272,7 @@ static void print_nat(struct output_ctx *octx, const struct stmt *s)
 {
 	fputs(s->nat.kind < 4 ? nat_names[s->nat.kind] : "nat", octx->f);
 	if (s->nat.addr || s->nat.proto) {
-		if (s->nat.family == NFPROTO_IPV4)
-			fputs(" ip", octx->f);
-		else if (s->nat.family == NFPROTO_IPV6)
-			fputs(" ip6", octx->f);
+		print_addr_family(octx, s->nat.family);
 		if (s->nat.type_flags & STMT_NAT_F_PREFIX)
 			fputs(" prefix", octx->f);
 		else if ((s->nat.type_flags & STMT_NAT_F_CONCAT) &&
@@ -279,14 +296,12 @@ static void print_nat(struct output_ctx *octx, const struct stmt *s)
 static void print_tproxy(struct output_ctx *octx, const struct stmt *s)
 {
 	fputs("tproxy", octx->f);
-	if (s->tproxy.family == NFPROTO_IPV4)
-		fputs(" ip", octx->f);
-	else if (s->tproxy.family == NFPROTO_IPV6)
-		fputs(" ip6", octx->f);
+	print_addr_family(octx, s->tproxy.family);
 	fputs(" to", octx->f);
 	if (s->tproxy.addr) {
 		fputc(' ', octx->f);
-		print_nat_addr(octx, s->tproxy.addr, s->tproxy.port != NULL);
+		/* an IPv6 address always gets brackets here */
+		print_nat_addr(octx, s->tproxy.addr, true);
 	}
 	if (s->tproxy.port) {
 		if (!s->tproxy.addr)
@@ -359,6 +374,8 @@ static void print_ct_stmt(struct output_ctx *octx, const struct stmt *s)
 
 static void print_payload_stmt(struct output_ctx *octx, const struct stmt *s)
 {
+	if (s->kind == STMT_PAYLOAD && nftc_print_payload_stmt_lowered(octx, s))
+		return;
 	nftc_print_expr(octx, s->payload.lhs);
 	fputs(" set ", octx->f);
 	nftc_print_expr(octx, s->payload.val);

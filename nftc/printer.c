@@ -210,10 +210,259 @@ static void print_devs(struct output_ctx *octx, const struct expr *devs,
 
 /* -------------------------------------------------------------- rules */
 
+/*
+ * Dependencies. Stock lists a rule without the protocol matches that a
+ * later statement implies ("meta l4proto tcp tcp dport 22" is "tcp dport
+ * 22"), whether generated or written, since the kernel keeps no
+ * difference. A candidate is "SELECTOR == VALUE" on a protocol selector;
+ * it goes when a later statement reads a header it selects.
+ */
+struct dep_cand {
+	const struct stmt		*stmt;
+	const struct proto_desc		*upper;	/* header it selects */
+	const struct proto_desc		*icmp;	/* or: icmp type match */
+	uint64_t			type;
+	bool				dropped;
+};
+
+#define MAX_DEPS	16
+
+static const struct expr *dep_rel(const struct stmt *s)
+{
+	const struct expr *e = s->kind == STMT_EXPRESSION ? s->expr : NULL;
+
+	if (!e || e->kind != EXPR_RELATIONAL ||
+	    (e->op != OP_EQ && e->op != OP_IMPLICIT) ||
+	    e->pair.right->kind != EXPR_VALUE ||
+	    e->pair.right->value.len > 64)
+		return NULL;
+	return e;
+}
+
+static bool dep_candidate(const struct stmt *s, struct dep_cand *c)
+{
+	const struct expr *rel = dep_rel(s), *l;
+	const struct proto_desc *d;
+	uint64_t v;
+
+	if (!rel)
+		return false;
+	l = rel->pair.left;
+	v = value_get_u64(&rel->pair.right->value);
+	memset(c, 0, sizeof(*c));
+	c->stmt = s;
+	if (l->kind == EXPR_META) {
+		switch (l->meta.key) {
+		case NFT_META_NFPROTO:
+			c->upper = proto_find_upper(&proto_inet, v);
+			break;
+		case NFT_META_L4PROTO:
+			c->upper = proto_find_upper(&proto_inet_service, v);
+			break;
+		case NFT_META_PROTOCOL:
+			c->upper = proto_find_upper(&proto_netdev, v);
+			break;
+		case NFT_META_IIFTYPE:
+			c->upper = proto_dev_desc(v);
+			break;
+		default:
+			break;
+		}
+		return c->upper != NULL;
+	}
+	if (l->kind != EXPR_PAYLOAD || l->payload.is_raw || !l->payload.tmpl)
+		return false;
+	d = l->payload.desc;
+	if (!d || !d->protocol_key ||
+	    l->payload.tmpl != &d->templates[d->protocol_key])
+		return false;
+	if (d == &proto_icmp || d == &proto_icmp6) {
+		c->icmp = d;
+		c->type = v;
+		return true;
+	}
+	c->upper = proto_find_upper(d, v);
+	return c->upper != NULL;
+}
+
+/* Does reading header @x tell that @d is there (@x is @d or sits on it
+ * and on no other family's network header)? */
+static bool desc_implies(const struct proto_desc *x,
+			 const struct proto_desc *d)
+{
+	if (x == d)
+		return true;
+	/* the transport tables of ip and ip6 are shared: only the ICMP
+	 * flavours tell the network header */
+	if (d == &proto_ip)
+		return x == &proto_icmp || x == &proto_igmp;
+	if (d == &proto_ip6)
+		return x == &proto_icmp6;
+	return proto_find_num(d, x) >= 0;
+}
+
+static void dep_use(struct dep_cand *c, unsigned int n,
+		    const struct proto_desc *x,
+		    const struct proto_hdr_template *t)
+{
+	unsigned int i;
+
+	for (i = n; i-- > 0;) {
+		if (c[i].dropped)
+			continue;
+		if (c[i].upper && x && desc_implies(x, c[i].upper)) {
+			/* what it selected tells what lies below it */
+			c[i].dropped = true;
+			x = c[i].upper;
+			continue;
+		}
+		if (c[i].icmp && c[i].icmp == x && t &&
+		    t->icmp_dep != PROTO_ICMP_ANY &&
+		    proto_icmp_deps[t->icmp_dep].ntypes == 1 &&
+		    proto_icmp_deps[t->icmp_dep].types[0] == c[i].type) {
+			c[i].dropped = true;
+			return;
+		}
+	}
+}
+
+static void dep_walk(struct dep_cand *c, unsigned int n, const struct expr *e)
+{
+	const struct expr *i;
+
+	if (!e)
+		return;
+	switch (e->kind) {
+	case EXPR_PAYLOAD:
+		if (!e->payload.is_raw)
+			dep_use(c, n, e->payload.desc, e->payload.tmpl);
+		break;
+	case EXPR_EXTHDR:
+		dep_use(c, n, e->exthdr.op == NFT_EXTHDR_OP_TCPOPT ?
+			&proto_tcp : e->exthdr.op == NFT_EXTHDR_OP_IPV4 ?
+			&proto_ip : &proto_ip6, NULL);
+		break;
+	case EXPR_CT:
+		if (e->dtype == &ipaddr_type)
+			dep_use(c, n, &proto_ip, NULL);
+		else if (e->dtype == &ip6addr_type)
+			dep_use(c, n, &proto_ip6, NULL);
+		break;
+	case EXPR_PREFIX:
+		dep_walk(c, n, e->prefix.expr);
+		break;
+	case EXPR_RANGE:
+	case EXPR_MAPPING:
+	case EXPR_BINOP:
+	case EXPR_RELATIONAL:
+		dep_walk(c, n, e->pair.left);
+		dep_walk(c, n, e->pair.right);
+		break;
+	case EXPR_UNARY:
+		dep_walk(c, n, e->unary.arg);
+		break;
+	case EXPR_CONCAT:
+		list_for_each_entry(i, &e->expressions, list)
+			dep_walk(c, n, i);
+		break;
+	case EXPR_MAP:
+		dep_walk(c, n, e->map.key);
+		break;
+	case EXPR_HASH:
+		dep_walk(c, n, e->hash.expr);
+		break;
+	case EXPR_SET_ELEM:
+		dep_walk(c, n, e->elem.key);
+		break;
+	default:
+		break;
+	}
+}
+
+static void dep_walk_stmt(struct dep_cand *c, unsigned int n,
+			  const struct stmt *s)
+{
+	switch (s->kind) {
+	case STMT_EXPRESSION:
+	case STMT_VERDICT:
+		dep_walk(c, n, s->expr);
+		break;
+	case STMT_PAYLOAD:
+	case STMT_EXTHDR:
+		dep_walk(c, n, s->payload.lhs);
+		dep_walk(c, n, s->payload.val);
+		break;
+	case STMT_META:
+		dep_walk(c, n, s->meta.expr);
+		break;
+	case STMT_CT:
+		dep_walk(c, n, s->ct.expr);
+		break;
+	case STMT_SET:
+	case STMT_MAP:
+		dep_walk(c, n, s->set.key);
+		dep_walk(c, n, s->set.data);
+		break;
+	case STMT_NAT:
+		dep_walk(c, n, s->nat.addr);
+		dep_walk(c, n, s->nat.proto);
+		break;
+	case STMT_DUP:
+		dep_walk(c, n, s->dup.to);
+		break;
+	case STMT_OBJREF:
+		dep_walk(c, n, s->objref.expr);
+		break;
+	case STMT_REJECT:
+		if (s->reject.type == NFT_REJECT_TCP_RST)
+			dep_use(c, n, &proto_tcp, NULL);
+		else if (s->reject.family == NFPROTO_IPV4)
+			dep_use(c, n, &proto_ip, NULL);
+		else if (s->reject.family == NFPROTO_IPV6)
+			dep_use(c, n, &proto_ip6, NULL);
+		break;
+	default:
+		break;
+	}
+}
+
+/*
+ * A generated dependency is left out, except an icmp type set (echo
+ * request/reply for "icmp id"), which stock lists.
+ */
 static bool stmt_is_implicit(const struct stmt *s)
 {
 	return s->kind == STMT_EXPRESSION && s->expr &&
-	       (s->expr->flags & EXPR_F_IMPLICIT_DEP);
+	       (s->expr->flags & EXPR_F_IMPLICIT_DEP) &&
+	       (s->expr->kind != EXPR_RELATIONAL ||
+		s->expr->pair.right->kind == EXPR_VALUE);
+}
+
+static bool stmt_dropped(const struct dep_cand *c, unsigned int n,
+			 const struct stmt *s)
+{
+	unsigned int i;
+
+	if (stmt_is_implicit(s))
+		return true;
+	for (i = 0; i < n; i++) {
+		if (c[i].stmt == s)
+			return c[i].dropped;
+	}
+	return false;
+}
+
+static unsigned int deps_find(const struct rule *rule, struct dep_cand *c)
+{
+	const struct stmt *s;
+	unsigned int n = 0;
+
+	list_for_each_entry(s, &rule->stmts, list) {
+		dep_walk_stmt(c, n, s);
+		if (n < MAX_DEPS && dep_candidate(s, &c[n]))
+			n++;
+	}
+	return n;
 }
 
 /**
@@ -223,11 +472,16 @@ static bool stmt_is_implicit(const struct stmt *s)
  */
 void nftc_print_rule(struct output_ctx *octx, const struct rule *rule)
 {
+	struct dep_cand deps[MAX_DEPS];
+	unsigned int family = octx->family, n;
 	const struct stmt *s;
 	const char *d = "";
 
+	if (rule->handle.family)
+		octx->family = rule->handle.family;
+	n = deps_find(rule, deps);
 	list_for_each_entry(s, &rule->stmts, list) {
-		if (stmt_is_implicit(s))
+		if (stmt_dropped(deps, n, s))
 			continue;
 		fputs(d, octx->f);
 		nftc_print_stmt(octx, s);
@@ -236,6 +490,7 @@ void nftc_print_rule(struct output_ctx *octx, const struct rule *rule)
 	if (rule->comment)
 		fprintf(octx->f, " comment \"%s\"", rule->comment);
 	print_handle(octx, &rule->handle);
+	octx->family = family;
 }
 
 /* ------------------------------------------------------------- chains */
@@ -583,8 +838,10 @@ void nftc_print_table(struct output_ctx *octx, const struct table *table)
 	const struct chain *chain;
 	const struct obj *obj;
 	const struct set *set;
+	unsigned int family = octx->family;
 	const char *delim = "";
 
+	octx->family = table->handle.family;
 	fprintf(octx->f, "table %s %s {",
 		nftc_family_name(table->handle.family),
 		table->handle.table.name ? table->handle.table.name : "");
@@ -614,12 +871,14 @@ void nftc_print_table(struct output_ctx *octx, const struct table *table)
 		delim = "\n";
 	}
 	fputs("}\n", octx->f);
+	octx->family = family;
 }
 
 /**
  * nftc_print_ruleset - print every table of @tables (struct table list)
  */
-void nftc_print_ruleset(struct output_ctx *octx, const struct list_head *tables)
+void nftc_print_ruleset(struct output_ctx *octx,
+			const struct list_head *tables)
 {
 	const struct table *table;
 

@@ -17,7 +17,8 @@
 #include "stmt.h"
 #include "rule.h"
 
-void nftc_print_ruleset(struct output_ctx *octx, const struct list_head *tables);
+void nftc_print_ruleset(struct output_ctx *octx,
+			const struct list_head *tables);
 void nftc_print_table(struct output_ctx *octx, const struct table *table);
 void nftc_print_chain(struct output_ctx *octx, const struct chain *chain);
 void nftc_print_set(struct output_ctx *octx, const struct set *set);
@@ -46,5 +47,20 @@ void nftc_print_time(struct output_ctx *octx, uint64_t ms);
 void nftc_print_bytes(struct output_ctx *octx, uint64_t bytes);
 /* "second", "minute", ... for a limit unit in seconds. */
 const char *nftc_limit_unit_name(uint64_t unit);
+/* print_undo.c: lowered forms in source shape; false if not one. */
+bool nftc_print_rel_lowered(struct output_ctx *octx, const struct expr *rel);
+bool nftc_print_map_lowered(struct output_ctx *octx, const struct expr *map,
+			    const char *word);
+bool nftc_print_payload_stmt_lowered(struct output_ctx *octx,
+				     const struct stmt *s);
+/* "ct [original|reply] [ip|ip6] KEY" (print_expr.c) */
+void nftc_print_ct_key(struct output_ctx *octx, unsigned int key,
+		       int direction, unsigned int nfproto);
+
+/* Printer-internal octx->flags bits, set only while printing a part. */
+#define NFTC_OUTPUT_INT_SETELEM		(1u << 30)	/* set elements */
+#define NFTC_OUTPUT_INT_HEX		(1u << 29)	/* raw payload data */
+#define NFTC_OUTPUT_INT_FLAGLIST	(1u << 28)	/* flags as a,b */
+#define NFTC_OUTPUT_INT_FLAGOR		(1u << 27)	/* flags as a | b */
 
 #endif

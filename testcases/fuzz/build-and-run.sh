@@ -16,7 +16,7 @@
 # testcases/examples and the nftables-py corpus rules (make-seeds.sh), plus
 # fuzz/regressions/ (inputs that once crashed: keep adding them).
 # Exit status: 0 clean run, 1 a crash/leak/timeout was found (artifacts
-# kept), 77 clang with libFuzzer is not available.
+# kept), 2 the build failed, 77 clang with libFuzzer is not available.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
@@ -90,12 +90,17 @@ done
 } >"$out/Makefile"
 # The generated parser and scanner, refreshed when their sources change.
 if [ ! -f "$gen/parser.c" ] || [ "$top/nftc/parser.y" -nt "$gen/parser.c" ]; then
-	bison -d -Wno-yacc -o "$gen/parser.c" "$top/nftc/parser.y"
+	bison -d -Wno-yacc -o "$gen/parser.c" "$top/nftc/parser.y" ||
+		{ echo "FUZZ BUILD FAILED (bison)"; exit 2; }
 fi
 if [ ! -f "$gen/scanner.c" ] || [ "$top/nftc/scanner.l" -nt "$gen/scanner.c" ]; then
-	(cd "$gen" && flex -o scanner.c "$top/nftc/scanner.l")
+	(cd "$gen" && flex -o scanner.c "$top/nftc/scanner.l") ||
+		{ echo "FUZZ BUILD FAILED (flex)"; exit 2; }
 fi
-make -s -C "$out" -j"$jobs"
+if ! make -s -C "$out" -j"$jobs"; then
+	echo "FUZZ BUILD FAILED"
+	exit 2
+fi
 echo "built $out/fuzz_parser"
 [ "$build_only" = 1 ] && exit 0
 
@@ -104,6 +109,10 @@ if [ ! -d "$seeds" ]; then
 	sh "$here/make-seeds.sh" "$seeds"
 fi
 # Leaks are bugs too; ASan's leak checker runs at the end of each input.
+# Whatever libFuzzer's mode (-fork=N -ignore_crashes=1 goes on past a
+# crash), a run failed when it left new artifacts.
+stamp="$out/.run-start"
+: >"$stamp"
 set +e
 "$out/fuzz_parser" -max_total_time="$secs" -max_len=4096 -timeout=10 \
 	-rss_limit_mb=2048 -print_final_stats=1 \
@@ -111,9 +120,13 @@ set +e
 	"$here/regressions"
 rc=$?
 set -e
-if [ $rc != 0 ]; then
+new=$(find "$out/artifacts" -type f -newer "$stamp" | head -20)
+if [ $rc != 0 ] || [ -n "$new" ]; then
 	echo "FUZZ FAILURE (exit $rc): reproducer(s) in $out/artifacts/:"
-	ls "$out/artifacts/"
+	for f in $new; do
+		echo "== $f"
+		"$out/fuzz_parser" "$f" 2>&1 | grep -m1 'SUMMARY' || true
+	done
 	exit 1
 fi
 exit 0

@@ -7,7 +7,9 @@ set -eu
 here=$(cd "$(dirname "$0")/.." && pwd)
 dir=$1
 mkdir -p "$dir"
-for f in "$here"/examples/*.nft "$here"/examples/broken/*.nft; do
+for f in "$here"/examples/*.nft "$here"/examples/pending/*.nft \
+	 "$here"/examples/broken/*.nft; do
+	[ -f "$f" ] || continue
 	# Replace include lines by the included text.
 	awk -v inc="$here/examples/include" '
 		/^include "/ { split($0, a, "\""); f = a[2];

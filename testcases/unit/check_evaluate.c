@@ -337,6 +337,65 @@ START_TEST(test_concat_registers)
 }
 END_TEST
 
+START_TEST(test_payload_merge)
+{
+	struct fixture fx;
+
+	/* adjacent equality matches become one load, as stock nft */
+	fx_init(&fx, NFPROTO_IPV4);
+	fx_match(&fx, match(OP_IMPLICIT, field(&proto_ip, "ttl"), sym("1")));
+	fx_match(&fx, match(OP_IMPLICIT, field(&proto_ip, "protocol"),
+			    sym("6")));
+	fx_expect(&fx, "  [ payload load 2b @ network header + 8 => reg 1 ]\n"
+		       "  [ cmp eq reg 1 0x00000601 ]\n");
+
+	/* whole 32-bit words stay separate */
+	fx_init(&fx, NFPROTO_IPV4);
+	fx_match(&fx, match(OP_IMPLICIT, field(&proto_ip, "saddr"),
+			    sym("1.1.1.1")));
+	fx_match(&fx, match(OP_IMPLICIT, field(&proto_ip, "daddr"),
+			    sym("2.2.2.2")));
+	fx_expect(&fx, "  [ payload load 4b @ network header + 12 => reg 1 ]\n"
+		       "  [ cmp eq reg 1 0x01010101 ]\n"
+		       "  [ payload load 4b @ network header + 16 => reg 1 ]\n"
+		       "  [ cmp eq reg 1 0x02020202 ]\n");
+}
+END_TEST
+
+START_TEST(test_vlan_and_iiftype)
+{
+	struct fixture fx;
+
+	/* ip table: link layer needs meta iiftype, vlan needs ether type */
+	fx_init(&fx, NFPROTO_IPV4);
+	fx_match(&fx, match(OP_IMPLICIT, field(&proto_vlan, "id"), sym("1")));
+	fx_expect(&fx, "  [ meta load iiftype => reg 1 ]\n"
+		       "  [ cmp eq reg 1 0x00000001 ]\n"
+		       "  [ payload load 2b @ link header + 12 => reg 1 ]\n"
+		       "  [ cmp eq reg 1 0x00000081 ]\n"
+		       "  [ payload load 2b @ link header + 14 => reg 1 ]\n"
+		       "  [ bitwise reg 1 = ( reg 1 & 0x0000ff0f ) ^ "
+		       "0x00000000 ]\n"
+		       "  [ cmp eq reg 1 0x00000100 ]\n");
+}
+END_TEST
+
+START_TEST(test_terminal_statement)
+{
+	struct fixture fx;
+	struct stmt *v;
+
+	fx_init(&fx, NFPROTO_IPV4);
+	v = verdict_stmt_alloc(NULL, verdict_expr_alloc(NULL, NF_ACCEPT,
+							NULL));
+	list_add_tail(&v->list, &fx.rule->stmts);
+	fx_match(&fx, match(OP_IMPLICIT, meta("mark"), sym("1")));
+	ck_assert_int_eq(nftc_evaluate(fx.nft, &fx.cmds), -1);
+	ck_assert_uint_eq(fx.nft->erq.num_errors, 1);
+	fx_fini(&fx);
+}
+END_TEST
+
 static Suite *evaluate_suite(void)
 {
 	Suite *s = suite_create("evaluate");
@@ -349,6 +408,9 @@ static Suite *evaluate_suite(void)
 	tcase_add_test(tc, test_bits_prefix_flags);
 	tcase_add_test(tc, test_constant_folding);
 	tcase_add_test(tc, test_concat_registers);
+	tcase_add_test(tc, test_payload_merge);
+	tcase_add_test(tc, test_vlan_and_iiftype);
+	tcase_add_test(tc, test_terminal_statement);
 	suite_add_tcase(s, tc);
 	return s;
 }
