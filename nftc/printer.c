@@ -308,6 +308,8 @@ static void dep_use(struct dep_cand *c, unsigned int n,
 	unsigned int i;
 
 	for (i = n; i-- > 0;) {
+		if (!c[i].stmt)
+			break;		/* behind a non-match statement */
 		if (c[i].dropped)
 			continue;
 		if (c[i].upper && x && desc_implies(x, c[i].upper)) {
@@ -415,8 +417,8 @@ static void dep_walk_stmt(struct dep_cand *c, unsigned int n,
 		break;
 	case STMT_REJECT:
 		if (s->reject.type == NFT_REJECT_TCP_RST)
-			dep_use(c, n, &proto_tcp, NULL);
-		else if (s->reject.family == NFPROTO_IPV4)
+			break;
+		if (s->reject.family == NFPROTO_IPV4)
 			dep_use(c, n, &proto_ip, NULL);
 		else if (s->reject.family == NFPROTO_IPV6)
 			dep_use(c, n, &proto_ip6, NULL);
@@ -452,14 +454,42 @@ static bool stmt_dropped(const struct dep_cand *c, unsigned int n,
 	return false;
 }
 
-static unsigned int deps_find(const struct rule *rule, struct dep_cand *c)
+/*
+ * In tables of several network families, a transport header depends on
+ * "meta l4proto": an "ip protocol" match is the user's own.
+ */
+static bool dep_kept_by_family(const struct output_ctx *octx,
+			       const struct stmt *s)
+{
+	const struct expr *l = s->expr->pair.left;
+
+	if (octx->family != NFPROTO_INET && octx->family != NFPROTO_BRIDGE &&
+	    octx->family != NFPROTO_NETDEV)
+		return false;
+	return l->kind == EXPR_PAYLOAD &&
+	       l->payload.base == PROTO_BASE_NETWORK_HDR;
+}
+
+/*
+ * Only matches that follow a dependency directly can drop it: any other
+ * statement in between (counter, mark set, ...) keeps it, as in stock.
+ * A slot with a NULL stmt marks such a barrier.
+ */
+static unsigned int deps_find(const struct output_ctx *octx,
+			      const struct rule *rule, struct dep_cand *c)
 {
 	const struct stmt *s;
 	unsigned int n = 0;
 
 	list_for_each_entry(s, &rule->stmts, list) {
 		dep_walk_stmt(c, n, s);
-		if (n < MAX_DEPS && dep_candidate(s, &c[n]))
+		if (n >= MAX_DEPS - 1)
+			continue;
+		if (s->kind != STMT_EXPRESSION) {
+			memset(&c[n++], 0, sizeof(*c));
+			continue;
+		}
+		if (dep_candidate(s, &c[n]) && !dep_kept_by_family(octx, s))
 			n++;
 	}
 	return n;
@@ -479,7 +509,7 @@ void nftc_print_rule(struct output_ctx *octx, const struct rule *rule)
 
 	if (rule->handle.family)
 		octx->family = rule->handle.family;
-	n = deps_find(rule, deps);
+	n = deps_find(octx, rule, deps);
 	list_for_each_entry(s, &rule->stmts, list) {
 		if (stmt_dropped(deps, n, s))
 			continue;

@@ -20,6 +20,11 @@ export TZ=UTC LC_ALL=C
 [ -x "$NFT" ] || { echo "SKIP: our nft ($NFT) not built"; exit 77; }
 
 vg=""
+if grep -q __asan_init "$NFT" 2>/dev/null; then
+	# An --enable-asan build checks itself; valgrind cannot run it.
+	echo "note: $NFT is an ASan build; sanitizer reports count as crashes"
+	NO_VALGRIND=1
+fi
 if [ "${NO_VALGRIND:-0}" != 1 ] && command -v valgrind >/dev/null 2>&1; then
 	# 99: valgrind found an error, distinct from nft's own exit codes.
 	vg="valgrind -q --leak-check=full --show-leak-kinds=definite,indirect"
