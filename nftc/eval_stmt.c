@@ -482,9 +482,19 @@ static int stmt_evaluate_tproxy(struct eval_ctx *ctx, struct stmt *stmt)
 					  "Transparent proxy family does not "
 					  "match table family");
 	}
+	nh = ctx->pctx.protocol[PROTO_BASE_NETWORK_HDR].desc;
+	/* inet: an explicit family must agree with the network match. */
+	if (stmt->tproxy.family != NFPROTO_UNSPEC &&
+	    (nh == &proto_ip || nh == &proto_ip6) &&
+	    (nh == &proto_ip6) != (stmt->tproxy.family == NFPROTO_IPV6))
+		return stmt_error(ctx, &stmt->location,
+				  "conflicting protocols specified: %s vs. %s. "
+				  "You must specify ip or ip6 family in tproxy "
+				  "statement", nh->name,
+				  stmt->tproxy.family == NFPROTO_IPV6 ?
+				  "ip6" : "ip");
 	if (stmt->tproxy.addr) {
 		if (stmt->tproxy.family == NFPROTO_UNSPEC) {
-			nh = ctx->pctx.protocol[PROTO_BASE_NETWORK_HDR].desc;
 			if (nh == &proto_ip)
 				stmt->tproxy.family = NFPROTO_IPV4;
 			else if (nh == &proto_ip6)
