@@ -816,10 +816,14 @@ static int stmt_evaluate_exthdr(struct eval_ctx *ctx, struct stmt *stmt)
 	if (lhs->exthdr.offset % 8 || lhs->len % 8)
 		return stmt_error(ctx, &lhs->location,
 				  "Unsupported exthdr field alignment");
-	return stmt_evaluate_arg(ctx, lhs->dtype, lhs->len,
-				 lhs->byteorder ? lhs->byteorder :
-						  BYTEORDER_BIG,
-				 &stmt->payload.val);
+	if (stmt_evaluate_arg(ctx, lhs->dtype, lhs->len,
+			      lhs->byteorder ? lhs->byteorder : BYTEORDER_BIG,
+			      &stmt->payload.val) < 0)
+		return -1;
+	/* A host order value (rt mtu) is written in network order. */
+	if (lhs->byteorder != BYTEORDER_HOST)
+		return expr_byteorder_to_big(ctx, &stmt->payload.val);
+	return 0;
 }
 
 /*
