@@ -954,6 +954,9 @@ int set_elements_evaluate(struct eval_ctx *ctx, struct set *set,
 {
 	if (!elems)
 		return 0;
+	/* Its declaration failed (and said why): nothing to type against. */
+	if (!set->key || !set->key->dtype)
+		return -1;
 	if (elems_type(ctx, set, elems) < 0)
 		return -1;
 	if (elems_normalize(ctx, set, elems) < 0)

@@ -8,6 +8,7 @@
  */
 #include <stdarg.h>
 #include <stdlib.h>
+#include <errno.h>
 #include <string.h>
 #include <netinet/in.h>
 #include <linux/netfilter.h>
@@ -20,6 +21,7 @@
 
 #define NFT_LOGLEVEL_AUDIT_	8
 #define QUEUE_NUM_BITS		16
+#define NFTC_LOG_PREFIXLEN	128
 
 static int stmt_error(struct eval_ctx *ctx, const struct location *loc,
 		      const char *fmt, ...)
@@ -148,8 +150,15 @@ static int stmt_evaluate_log(struct eval_ctx *ctx, struct stmt *stmt)
 {
 	uint32_t flags = stmt->log.flags;
 
-	if (stmt->log.prefix)
+	if (stmt->log.prefix) {
 		flags |= STMT_LOG_PREFIX;
+		/* The kernel keeps NF_LOG_PREFIXLEN bytes, NUL included. */
+		if (strlen(stmt->log.prefix) >= NFTC_LOG_PREFIXLEN)
+			return erec_error(eval_kernel_errq(ctx),
+					  &stmt->location,
+					  "Could not process rule: %s",
+					  strerror(ERANGE));
+	}
 	if (flags & (STMT_LOG_GROUP | STMT_LOG_SNAPLEN | STMT_LOG_QTHRESHOLD)) {
 		if (flags & STMT_LOG_LEVEL)
 			return stmt_error(ctx, &stmt->location,

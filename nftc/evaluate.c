@@ -19,6 +19,9 @@
 #include "stmt.h"
 #include "rule.h"
 
+/* What stock nft lets a comment be (the kernel stores 256 bytes). */
+#define NFTC_COMMENT_MAXLEN	128
+
 static const char *const family_names[NFPROTO_NUMPROTO] = {
 	[NFPROTO_INET]		= "inet",
 	[NFPROTO_IPV4]		= "ip",
@@ -819,6 +822,10 @@ int rule_evaluate(struct eval_ctx *ctx, struct rule *rule)
 	}
 	ctx->stmt = NULL;
 	ctx->rule = NULL;
+	if (rule->comment && strlen(rule->comment) > NFTC_COMMENT_MAXLEN)
+		return eval_error(ctx, &rule->location, "comment too long, %d "
+				  "characters maximum allowed",
+				  NFTC_COMMENT_MAXLEN);
 	rule_drop_redundant_protocol(ctx, rule);
 	payload_try_merge(rule);
 	return 0;
@@ -1032,6 +1039,28 @@ static void block_free(struct block *b)
 	free(b->fts);
 }
 
+/*
+ * Object names longer than the kernel's NFT_NAME_MAXLEN can never load;
+ * stock nft refuses them at the name, with the same words.
+ */
+static int handle_check_names(struct eval_ctx *ctx, const struct handle *h)
+{
+	const struct name_ref *names[] = {
+		&h->table, &h->chain, &h->set, &h->obj, &h->flowtable,
+	};
+	unsigned int i;
+	int err = 0;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		if (names[i]->name &&
+		    strlen(names[i]->name) > NFT_NAME_MAXLEN)
+			err = eval_error(ctx, &names[i]->location,
+					 "name too long, %d characters "
+					 "maximum allowed", NFT_NAME_MAXLEN);
+	}
+	return err;
+}
+
 static int block_evaluate(struct eval_ctx *ctx, struct table *t,
 			  struct table *decl, struct block *b)
 {
@@ -1041,12 +1070,14 @@ static int block_evaluate(struct eval_ctx *ctx, struct table *t,
 	ctx->table = t;
 	for (i = 0; i < b->nsets; i++) {
 		handle_merge(&b->sets[i]->handle, &decl->handle);
-		if (set_decl_evaluate(ctx, t, b->sets[i]) < 0)
+		if (handle_check_names(ctx, &b->sets[i]->handle) < 0 ||
+		    set_decl_evaluate(ctx, t, b->sets[i]) < 0)
 			err = -1;
 	}
 	for (i = 0; i < b->nchains; i++) {
 		handle_merge(&b->chains[i]->handle, &decl->handle);
-		if (chain_evaluate(ctx, b->chains[i]) < 0)
+		if (handle_check_names(ctx, &b->chains[i]->handle) < 0 ||
+		    chain_evaluate(ctx, b->chains[i]) < 0)
 			err = -1;
 		if (chain_cache_add(t, b->chains[i]) < 0)
 			err = eval_error(ctx, &b->chains[i]->location,
@@ -1058,12 +1089,15 @@ static int block_evaluate(struct eval_ctx *ctx, struct table *t,
 	}
 	for (i = 0; i < b->nfts; i++) {
 		handle_merge(&b->fts[i]->handle, &decl->handle);
-		if (flowtable_evaluate(ctx, b->fts[i]) < 0)
+		if (handle_check_names(ctx, &b->fts[i]->handle) < 0 ||
+		    flowtable_evaluate(ctx, b->fts[i]) < 0)
 			err = -1;
 		flowtable_cache_add(t, b->fts[i]);
 	}
 	for (i = 0; i < b->nobjs; i++) {
 		handle_merge(&b->objs[i]->handle, &decl->handle);
+		if (handle_check_names(ctx, &b->objs[i]->handle) < 0)
+			err = -1;
 		obj_cache_add(t, b->objs[i]);
 	}
 	ctx->table = NULL;
@@ -1315,6 +1349,10 @@ int nftc_evaluate(struct nftc_ctx *nft, struct list_head *cmds)
 	list_for_each_entry_safe(cmd, next, cmds, list) {
 		ctx.cmd = cmd;
 		ctx.table = NULL;
+		if (handle_check_names(&ctx, &cmd->handle) < 0) {
+			err = -1;
+			continue;
+		}
 		switch (cmd->op) {
 		case CMD_ADD:
 		case CMD_CREATE:

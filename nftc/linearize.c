@@ -481,6 +481,34 @@ static int lin_rule_comment(struct nftnl_rule *r, const char *comment)
 	return 0;
 }
 
+/* The kernel's limit (net/netfilter/nf_tables_api.c). */
+#define NFT_RULE_MAXEXPRS	128
+
+static int lin_count_expr(struct nftnl_expr *e, void *data)
+{
+	(*(unsigned int *)data)++;
+	return 0;
+}
+
+/*
+ * The kernel refuses a rule of more than NFT_RULE_MAXEXPRS expressions
+ * with EINVAL; say so here, where the rule is known, as offline checks
+ * must reject what the kernel would.
+ */
+static int lin_rule_too_long(struct nftc_ctx *nft, struct nftnl_rule *r,
+			     const struct rule *rule)
+{
+	unsigned int n = 0;
+
+	nftnl_expr_foreach(r, lin_count_expr, &n);
+	if (n <= NFT_RULE_MAXEXPRS)
+		return 0;
+	return erec_error(&nft->erq, &rule->location,
+			  "Could not process rule: Invalid argument "
+			  "(%u expressions, the kernel takes %u at most)",
+			  n, NFT_RULE_MAXEXPRS);
+}
+
 /**
  * lin_rule_build - the VM code of one rule into a new nftnl_rule
  * @family: table family
@@ -518,6 +546,8 @@ struct nftnl_rule *lin_rule_build(struct nftc_ctx *nft,
 	lctx.debug_out = debug_out;
 	list_for_each_entry(s, &rule->stmts, list)
 		lin_stmt(&lctx, s);
+	if (lin_rule_too_long(nft, r, rule) < 0)
+		goto err_free;
 
 	if (rule->comment && lin_rule_comment(r, rule->comment) < 0)
 		goto err_free;

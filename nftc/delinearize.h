@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef NFTC_DELINEARIZE_H
+#define NFTC_DELINEARIZE_H
+
+/*
+ * Decompilation: VM code (libnftnl objects, as dumped by the kernel or
+ * built by the linearizer) back to IR that the printer lists the way
+ * stock nft 1.0.6 does. The inverse of linearize.h:
+ *
+ *   nftnl_table/chain/set/obj/flowtable -> struct table/chain/set/...
+ *   nftnl_rule (expressions)            -> struct rule (statements)
+ *
+ * Rules refer to sets by name: decompile a table's sets (with their
+ * elements) first and pass the table, so lookups find anonymous sets and
+ * print their elements inline.
+ */
+
+#include <stdint.h>
+#include "rule.h"
+
+struct nftnl_table;
+struct nftnl_chain;
+struct nftnl_rule;
+struct nftnl_set;
+struct nftnl_obj;
+struct nftnl_flowtable;
+
+/**
+ * struct delin_ctx - what decompiling a rule may consult
+ * @family: NFPROTO_* of the table
+ * @table: the table the rule lives in (sets looked up by name), or NULL
+ */
+struct delin_ctx {
+	uint32_t		family;
+	struct table		*table;
+};
+
+/* Each returns a new object (one reference) or NULL on bad input/ENOMEM. */
+struct table *nftc_delinearize_table(const struct nftnl_table *nlt);
+struct chain *nftc_delinearize_chain(const struct nftnl_chain *nlc);
+struct obj *nftc_delinearize_obj(const struct nftnl_obj *nlo);
+struct flowtable *nftc_delinearize_flowtable(const struct nftnl_flowtable *f);
+
+/*
+ * A set declaration (key/data types, flags, userdata: typeof, byte
+ * order, comment). Elements are added with nftc_delinearize_set_elems().
+ */
+struct set *nftc_delinearize_set(const struct nftnl_set *nls);
+
+/*
+ * Add the elements held by @nls (a set element dump) to @set->init,
+ * typed by the set's key/data, interval end elements folded into ranges.
+ * May be called several times (one per dump message); call
+ * nftc_delinearize_set_done() once all elements are in.
+ * Returns 0 or a negative errno.
+ */
+int nftc_delinearize_set_elems(struct set *set, const struct nftnl_set *nls);
+/* Fold interval sets' start/end elements into ranges, sort as stock. */
+void nftc_delinearize_set_done(struct set *set);
+
+/*
+ * Decompile one rule's VM code. Statements the decompiler cannot read
+ * back are kept as an "unknown" marker so the rule still prints.
+ * Returns NULL only on allocation failure.
+ */
+struct rule *nftc_delinearize_rule(struct delin_ctx *ctx,
+				   const struct nftnl_rule *nlr);
+
+/* A set of @table by name (NULL if none). */
+struct set *delin_set_lookup(const struct table *table, const char *name);
+
+#endif
