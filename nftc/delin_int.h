@@ -38,6 +38,8 @@ struct delin_rule_ctx {
 
 extern const struct location delin_loc;
 
+void delin_set_dtype(struct expr *e, const struct datatype *dtype);
+
 /* delinearize.c */
 int delin_reg_slot(uint32_t reg);
 /* A new reference to (a concatenation of) the value(s) in @reg covering
@@ -68,6 +70,10 @@ struct expr *delin_string_expr(const char *s);
 struct expr *delin_verdict(int verdict, const char *chain);
 /* The set @name of the rule's table, or NULL. */
 struct set *delin_find_set(struct delin_rule_ctx *c, const char *name);
+
+/* delin_set.c: anonymous sets are typed by the rule that uses them. */
+#define SET_F_DELIN_BOUND	(1u << 24)
+void delin_set_bind(struct set *set, const struct expr *key);
 
 /* delin_stmt.c: statements; returns 0 if @name is handled. */
 int delin_stmt(struct delin_rule_ctx *c, const char *name,

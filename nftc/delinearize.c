@@ -16,6 +16,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/netfilter.h>
 #include <linux/netfilter/nf_tables.h>
 #include <libnftnl/udata.h>
 #include "delin_int.h"
@@ -24,6 +25,22 @@
 const struct location delin_loc;
 
 #define REG32_BYTES	4
+
+/**
+ * delin_set_dtype - retype @e, keeping allocated types' references right
+ */
+void delin_set_dtype(struct expr *e, const struct datatype *dtype)
+{
+	const struct datatype *old = e->dtype;
+
+	if (dtype == old)
+		return;
+	if (dtype && (dtype->flags & DTYPE_F_ALLOC))
+		datatype_get(dtype);
+	e->dtype = dtype ? dtype : &invalid_type;
+	if (old && (old->flags & DTYPE_F_ALLOC))
+		datatype_free(old);
+}
 
 /**
  * delin_reg_slot - 32-bit slot of netlink register @reg, -1 if none
@@ -99,7 +116,7 @@ struct expr *delin_reg_get(struct delin_rule_ctx *c, uint32_t reg,
 		expr_free(cat);
 		return m;
 	}
-	cat->dtype = &invalid_type;
+	delin_set_dtype(cat, &invalid_type);
 	return cat;
 }
 
@@ -163,7 +180,7 @@ struct expr *delin_value(const struct expr *like, const void *data,
 	cat = list_expr_alloc(&delin_loc, EXPR_CONCAT);
 	if (!cat)
 		return NULL;
-	cat->dtype = like->dtype;
+	delin_set_dtype(cat, like->dtype);
 	list_for_each_entry(i, &like->expressions, list) {
 		n = slots_of(i->len) * REG32_BYTES;
 		if (off >= len)
@@ -209,7 +226,7 @@ struct expr *delin_retype(struct expr *e, const struct expr *like)
 						      struct expr, list);
 		struct list_head tmp = LIST_HEAD_INIT(tmp);
 
-		list_splice_init(&e->expressions, &tmp);
+		list_splice_tail_init(&e->expressions, &tmp);
 		e->size = 0;
 		while (!list_empty(&tmp)) {
 			i = list_first_entry(&tmp, struct expr, list);
@@ -220,7 +237,7 @@ struct expr *delin_retype(struct expr *e, const struct expr *like)
 			}
 			list_expr_add(e, i);
 		}
-		e->dtype = like->dtype;
+		delin_set_dtype(e, like->dtype);
 	}
 	return e;
 }
@@ -308,9 +325,13 @@ void delin_payload_resolve(struct delin_rule_ctx *c, struct expr *p)
 	stack = c->pctx.protocol[b].offset;
 	if (!d || desc_is_pseudo(d)) {
 		/* inet/netdev link layer: ethernet (the kernel checks
-		 * the device type the dependency names) */
+		 * the device type the dependency names); an unknown
+		 * transport header still has ports ("th dport") */
 		if (b == PROTO_BASE_LL_HDR)
 			d = &proto_eth;
+		else if (b == PROTO_BASE_TRANSPORT_HDR &&
+			 field_at(&proto_th, off, p->len, &exact) && exact)
+			d = &proto_th;
 		else
 			return;
 		stack = 0;
@@ -324,7 +345,7 @@ void delin_payload_resolve(struct delin_rule_ctx *c, struct expr *p)
 	if (!t)
 		return;		/* several fields or part of one */
 	p->payload.tmpl = t;
-	p->dtype = t->dtype ? t->dtype : &integer_type;
+	delin_set_dtype(p, t->dtype ? t->dtype : &integer_type);
 	p->byteorder = t->byteorder;
 	if (desc_is_pseudo(d))
 		return;
@@ -361,6 +382,76 @@ static void payload_mask_field(struct expr *p, const struct value *mask)
 		p->payload.tmpl = t;
 		return;
 	}
+}
+
+/* The same for extension header fields ("frag frag-off"). */
+static void exthdr_mask_field(struct expr *x, const struct value *mask)
+{
+	const struct exthdr_desc *d = x->exthdr.desc;
+	const struct proto_hdr_template *t;
+	struct value m;
+	unsigned int k, lo, start = x->exthdr.offset;
+
+	if (!d || (x->exthdr.tmpl && x->exthdr.tmpl->len == x->len))
+		return;
+	for (k = 1; k < 12; k++) {
+		t = &d->templates[k];
+		if (!t->token || !t->len || t->offset < start ||
+		    t->offset + t->len > start + x->len)
+			continue;
+		lo = start + x->len - (t->offset + t->len);
+		value_prefix_mask(&m, mask->len, t->len);
+		value_shr(&m, mask->len - t->len - lo);
+		if (value_cmp(&m, mask))
+			continue;
+		x->exthdr.tmpl = t;
+		return;
+	}
+}
+
+/*
+ * A write to part of the loaded bytes is "(load & keep) ^ value": name
+ * the field the cleared bits are (the printer lists "ip ttl set 23"),
+ * in the (x & keep) ^ v shape whatever bitwise form it was read as.
+ */
+static void payload_write_field(struct stmt *s)
+{
+	struct expr *v = s->payload.val, *x, *keep, *c;
+	struct value nk;
+
+	if (!v || v->kind != EXPR_BINOP)
+		return;
+	if (v->op == OP_OR && v->pair.right->kind == EXPR_VALUE) {
+		/* x | c == (x & ~c) ^ c */
+		c = v->pair.right;
+		keep = expr_clone(c);
+		if (!keep)
+			return;
+		value_not(&keep->value, &keep->value);
+		x = binop_expr_alloc(&delin_loc, OP_AND, v->pair.left, keep);
+		v->pair.left = x;
+		v->op = OP_XOR;
+		delin_set_dtype(x, v->dtype);
+		x->len = v->len;
+		x->byteorder = v->byteorder;
+	} else if (v->op == OP_AND && v->pair.right->kind == EXPR_VALUE) {
+		c = constant_expr_alloc(&delin_loc, v->dtype, v->byteorder,
+					v->len, NULL);
+		x = binop_expr_alloc(&delin_loc, OP_XOR, v, c);
+		if (!x)
+			return;
+		delin_set_dtype(x, v->dtype);
+		x->len = v->len;
+		x->byteorder = v->byteorder;
+		s->payload.val = v = x;
+	}
+	if (v->op != OP_XOR || v->pair.left->kind != EXPR_BINOP ||
+	    v->pair.left->op != OP_AND ||
+	    v->pair.left->pair.right->kind != EXPR_VALUE)
+		return;
+	value_not(&nk, &v->pair.left->pair.right->value);
+	s->payload.lhs->payload.tmpl = NULL;
+	payload_mask_field(s->payload.lhs, &nk);
 }
 
 /* ------------------------------------------------------------- exthdr */
@@ -416,7 +507,7 @@ struct expr *delin_exthdr_alloc(uint32_t op, uint8_t type,
 		if (!e)
 			return NULL;
 		if (flags & NFT_EXTHDR_F_PRESENT) {
-			e->dtype = &boolean_type;
+			delin_set_dtype(e, &boolean_type);
 			e->byteorder = BYTEORDER_HOST;
 			e->len = len * 8;
 			e->exthdr.offset = offset * 8;
@@ -472,6 +563,7 @@ static void delin_payload(struct delin_rule_ctx *c,
 		}
 		s->payload.lhs = p;
 		s->payload.val = delin_retype(v, p);
+		payload_write_field(s);
 		if (!s->payload.val)
 			s->payload.val = symbol_expr_alloc(&delin_loc,
 							   SYMBOL_VALUE, "?");
@@ -527,11 +619,11 @@ static void ct_addr_type(struct delin_rule_ctx *c, struct expr *x)
 	if (x->ct.key != NFT_CT_SRC && x->ct.key != NFT_CT_DST)
 		return;
 	if (d == &proto_ip || c->dctx->family == NFPROTO_IPV4) {
-		x->dtype = &ipaddr_type;
+		delin_set_dtype(x, &ipaddr_type);
 		x->len = 32;
 		x->ct.nfproto = NFPROTO_IPV4;
 	} else if (d == &proto_ip6 || c->dctx->family == NFPROTO_IPV6) {
-		x->dtype = &ip6addr_type;
+		delin_set_dtype(x, &ip6addr_type);
 		x->len = 128;
 		x->ct.nfproto = NFPROTO_IPV6;
 	}
@@ -732,6 +824,8 @@ static void delin_bitwise(struct delin_rule_ctx *c,
 	value_not(&ones, &ones);
 	if (l->kind == EXPR_PAYLOAD)
 		payload_mask_field(l, &mask);
+	else if (l->kind == EXPR_EXTHDR)
+		exthdr_mask_field(l, &mask);
 	/* (x & m) ^ v: an OR when v only sets bits m clears */
 	if (value_cmp(&mask, &ones)) {
 		struct value nm, t;
@@ -752,7 +846,7 @@ static void delin_bitwise(struct delin_rule_ctx *c,
 				     value_expr_like(l, &xor));
 out:
 	if (l && l->kind == EXPR_BINOP) {
-		l->dtype = l->pair.left->dtype;
+		delin_set_dtype(l, l->pair.left->dtype);
 		l->byteorder = l->pair.left->byteorder;
 		l->len = l->pair.left->len;
 	}
@@ -772,7 +866,7 @@ static void delin_byteorder(struct delin_rule_ctx *c,
 	u = unary_expr_alloc(&delin_loc, op == NFT_BYTEORDER_HTON ?
 			     OP_HTON : OP_NTOH, l);
 	if (u) {
-		u->dtype = l->dtype;
+		delin_set_dtype(u, l->dtype);
 		u->len = l->len;
 		u->byteorder = op == NFT_BYTEORDER_HTON ? BYTEORDER_BIG :
 							  BYTEORDER_HOST;
@@ -870,8 +964,14 @@ static bool cmp_prefix(struct delin_rule_ctx *c, enum ops op,
 
 	if (l->kind != EXPR_BINOP || l->op != OP_AND ||
 	    l->pair.right->kind != EXPR_VALUE || !sel->dtype ||
-	    !(sel->dtype->flags & DTYPE_F_PREFIX) ||
+	    datatype_is_a(sel->dtype, &bitmask_type) ||
 	    (op != OP_EQ && op != OP_NEQ))
+		return false;
+	/* a sub-byte header field is a mask too: the printer names it */
+	if ((sel->kind == EXPR_PAYLOAD &&
+	     (!sel->payload.tmpl || sel->payload.tmpl->len != sel->len)) ||
+	    (sel->kind == EXPR_EXTHDR &&
+	     (!sel->exthdr.tmpl || sel->exthdr.tmpl->len != sel->len)))
 		return false;
 	plen = value_mask_to_prefix(&l->pair.right->value);
 	if (plen < 0)
@@ -960,21 +1060,6 @@ static void delin_range(struct delin_rule_ctx *c, const struct nftnl_expr *e)
 					delin_value(l, to, tlen)));
 }
 
-/*
- * An anonymous set's elements were read untyped by the set's key type
- * (often just "integer"): type them like the expression looked up.
- */
-static void set_type_from_key(struct set *set, const struct expr *key)
-{
-	if (!set || !(set->flags & SET_F_ANONYMOUS) || !set->key || !key)
-		return;
-	if (set->key->dtype && set->key->dtype != &integer_type &&
-	    set->key->dtype != &invalid_type)
-		return;
-	/* the printer types elements by their own dtype: nothing to do
-	 * unless the set declared none; leave integers as they are */
-}
-
 static struct expr *set_ref(struct delin_rule_ctx *c, const char *name)
 {
 	struct set *s = delin_find_set(c, name);
@@ -1008,7 +1093,7 @@ static void delin_lookup(struct delin_rule_ctx *c,
 		expr_free(ref);
 		return;
 	}
-	set_type_from_key(set, l);
+	delin_set_bind(set, l);
 	if (!HAS(e, NFTNL_EXPR_LOOKUP_DREG)) {
 		add_relational(c, (U32(e, NFTNL_EXPR_LOOKUP_FLAGS) &
 				   NFT_LOOKUP_F_INV) ? OP_NEQ : OP_EQ, l, ref);
@@ -1018,7 +1103,7 @@ static void delin_lookup(struct delin_rule_ctx *c,
 	if (!m)
 		return;
 	if (set && set->data) {
-		m->dtype = set->data->dtype;
+		delin_set_dtype(m, set->data->dtype);
 		m->len = set->data->len;
 		m->byteorder = set->data->byteorder;
 	}

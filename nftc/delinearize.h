@@ -38,7 +38,7 @@ struct delin_ctx {
 /* Each returns a new object (one reference) or NULL on bad input/ENOMEM. */
 struct table *nftc_delinearize_table(const struct nftnl_table *nlt);
 struct chain *nftc_delinearize_chain(const struct nftnl_chain *nlc);
-struct obj *nftc_delinearize_obj(const struct nftnl_obj *nlo);
+struct obj *nftc_delinearize_obj(struct nftnl_obj *nlo);
 struct flowtable *nftc_delinearize_flowtable(const struct nftnl_flowtable *f);
 
 /*

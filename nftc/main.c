@@ -14,6 +14,8 @@
 #include "nftc.h"
 #include "linearize.h"
 #include "describe.h"
+#include "listing.h"
+#include "printer.h"
 
 enum nft_exit {
 	NFT_EXIT_SUCCESS	= 0,
@@ -27,6 +29,7 @@ struct cli_opts {
 	unsigned int	debug;
 	bool		builtin_resolver;
 	char		*cmdline;
+	unsigned int	oflags;	/* enum nftc_output_flags (list) */
 };
 
 static const struct {
@@ -164,6 +167,17 @@ static int compile(struct nftc_ctx *ctx, const struct cli_opts *o)
 		ret = run_describe(ctx, &cmds);
 		goto out;
 	}
+	/* "list ...": read back from the kernel (list.c) */
+	if (ret == 0 && !list_empty(&cmds) &&
+	    list_first_entry(&cmds, struct cmd, list)->op == CMD_LIST) {
+		struct cmd *cmd;
+
+		list_for_each_entry(cmd, &cmds, list)
+			if (cmd->op == CMD_LIST &&
+			    nftc_list(ctx, cmd, o->oflags, stdout) < 0)
+				ret = -1;
+		goto out;
+	}
 	/* Evaluate even after parse errors: report everything we can. */
 	if (nftc_evaluate(ctx, &cmds) < 0 || ret < 0) {
 		ret = -1;
@@ -235,8 +249,16 @@ int main(int argc, char **argv)
 			o.builtin_resolver = true;
 			break;
 		case 'n':
+			o.oflags |= NFTC_OUTPUT_NUMERIC_ALL |
+				    NFTC_OUTPUT_NUMERIC_SYMBOL |
+				    NFTC_OUTPUT_NUMERIC_PROTO;
+			break;
 		case 's':
+			o.oflags |= NFTC_OUTPUT_STATELESS;
+			break;
 		case 'a':
+			o.oflags |= NFTC_OUTPUT_HANDLE;
+			break;
 		case 'e':
 		case 'N':
 			/* Output options: meaningful once listing exists. */

@@ -1,0 +1,600 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Decompilation of statements: the VM expressions that act rather than
+ * load or compare (counter, log, nat, dynset, ...), back to IR
+ * statements. Values they take from registers were loaded by earlier
+ * expressions (immediates, maps, selectors) and are typed here, where
+ * what they mean is known.
+ */
+#include <config.h>
+#include <stdlib.h>
+#include <string.h>
+#include <linux/netfilter.h>
+#include <linux/netfilter/nf_tables.h>
+#include <linux/netfilter/nf_nat.h>
+#include <linux/netfilter/nf_log.h>
+#include "delin_int.h"
+#include "rule.h"
+
+#define U32(e, a)	nftnl_expr_get_u32(e, a)
+#define U64(e, a)	nftnl_expr_get_u64(e, a)
+#define HAS(e, a)	nftnl_expr_is_set(e, a)
+
+typedef struct stmt *(*delin_stmt_fn)(struct delin_rule_ctx *c,
+				       const struct nftnl_expr *e);
+
+/* A placeholder typed like @dtype for delin_retype(). */
+static struct expr *like_alloc(const struct datatype *dtype,
+			       enum byteorder order, unsigned int len)
+{
+	return expr_alloc(&delin_loc, EXPR_VALUE, dtype, order, len);
+}
+
+static struct expr *reg_typed(struct delin_rule_ctx *c, uint32_t reg,
+			      const struct datatype *dtype,
+			      enum byteorder order, unsigned int len)
+{
+	struct expr *like = like_alloc(dtype, order, len);
+	struct expr *v = delin_reg_get(c, reg, 0);
+
+	v = delin_retype(v, like);
+	expr_free(like);
+	return v;
+}
+
+/* ------------------------------------------------------ stateful ones */
+
+static struct stmt *st_counter(struct delin_rule_ctx *c,
+			       const struct nftnl_expr *e)
+{
+	struct stmt *s = stmt_alloc(&delin_loc, STMT_COUNTER);
+
+	if (s) {
+		s->counter.packets = U64(e, NFTNL_EXPR_CTR_PACKETS);
+		s->counter.bytes = U64(e, NFTNL_EXPR_CTR_BYTES);
+	}
+	return s;
+}
+
+static struct stmt *st_limit(struct delin_rule_ctx *c,
+			     const struct nftnl_expr *e)
+{
+	struct stmt *s = stmt_alloc(&delin_loc, STMT_LIMIT);
+
+	if (s) {
+		s->limit.rate = U64(e, NFTNL_EXPR_LIMIT_RATE);
+		s->limit.unit = U64(e, NFTNL_EXPR_LIMIT_UNIT);
+		s->limit.burst = U32(e, NFTNL_EXPR_LIMIT_BURST);
+		s->limit.type = U32(e, NFTNL_EXPR_LIMIT_TYPE);
+		s->limit.flags = U32(e, NFTNL_EXPR_LIMIT_FLAGS);
+	}
+	return s;
+}
+
+static struct stmt *st_quota(struct delin_rule_ctx *c,
+			     const struct nftnl_expr *e)
+{
+	struct stmt *s = stmt_alloc(&delin_loc, STMT_QUOTA);
+
+	if (s) {
+		s->quota.bytes = U64(e, NFTNL_EXPR_QUOTA_BYTES);
+		s->quota.used = U64(e, NFTNL_EXPR_QUOTA_CONSUMED);
+		s->quota.flags = U32(e, NFTNL_EXPR_QUOTA_FLAGS);
+	}
+	return s;
+}
+
+static struct stmt *st_connlimit(struct delin_rule_ctx *c,
+				 const struct nftnl_expr *e)
+{
+	struct stmt *s = stmt_alloc(&delin_loc, STMT_CONNLIMIT);
+
+	if (s) {
+		s->connlimit.count = U32(e, NFTNL_EXPR_CONNLIMIT_COUNT);
+		s->connlimit.flags = U32(e, NFTNL_EXPR_CONNLIMIT_FLAGS);
+	}
+	return s;
+}
+
+static struct stmt *st_last(struct delin_rule_ctx *c,
+			    const struct nftnl_expr *e)
+{
+	struct stmt *s = stmt_alloc(&delin_loc, STMT_LAST);
+
+	if (s) {
+		s->last.used = U64(e, NFTNL_EXPR_LAST_MSECS);
+		s->last.set = U32(e, NFTNL_EXPR_LAST_SET);
+	}
+	return s;
+}
+
+/* -------------------------------------------------------- the others */
+
+static struct stmt *st_log(struct delin_rule_ctx *c,
+			   const struct nftnl_expr *e)
+{
+	struct stmt *s = stmt_alloc(&delin_loc, STMT_LOG);
+
+	if (!s)
+		return NULL;
+	if (HAS(e, NFTNL_EXPR_LOG_PREFIX)) {
+		s->log.prefix = strdup(nftnl_expr_get_str(e,
+						NFTNL_EXPR_LOG_PREFIX));
+		s->log.flags |= STMT_LOG_PREFIX;
+	}
+	if (HAS(e, NFTNL_EXPR_LOG_GROUP)) {
+		s->log.group = nftnl_expr_get_u16(e, NFTNL_EXPR_LOG_GROUP);
+		s->log.flags |= STMT_LOG_GROUP;
+	}
+	if (HAS(e, NFTNL_EXPR_LOG_SNAPLEN)) {
+		s->log.snaplen = U32(e, NFTNL_EXPR_LOG_SNAPLEN);
+		s->log.flags |= STMT_LOG_SNAPLEN;
+	}
+	if (HAS(e, NFTNL_EXPR_LOG_QTHRESHOLD)) {
+		s->log.qthreshold = nftnl_expr_get_u16(e,
+						NFTNL_EXPR_LOG_QTHRESHOLD);
+		s->log.flags |= STMT_LOG_QTHRESHOLD;
+	}
+	if (HAS(e, NFTNL_EXPR_LOG_LEVEL)) {
+		s->log.level = U32(e, NFTNL_EXPR_LOG_LEVEL);
+		s->log.flags |= STMT_LOG_LEVEL;
+	}
+	if (HAS(e, NFTNL_EXPR_LOG_FLAGS))
+		s->log.logflags = U32(e, NFTNL_EXPR_LOG_FLAGS);
+	return s;
+}
+
+/* The network family a statement works in: the table's, or the one the
+ * rule matched so far (inet). */
+static unsigned int net_family(struct delin_rule_ctx *c)
+{
+	const struct proto_desc *d =
+		c->pctx.protocol[PROTO_BASE_NETWORK_HDR].desc;
+
+	if (d == &proto_ip)
+		return NFPROTO_IPV4;
+	if (d == &proto_ip6)
+		return NFPROTO_IPV6;
+	if (c->dctx->family == NFPROTO_IPV4 || c->dctx->family == NFPROTO_IPV6)
+		return c->dctx->family;
+	return 0;
+}
+
+static struct stmt *st_reject(struct delin_rule_ctx *c,
+			      const struct nftnl_expr *e)
+{
+	struct stmt *s = stmt_alloc(&delin_loc, STMT_REJECT);
+
+	if (!s)
+		return NULL;
+	s->reject.type = U32(e, NFTNL_EXPR_REJECT_TYPE);
+	s->reject.icmp_code = HAS(e, NFTNL_EXPR_REJECT_CODE) ?
+			      nftnl_expr_get_u8(e, NFTNL_EXPR_REJECT_CODE) : -1;
+	if (s->reject.type == NFT_REJECT_ICMP_UNREACH)
+		s->reject.family = net_family(c);
+	return s;
+}
+
+static const struct datatype *addr_dtype(unsigned int family,
+					 unsigned int *len)
+{
+	if (family == NFPROTO_IPV6) {
+		*len = 128;
+		return &ip6addr_type;
+	}
+	*len = 32;
+	return &ipaddr_type;
+}
+
+/* Prefix length of the range @lo-@hi, -1 if it is none. */
+static int range_prefix(const struct value *lo, const struct value *hi)
+{
+	struct value x, t;
+
+	if (lo->len != hi->len || value_cmp(lo, hi) >= 0)
+		return -1;
+	value_xor(&x, lo, hi);
+	value_and(&t, lo, &x);
+	if (!value_is_zero(&t))
+		return -1;
+	t = x;
+	value_inc(&t);
+	if (!value_is_zero(&t) && value_popcount(&t) != 1)
+		return -1;
+	return lo->len - value_popcount(&x);
+}
+
+/* min..max registers: one value or a range. */
+static struct expr *reg_pair(struct delin_rule_ctx *c, const struct nftnl_expr *e,
+			     uint16_t amin, uint16_t amax,
+			     const struct datatype *dtype,
+			     enum byteorder order, unsigned int len)
+{
+	struct expr *lo, *hi;
+
+	if (!HAS(e, amin))
+		return NULL;
+	lo = reg_typed(c, U32(e, amin), dtype, order, len);
+	if (!HAS(e, amax) || U32(e, amax) == U32(e, amin))
+		return lo;
+	hi = reg_typed(c, U32(e, amax), dtype, order, len);
+	if (!lo || !hi) {
+		expr_free(hi);
+		return lo;
+	}
+	if (lo->kind == EXPR_VALUE && hi->kind == EXPR_VALUE &&
+	    (dtype->flags & DTYPE_F_PREFIX)) {
+		int plen = range_prefix(&lo->value, &hi->value);
+
+		if (plen >= 0) {
+			expr_free(hi);
+			return prefix_expr_alloc(&delin_loc, lo, plen);
+		}
+	}
+	return range_expr_alloc(&delin_loc, lo, hi);
+}
+
+static struct stmt *st_nat(struct delin_rule_ctx *c,
+			   const struct nftnl_expr *e)
+{
+	struct stmt *s = stmt_alloc(&delin_loc, STMT_NAT);
+	const struct datatype *dt;
+	unsigned int len;
+
+	if (!s)
+		return NULL;
+	s->nat.kind = U32(e, NFTNL_EXPR_NAT_TYPE) == NFT_NAT_SNAT ?
+		      NAT_SNAT : NAT_DNAT;
+	s->nat.family = U32(e, NFTNL_EXPR_NAT_FAMILY);
+	s->nat.flags = U32(e, NFTNL_EXPR_NAT_FLAGS);
+	dt = addr_dtype(s->nat.family, &len);
+	s->nat.addr = reg_pair(c, e, NFTNL_EXPR_NAT_REG_ADDR_MIN,
+			       NFTNL_EXPR_NAT_REG_ADDR_MAX, dt, BYTEORDER_BIG,
+			       len);
+	s->nat.proto = reg_pair(c, e, NFTNL_EXPR_NAT_REG_PROTO_MIN,
+				NFTNL_EXPR_NAT_REG_PROTO_MAX,
+				&inet_service_type, BYTEORDER_BIG, 16);
+	if (s->nat.addr && s->nat.addr->kind == EXPR_MAP &&
+	    s->nat.addr->dtype && s->nat.addr->dtype->subtypes)
+		s->nat.type_flags |= STMT_NAT_F_CONCAT;
+	return s;
+}
+
+static struct stmt *st_masq_redir(struct delin_rule_ctx *c,
+				  const struct nftnl_expr *e, bool masq)
+{
+	struct stmt *s = stmt_alloc(&delin_loc, STMT_NAT);
+
+	if (!s)
+		return NULL;
+	s->nat.kind = masq ? NAT_MASQ : NAT_REDIR;
+	s->nat.flags = U32(e, masq ? NFTNL_EXPR_MASQ_FLAGS :
+			   NFTNL_EXPR_REDIR_FLAGS);
+	s->nat.proto = reg_pair(c, e, masq ? NFTNL_EXPR_MASQ_REG_PROTO_MIN :
+				NFTNL_EXPR_REDIR_REG_PROTO_MIN,
+				masq ? NFTNL_EXPR_MASQ_REG_PROTO_MAX :
+				NFTNL_EXPR_REDIR_REG_PROTO_MAX,
+				&inet_service_type, BYTEORDER_BIG, 16);
+	return s;
+}
+
+static struct stmt *st_masq(struct delin_rule_ctx *c,
+			    const struct nftnl_expr *e)
+{
+	return st_masq_redir(c, e, true);
+}
+
+static struct stmt *st_redir(struct delin_rule_ctx *c,
+			     const struct nftnl_expr *e)
+{
+	return st_masq_redir(c, e, false);
+}
+
+static struct stmt *st_tproxy(struct delin_rule_ctx *c,
+			      const struct nftnl_expr *e)
+{
+	struct stmt *s = stmt_alloc(&delin_loc, STMT_TPROXY);
+	const struct datatype *dt;
+	unsigned int len;
+
+	if (!s)
+		return NULL;
+	s->tproxy.family = U32(e, NFTNL_EXPR_TPROXY_FAMILY);
+	dt = addr_dtype(s->tproxy.family ? s->tproxy.family : net_family(c),
+			&len);
+	if (HAS(e, NFTNL_EXPR_TPROXY_REG_ADDR))
+		s->tproxy.addr = reg_typed(c, U32(e, NFTNL_EXPR_TPROXY_REG_ADDR),
+					   dt, BYTEORDER_BIG, len);
+	if (HAS(e, NFTNL_EXPR_TPROXY_REG_PORT))
+		s->tproxy.port = reg_typed(c, U32(e, NFTNL_EXPR_TPROXY_REG_PORT),
+					   &inet_service_type, BYTEORDER_BIG,
+					   16);
+	return s;
+}
+
+static struct stmt *st_queue(struct delin_rule_ctx *c,
+			     const struct nftnl_expr *e)
+{
+	struct stmt *s = stmt_alloc(&delin_loc, STMT_QUEUE);
+	uint16_t num, total;
+
+	if (!s)
+		return NULL;
+	s->queue.flags = nftnl_expr_get_u16(e, NFTNL_EXPR_QUEUE_FLAGS);
+	if (HAS(e, NFTNL_EXPR_QUEUE_SREG_QNUM)) {
+		s->queue.queue = delin_reg_get(c,
+				U32(e, NFTNL_EXPR_QUEUE_SREG_QNUM), 0);
+		return s;
+	}
+	num = nftnl_expr_get_u16(e, NFTNL_EXPR_QUEUE_NUM);
+	total = nftnl_expr_get_u16(e, NFTNL_EXPR_QUEUE_TOTAL);
+	s->queue.queue = constant_expr_u64(&delin_loc, &integer_type,
+					   BYTEORDER_HOST, 16, num);
+	if (total > 1)
+		s->queue.queue = range_expr_alloc(&delin_loc, s->queue.queue,
+				constant_expr_u64(&delin_loc, &integer_type,
+						  BYTEORDER_HOST, 16,
+						  num + total - 1));
+	return s;
+}
+
+static struct stmt *st_dup(struct delin_rule_ctx *c,
+			   const struct nftnl_expr *e)
+{
+	struct stmt *s = stmt_alloc(&delin_loc, STMT_DUP);
+	const struct datatype *dt;
+	unsigned int len;
+
+	if (!s)
+		return NULL;
+	dt = addr_dtype(net_family(c), &len);
+	if (HAS(e, NFTNL_EXPR_DUP_SREG_ADDR))
+		s->dup.to = reg_typed(c, U32(e, NFTNL_EXPR_DUP_SREG_ADDR), dt,
+				      BYTEORDER_BIG, len);
+	if (HAS(e, NFTNL_EXPR_DUP_SREG_DEV))
+		s->dup.dev = reg_typed(c, U32(e, NFTNL_EXPR_DUP_SREG_DEV),
+				       &ifindex_type, BYTEORDER_HOST, 32);
+	return s;
+}
+
+static struct stmt *st_fwd(struct delin_rule_ctx *c,
+			   const struct nftnl_expr *e)
+{
+	struct stmt *s = stmt_alloc(&delin_loc, STMT_FWD);
+	const struct datatype *dt;
+	unsigned int len;
+
+	if (!s)
+		return NULL;
+	s->fwd.family = U32(e, NFTNL_EXPR_FWD_NFPROTO);
+	if (HAS(e, NFTNL_EXPR_FWD_SREG_DEV))
+		s->fwd.dev = reg_typed(c, U32(e, NFTNL_EXPR_FWD_SREG_DEV),
+				       &ifindex_type, BYTEORDER_HOST, 32);
+	if (HAS(e, NFTNL_EXPR_FWD_SREG_ADDR)) {
+		dt = addr_dtype(s->fwd.family, &len);
+		s->fwd.addr = reg_typed(c, U32(e, NFTNL_EXPR_FWD_SREG_ADDR),
+					dt, BYTEORDER_BIG, len);
+	}
+	return s;
+}
+
+static struct stmt *st_notrack(struct delin_rule_ctx *c,
+			       const struct nftnl_expr *e)
+{
+	return stmt_alloc(&delin_loc, STMT_NOTRACK);
+}
+
+static struct expr *map_ref(struct delin_rule_ctx *c, const char *name,
+			    struct expr *key)
+{
+	struct set *set = delin_find_set(c, name);
+	struct expr *ref;
+
+	if (!set) {
+		expr_free(key);
+		return delin_string_expr(name ? name : "?");
+	}
+	ref = set_ref_expr_alloc(&delin_loc, set_get(set));
+	return map_expr_alloc(&delin_loc, key, ref);
+}
+
+static struct stmt *st_objref(struct delin_rule_ctx *c,
+			      const struct nftnl_expr *e)
+{
+	struct stmt *s = stmt_alloc(&delin_loc, STMT_OBJREF);
+	const char *name;
+
+	if (!s)
+		return NULL;
+	if (HAS(e, NFTNL_EXPR_OBJREF_IMM_NAME)) {
+		s->objref.type = U32(e, NFTNL_EXPR_OBJREF_IMM_TYPE);
+		name = nftnl_expr_get_str(e, NFTNL_EXPR_OBJREF_IMM_NAME);
+		s->objref.expr = delin_string_expr(name);
+		return s;
+	}
+	name = nftnl_expr_get_str(e, NFTNL_EXPR_OBJREF_SET_NAME);
+	{
+		struct set *set = delin_find_set(c, name);
+
+		s->objref.type = set ? set->objtype : NFT_OBJECT_COUNTER;
+		struct expr *key = delin_reg_get(c,
+				U32(e, NFTNL_EXPR_OBJREF_SET_SREG),
+				set && set->key ? BITS_TO_BYTES(set->key->len) :
+				0);
+
+		delin_set_bind(set, key);
+		s->objref.expr = map_ref(c, name, key);
+	}
+	return s;
+}
+
+static int dynset_stmt_cb(struct nftnl_expr *e, void *data)
+{
+	struct list_head *stmts = data;
+	struct stmt *s = delin_stateful(e);
+
+	if (s)
+		list_add_tail(&s->list, stmts);
+	return 0;
+}
+
+static struct stmt *st_dynset(struct delin_rule_ctx *c,
+			      const struct nftnl_expr *e)
+{
+	const char *name = nftnl_expr_get_str(e, NFTNL_EXPR_DYNSET_SET_NAME);
+	struct set *set = delin_find_set(c, name);
+	struct expr *key, *elem;
+	struct stmt *s;
+	bool map = HAS(e, NFTNL_EXPR_DYNSET_SREG_DATA);
+
+	s = stmt_alloc(&delin_loc, map ? STMT_MAP : STMT_SET);
+	if (!s)
+		return NULL;
+	init_list_head(&s->set.stmts);
+	s->set.op = U32(e, NFTNL_EXPR_DYNSET_OP);
+	key = delin_reg_get(c, U32(e, NFTNL_EXPR_DYNSET_SREG_KEY),
+			    set && set->key ? BITS_TO_BYTES(set->key->len) : 0);
+	if (set && set->key)
+		key = delin_retype(key, set->key);
+	elem = set_elem_expr_alloc(&delin_loc, key);
+	if (elem && HAS(e, NFTNL_EXPR_DYNSET_TIMEOUT))
+		elem->elem.timeout = U64(e, NFTNL_EXPR_DYNSET_TIMEOUT);
+	s->set.key = elem;
+	if (set) {
+		s->set.set = set_ref_expr_alloc(&delin_loc, set_get(set));
+	} else {
+		struct set *ph = set_alloc(&delin_loc);
+
+		if (ph)
+			ph->handle.set.name = strdup(name ? name : "?");
+		s->set.set = set_ref_expr_alloc(&delin_loc, ph);
+	}
+	if (map) {
+		s->set.data = delin_reg_get(c,
+				U32(e, NFTNL_EXPR_DYNSET_SREG_DATA),
+				set && set->data ?
+				BITS_TO_BYTES(set->data->len) : 0);
+		if (set && set->data)
+			s->set.data = delin_retype(s->set.data, set->data);
+	}
+	nftnl_expr_expr_foreach(e, dynset_stmt_cb, &s->set.stmts);
+	return s;
+}
+
+static struct stmt *st_synproxy(struct delin_rule_ctx *c,
+				const struct nftnl_expr *e)
+{
+	struct stmt *s = stmt_alloc(&delin_loc, STMT_SYNPROXY);
+
+	if (s) {
+		s->synproxy.mss = nftnl_expr_get_u16(e, NFTNL_EXPR_SYNPROXY_MSS);
+		s->synproxy.wscale = nftnl_expr_get_u8(e,
+						NFTNL_EXPR_SYNPROXY_WSCALE);
+		s->synproxy.flags = U32(e, NFTNL_EXPR_SYNPROXY_FLAGS);
+	}
+	return s;
+}
+
+static struct stmt *st_flow(struct delin_rule_ctx *c,
+			    const struct nftnl_expr *e)
+{
+	struct stmt *s = stmt_alloc(&delin_loc, STMT_FLOW_OFFLOAD);
+
+	if (s)
+		s->flow.table_name = strdup(nftnl_expr_get_str(e,
+					    NFTNL_EXPR_FLOW_TABLE_NAME));
+	return s;
+}
+
+/*
+ * xtables compat expressions (iptables-nft): stock nft without its
+ * xtables translation lists them by name.
+ */
+static struct stmt *st_xt(const char *kind, const char *name)
+{
+	char buf[128];
+
+	snprintf(buf, sizeof(buf), "xt %s \"%s\"", kind, name ? name : "");
+	return expr_stmt_alloc(&delin_loc,
+			       symbol_expr_alloc(&delin_loc, SYMBOL_VALUE,
+						 buf));
+}
+
+static struct stmt *st_match(struct delin_rule_ctx *c,
+			     const struct nftnl_expr *e)
+{
+	return st_xt("match", nftnl_expr_get_str(e, NFTNL_EXPR_MT_NAME));
+}
+
+static struct stmt *st_target(struct delin_rule_ctx *c,
+			      const struct nftnl_expr *e)
+{
+	return st_xt("target", nftnl_expr_get_str(e, NFTNL_EXPR_TG_NAME));
+}
+
+static const struct {
+	const char	*name;
+	delin_stmt_fn	fn;
+	bool		stateful;
+} delin_stmts[] = {
+	{ "counter",		st_counter,	true },
+	{ "limit",		st_limit,	true },
+	{ "quota",		st_quota,	true },
+	{ "connlimit",		st_connlimit,	true },
+	{ "last",		st_last,	true },
+	{ "log",		st_log },
+	{ "reject",		st_reject },
+	{ "nat",		st_nat },
+	{ "masq",		st_masq },
+	{ "redir",		st_redir },
+	{ "tproxy",		st_tproxy },
+	{ "queue",		st_queue },
+	{ "dup",		st_dup },
+	{ "fwd",		st_fwd },
+	{ "notrack",		st_notrack },
+	{ "objref",		st_objref },
+	{ "dynset",		st_dynset },
+	{ "synproxy",		st_synproxy },
+	{ "flow_offload",	st_flow },
+	{ "match",		st_match },
+	{ "target",		st_target },
+};
+
+#define N_STMTS		(sizeof(delin_stmts) / sizeof(delin_stmts[0]))
+
+/**
+ * delin_stmt - decompile statement expression @e named @name
+ * Returns 0 when handled, -1 for an unknown expression.
+ */
+int delin_stmt(struct delin_rule_ctx *c, const char *name,
+	       const struct nftnl_expr *e)
+{
+	size_t i;
+
+	for (i = 0; i < N_STMTS; i++) {
+		if (!strcmp(delin_stmts[i].name, name)) {
+			delin_add_stmt(c, delin_stmts[i].fn(c, e));
+			return 0;
+		}
+	}
+	return -1;
+}
+
+/**
+ * delin_stateful - a stateful expression (set element, dynset) as a
+ * statement; NULL for anything else
+ */
+struct stmt *delin_stateful(const struct nftnl_expr *e)
+{
+	const char *name = nftnl_expr_get_str(e, NFTNL_EXPR_NAME);
+	size_t i;
+
+	if (!name)
+		return NULL;
+	for (i = 0; i < N_STMTS; i++) {
+		if (delin_stmts[i].stateful &&
+		    !strcmp(delin_stmts[i].name, name))
+			return delin_stmts[i].fn(NULL, e);
+	}
+	return NULL;
+}

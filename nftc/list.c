@@ -1,0 +1,763 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * "nft list": netlink dumps of the kernel's ruleset (libmnl + libnftnl),
+ * decompiled to IR and printed as stock nft 1.0.6 lists it.
+ *
+ * Objects are dumped in dependency order: tables, chains, sets (and each
+ * set's elements), objects, flowtables, then rules, so that a rule's
+ * lookups find their (anonymous) sets with elements already read.
+ */
+#include <config.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <net/if.h>
+#include <libmnl/libmnl.h>
+#include <linux/netfilter.h>
+#include <linux/netfilter/nfnetlink.h>
+#include <linux/netfilter/nf_tables.h>
+#include <libnftnl/table.h>
+#include <libnftnl/chain.h>
+#include <libnftnl/rule.h>
+#include <libnftnl/set.h>
+#include <libnftnl/object.h>
+#include <libnftnl/flowtable.h>
+#include "listing.h"
+#include "delinearize.h"
+#include "printer.h"
+
+#define DUMP_BUFSIZ	(256 * 1024)
+#define DUMP_RETRIES	8
+
+/**
+ * struct dump_ctx - one netlink socket used for a series of dumps
+ * @nl: the socket; @portid: its port; @seq: last sequence number
+ * @buf: receive buffer
+ * @rs: ruleset being filled
+ * @set: set whose elements the current dump returns
+ */
+struct dump_ctx {
+	struct mnl_socket	*nl;
+	uint32_t		portid;
+	uint32_t		seq;
+	char			*buf;
+	struct nftc_ruleset	*rs;
+	struct set		*set;
+	int			err;
+};
+
+typedef int (*dump_cb)(const struct nlmsghdr *nlh, void *data);
+
+void nftc_ruleset_init(struct nftc_ruleset *rs)
+{
+	init_list_head(&rs->tables);
+}
+
+void nftc_ruleset_free(struct nftc_ruleset *rs)
+{
+	struct table *t, *tn;
+
+	list_for_each_entry_safe(t, tn, &rs->tables, list) {
+		list_del(&t->list);
+		table_free(t);
+	}
+}
+
+static struct table *table_find(struct nftc_ruleset *rs, uint32_t family,
+				const char *name)
+{
+	struct table *t;
+
+	if (!name)
+		return NULL;
+	list_for_each_entry(t, &rs->tables, list) {
+		if (t->handle.family == family && t->handle.table.name &&
+		    !strcmp(t->handle.table.name, name))
+			return t;
+	}
+	return NULL;
+}
+
+/**
+ * nftc_ruleset_table - the table @name of @family in @rs, or NULL
+ */
+struct table *nftc_ruleset_table(struct nftc_ruleset *rs, uint32_t family,
+				 const char *name)
+{
+	return table_find(rs, family, name);
+}
+
+static struct chain *chain_find(const struct table *t, const char *name)
+{
+	struct chain *c;
+
+	if (!t || !name)
+		return NULL;
+	list_for_each_entry(c, &t->chains, list) {
+		if (c->handle.chain.name && !strcmp(c->handle.chain.name, name))
+			return c;
+	}
+	return NULL;
+}
+
+/* ------------------------------------------------------------ dumping */
+
+/*
+ * Send a dump request and feed every reply message to @cb. The kernel
+ * marks a dump that raced with a change (NLM_F_DUMP_INTR): -EINTR lets
+ * the caller start over.
+ */
+static int dump_run(struct dump_ctx *d, struct nlmsghdr *nlh, dump_cb cb,
+		    void *data)
+{
+	int ret;
+
+	if (mnl_socket_sendto(d->nl, nlh, nlh->nlmsg_len) < 0)
+		return -errno;
+	for (;;) {
+		ret = mnl_socket_recvfrom(d->nl, d->buf, DUMP_BUFSIZ);
+		if (ret < 0)
+			return -errno;
+		ret = mnl_cb_run(d->buf, ret, d->seq, d->portid, cb, data);
+		if (ret <= 0)
+			break;
+	}
+	if (ret < 0)
+		return errno ? -errno : -EIO;
+	return d->err;
+}
+
+static struct nlmsghdr *dump_hdr(struct dump_ctx *d, uint16_t type,
+				 uint32_t family)
+{
+	d->seq++;
+	return nftnl_nlmsg_build_hdr(d->buf, type, family,
+				     NLM_F_DUMP | NLM_F_ACK, d->seq);
+}
+
+static int table_cb(const struct nlmsghdr *nlh, void *data)
+{
+	struct dump_ctx *d = data;
+	struct nftnl_table *nlt = nftnl_table_alloc();
+	struct table *t = NULL;
+
+	if (!nlt)
+		return MNL_CB_ERROR;
+	if (nftnl_table_nlmsg_parse(nlh, nlt) == 0)
+		t = nftc_delinearize_table(nlt);
+	nftnl_table_free(nlt);
+	if (t)
+		list_add_tail(&t->list, &d->rs->tables);
+	return MNL_CB_OK;
+}
+
+static int chain_cb(const struct nlmsghdr *nlh, void *data)
+{
+	struct dump_ctx *d = data;
+	struct nftnl_chain *nlc = nftnl_chain_alloc();
+	struct chain *c = NULL;
+	struct table *t;
+
+	if (!nlc)
+		return MNL_CB_ERROR;
+	if (nftnl_chain_nlmsg_parse(nlh, nlc) == 0)
+		c = nftc_delinearize_chain(nlc);
+	nftnl_chain_free(nlc);
+	if (!c)
+		return MNL_CB_OK;
+	t = table_find(d->rs, c->handle.family, c->handle.table.name);
+	if (!t) {
+		chain_free(c);
+		return MNL_CB_OK;
+	}
+	list_add_tail(&c->list, &t->chains);
+	return MNL_CB_OK;
+}
+
+static int set_cb(const struct nlmsghdr *nlh, void *data)
+{
+	struct dump_ctx *d = data;
+	struct nftnl_set *nls = nftnl_set_alloc();
+	struct set *s = NULL;
+	struct table *t;
+
+	if (!nls)
+		return MNL_CB_ERROR;
+	if (nftnl_set_nlmsg_parse(nlh, nls) == 0)
+		s = nftc_delinearize_set(nls);
+	nftnl_set_free(nls);
+	if (!s)
+		return MNL_CB_OK;
+	t = table_find(d->rs, s->handle.family, s->handle.table.name);
+	if (!t) {
+		set_free(s);
+		return MNL_CB_OK;
+	}
+	list_add_tail(&s->list, &t->sets);
+	return MNL_CB_OK;
+}
+
+static int elem_cb(const struct nlmsghdr *nlh, void *data)
+{
+	struct dump_ctx *d = data;
+	struct nftnl_set *nls = nftnl_set_alloc();
+
+	if (!nls)
+		return MNL_CB_ERROR;
+	if (nftnl_set_elems_nlmsg_parse(nlh, nls) == 0)
+		nftc_delinearize_set_elems(d->set, nls);
+	nftnl_set_free(nls);
+	return MNL_CB_OK;
+}
+
+static int obj_cb(const struct nlmsghdr *nlh, void *data)
+{
+	struct dump_ctx *d = data;
+	struct nftnl_obj *nlo = nftnl_obj_alloc();
+	struct obj *o = NULL;
+	struct table *t;
+
+	if (!nlo)
+		return MNL_CB_ERROR;
+	if (nftnl_obj_nlmsg_parse(nlh, nlo) == 0)
+		o = nftc_delinearize_obj(nlo);
+	nftnl_obj_free(nlo);
+	if (!o)
+		return MNL_CB_OK;
+	t = table_find(d->rs, o->handle.family, o->handle.table.name);
+	if (!t) {
+		obj_free(o);
+		return MNL_CB_OK;
+	}
+	list_add_tail(&o->list, &t->objs);
+	return MNL_CB_OK;
+}
+
+static int flowtable_cb(const struct nlmsghdr *nlh, void *data)
+{
+	struct dump_ctx *d = data;
+	struct nftnl_flowtable *nlf = nftnl_flowtable_alloc();
+	struct flowtable *f = NULL;
+	struct table *t;
+
+	if (!nlf)
+		return MNL_CB_ERROR;
+	if (nftnl_flowtable_nlmsg_parse(nlh, nlf) == 0)
+		f = nftc_delinearize_flowtable(nlf);
+	nftnl_flowtable_free(nlf);
+	if (!f)
+		return MNL_CB_OK;
+	t = table_find(d->rs, f->handle.family, f->handle.table.name);
+	if (!t) {
+		flowtable_free(f);
+		return MNL_CB_OK;
+	}
+	list_add_tail(&f->list, &t->flowtables);
+	return MNL_CB_OK;
+}
+
+static int rule_cb(const struct nlmsghdr *nlh, void *data)
+{
+	struct dump_ctx *d = data;
+	struct nftnl_rule *nlr = nftnl_rule_alloc();
+	struct delin_ctx dctx = { 0 };
+	struct rule *r = NULL;
+	struct chain *c;
+	struct table *t;
+
+	if (!nlr)
+		return MNL_CB_ERROR;
+	if (nftnl_rule_nlmsg_parse(nlh, nlr) < 0)
+		goto out;
+	t = table_find(d->rs, nftnl_rule_get_u32(nlr, NFTNL_RULE_FAMILY),
+		       nftnl_rule_get_str(nlr, NFTNL_RULE_TABLE));
+	c = chain_find(t, nftnl_rule_get_str(nlr, NFTNL_RULE_CHAIN));
+	if (!c)
+		goto out;
+	dctx.family = t->handle.family;
+	dctx.table = t;
+	r = nftc_delinearize_rule(&dctx, nlr);
+	if (r)
+		list_add_tail(&r->list, &c->rules);
+out:
+	nftnl_rule_free(nlr);
+	return MNL_CB_OK;
+}
+
+static int dump_simple(struct dump_ctx *d, uint16_t type, uint32_t family,
+		       dump_cb cb)
+{
+	return dump_run(d, dump_hdr(d, type, family), cb, d);
+}
+
+static int dump_elems(struct dump_ctx *d)
+{
+	struct table *t;
+	struct set *s;
+	struct nftnl_set *nls;
+	struct nlmsghdr *nlh;
+	int ret;
+
+	list_for_each_entry(t, &d->rs->tables, list) {
+		list_for_each_entry(s, &t->sets, list) {
+			nls = nftnl_set_alloc();
+			if (!nls)
+				return -ENOMEM;
+			nftnl_set_set_str(nls, NFTNL_SET_TABLE,
+					  t->handle.table.name);
+			nftnl_set_set_str(nls, NFTNL_SET_NAME,
+					  s->handle.set.name);
+			d->seq++;
+			nlh = nftnl_nlmsg_build_hdr(d->buf, NFT_MSG_GETSETELEM,
+						    t->handle.family,
+						    NLM_F_DUMP | NLM_F_ACK,
+						    d->seq);
+			nftnl_set_elems_nlmsg_build_payload(nlh, nls);
+			nftnl_set_free(nls);
+			d->set = s;
+			ret = dump_run(d, nlh, elem_cb, d);
+			d->set = NULL;
+			if (ret < 0 && ret != -ENOENT)
+				return ret;
+			nftc_delinearize_set_done(s);
+		}
+	}
+	return 0;
+}
+
+static int dump_all(struct dump_ctx *d, uint32_t family)
+{
+	static const struct {
+		uint16_t	type;
+		dump_cb		cb;
+	} steps[] = {
+		{ NFT_MSG_GETTABLE,	table_cb },
+		{ NFT_MSG_GETCHAIN,	chain_cb },
+		{ NFT_MSG_GETSET,	set_cb },
+		{ NFT_MSG_GETOBJ,	obj_cb },
+		{ NFT_MSG_GETFLOWTABLE,	flowtable_cb },
+	};
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < sizeof(steps) / sizeof(steps[0]); i++) {
+		ret = dump_simple(d, steps[i].type, family, steps[i].cb);
+		/* old kernels know no flowtables/objects */
+		if (ret < 0 && ret != -EOPNOTSUPP && ret != -ENOENT)
+			return ret;
+		if (i == 2) {
+			ret = dump_elems(d);
+			if (ret < 0)
+				return ret;
+		}
+	}
+	ret = dump_simple(d, NFT_MSG_GETRULE, family, rule_cb);
+	return ret == -ENOENT ? 0 : ret;
+}
+
+/**
+ * nftc_ruleset_dump - read the kernel's ruleset of @family into @rs
+ */
+int nftc_ruleset_dump(struct nftc_ruleset *rs, uint32_t family)
+{
+	struct dump_ctx d = { .rs = rs };
+	int ret = -ENOMEM, tries;
+
+	nftc_ruleset_init(rs);
+	d.buf = malloc(DUMP_BUFSIZ);
+	if (!d.buf)
+		return -ENOMEM;
+	d.nl = mnl_socket_open(NETLINK_NETFILTER);
+	if (!d.nl) {
+		ret = -errno;
+		goto out;
+	}
+	if (mnl_socket_bind(d.nl, 0, MNL_SOCKET_AUTOPID) < 0) {
+		ret = -errno;
+		goto out;
+	}
+	d.portid = mnl_socket_get_portid(d.nl);
+	d.seq = time(NULL);
+	for (tries = 0; tries < DUMP_RETRIES; tries++) {
+		ret = dump_all(&d, family);
+		if (ret != -EINTR)
+			break;
+		nftc_ruleset_free(rs);
+		nftc_ruleset_init(rs);
+	}
+out:
+	if (d.nl)
+		mnl_socket_close(d.nl);
+	free(d.buf);
+	return ret;
+}
+
+/* ------------------------------------------------ interface names */
+
+/*
+ * Interface indexes list as names ("iif \"lo\""). The compiler core does
+ * no I/O, so the CLI turns them into quoted symbols here, in place.
+ */
+static void ifname_expr(struct expr *e)
+{
+	char name[IF_NAMESIZE];
+	struct expr *i;
+
+	if (!e)
+		return;
+	switch (e->kind) {
+	case EXPR_VALUE:
+		if (e->dtype != &ifindex_type || e->value.len > 64 ||
+		    !if_indextoname(value_get_u64(&e->value), name))
+			return;
+		e->kind = EXPR_SYMBOL;
+		e->sym.identifier = strdup(name);
+		e->sym.symtype = SYMBOL_QUOTED;
+		e->sym.value = NULL;
+		if (!e->sym.identifier)
+			e->sym.identifier = strdup("?");
+		break;
+	case EXPR_PREFIX:
+		ifname_expr(e->prefix.expr);
+		break;
+	case EXPR_RANGE:
+	case EXPR_MAPPING:
+	case EXPR_BINOP:
+	case EXPR_RELATIONAL:
+		ifname_expr(e->pair.left);
+		ifname_expr(e->pair.right);
+		break;
+	case EXPR_CONCAT:
+	case EXPR_LIST:
+	case EXPR_SET:
+		list_for_each_entry(i, &e->expressions, list)
+			ifname_expr(i);
+		break;
+	case EXPR_SET_ELEM:
+		ifname_expr(e->elem.key);
+		break;
+	case EXPR_MAP:
+		ifname_expr(e->map.key);
+		ifname_expr(e->map.mappings);
+		break;
+	case EXPR_SET_REF:
+		if (e->set_ref.set && e->set_ref.set->init &&
+		    (e->set_ref.set->flags & SET_F_ANONYMOUS))
+			ifname_expr(e->set_ref.set->init);
+		break;
+	default:
+		break;
+	}
+}
+
+static void ifname_stmt(struct stmt *s)
+{
+	switch (s->kind) {
+	case STMT_EXPRESSION:
+	case STMT_VERDICT:
+		ifname_expr(s->expr);
+		break;
+	case STMT_META:
+		ifname_expr(s->meta.expr);
+		break;
+	case STMT_DUP:
+		ifname_expr(s->dup.dev);
+		break;
+	case STMT_FWD:
+		ifname_expr(s->fwd.dev);
+		break;
+	case STMT_SET:
+	case STMT_MAP:
+		ifname_expr(s->set.key);
+		ifname_expr(s->set.data);
+		break;
+	case STMT_OBJREF:
+		ifname_expr(s->objref.expr);
+		break;
+	default:
+		break;
+	}
+}
+
+static void ifname_ruleset(struct nftc_ruleset *rs)
+{
+	struct table *t;
+	struct chain *c;
+	struct rule *r;
+	struct stmt *s;
+	struct set *set;
+
+	list_for_each_entry(t, &rs->tables, list) {
+		list_for_each_entry(set, &t->sets, list) {
+			if (!(set->flags & SET_F_ANONYMOUS))
+				ifname_expr(set->init);
+		}
+		list_for_each_entry(c, &t->chains, list)
+			list_for_each_entry(r, &c->rules, list)
+				list_for_each_entry(s, &r->stmts, list)
+					ifname_stmt(s);
+	}
+}
+
+/* ----------------------------------------------------------- printing */
+
+static bool family_match(uint32_t want, uint32_t family)
+{
+	return !want || want == family;
+}
+
+static void table_open(struct output_ctx *octx, const struct table *t)
+{
+	fprintf(octx->f, "table %s %s {\n", nftc_family_name(t->handle.family),
+		t->handle.table.name);
+}
+
+/* A table header with only the parts @pick selects. */
+enum pick {
+	PICK_CHAINS,
+	PICK_SETS,
+	PICK_MAPS,
+	PICK_OBJS,
+	PICK_FLOWTABLES,
+};
+
+static bool set_is_map(const struct set *s)
+{
+	return s->flags & (SET_F_MAP | SET_F_OBJECT);
+}
+
+static void print_table_part(struct output_ctx *octx, const struct table *t,
+			     enum pick pick, uint32_t objtype)
+{
+	const struct chain *c;
+	const struct set *s;
+	const struct obj *o;
+	const struct flowtable *f;
+
+	table_open(octx, t);
+	octx->family = t->handle.family;
+	switch (pick) {
+	case PICK_CHAINS:
+		list_for_each_entry(c, &t->chains, list) {
+			struct chain tmp = *c;
+
+			init_list_head(&tmp.rules);
+			nftc_print_chain(octx, &tmp);
+		}
+		break;
+	case PICK_SETS:
+	case PICK_MAPS:
+		list_for_each_entry(s, &t->sets, list) {
+			struct set tmp = *s;
+
+			if ((s->flags & SET_F_ANONYMOUS) ||
+			    set_is_map(s) != (pick == PICK_MAPS))
+				continue;
+			tmp.init = NULL;
+			nftc_print_set(octx, &tmp);
+		}
+		break;
+	case PICK_OBJS:
+		list_for_each_entry(o, &t->objs, list) {
+			if (o->type == objtype)
+				nftc_print_obj(octx, o);
+		}
+		break;
+	case PICK_FLOWTABLES:
+		list_for_each_entry(f, &t->flowtables, list)
+			nftc_print_flowtable(octx, f);
+		break;
+	}
+	fputs("}\n", octx->f);
+}
+
+static int not_found(struct nftc_ctx *ctx, const struct cmd *cmd,
+		     const struct name_ref *what)
+{
+	erec_error(&ctx->erq, what && what->location.indesc ?
+		   &what->location : &cmd->location,
+		   "No such file or directory");
+	return -1;
+}
+
+static const struct set *set_find(const struct table *t, const char *name)
+{
+	return delin_set_lookup(t, name);
+}
+
+static const struct obj *obj_find(const struct table *t, const char *name,
+				  uint32_t type)
+{
+	const struct obj *o;
+
+	list_for_each_entry(o, &t->objs, list) {
+		if (o->type == type && o->handle.obj.name &&
+		    !strcmp(o->handle.obj.name, name))
+			return o;
+	}
+	return NULL;
+}
+
+static const uint32_t cmd_objtypes[__CMD_OBJ_MAX] = {
+	[CMD_OBJ_COUNTER]	= NFT_OBJECT_COUNTER,
+	[CMD_OBJ_COUNTERS]	= NFT_OBJECT_COUNTER,
+	[CMD_OBJ_QUOTA]		= NFT_OBJECT_QUOTA,
+	[CMD_OBJ_QUOTAS]	= NFT_OBJECT_QUOTA,
+	[CMD_OBJ_LIMIT]		= NFT_OBJECT_LIMIT,
+	[CMD_OBJ_LIMITS]	= NFT_OBJECT_LIMIT,
+	[CMD_OBJ_CT_HELPER]	= NFT_OBJECT_CT_HELPER,
+	[CMD_OBJ_SYNPROXY]	= NFT_OBJECT_SYNPROXY,
+	[CMD_OBJ_SECMARK]	= NFT_OBJECT_SECMARK,
+};
+
+/* One named thing of one table: "table F T { THING }". */
+static int print_one(struct nftc_ctx *ctx, const struct cmd *cmd,
+		     struct output_ctx *octx, const struct table *t)
+{
+	const struct handle *h = &cmd->handle;
+	const struct chain *c;
+	const struct set *s;
+	const struct obj *o;
+
+	switch (cmd->obj) {
+	case CMD_OBJ_CHAIN:
+		c = chain_find(t, h->chain.name);
+		if (!c)
+			return not_found(ctx, cmd, &h->chain);
+		table_open(octx, t);
+		nftc_print_chain(octx, c);
+		break;
+	case CMD_OBJ_SET:
+	case CMD_OBJ_MAP:
+		s = set_find(t, h->set.name);
+		if (!s || (s->flags & SET_F_ANONYMOUS))
+			return not_found(ctx, cmd, &h->set);
+		table_open(octx, t);
+		nftc_print_set(octx, s);
+		break;
+	case CMD_OBJ_FLOWTABLE: {
+		const struct flowtable *f;
+
+		list_for_each_entry(f, &t->flowtables, list) {
+			if (f->handle.flowtable.name && h->flowtable.name &&
+			    !strcmp(f->handle.flowtable.name,
+				    h->flowtable.name))
+				break;
+		}
+		if (&f->list == &t->flowtables)
+			return not_found(ctx, cmd, &h->flowtable);
+		table_open(octx, t);
+		nftc_print_flowtable(octx, f);
+		break;
+	}
+	default:
+		o = obj_find(t, h->obj.name ? h->obj.name : "",
+			     cmd_objtypes[cmd->obj]);
+		if (!o)
+			return not_found(ctx, cmd, &h->obj);
+		table_open(octx, t);
+		nftc_print_obj(octx, o);
+		break;
+	}
+	fputs("}\n", octx->f);
+	return 0;
+}
+
+static void print_plural(const struct cmd *cmd, struct output_ctx *octx,
+			 struct nftc_ruleset *rs)
+{
+	const struct table *t;
+	const char *tname = cmd->handle.table.name;
+
+	list_for_each_entry(t, &rs->tables, list) {
+		if (!family_match(cmd->handle.family, t->handle.family) ||
+		    (tname && strcmp(tname, t->handle.table.name)))
+			continue;
+		switch (cmd->obj) {
+		case CMD_OBJ_TABLES:
+			fprintf(octx->f, "table %s %s\n",
+				nftc_family_name(t->handle.family),
+				t->handle.table.name);
+			break;
+		case CMD_OBJ_CHAINS:
+			print_table_part(octx, t, PICK_CHAINS, 0);
+			break;
+		case CMD_OBJ_SETS:
+			print_table_part(octx, t, PICK_SETS, 0);
+			break;
+		case CMD_OBJ_MAPS:
+			print_table_part(octx, t, PICK_MAPS, 0);
+			break;
+		case CMD_OBJ_FLOWTABLES:
+			print_table_part(octx, t, PICK_FLOWTABLES, 0);
+			break;
+		default:
+			print_table_part(octx, t, PICK_OBJS,
+					 cmd_objtypes[cmd->obj]);
+			break;
+		}
+	}
+}
+
+/**
+ * nftc_list_print - print what @cmd asks for from @rs
+ */
+int nftc_list_print(struct nftc_ctx *ctx, const struct cmd *cmd,
+		    struct nftc_ruleset *rs, unsigned int oflags, FILE *out)
+{
+	struct output_ctx octx = { .f = out, .flags = oflags };
+	const struct table *t;
+
+	switch (cmd->obj) {
+	case CMD_OBJ_RULESET:
+		list_for_each_entry(t, &rs->tables, list) {
+			if (family_match(cmd->handle.family, t->handle.family))
+				nftc_print_table(&octx, t);
+		}
+		return 0;
+	case CMD_OBJ_TABLES:
+	case CMD_OBJ_CHAINS:
+	case CMD_OBJ_SETS:
+	case CMD_OBJ_MAPS:
+	case CMD_OBJ_COUNTERS:
+	case CMD_OBJ_QUOTAS:
+	case CMD_OBJ_LIMITS:
+	case CMD_OBJ_FLOWTABLES:
+		print_plural(cmd, &octx, rs);
+		return 0;
+	default:
+		break;
+	}
+	t = table_find(rs, cmd->handle.family, cmd->handle.table.name);
+	if (!t)
+		return not_found(ctx, cmd, &cmd->handle.table);
+	if (cmd->obj == CMD_OBJ_TABLE) {
+		nftc_print_table(&octx, t);
+		return 0;
+	}
+	return print_one(ctx, cmd, &octx, t);
+}
+
+/**
+ * nftc_list - run a "list" command against the kernel
+ */
+int nftc_list(struct nftc_ctx *ctx, const struct cmd *cmd,
+	      unsigned int oflags, FILE *out)
+{
+	struct nftc_ruleset rs;
+	int ret;
+
+	ret = nftc_ruleset_dump(&rs, 0);
+	if (ret < 0) {
+		erec_error(&ctx->erq, &cmd->location,
+			   "Could not process rule: %s", strerror(-ret));
+		nftc_ruleset_free(&rs);
+		return -1;
+	}
+	ifname_ruleset(&rs);
+	ret = nftc_list_print(ctx, cmd, &rs, oflags, out);
+	nftc_ruleset_free(&rs);
+	return ret;
+}

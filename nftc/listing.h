@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef NFTC_LISTING_H
+#define NFTC_LISTING_H
+
+/*
+ * "nft list ...": read the ruleset back from the kernel (netlink dumps of
+ * tables, chains, sets and their elements, objects, flowtables and rules),
+ * decompile it (delinearize.h) and print it (printer.h) as stock nft
+ * 1.0.6 lists it.
+ */
+
+#include <stdio.h>
+#include "nftc.h"
+
+/**
+ * struct nftc_ruleset - a decompiled ruleset
+ * @tables: struct table list, in the kernel's order, each with its
+ *          chains (rules inside), sets (elements in set->init), objects
+ *          and flowtables
+ */
+struct nftc_ruleset {
+	struct list_head	tables;
+};
+
+/*
+ * Dump everything of @family (0: every family) from the kernel into @rs
+ * (initialised by the call). Returns 0 or a negative errno; release with
+ * nftc_ruleset_free() either way.
+ */
+int nftc_ruleset_dump(struct nftc_ruleset *rs, uint32_t family);
+void nftc_ruleset_free(struct nftc_ruleset *rs);
+
+/*
+ * Build an IR ruleset from libnftnl objects without a kernel (the unit
+ * tests feed the linearizer's output): the caller adds tables, chains,
+ * sets (nftc_delinearize_*) and then rules with nftc_ruleset_add_rule().
+ */
+void nftc_ruleset_init(struct nftc_ruleset *rs);
+struct table *nftc_ruleset_table(struct nftc_ruleset *rs, uint32_t family,
+				 const char *name);
+
+/*
+ * Run one CMD_LIST command: dump, decompile, print to @out with the
+ * output flags @oflags (enum nftc_output_flags). A missing table, chain,
+ * set or object is reported in ctx->erq as stock nft words it. Returns 0
+ * or -1.
+ */
+int nftc_list(struct nftc_ctx *ctx, const struct cmd *cmd,
+	      unsigned int oflags, FILE *out);
+
+/* Print what @cmd names from @rs (no kernel access). */
+int nftc_list_print(struct nftc_ctx *ctx, const struct cmd *cmd,
+		    struct nftc_ruleset *rs, unsigned int oflags, FILE *out);
+
+#endif

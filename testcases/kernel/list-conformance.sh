@@ -1,0 +1,72 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# "nft list ruleset" against stock nft, over the nftables-py corpus: every
+# case stock nft loads (in a private network namespace) is listed by
+# stock nft and by ours; the listings must be byte-identical. Prints
+# counts per family; with KEEP=DIR the differing listings are kept.
+#
+# Needs root (unshare -n) and nf_tables; skips (77) otherwise.
+#   NFT=path/to/our/nft [JOBS=n] [KEEP=dir] list-conformance.sh [FILES]
+set -u
+SKIP=77
+STOCK=/usr/sbin/nft
+srcdir=${srcdir:-$(dirname "$0")/..}
+SHARED=${NFTKIT_SHARED:-$srcdir/../../shared}
+NFT=${NFT:-}
+JOBS=${JOBS:-$(nproc 2>/dev/null || echo 2)}
+
+[ -n "$NFT" ] && [ -x "$NFT" ] || { echo "no NFT binary"; exit $SKIP; }
+[ -x "$STOCK" ] || { echo "no stock nft"; exit $SKIP; }
+[ -d "$SHARED/conformance/nftables-py" ] || { echo "no corpus"; exit $SKIP; }
+unshare -n "$STOCK" list ruleset >/dev/null 2>&1 || {
+	echo "no root/nf_tables in a private netns"; exit $SKIP; }
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+"$srcdir/conformance/run-nftables-py" --corpus \
+	"$SHARED/conformance/nftables-py" --emit "$work/cases" "$@" \
+	>/dev/null 2>&1 || true
+ls "$work/cases" 2>/dev/null | grep -- '-ok\.nft$' > "$work/list" || true
+[ -s "$work/list" ] || { echo "no cases emitted"; exit $SKIP; }
+
+# One network namespace per worker; the ruleset is flushed between cases.
+split -n "r/$JOBS" "$work/list" "$work/chunk."
+for chunk in "$work"/chunk.*; do
+	unshare -n sh -c '
+		cd "$1/cases"
+		while read -r f; do
+			"$3" flush ruleset
+			if ! "$3" -f "$f" >/dev/null 2>&1; then
+				echo "SKIP $f"; continue
+			fi
+			"$3" list ruleset > "$f.stock" 2>&1
+			"$2" list ruleset > "$f.ours" 2>&1
+			if cmp -s "$f.stock" "$f.ours"; then
+				echo "OK $f"; rm -f "$f.stock" "$f.ours"
+			else
+				echo "DIFF $f"
+			fi
+		done < "$4"' sh "$work" "$NFT" "$STOCK" "$chunk" > "$chunk.out" &
+done
+wait
+cat "$work"/chunk.*.out > "$work/results"
+
+# family of each case: "# file.t:N [FAMILY TABLE]" on its first line
+awk '{ st=$1; f=$2; getline hdr < ("'"$work"'/cases/" f);
+       match(hdr, /\[[a-z0-9]+ /); fam=substr(hdr, RSTART+1, RLENGTH-2);
+       n[fam " " st]++; fams[fam]=1 }
+     END { for (fa in fams) printf "%-7s ok %5d  diff %5d  (stock rejects %d)\n",
+           fa, n[fa " OK"], n[fa " DIFF"], n[fa " SKIP"] }' \
+	"$work/results" | sort
+ok=$(grep -c '^OK' "$work/results")
+diff=$(grep -c '^DIFF' "$work/results")
+echo "list-conformance: $ok identical, $diff differ"
+if [ -n "${KEEP:-}" ]; then
+	mkdir -p "$KEEP"
+	grep '^DIFF' "$work/results" | while read -r _ f; do
+		cp "$work/cases/$f" "$work/cases/$f.stock" \
+		   "$work/cases/$f.ours" "$KEEP/" 2>/dev/null
+	done
+fi
+[ "$diff" -eq 0 ] || [ "${MIN_OK_ONLY:-0}" = 1 ]
