@@ -78,7 +78,11 @@ static int batch_chunk_add(struct nftc_batch *b)
 		b->chunks = n;
 		b->chunks_cap = cap;
 	}
-	c = malloc(sizeof(*c) + b->threshold + BATCH_MSG_MAX);
+	/*
+	 * Zeroed: libmnl leaves attribute padding as it finds it, and the
+	 * batch must neither depend on nor leak what the heap held before.
+	 */
+	c = calloc(1, sizeof(*c) + b->threshold + BATCH_MSG_MAX);
 	if (!c)
 		return -ENOMEM;
 	c->len = 0;
@@ -163,6 +167,99 @@ struct nftc_batch *nftc_batch_alloc(uint32_t seq)
 err_free:
 	nftc_batch_free(b);
 	return NULL;
+}
+
+/**
+ * nftc_batch_segment_alloc - a run of messages to splice into a batch later
+ *
+ * No BATCH_BEGIN; sequence numbers start at 0 and are rewritten by
+ * nftc_batch_splice(). Lets the pipeline serialise rules as they are
+ * compiled while the objects declared around them still have to go in
+ * front of them.
+ */
+struct nftc_batch *nftc_batch_segment_alloc(void)
+{
+	struct nftc_batch *b;
+	long page = sysconf(_SC_PAGESIZE);
+
+	b = calloc(1, sizeof(*b));
+	if (!b)
+		return NULL;
+	b->threshold = (size_t)(page > 0 ? page : 4096) * BATCH_CHUNK_PAGES;
+	b->cur_loc = internal_location;
+	if (batch_chunk_add(b) < 0) {
+		nftc_batch_free(b);
+		return NULL;
+	}
+	return b;
+}
+
+/* Make room for @n more entries of each array of @b. */
+static int batch_reserve(struct nftc_batch *b, unsigned int nchunks,
+			 unsigned int nlocs)
+{
+	if (b->nchunks + nchunks > b->chunks_cap) {
+		unsigned int cap = b->nchunks + nchunks;
+		struct batch_chunk **n = realloc(b->chunks, cap * sizeof(*n));
+
+		if (!n)
+			return -ENOMEM;
+		b->chunks = n;
+		b->chunks_cap = cap;
+	}
+	if (b->nlocs + nlocs > b->locs_cap) {
+		unsigned int cap = b->nlocs + nlocs;
+		struct nftc_seq_loc *l = realloc(b->locs, cap * sizeof(*l));
+
+		if (!l)
+			return -ENOMEM;
+		b->locs = l;
+		b->locs_cap = cap;
+	}
+	return 0;
+}
+
+/**
+ * nftc_batch_splice - append the messages of segment @seg to @b
+ *
+ * The chunks move (nothing is copied); every message gets the next
+ * sequence number of @b. The commands the segment's messages came from
+ * are gone by now: their seq map entries keep the location only.
+ * @seg is freed, also on error (-ENOMEM, @b unchanged).
+ */
+int nftc_batch_splice(struct nftc_batch *b, struct nftc_batch *seg)
+{
+	uint32_t base = b->seq_next;
+	unsigned int i, k = 0;
+	size_t off;
+
+	if (b->ended || batch_reserve(b, seg->nchunks, seg->nlocs) < 0) {
+		nftc_batch_free(seg);
+		return -ENOMEM;
+	}
+	for (i = 0; i < seg->nchunks; i++) {
+		struct batch_chunk *c = seg->chunks[i];
+
+		for (off = 0; off < c->len; k++) {
+			struct nlmsghdr *nlh = (struct nlmsghdr *)(c->buf + off);
+
+			nlh->nlmsg_seq = base + k;
+			off += MNL_ALIGN(nlh->nlmsg_len);
+		}
+		b->chunks[b->nchunks++] = c;
+	}
+	for (i = 0; i < seg->nlocs; i++) {
+		struct nftc_seq_loc *l = &b->locs[b->nlocs++];
+
+		*l = seg->locs[i];
+		l->seq = base + (seg->locs[i].seq - seg->seq_first);
+		l->cmd = NULL;
+	}
+	b->seq_next = base + k;
+	b->num_msgs += seg->num_msgs;
+	seg->nchunks = 0;
+	nftc_batch_free(seg);
+	return 0;
 }
 
 /**

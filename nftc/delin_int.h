@@ -34,6 +34,8 @@ struct delin_rule_ctx {
 	struct expr		*regs[DELIN_SLOTS];
 	struct stmt		*gte;
 	const struct expr	*gte_src;
+	const struct proto_desc	*icmp_desc;
+	int			icmp_type;
 };
 
 extern const struct location delin_loc;

@@ -541,6 +541,9 @@ struct set *nftc_delinearize_set(const struct nftnl_set *nls)
 			e->flags |= EXPR_F_INTERVAL;
 	}
 	set->timeout = nftnl_set_get_u64(nls, NFTNL_SET_TIMEOUT);
+	/* a default timeout says it all: stock lists no "flags timeout" */
+	if (set->timeout)
+		set->flags &= ~SET_F_TIMEOUT;
 	set->gc_int = nftnl_set_get_u32(nls, NFTNL_SET_GC_INTERVAL);
 	set->size = nftnl_set_get_u32(nls, NFTNL_SET_DESC_SIZE);
 	set->policy = nftnl_set_get_u32(nls, NFTNL_SET_POLICY);
@@ -849,7 +852,7 @@ static void set_fold(struct set *set)
  * Stock lists a set's elements sorted by their value as a number in its
  * own representation: strings and concatenations are little-endian
  * numbers of their bytes, and a value of several flags sorts as its
- * lowest flag. The sort is stable (kernel order breaks ties).
+ * lowest flag. Ties list in reverse kernel order, as stock does.
  */
 struct sort_key {
 	uint8_t		b[NFTC_VALUE_MAX];	/* most significant first */
@@ -875,8 +878,11 @@ static void sort_key_of(struct sort_key *k, const struct expr *e)
 		    v->byteorder != BYTEORDER_HOST) {
 			for (j = 0; j < n; j++)
 				k->b[j] = v->value.data[n - 1 - j];
-		} else if (v->dtype && datatype_is_a(v->dtype, &bitmask_type) &&
+		} else if (v->dtype && v->dtype != &bitmask_type &&
+			   v->dtype->sym_tbl &&
+			   datatype_is_a(v->dtype, &bitmask_type) &&
 			   value_popcount(&v->value) > 1) {
+			/* listed as "a | b": sorts by its first flag */
 			value_init(&low, v->value.len);
 			for (j = 0; j < v->value.len; j++) {
 				if (value_test_bit(&v->value, j)) {
@@ -920,7 +926,8 @@ static int sort_key_cmp(const void *pa, const void *pb)
 	r = memcmp(a->b, b->b, a->n);
 	if (r)
 		return r;
-	return a->pos < b->pos ? -1 : a->pos > b->pos;
+	/* ties: stock's list has the kernel's elements the other way */
+	return a->pos > b->pos ? -1 : a->pos < b->pos;
 }
 
 static void set_sort(struct set *set)

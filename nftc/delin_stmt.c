@@ -7,12 +7,16 @@
  * what they mean is known.
  */
 #include <config.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <net/ethernet.h>
 #include <stdlib.h>
 #include <string.h>
 #include <linux/netfilter.h>
 #include <linux/netfilter/nf_tables.h>
 #include <linux/netfilter/nf_nat.h>
 #include <linux/netfilter/nf_log.h>
+#include <stdio.h>
 #include "delin_int.h"
 #include "rule.h"
 
@@ -160,6 +164,34 @@ static unsigned int net_family(struct delin_rule_ctx *c)
 	return 0;
 }
 
+/*
+ * "reject with tcp reset" needs the tcp match the compiler put before
+ * it: that match is its dependency, not the user's.
+ */
+static void tcp_dep_used(struct delin_rule_ctx *c)
+{
+	struct stmt *s;
+	const struct expr *l, *r;
+
+	/* tables of several families keep it: it also picks the family */
+	if (c->dctx->family != NFPROTO_IPV4 && c->dctx->family != NFPROTO_IPV6)
+		return;
+	list_for_each_entry(s, &c->rule->stmts, list) {
+		if (s->kind != STMT_EXPRESSION || !s->expr ||
+		    s->expr->kind != EXPR_RELATIONAL || s->expr->op != OP_EQ)
+			continue;
+		l = s->expr->pair.left;
+		r = s->expr->pair.right;
+		if (r->kind != EXPR_VALUE || r->value.len != 8 ||
+		    value_get_u64(&r->value) != 6)	/* IPPROTO_TCP */
+			continue;
+		if ((l->kind == EXPR_META && l->meta.key == NFT_META_L4PROTO) ||
+		    (l->kind == EXPR_PAYLOAD && (l->flags & EXPR_F_PROTOCOL) &&
+		     l->payload.base == PROTO_BASE_NETWORK_HDR))
+			s->expr->flags |= EXPR_F_IMPLICIT_DEP;
+	}
+}
+
 static struct stmt *st_reject(struct delin_rule_ctx *c,
 			      const struct nftnl_expr *e)
 {
@@ -172,6 +204,8 @@ static struct stmt *st_reject(struct delin_rule_ctx *c,
 			      nftnl_expr_get_u8(e, NFTNL_EXPR_REJECT_CODE) : -1;
 	if (s->reject.type == NFT_REJECT_ICMP_UNREACH)
 		s->reject.family = net_family(c);
+	if (s->reject.type == NFT_REJECT_TCP_RST)
+		tcp_dep_used(c);
 	return s;
 }
 
@@ -354,6 +388,11 @@ static struct stmt *st_dup(struct delin_rule_ctx *c,
 	if (HAS(e, NFTNL_EXPR_DUP_SREG_DEV))
 		s->dup.dev = reg_typed(c, U32(e, NFTNL_EXPR_DUP_SREG_DEV),
 				       &ifindex_type, BYTEORDER_HOST, 32);
+	/* netdev: "dup to DEVICE" */
+	if (!s->dup.to) {
+		s->dup.to = s->dup.dev;
+		s->dup.dev = NULL;
+	}
 	return s;
 }
 
@@ -506,30 +545,94 @@ static struct stmt *st_flow(struct delin_rule_ctx *c,
 	return s;
 }
 
-/*
- * xtables compat expressions (iptables-nft): stock nft without its
- * xtables translation lists them by name.
- */
-static struct stmt *st_xt(const char *kind, const char *name)
+/* What the rule matched so far, as the extension's entry names it. */
+static uint32_t xt_proto(struct delin_rule_ctx *c)
 {
-	char buf[128];
+	static const struct {
+		const struct proto_desc	*desc;
+		uint32_t		num;
+	} l4[] = {
+		{ &proto_tcp,		IPPROTO_TCP },
+		{ &proto_udp,		IPPROTO_UDP },
+		{ &proto_udplite,	IPPROTO_UDPLITE },
+		{ &proto_sctp,		IPPROTO_SCTP },
+		{ &proto_dccp,		IPPROTO_DCCP },
+		{ &proto_esp,		IPPROTO_ESP },
+		{ &proto_ah,		IPPROTO_AH },
+	};
+	const struct proto_desc *d;
+	size_t i;
 
-	snprintf(buf, sizeof(buf), "xt %s \"%s\"", kind, name ? name : "");
-	return expr_stmt_alloc(&delin_loc,
-			       symbol_expr_alloc(&delin_loc, SYMBOL_VALUE,
-						 buf));
+	if (c->dctx->family == NFPROTO_BRIDGE) {
+		d = c->pctx.protocol[PROTO_BASE_NETWORK_HDR].desc;
+		if (d == &proto_ip)
+			return htons(ETH_P_IP);
+		if (d == &proto_ip6)
+			return htons(ETH_P_IPV6);
+		return 0;
+	}
+	d = c->pctx.protocol[PROTO_BASE_TRANSPORT_HDR].desc;
+	for (i = 0; i < sizeof(l4) / sizeof(l4[0]); i++) {
+		if (l4[i].desc == d)
+			return l4[i].num;
+	}
+	return 0;
+}
+
+/*
+ * xtables compat expressions (iptables-nft): translated by the CLI's
+ * hook when it has one, else listed by name as stock nft does without
+ * a translation.
+ */
+static struct stmt *st_xt(struct delin_rule_ctx *c, bool target,
+			  const struct nftnl_expr *e)
+{
+	struct delin_xt xt = { 0 };
+	char buf[128], *text = NULL;
+	struct expr *sym;
+
+	xt.name = nftnl_expr_get_str(e, target ? NFTNL_EXPR_TG_NAME :
+				     NFTNL_EXPR_MT_NAME);
+	xt.kind = target ? "target" : "match";
+	if (!xt.name)
+		xt.name = "";
+	/* ebtables' log and nflog are watchers */
+	if (target && c->dctx->family == NFPROTO_BRIDGE &&
+	    (!strcmp(xt.name, "log") || !strcmp(xt.name, "nflog")))
+		xt.kind = "watcher";
+	xt.rev = U32(e, target ? NFTNL_EXPR_TG_REV : NFTNL_EXPR_MT_REV);
+	xt.family = c->dctx->family;
+	xt.proto = xt_proto(c);
+	xt.info = nftnl_expr_get(e, target ? NFTNL_EXPR_TG_INFO :
+				 NFTNL_EXPR_MT_INFO, &xt.len);
+	c->dctx->xt_count++;
+	if (c->dctx->xt_xlate)
+		text = c->dctx->xt_xlate(c->dctx->xt_priv, &xt);
+	if (!text) {
+		snprintf(buf, sizeof(buf), "xt %s %s", xt.kind, xt.name);
+		sym = symbol_expr_alloc(&delin_loc, SYMBOL_VALUE, buf);
+	} else {
+		sym = symbol_expr_alloc(&delin_loc, SYMBOL_VALUE, text);
+		free(text);
+	}
+	/*
+	 * The IR has no xt statement: its text rides in a symbol. A verdict
+	 * statement prints it as is and, not being a match, keeps the
+	 * dependencies before it listed, as stock's xt statement does.
+	 */
+	return sym ? verdict_stmt_alloc(&delin_loc, sym) : NULL;
 }
 
 static struct stmt *st_match(struct delin_rule_ctx *c,
 			     const struct nftnl_expr *e)
 {
-	return st_xt("match", nftnl_expr_get_str(e, NFTNL_EXPR_MT_NAME));
+	return st_xt(c, false, e);
 }
 
 static struct stmt *st_target(struct delin_rule_ctx *c,
 			      const struct nftnl_expr *e)
 {
-	return st_xt("target", nftnl_expr_get_str(e, NFTNL_EXPR_TG_NAME));
+	return st_xt(c, true, e);
 }
 
 static const struct {

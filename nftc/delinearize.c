@@ -308,6 +308,35 @@ field_at(const struct proto_desc *d, unsigned int off, unsigned int len,
 	return pfx;
 }
 
+/*
+ * ICMP fields share offsets ("icmpv6 mtu", "icmpv6 param-problem"): the
+ * message type matched before the load names the one meant.
+ */
+static const struct proto_hdr_template *
+icmp_field(struct delin_rule_ctx *c, const struct proto_desc *d,
+	   const struct proto_hdr_template *first)
+{
+	const struct proto_icmp_dep_types *dep;
+	const struct proto_hdr_template *t;
+	unsigned int k, j;
+
+	if ((d != &proto_icmp && d != &proto_icmp6) || c->icmp_desc != d ||
+	    c->icmp_type < 0)
+		return first;
+	for (k = 1; k < PROTO_HDRS_MAX; k++) {
+		t = &d->templates[k];
+		if (!t->token || t->offset != first->offset ||
+		    t->len != first->len || t->icmp_dep == PROTO_ICMP_ANY)
+			continue;
+		dep = &proto_icmp_deps[t->icmp_dep];
+		for (j = 0; j < dep->ntypes; j++) {
+			if (dep->types[j] == c->icmp_type)
+				return t;
+		}
+	}
+	return first;
+}
+
 /**
  * delin_payload_resolve - name a raw payload load from the context
  */
@@ -340,6 +369,8 @@ void delin_payload_resolve(struct delin_rule_ctx *c, struct expr *p)
 		return;
 	off -= stack;
 	t = field_at(d, off, p->len, &exact);
+	if (t && exact)
+		t = icmp_field(c, d, t);
 	p->payload.desc = d;
 	p->payload.is_raw = false;
 	if (!t)
@@ -908,11 +939,34 @@ static void pctx_update(struct delin_rule_ctx *c, const struct expr *rel)
 			proto_ctx_update(p, up->base, &delin_loc, up);
 		return;
 	}
-	if (l->kind != EXPR_PAYLOAD || !l->payload.tmpl || !l->payload.desc)
+	if (l->kind != EXPR_PAYLOAD || !l->payload.desc || l->payload.is_raw)
 		return;
 	d = l->payload.desc;
-	if (!d->protocol_key || l->payload.tmpl != &d->templates[d->protocol_key])
+	if (!d->protocol_key)
 		return;
+	if (!l->payload.tmpl || l->payload.tmpl->len != l->len) {
+		/* a load merged with the protocol field ("ether saddr X
+		 * ether type ip"): take the field's bits out of the value */
+		const struct proto_hdr_template *t =
+			&d->templates[d->protocol_key];
+		unsigned int start = l->payload.offset, end = start + l->len;
+		struct value x;
+
+		if (t->meta_key || t->offset < start ||
+		    t->offset + t->len > end || r->value.len != l->len)
+			return;
+		x = r->value;
+		value_shr(&x, end - (t->offset + t->len));
+		value_resize(&x, t->len);
+		v = value_get_u64(&x);
+	} else if (l->payload.tmpl != &d->templates[d->protocol_key]) {
+		return;
+	}
+	if (d == &proto_icmp || d == &proto_icmp6) {
+		c->icmp_desc = d;
+		c->icmp_type = v;
+		return;
+	}
 	up = proto_find_upper(d, v);
 	if (!up)
 		return;
@@ -997,6 +1051,11 @@ static bool cmp_wildcard(struct delin_rule_ctx *c, enum ops op,
 	v = delin_value_typed(l->dtype, BYTEORDER_BIG, l->len, data, len);
 	if (!v)
 		return false;
+	/* with its NUL (iptables-nft's "-i eth0") it is the whole name */
+	if (len && ((const uint8_t *)data)[len - 1] == '\0') {
+		add_relational(c, op, l, v);
+		return true;
+	}
 	add_relational(c, op, l, prefix_expr_alloc(&delin_loc, v, len * 8));
 	return true;
 }
@@ -1202,7 +1261,7 @@ static void rule_comment(struct rule *rule, const struct nftnl_rule *nlr)
 struct rule *nftc_delinearize_rule(struct delin_ctx *ctx,
 				   const struct nftnl_rule *nlr)
 {
-	struct delin_rule_ctx c = { .dctx = ctx };
+	struct delin_rule_ctx c = { .dctx = ctx, .icmp_type = -1 };
 	struct handle h = { 0 };
 	unsigned int i;
 

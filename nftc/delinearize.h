@@ -26,13 +26,44 @@ struct nftnl_obj;
 struct nftnl_flowtable;
 
 /**
+ * struct delin_xt - an xtables compat expression (iptables-nft)
+ * @name: match/target name; @kind: "match", "target" or "watcher"
+ * @rev: revision; @family: table family
+ * @proto: what the rule matched so far (IPPROTO_*, or ETH_P_* in
+ *         network order in bridge tables), for the extension's text
+ * @info, @len: the extension's private data
+ */
+struct delin_xt {
+	const char		*name;
+	const char		*kind;
+	uint32_t		rev;
+	uint32_t		family;
+	uint32_t		proto;
+	const void		*info;
+	uint32_t		len;
+};
+
+/*
+ * Text of an xtables extension in nft syntax (malloc'ed), or NULL to list
+ * it as 'xt KIND "NAME"'. Injected by the CLI: the compiler core does no
+ * I/O and loads no plugins.
+ */
+typedef char *(*delin_xt_fn)(void *priv, const struct delin_xt *xt);
+
+/**
  * struct delin_ctx - what decompiling a rule may consult
  * @family: NFPROTO_* of the table
  * @table: the table the rule lives in (sets looked up by name), or NULL
+ * @xt_xlate: xtables translation (NULL: none); @xt_priv its argument
+ * @xt_count: incremented for every xtables expression read (stock nft
+ *            warns that such a table is managed by iptables-nft)
  */
 struct delin_ctx {
 	uint32_t		family;
 	struct table		*table;
+	delin_xt_fn		xt_xlate;
+	void			*xt_priv;
+	unsigned int		xt_count;
 };
 
 /* Each returns a new object (one reference) or NULL on bad input/ENOMEM. */

@@ -1381,3 +1381,23 @@ int nftc_evaluate(struct nftc_ctx *nft, struct list_head *cmds)
 	erec_queue_free(&ctx.kernel_errors);
 	return err;
 }
+
+/**
+ * nftc_evaluate_rule - evaluate one rule of a table block on its own
+ * @nft: compiler context
+ * @t: the cache entry of the rule's table
+ * @chain: the rule's chain declaration, already evaluated
+ * @rule: the rule; takes the chain's family, table and chain names
+ *
+ * For pipeline.c, which evaluates the rules of a table block while the
+ * block is parsed: the same as nftc_evaluate() does for each rule of a
+ * block. Errors are queued in nft->erq. Returns 0 or -1.
+ */
+int nftc_evaluate_rule(struct nftc_ctx *nft, struct table *t,
+		       struct chain *chain, struct rule *rule)
+{
+	struct eval_ctx ctx = { .nft = nft, .table = t, .chain = chain };
+
+	handle_merge(&rule->handle, &chain->handle);
+	return rule_evaluate(&ctx, rule);
+}

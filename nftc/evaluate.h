@@ -122,5 +122,8 @@ struct set *set_cache_find(struct table *table, const char *name);
 struct obj *obj_cache_find(struct table *table, const char *name,
 			   uint32_t type);
 int rule_evaluate(struct eval_ctx *ctx, struct rule *rule);
+/* One rule of a table block, outside nftc_evaluate() (pipeline.c). */
+int nftc_evaluate_rule(struct nftc_ctx *nft, struct table *t,
+		       struct chain *chain, struct rule *rule);
 
 #endif

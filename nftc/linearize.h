@@ -19,6 +19,12 @@ struct nftc_batch;
  */
 struct nftc_batch *nftc_batch_alloc(uint32_t seq);
 void nftc_batch_free(struct nftc_batch *batch);
+/*
+ * A segment: messages without BATCH_BEGIN, appended to a batch later
+ * with nftc_batch_splice() (which renumbers them and frees @seg).
+ */
+struct nftc_batch *nftc_batch_segment_alloc(void);
+int nftc_batch_splice(struct nftc_batch *batch, struct nftc_batch *seg);
 /* Close the batch (BATCH_END). */
 int nftc_batch_end(struct nftc_batch *batch);
 /* Iterate the finished batch as iovec-like chunks for sendmsg(). */

@@ -27,6 +27,7 @@
 #include "listing.h"
 #include "delinearize.h"
 #include "printer.h"
+#include "linearize.h"
 
 #define DUMP_BUFSIZ	(256 * 1024)
 #define DUMP_RETRIES	8
@@ -46,6 +47,7 @@ struct dump_ctx {
 	struct nftc_ruleset	*rs;
 	struct set		*set;
 	int			err;
+	bool			no_xt;	/* no libxtables translations */
 };
 
 typedef int (*dump_cb)(const struct nlmsghdr *nlh, void *data);
@@ -258,30 +260,38 @@ static int flowtable_cb(const struct nlmsghdr *nlh, void *data)
 	return MNL_CB_OK;
 }
 
-static int rule_cb(const struct nlmsghdr *nlh, void *data)
+/* Decompile @nlr into its chain (a rule of an unknown chain is left). */
+static void rule_cb_parsed(struct dump_ctx *d, const struct nftnl_rule *nlr)
 {
-	struct dump_ctx *d = data;
-	struct nftnl_rule *nlr = nftnl_rule_alloc();
 	struct delin_ctx dctx = { 0 };
-	struct rule *r = NULL;
+	struct rule *r;
 	struct chain *c;
 	struct table *t;
 
-	if (!nlr)
-		return MNL_CB_ERROR;
-	if (nftnl_rule_nlmsg_parse(nlh, nlr) < 0)
-		goto out;
 	t = table_find(d->rs, nftnl_rule_get_u32(nlr, NFTNL_RULE_FAMILY),
 		       nftnl_rule_get_str(nlr, NFTNL_RULE_TABLE));
 	c = chain_find(t, nftnl_rule_get_str(nlr, NFTNL_RULE_CHAIN));
 	if (!c)
-		goto out;
+		return;
 	dctx.family = t->handle.family;
 	dctx.table = t;
+	dctx.xt_xlate = d->no_xt ? NULL : nftc_xt_xlate;
 	r = nftc_delinearize_rule(&dctx, nlr);
+	if (dctx.xt_count)
+		t->flags |= NFTC_TABLE_F_XT;
 	if (r)
 		list_add_tail(&r->list, &c->rules);
-out:
+}
+
+static int rule_cb(const struct nlmsghdr *nlh, void *data)
+{
+	struct dump_ctx *d = data;
+	struct nftnl_rule *nlr = nftnl_rule_alloc();
+
+	if (!nlr)
+		return MNL_CB_ERROR;
+	if (nftnl_rule_nlmsg_parse(nlh, nlr) == 0)
+		rule_cb_parsed(d, nlr);
 	nftnl_rule_free(nlr);
 	return MNL_CB_OK;
 }
@@ -463,6 +473,7 @@ static void ifname_stmt(struct stmt *s)
 		ifname_expr(s->meta.expr);
 		break;
 	case STMT_DUP:
+		ifname_expr(s->dup.to);
 		ifname_expr(s->dup.dev);
 		break;
 	case STMT_FWD:
@@ -501,6 +512,139 @@ static void ifname_ruleset(struct nftc_ruleset *rs)
 	}
 }
 
+/* ------------------------------------------------- offline: batches */
+
+/*
+ * A batch's messages are what the kernel would have stored: reading
+ * them back gives the ruleset a batch creates, with no kernel (unit
+ * tests, the in-process VM backend). Rules wait until every set has its
+ * elements, as in a dump.
+ */
+struct batch_rd {
+	struct dump_ctx		d;
+	struct nftnl_rule	**rules;
+	unsigned int		nrules;
+	unsigned int		cap;
+};
+
+static int batch_setelem(struct batch_rd *b, const struct nlmsghdr *nlh)
+{
+	struct nftnl_set *nls = nftnl_set_alloc();
+	struct table *t;
+	struct set *s;
+
+	if (!nls)
+		return -ENOMEM;
+	if (nftnl_set_elems_nlmsg_parse(nlh, nls) == 0) {
+		t = table_find(b->d.rs,
+			       nftnl_set_get_u32(nls, NFTNL_SET_FAMILY),
+			       nftnl_set_get_str(nls, NFTNL_SET_TABLE));
+		s = delin_set_lookup(t, nftnl_set_get_str(nls, NFTNL_SET_NAME));
+		if (s)
+			nftc_delinearize_set_elems(s, nls);
+	}
+	nftnl_set_free(nls);
+	return 0;
+}
+
+static int batch_rule(struct batch_rd *b, const struct nlmsghdr *nlh)
+{
+	struct nftnl_rule *r, **n;
+
+	if (b->nrules == b->cap) {
+		b->cap = b->cap ? b->cap * 2 : 64;
+		n = realloc(b->rules, b->cap * sizeof(*n));
+		if (!n)
+			return -ENOMEM;
+		b->rules = n;
+	}
+	r = nftnl_rule_alloc();
+	if (!r)
+		return -ENOMEM;
+	if (nftnl_rule_nlmsg_parse(nlh, r) < 0) {
+		nftnl_rule_free(r);
+		return 0;
+	}
+	/* the batch names the family in the message header only */
+	nftnl_rule_set_u32(r, NFTNL_RULE_FAMILY,
+		((const struct nfgenmsg *)mnl_nlmsg_get_payload(nlh))
+		->nfgen_family);
+	b->rules[b->nrules++] = r;
+	return 0;
+}
+
+static int batch_msg(struct batch_rd *b, const struct nlmsghdr *nlh)
+{
+	switch (NFNL_MSG_TYPE(nlh->nlmsg_type)) {
+	case NFT_MSG_NEWTABLE:
+		table_cb(nlh, &b->d);
+		return 0;
+	case NFT_MSG_NEWCHAIN:
+		chain_cb(nlh, &b->d);
+		return 0;
+	case NFT_MSG_NEWSET:
+		set_cb(nlh, &b->d);
+		return 0;
+	case NFT_MSG_NEWSETELEM:
+		return batch_setelem(b, nlh);
+	case NFT_MSG_NEWOBJ:
+		obj_cb(nlh, &b->d);
+		return 0;
+	case NFT_MSG_NEWFLOWTABLE:
+		flowtable_cb(nlh, &b->d);
+		return 0;
+	case NFT_MSG_NEWRULE:
+		return batch_rule(b, nlh);
+	default:
+		return 0;	/* batch begin/end, deletions */
+	}
+}
+
+static void sets_done(struct nftc_ruleset *rs)
+{
+	struct table *t;
+	struct set *s;
+
+	list_for_each_entry(t, &rs->tables, list)
+		list_for_each_entry(s, &t->sets, list)
+			nftc_delinearize_set_done(s);
+}
+
+/**
+ * nftc_ruleset_from_batch - the ruleset @batch would create
+ * @rs: filled (initialised by the call; free with nftc_ruleset_free)
+ *
+ * Only "add"/"create" messages count; the batch is read as if applied
+ * to an empty ruleset. Returns 0 or a negative errno.
+ */
+int nftc_ruleset_from_batch(struct nftc_ruleset *rs,
+			    const struct nftc_batch *batch)
+{
+	struct batch_rd b = { .d = { .rs = rs, .no_xt = true } };
+	const struct nlmsghdr *nlh;
+	unsigned int i;
+	const void *buf;
+	size_t len;
+	int ret = 0;
+
+	nftc_ruleset_init(rs);
+	for (i = 0; (buf = nftc_batch_chunk(batch, i, &len)); i++) {
+		int rest = len;
+
+		for (nlh = buf; mnl_nlmsg_ok(nlh, rest) && !ret;
+		     nlh = mnl_nlmsg_next(nlh, &rest))
+			ret = batch_msg(&b, nlh);
+	}
+	sets_done(rs);
+	for (i = 0; i < b.nrules; i++) {
+		if (!ret)
+			rule_cb_parsed(&b.d, b.rules[i]);
+		nftnl_rule_free(b.rules[i]);
+	}
+	free(b.rules);
+	return ret;
+}
+
 /* ----------------------------------------------------------- printing */
 
 static bool family_match(uint32_t want, uint32_t family)
@@ -508,8 +652,19 @@ static bool family_match(uint32_t want, uint32_t family)
 	return !want || want == family;
 }
 
+/* Stock warns (on stderr) before listing a table iptables-nft manages. */
+static void xt_warn(const struct table *t)
+{
+	if (t->flags & NFTC_TABLE_F_XT)
+		fprintf(stderr, "# Warning: table %s %s is managed by "
+			"iptables-nft, do not touch!\n",
+			nftc_family_name(t->handle.family),
+			t->handle.table.name);
+}
+
 static void table_open(struct output_ctx *octx, const struct table *t)
 {
+	xt_warn(t);
 	fprintf(octx->f, "table %s %s {\n", nftc_family_name(t->handle.family),
 		t->handle.table.name);
 }
@@ -713,8 +868,10 @@ int nftc_list_print(struct nftc_ctx *ctx, const struct cmd *cmd,
 	switch (cmd->obj) {
 	case CMD_OBJ_RULESET:
 		list_for_each_entry(t, &rs->tables, list) {
-			if (family_match(cmd->handle.family, t->handle.family))
-				nftc_print_table(&octx, t);
+			if (!family_match(cmd->handle.family, t->handle.family))
+				continue;
+			xt_warn(t);
+			nftc_print_table(&octx, t);
 		}
 		return 0;
 	case CMD_OBJ_TABLES:
@@ -734,6 +891,7 @@ int nftc_list_print(struct nftc_ctx *ctx, const struct cmd *cmd,
 	if (!t)
 		return not_found(ctx, cmd, &cmd->handle.table);
 	if (cmd->obj == CMD_OBJ_TABLE) {
+		xt_warn(t);
 		nftc_print_table(&octx, t);
 		return 0;
 	}

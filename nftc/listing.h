@@ -36,6 +36,13 @@ void nftc_ruleset_free(struct nftc_ruleset *rs);
  * sets (nftc_delinearize_*) and then rules with nftc_ruleset_add_rule().
  */
 void nftc_ruleset_init(struct nftc_ruleset *rs);
+/*
+ * The ruleset the messages of @batch (linearize.h) create, read back as
+ * if applied to an empty kernel: tests and offline listings.
+ */
+struct nftc_batch;
+int nftc_ruleset_from_batch(struct nftc_ruleset *rs,
+			    const struct nftc_batch *batch);
 struct table *nftc_ruleset_table(struct nftc_ruleset *rs, uint32_t family,
 				 const char *name);
 
@@ -47,6 +54,17 @@ struct table *nftc_ruleset_table(struct nftc_ruleset *rs, uint32_t family,
  */
 int nftc_list(struct nftc_ctx *ctx, const struct cmd *cmd,
 	      unsigned int oflags, FILE *out);
+
+/*
+ * list_xt.c: libxtables translations of iptables-nft's compat
+ * expressions (a delin_ctx.xt_xlate hook). Stock nft warns on @err that
+ * such tables are managed by iptables-nft.
+ */
+struct delin_xt;
+void nftc_xt_init(void);
+char *nftc_xt_xlate(void *priv, const struct delin_xt *xt);
+/* table->flags bit (decompiler only): the table holds xt expressions */
+#define NFTC_TABLE_F_XT		(1u << 30)
 
 /* Print what @cmd names from @rs (no kernel access). */
 int nftc_list_print(struct nftc_ctx *ctx, const struct cmd *cmd,

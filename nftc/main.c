@@ -16,6 +16,7 @@
 #include "describe.h"
 #include "listing.h"
 #include "printer.h"
+#include "pipeline.h"
 
 enum nft_exit {
 	NFT_EXIT_SUCCESS	= 0,
@@ -152,12 +153,64 @@ static bool cmds_are_describe(const struct list_head *cmds)
 	return !list_empty(cmds);
 }
 
+/* A fresh context with @ctx's settings, for a streaming attempt. */
+static struct nftc_ctx *ctx_clone_settings(const struct nftc_ctx *ctx)
+{
+	struct nftc_ctx *n = nftc_ctx_alloc();
+	unsigned int i;
+
+	if (!n)
+		return NULL;
+	n->resolver = ctx->resolver;
+	n->debug = ctx->debug;
+	n->erq.max_errors = ctx->erq.max_errors;
+	for (i = 0; i < ctx->num_include_paths; i++)
+		nftc_add_include_path(n, ctx->include_paths[i]);
+	return n;
+}
+
+/*
+ * Files are first compiled streaming (pipeline.h): a rule is freed once
+ * its VM code is in the batch. When streaming gives up (diagnostics,
+ * unusual layouts, list/describe commands), the file is compiled the
+ * whole-file way below, which finds and reports everything.
+ */
+static int compile_streaming(struct nftc_ctx *ctx, const struct cli_opts *o)
+{
+	struct nftc_batch *batch;
+	struct nftc_ctx *sctx;
+	int ret;
+
+	if (!o->file || (ctx->debug & ~NFTC_DEBUG_NETLINK))
+		return 1;
+	sctx = ctx_clone_settings(ctx);
+	if (!sctx)
+		return 1;
+	if (nftc_compile_file_streaming(sctx, o->file, stdout, &batch) < 0) {
+		nftc_ctx_free(sctx);
+		return 1;
+	}
+	ret = 0;
+	if (!o->check) {
+		erec_error(&ctx->erq, NULL,
+			   "no kernel backend in this build: use -c to "
+			   "check without committing");
+		ret = -1;
+	}
+	nftc_batch_free(batch);
+	nftc_ctx_free(sctx);
+	return ret;
+}
+
 static int compile(struct nftc_ctx *ctx, const struct cli_opts *o)
 {
 	struct list_head cmds = LIST_HEAD_INIT(cmds);
 	struct nftc_batch *batch = NULL;
 	int ret;
 
+	ret = compile_streaming(ctx, o);
+	if (ret <= 0)
+		return ret;
 	if (o->file)
 		ret = nftc_parse_file(ctx, o->file, &cmds);
 	else

@@ -30,6 +30,7 @@
 #include <linux/netfilter/nf_synproxy.h>
 #include <linux/netfilter/nf_conntrack_common.h>
 #include "keys.h"
+#include "pipeline.h"
 
 int nft_lex(NFT_STYPE *lval, struct location *lloc, void *scanner);
 
@@ -85,7 +86,8 @@ static void nft_error(struct location *loc, struct parser_state *state,
 	struct obj		*obj;
 	struct flowtable	*flowtable;
 	struct cmd		*cmd;
-	struct handle		handle;
+	/* a pointer: bison copies the whole union on every shift */
+	struct handle		*handle;
 }
 
 %token END 0 "end of file"
@@ -190,7 +192,7 @@ static void nft_error(struct location *loc, struct parser_state *state,
 %destructor { obj_free($$); } <obj>
 %destructor { flowtable_free($$); } <flowtable>
 %destructor { cmd_free($$); } <cmd>
-%destructor { handle_free(&$$); } <handle>
+%destructor { handle_free($$); free($$); } <handle>
 
 %precedence MAP
 %left '.'
@@ -223,11 +225,13 @@ line		:	common_block
 		|	stmt_sep
 		|	base_cmd stmt_sep
 			{
-				list_add_tail(&$1->list, state->cmds);
+				if (parser_cmd_done(state, $1) < 0)
+					YYABORT;
 			}
 		|	base_cmd END
 			{
-				list_add_tail(&$1->list, state->cmds);
+				if (parser_cmd_done(state, $1) < 0)
+					YYABORT;
 			}
 		|	error stmt_sep
 			{
@@ -324,11 +328,11 @@ base_cmd	:	add_cmd
 		|	CREATE add_cmd		{ $$ = $2; $$->op = CMD_CREATE; }
 		|	INSERT RULE rule_position rule
 			{
-				$$ = cmd_rule(state, CMD_INSERT, &$3, $4, &@$);
+				$$ = cmd_rule(state, CMD_INSERT, $3, $4, &@$);
 			}
 		|	REPLACE RULE rule_position rule
 			{
-				$$ = cmd_rule(state, CMD_REPLACE, &$3, $4, &@$);
+				$$ = cmd_rule(state, CMD_REPLACE, $3, $4, &@$);
 			}
 		|	DELETE delete_cmd	{ $$ = $2; }
 		|	DESTROY delete_cmd	{ $$ = $2; $$->op = CMD_DESTROY; }
@@ -337,14 +341,15 @@ base_cmd	:	add_cmd
 		|	RESET reset_cmd		{ $$ = $2; }
 		|	RENAME CHAIN chain_spec identifier
 			{
-				$$ = cmd_alloc(CMD_RENAME, CMD_OBJ_CHAIN, &$3, &@$,
+				$$ = cmd_alloc(CMD_RENAME, CMD_OBJ_CHAIN, $3, &@$,
 					       NULL);
 				$$->arg = $4;
-				handle_free(&$3);
+				handle_free($3);
+				free($3);
 			}
 		|	GET ELEMENT set_spec set_expr
 			{
-				$$ = cmd_obj(CMD_GET, CMD_OBJ_ELEMENTS, &$3, &@$,
+				$$ = cmd_obj(CMD_GET, CMD_OBJ_ELEMENTS, $3, &@$,
 					     $4);
 			}
 		|	DESCRIBE expr
@@ -359,103 +364,107 @@ add_cmd		:	TABLE table_spec
 				struct table *t = table_alloc();
 
 				t->location = @$;
-				handle_merge(&t->handle, &$2);
-				$$ = cmd_obj(CMD_ADD, CMD_OBJ_TABLE, &$2, &@$, t);
+				handle_merge(&t->handle, $2);
+				$$ = cmd_obj(CMD_ADD, CMD_OBJ_TABLE, $2, &@$, t);
 			}
-		|	TABLE table_spec table_body
+		|	TABLE table_spec
 			{
-				table_fixup(state, $3, &$2, &@$);
-				$$ = cmd_obj(CMD_ADD, CMD_OBJ_TABLE, &$2, &@$, $3);
+				pipeline_table_begin(state->pipe, $2);
+			}
+			table_body
+			{
+				table_fixup(state, $4, $2, &@$);
+				$$ = cmd_obj(CMD_ADD, CMD_OBJ_TABLE, $2, &@$, $4);
 			}
 		|	CHAIN chain_spec
 			{
 				struct chain *c = chain_alloc();
 
 				c->location = @$;
-				handle_merge(&c->handle, &$2);
-				$$ = cmd_obj(CMD_ADD, CMD_OBJ_CHAIN, &$2, &@$, c);
+				handle_merge(&c->handle, $2);
+				$$ = cmd_obj(CMD_ADD, CMD_OBJ_CHAIN, $2, &@$, c);
 			}
 		|	CHAIN chain_spec chain_body
 			{
 				$3->location = @$;
-				chain_fixup($3, &$2);
-				$$ = cmd_obj(CMD_ADD, CMD_OBJ_CHAIN, &$2, &@$, $3);
+				chain_fixup($3, $2);
+				$$ = cmd_obj(CMD_ADD, CMD_OBJ_CHAIN, $2, &@$, $3);
 			}
 		|	RULE rule_position rule
 			{
-				$$ = cmd_rule(state, CMD_ADD, &$2, $3, &@$);
+				$$ = cmd_rule(state, CMD_ADD, $2, $3, &@$);
 			}
 		|	SET set_spec set_body
 			{
 				$3->location = @$;
-				handle_merge(&$3->handle, &$2);
-				$$ = cmd_obj(CMD_ADD, CMD_OBJ_SET, &$2, &@$, $3);
+				handle_merge(&$3->handle, $2);
+				$$ = cmd_obj(CMD_ADD, CMD_OBJ_SET, $2, &@$, $3);
 			}
 		|	MAP set_spec set_body
 			{
 				$3->location = @$;
 				$3->flags |= SET_F_MAP;
-				handle_merge(&$3->handle, &$2);
-				$$ = cmd_obj(CMD_ADD, CMD_OBJ_MAP, &$2, &@$, $3);
+				handle_merge(&$3->handle, $2);
+				$$ = cmd_obj(CMD_ADD, CMD_OBJ_MAP, $2, &@$, $3);
 			}
 		|	ELEMENT set_spec set_expr
 			{
-				$$ = cmd_obj(CMD_ADD, CMD_OBJ_ELEMENTS, &$2, &@$,
+				$$ = cmd_obj(CMD_ADD, CMD_OBJ_ELEMENTS, $2, &@$,
 					     $3);
 			}
 		|	FLOWTABLE set_spec ft_body
 			{
 				$3->location = @$;
-				handle_merge(&$3->handle, &$2);
+				handle_merge(&$3->handle, $2);
 				$3->handle.flowtable.name = $3->handle.set.name;
 				$3->handle.set.name = NULL;
-				$$ = cmd_obj(CMD_ADD, CMD_OBJ_FLOWTABLE, &$2, &@$,
+				$$ = cmd_obj(CMD_ADD, CMD_OBJ_FLOWTABLE, $2, &@$,
 					     $3);
 				cmd_move_set_name(&$$->handle, 2);
 			}
 		|	COUNTER set_spec
 			{
-				$$ = cmd_new_obj(CMD_ADD, CMD_OBJ_COUNTER, &$2, &@$,
+				$$ = cmd_new_obj(CMD_ADD, CMD_OBJ_COUNTER, $2, &@$,
 						 obj_new(&@$, NFT_OBJECT_COUNTER));
 			}
 		|	COUNTER set_spec counter_body
 			{
-				$$ = cmd_new_obj(CMD_ADD, CMD_OBJ_COUNTER, &$2, &@$,
+				$$ = cmd_new_obj(CMD_ADD, CMD_OBJ_COUNTER, $2, &@$,
 						 $3);
 			}
 		|	QUOTA set_spec quota_body
 			{
-				$$ = cmd_new_obj(CMD_ADD, CMD_OBJ_QUOTA, &$2, &@$,
+				$$ = cmd_new_obj(CMD_ADD, CMD_OBJ_QUOTA, $2, &@$,
 						 $3);
 			}
 		|	QUOTA set_spec quota_config
 			{
-				$$ = cmd_new_obj(CMD_ADD, CMD_OBJ_QUOTA, &$2, &@$,
+				$$ = cmd_new_obj(CMD_ADD, CMD_OBJ_QUOTA, $2, &@$,
 						 $3);
 			}
 		|	LIMIT set_spec limit_body
 			{
-				$$ = cmd_new_obj(CMD_ADD, CMD_OBJ_LIMIT, &$2, &@$,
+				$$ = cmd_new_obj(CMD_ADD, CMD_OBJ_LIMIT, $2, &@$,
 						 $3);
 			}
 		|	LIMIT set_spec limit_config
 			{
-				$$ = cmd_new_obj(CMD_ADD, CMD_OBJ_LIMIT, &$2, &@$,
+				$$ = cmd_new_obj(CMD_ADD, CMD_OBJ_LIMIT, $2, &@$,
 						 $3);
 			}
 		|	CT HELPER set_spec ct_helper_body
 			{
-				$$ = cmd_new_obj(CMD_ADD, CMD_OBJ_CT_HELPER, &$3,
+				$$ = cmd_new_obj(CMD_ADD, CMD_OBJ_CT_HELPER, $3,
 						 &@$, $4);
 			}
 		|	SYNPROXY set_spec synproxy_body
 			{
-				$$ = cmd_new_obj(CMD_ADD, CMD_OBJ_SYNPROXY, &$2,
+				$$ = cmd_new_obj(CMD_ADD, CMD_OBJ_SYNPROXY, $2,
 						 &@$, $3);
 			}
 		|	SECMARK set_spec secmark_body
 			{
-				$$ = cmd_new_obj(CMD_ADD, CMD_OBJ_SECMARK, &$2,
+				$$ = cmd_new_obj(CMD_ADD, CMD_OBJ_SECMARK, $2,
 						 &@$, $3);
 			}
 		;
@@ -466,92 +475,95 @@ add_cmd		:	TABLE table_spec
  */
 delete_cmd	:	TABLE table_spec
 			{
-				$$ = cmd_obj(CMD_DELETE, CMD_OBJ_TABLE, &$2, &@$,
+				$$ = cmd_obj(CMD_DELETE, CMD_OBJ_TABLE, $2, &@$,
 					     NULL);
 			}
 		|	TABLE family_opt HANDLE number
 			{
-				struct handle h = { .family = $2 };
+				struct handle *h = calloc(1, sizeof(*h));
 
-				handle_set_id(&h.handle, $4, &@4);
-				$$ = cmd_obj(CMD_DELETE, CMD_OBJ_TABLE, &h, &@$,
+				if (!h)
+					YYABORT;
+				h->family = $2;
+				handle_set_id(&h->handle, $4, &@4);
+				$$ = cmd_obj(CMD_DELETE, CMD_OBJ_TABLE, h, &@$,
 					     NULL);
 			}
 		|	CHAIN chain_spec
 			{
-				$$ = cmd_obj(CMD_DELETE, CMD_OBJ_CHAIN, &$2, &@$,
+				$$ = cmd_obj(CMD_DELETE, CMD_OBJ_CHAIN, $2, &@$,
 					     NULL);
 			}
 		|	CHAIN table_spec HANDLE number
 			{
-				handle_set_id(&$2.handle, $4, &@4);
-				$$ = cmd_obj(CMD_DELETE, CMD_OBJ_CHAIN, &$2, &@$,
+				handle_set_id(&$2->handle, $4, &@4);
+				$$ = cmd_obj(CMD_DELETE, CMD_OBJ_CHAIN, $2, &@$,
 					     NULL);
 			}
 		|	RULE chain_spec HANDLE number
 			{
-				handle_set_id(&$2.handle, $4, &@4);
-				$$ = cmd_obj(CMD_DELETE, CMD_OBJ_RULE, &$2, &@$,
+				handle_set_id(&$2->handle, $4, &@4);
+				$$ = cmd_obj(CMD_DELETE, CMD_OBJ_RULE, $2, &@$,
 					     NULL);
 			}
 		|	ELEMENT set_spec set_expr
 			{
-				$$ = cmd_obj(CMD_DELETE, CMD_OBJ_ELEMENTS, &$2, &@$,
+				$$ = cmd_obj(CMD_DELETE, CMD_OBJ_ELEMENTS, $2, &@$,
 					     $3);
 			}
 		|	named_obj set_spec
 			{
-				$$ = cmd_named(CMD_DELETE, $1, &$2, &@$);
+				$$ = cmd_named(CMD_DELETE, $1, $2, &@$);
 			}
 		;
 
 list_cmd	:	TABLE table_spec
 			{
-				$$ = cmd_obj(CMD_LIST, CMD_OBJ_TABLE, &$2, &@$,
+				$$ = cmd_obj(CMD_LIST, CMD_OBJ_TABLE, $2, &@$,
 					     NULL);
 			}
 		|	CHAIN chain_spec
 			{
-				$$ = cmd_obj(CMD_LIST, CMD_OBJ_CHAIN, &$2, &@$,
+				$$ = cmd_obj(CMD_LIST, CMD_OBJ_CHAIN, $2, &@$,
 					     NULL);
 			}
 		|	named_obj set_spec
 			{
-				$$ = cmd_named(CMD_LIST, $1, &$2, &@$);
+				$$ = cmd_named(CMD_LIST, $1, $2, &@$);
 			}
 		|	plural_obj family_unspec_spec
 			{
-				$$ = cmd_obj(CMD_LIST, $1, &$2, &@$, NULL);
+				$$ = cmd_obj(CMD_LIST, $1, $2, &@$, NULL);
 			}
 		;
 
 flush_cmd	:	TABLE table_spec
 			{
-				$$ = cmd_obj(CMD_FLUSH, CMD_OBJ_TABLE, &$2, &@$,
+				$$ = cmd_obj(CMD_FLUSH, CMD_OBJ_TABLE, $2, &@$,
 					     NULL);
 			}
 		|	CHAIN chain_spec
 			{
-				$$ = cmd_obj(CMD_FLUSH, CMD_OBJ_CHAIN, &$2, &@$,
+				$$ = cmd_obj(CMD_FLUSH, CMD_OBJ_CHAIN, $2, &@$,
 					     NULL);
 			}
 		|	named_obj set_spec
 			{
-				$$ = cmd_named(CMD_FLUSH, $1, &$2, &@$);
+				$$ = cmd_named(CMD_FLUSH, $1, $2, &@$);
 			}
 		|	plural_obj family_unspec_spec
 			{
-				$$ = cmd_obj(CMD_FLUSH, $1, &$2, &@$, NULL);
+				$$ = cmd_obj(CMD_FLUSH, $1, $2, &@$, NULL);
 			}
 		;
 
 reset_cmd	:	named_obj set_spec
 			{
-				$$ = cmd_named(CMD_RESET, $1, &$2, &@$);
+				$$ = cmd_named(CMD_RESET, $1, $2, &@$);
 			}
 		|	plural_obj family_unspec_spec
 			{
-				$$ = cmd_obj(CMD_RESET, $1, &$2, &@$, NULL);
+				$$ = cmd_obj(CMD_RESET, $1, $2, &@$, NULL);
 			}
 		;
 
@@ -591,38 +603,46 @@ family_opt	:	%empty		{ $$ = NFPROTO_IPV4; }
 
 family_unspec_spec :	%empty
 			{
-				memset(&$$, 0, sizeof($$));
+				$$ = calloc(1, sizeof(*$$));
+				if (!$$)
+					YYABORT;
 			}
 		|	family
 			{
-				memset(&$$, 0, sizeof($$));
-				$$.family = $1;
+				$$ = calloc(1, sizeof(*$$));
+				if (!$$)
+					YYABORT;
+				$$->family = $1;
 			}
 		|	TABLE table_spec	{ $$ = $2; }
 		;
 
 table_spec	:	family_opt identifier
 			{
-				memset(&$$, 0, sizeof($$));
-				$$.family = $1;
-				$$.table.name = $2;
-				$$.table.location = @2;
+				$$ = calloc(1, sizeof(*$$));
+				if (!$$) {
+					free($2);
+					YYABORT;
+				}
+				$$->family = $1;
+				$$->table.name = $2;
+				$$->table.location = @2;
 			}
 		;
 
 chain_spec	:	table_spec identifier
 			{
 				$$ = $1;
-				$$.chain.name = $2;
-				$$.chain.location = @2;
+				$$->chain.name = $2;
+				$$->chain.location = @2;
 			}
 		;
 
 set_spec	:	table_spec identifier
 			{
 				$$ = $1;
-				$$.set.name = $2;
-				$$.set.location = @2;
+				$$->set.name = $2;
+				$$->set.location = @2;
 			}
 		;
 
@@ -630,17 +650,17 @@ rule_position	:	chain_spec
 		|	chain_spec POSITION number
 			{
 				$$ = $1;
-				handle_set_id(&$$.position, $3, &@3);
+				handle_set_id(&$$->position, $3, &@3);
 			}
 		|	chain_spec HANDLE number
 			{
 				$$ = $1;
-				handle_set_id(&$$.handle, $3, &@3);
+				handle_set_id(&$$->handle, $3, &@3);
 			}
 		|	chain_spec INDEX number
 			{
 				$$ = $1;
-				handle_set_id(&$$.index, $3, &@3);
+				handle_set_id(&$$->index, $3, &@3);
 			}
 		;
 
@@ -664,16 +684,30 @@ table_block	:	%empty		{ $$ = table_alloc(); }
 
 table_line	:	FLAGS STRING
 			{
+				pipeline_table_attr(state->pipe, $<table>0);
 				table_set_flag(state, $<table>0, $2, &@2);
 			}
 		|	COMMENT string
 			{
+				pipeline_table_attr(state->pipe, $<table>0);
 				free($<table>0->comment);
 				$<table>0->comment = $2;
 			}
-		|	CHAIN identifier chain_body
+		|	CHAIN identifier
 			{
-				table_add_chain($<table>0, $2, &@2, $3, &@$);
+				pipeline_chain_begin(state->pipe, $<table>0, $2,
+						     &@2);
+			}
+			chain_body
+			{
+				/* a streamed chain is its command's already */
+				if (pipeline_chain_end(state->pipe, $4, &@$)) {
+					free($2);
+					chain_free($4);
+				} else {
+					table_add_chain($<table>0, $2, &@2, $4,
+							&@$);
+				}
 			}
 		|	SET identifier set_body
 			{
@@ -740,26 +774,34 @@ chain_block	:	%empty		{ $$ = chain_alloc(); }
 
 chain_line	:	TYPE STRING HOOK STRING dev_spec PRIORITY prio_expr
 			{
+				pipeline_chain_attr(state->pipe, $<chain>0);
 				chain_set_hook($<chain>0, $2, &@2, $4, &@4, $5, $7);
 			}
 		|	POLICY policy_expr
 			{
+				pipeline_chain_attr(state->pipe, $<chain>0);
 				expr_free($<chain>0->policy);
 				$<chain>0->policy = $2;
 			}
 		|	COMMENT string
 			{
+				pipeline_chain_attr(state->pipe, $<chain>0);
 				free($<chain>0->comment);
 				$<chain>0->comment = $2;
 			}
 		|	DEVICES '=' set_expr
 			{
+				pipeline_chain_attr(state->pipe, $<chain>0);
 				expr_free($<chain>0->devices);
 				$<chain>0->devices = devices_from_set($3);
 			}
 		|	rule
 			{
-				list_add_tail(&$1->list, &$<chain>0->rules);
+				if (!pipeline_rule(state->pipe, $<chain>0, $1))
+					list_add_tail(&$1->list,
+						      &$<chain>0->rules);
+				if (pipeline_failed(state->pipe))
+					YYABORT;
 			}
 		;
 

@@ -13,6 +13,7 @@
 #include <linux/netfilter.h>
 #include "parser_state.h"
 #include "keys.h"
+#include "pipeline.h"
 
 void parser_state_init(struct parser_state *state, struct nftc_ctx *nft,
 		       struct list_head *cmds)
@@ -39,6 +40,15 @@ void parser_state_fini(struct parser_state *state)
 	free(state->strpool);
 	state->strpool = NULL;
 	state->strpool_cap = 0;
+}
+
+int parser_cmd_done(struct parser_state *state, struct cmd *cmd)
+{
+	if (!state->pipe) {
+		list_add_tail(&cmd->list, state->cmds);
+		return 0;
+	}
+	return pipeline_cmd(state->pipe, cmd);
 }
 
 struct symbol *symbol_lookup(struct parser_state *state, const char *name)
@@ -172,6 +182,16 @@ static int parse_run(struct nftc_ctx *ctx, struct input_desc *in,
 int nftc_parse_file(struct nftc_ctx *ctx, const char *path,
 		    struct list_head *cmds)
 {
+	return nftc_parse_file_pipe(ctx, path, cmds, NULL);
+}
+
+/**
+ * nftc_parse_file_pipe - parse an nft file, commands to a pipeline
+ * @p: where complete commands go (NULL: appended to @cmds)
+ */
+int nftc_parse_file_pipe(struct nftc_ctx *ctx, const char *path,
+			 struct list_head *cmds, struct pipeline *p)
+{
 	struct parser_state state;
 	struct input_desc *in;
 	size_t size;
@@ -179,6 +199,7 @@ int nftc_parse_file(struct nftc_ctx *ctx, const char *path,
 	int ret;
 
 	parser_state_init(&state, ctx, cmds);
+	state.pipe = p;
 	data = parser_read_file(path, &size);
 	if (!data) {
 		erec_error(&ctx->erq, NULL, "Could not open file \"%s\": %s",
@@ -1140,13 +1161,17 @@ uint8_t l4proto_lookup(struct parser_state *state, const char *s,
 	return 0;
 }
 
-/* Build a command and release the handle's names (cmd_alloc copies). */
+/*
+ * Build a command and release the grammar's handle @h (allocated by the
+ * spec rules; cmd_alloc copies it).
+ */
 struct cmd *cmd_obj(enum cmd_ops op, enum cmd_obj obj, struct handle *h,
 		    const struct location *loc, void *data)
 {
 	struct cmd *c = cmd_alloc(op, obj, h, loc, data);
 
 	handle_free(h);
+	free(h);
 	return c;
 }
 

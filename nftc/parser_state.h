@@ -48,6 +48,8 @@ struct symbol {
  * @aborted: max_errors reached, stop
  * @strpool: words kept alive for the grammar's <kw> values (field and key
  *           names), freed with the state
+ * @pipe: streaming compilation the commands go to (pipeline.h), or NULL
+ *        to append them to @cmds
  */
 struct parser_state {
 	struct nftc_ctx		*nft;
@@ -61,12 +63,17 @@ struct parser_state {
 	char			**strpool;
 	unsigned int		nstrpool;
 	unsigned int		strpool_cap;
+	struct pipeline		*pipe;
 };
+
+struct pipeline;
 
 /* parser_state.c */
 void parser_state_init(struct parser_state *state, struct nftc_ctx *nft,
 		       struct list_head *cmds);
 void parser_state_fini(struct parser_state *state);
+/* A complete top-level command; -1: stop parsing (pipeline gave up). */
+int parser_cmd_done(struct parser_state *state, struct cmd *cmd);
 struct symbol *symbol_lookup(struct parser_state *state, const char *name);
 int symbol_bind(struct parser_state *state, const char *name,
 		struct expr *expr);

@@ -7,7 +7,9 @@
 # counts per family; with KEEP=DIR the differing listings are kept.
 #
 # Needs root (unshare -n) and nf_tables; skips (77) otherwise.
-#   NFT=path/to/our/nft [JOBS=n] [KEEP=dir] list-conformance.sh [FILES]
+#   NFT=path/to/our/nft [JOBS=n] [KEEP=dir] [LIST_ARGS="-a"] \
+#	list-conformance.sh [FILES]
+# LIST_ARGS are given to both listings (-a handles, -s stateless, -n).
 set -u
 SKIP=77
 STOCK=/usr/sbin/nft
@@ -40,14 +42,18 @@ for chunk in "$work"/chunk.*; do
 			if ! "$3" -f "$f" >/dev/null 2>&1; then
 				echo "SKIP $f"; continue
 			fi
-			"$3" list ruleset > "$f.stock" 2>&1
-			"$2" list ruleset > "$f.ours" 2>&1
+			# element expiry runs on while listing: not compared
+			"$3" $5 list ruleset 2>&1 |
+				sed -E "s/ expires [0-9a-z]+//g" > "$f.stock"
+			"$2" $5 list ruleset 2>&1 |
+				sed -E "s/ expires [0-9a-z]+//g" > "$f.ours"
 			if cmp -s "$f.stock" "$f.ours"; then
 				echo "OK $f"; rm -f "$f.stock" "$f.ours"
 			else
 				echo "DIFF $f"
 			fi
-		done < "$4"' sh "$work" "$NFT" "$STOCK" "$chunk" > "$chunk.out" &
+		done < "$4"' sh "$work" "$NFT" "$STOCK" "$chunk" \
+		"${LIST_ARGS:-}" > "$chunk.out" &
 done
 wait
 cat "$work"/chunk.*.out > "$work/results"
