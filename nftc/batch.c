@@ -219,6 +219,32 @@ static int batch_reserve(struct nftc_batch *b, unsigned int nchunks,
 	return 0;
 }
 
+/*
+ * A segment of 100,000 rules has as many seq map entries; rather than
+ * copying them after the few of @b, move @b's in front of them in the
+ * segment's array and take that one.
+ */
+static int batch_adopt_locs(struct nftc_batch *b, struct nftc_batch *seg)
+{
+	struct nftc_seq_loc *l;
+	unsigned int n = b->nlocs + seg->nlocs;
+
+	if (b->nlocs >= seg->nlocs)
+		return 0;
+	l = realloc(seg->locs, n * sizeof(*l));
+	if (!l)
+		return -ENOMEM;
+	memmove(l + b->nlocs, l, seg->nlocs * sizeof(*l));
+	if (b->nlocs)
+		memcpy(l, b->locs, b->nlocs * sizeof(*l));
+	free(b->locs);
+	b->locs = l;
+	b->locs_cap = n;
+	seg->locs = l + b->nlocs;	/* read below, never freed */
+	seg->locs_cap = 0;
+	return 1;
+}
+
 /**
  * nftc_batch_splice - append the messages of segment @seg to @b
  *
@@ -233,7 +259,9 @@ int nftc_batch_splice(struct nftc_batch *b, struct nftc_batch *seg)
 	unsigned int i, k = 0;
 	size_t off;
 
-	if (b->ended || batch_reserve(b, seg->nchunks, seg->nlocs) < 0) {
+	if (b->ended || batch_reserve(b, seg->nchunks, 0) < 0 ||
+	    batch_adopt_locs(b, seg) < 0 ||
+	    batch_reserve(b, 0, seg->nlocs) < 0) {
 		nftc_batch_free(seg);
 		return -ENOMEM;
 	}
@@ -251,13 +279,16 @@ int nftc_batch_splice(struct nftc_batch *b, struct nftc_batch *seg)
 	for (i = 0; i < seg->nlocs; i++) {
 		struct nftc_seq_loc *l = &b->locs[b->nlocs++];
 
-		*l = seg->locs[i];
-		l->seq = base + (seg->locs[i].seq - seg->seq_first);
+		if (l != &seg->locs[i])
+			*l = seg->locs[i];
+		l->seq = base + (l->seq - seg->seq_first);
 		l->cmd = NULL;
 	}
 	b->seq_next = base + k;
 	b->num_msgs += seg->num_msgs;
 	seg->nchunks = 0;
+	if (!seg->locs_cap)
+		seg->locs = NULL;
 	nftc_batch_free(seg);
 	return 0;
 }

@@ -71,7 +71,9 @@ struct expr *delin_exthdr_alloc(uint32_t op, uint8_t type,
 struct expr *delin_string_expr(const char *s);
 struct expr *delin_verdict(int verdict, const char *chain);
 /* The set @name of the rule's table, or NULL. */
-struct set *delin_find_set(struct delin_rule_ctx *c, const char *name);
+struct set *delin_find_set(struct delin_rule_ctx *c,
+			   const struct nftnl_expr *e, uint16_t name_attr,
+			   uint16_t id_attr);
 
 /* delin_set.c: anonymous sets are typed by the rule that uses them. */
 #define SET_F_DELIN_BOUND	(1u << 24)

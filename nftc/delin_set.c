@@ -386,6 +386,9 @@ static struct expr *type_expr(uint32_t id, unsigned int len_bytes,
 			dt = &integer_type;
 		/* sub-byte types (dscp) fill whole bytes in a set key */
 		len = len_bytes ? len_bytes * 8 : dt->size;
+		/* stock tags strings host-endian; their bytes are in order */
+		if (datatype_is_a(dt, &string_type))
+			order = BYTEORDER_BIG;
 		return expr_alloc(&delin_loc, EXPR_VALUE, dt,
 				  order ? order : dt->byteorder, len);
 	}
@@ -458,6 +461,9 @@ static void set_handle(struct set *set, const struct nftnl_set *nls)
 							  NFTNL_SET_HANDLE);
 		set->handle.handle.present = true;
 	}
+	/* a batch refers to a set it creates by id */
+	if (nftnl_set_is_set(nls, NFTNL_SET_ID))
+		set->handle.set_id = nftnl_set_get_u32(nls, NFTNL_SET_ID);
 }
 
 /**
@@ -541,8 +547,12 @@ struct set *nftc_delinearize_set(const struct nftnl_set *nls)
 			e->flags |= EXPR_F_INTERVAL;
 	}
 	set->timeout = nftnl_set_get_u64(nls, NFTNL_SET_TIMEOUT);
-	/* a default timeout says it all: stock lists no "flags timeout" */
-	if (set->timeout)
+	/*
+	 * Stock lists "flags timeout" only beside another flag when the set
+	 * has a default timeout (the flag alone adds nothing to it).
+	 */
+	if (set->timeout &&
+	    !(set->flags & (SET_F_CONSTANT | SET_F_INTERVAL | SET_F_EVAL)))
 		set->flags &= ~SET_F_TIMEOUT;
 	set->gc_int = nftnl_set_get_u32(nls, NFTNL_SET_GC_INTERVAL);
 	set->size = nftnl_set_get_u32(nls, NFTNL_SET_DESC_SIZE);

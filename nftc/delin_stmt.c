@@ -423,10 +423,9 @@ static struct stmt *st_notrack(struct delin_rule_ctx *c,
 	return stmt_alloc(&delin_loc, STMT_NOTRACK);
 }
 
-static struct expr *map_ref(struct delin_rule_ctx *c, const char *name,
+static struct expr *map_ref(struct set *set, const char *name,
 			    struct expr *key)
 {
-	struct set *set = delin_find_set(c, name);
 	struct expr *ref;
 
 	if (!set) {
@@ -453,7 +452,9 @@ static struct stmt *st_objref(struct delin_rule_ctx *c,
 	}
 	name = nftnl_expr_get_str(e, NFTNL_EXPR_OBJREF_SET_NAME);
 	{
-		struct set *set = delin_find_set(c, name);
+		struct set *set = delin_find_set(c, e,
+						 NFTNL_EXPR_OBJREF_SET_NAME,
+						 NFTNL_EXPR_OBJREF_SET_ID);
 
 		s->objref.type = set ? set->objtype : NFT_OBJECT_COUNTER;
 		struct expr *key = delin_reg_get(c,
@@ -462,7 +463,7 @@ static struct stmt *st_objref(struct delin_rule_ctx *c,
 				0);
 
 		delin_set_bind(set, key);
-		s->objref.expr = map_ref(c, name, key);
+		s->objref.expr = map_ref(set, name, key);
 	}
 	return s;
 }
@@ -481,7 +482,8 @@ static struct stmt *st_dynset(struct delin_rule_ctx *c,
 			      const struct nftnl_expr *e)
 {
 	const char *name = nftnl_expr_get_str(e, NFTNL_EXPR_DYNSET_SET_NAME);
-	struct set *set = delin_find_set(c, name);
+	struct set *set = delin_find_set(c, e, NFTNL_EXPR_DYNSET_SET_NAME,
+					 NFTNL_EXPR_DYNSET_SET_ID);
 	struct expr *key, *elem;
 	struct stmt *s;
 	bool map = HAS(e, NFTNL_EXPR_DYNSET_SREG_DATA);

@@ -260,11 +260,34 @@ struct expr *delin_verdict(int verdict, const char *chain)
 	return verdict_expr_alloc(&delin_loc, verdict, c);
 }
 
-struct set *delin_find_set(struct delin_rule_ctx *c, const char *name)
+/**
+ * delin_find_set - the set expression @e names with attributes @name_attr
+ * and @id_attr
+ *
+ * A batch (not yet applied) calls every anonymous set "__set%d" and tells
+ * them apart by id.
+ */
+struct set *delin_find_set(struct delin_rule_ctx *c,
+			   const struct nftnl_expr *e, uint16_t name_attr,
+			   uint16_t id_attr)
 {
-	if (!name || !c->dctx || !c->dctx->table)
+	const char *name = nftnl_expr_is_set(e, name_attr) ?
+			   nftnl_expr_get_str(e, name_attr) : NULL;
+	struct set *s;
+	uint32_t id;
+
+	if (!c->dctx || !c->dctx->table)
 		return NULL;
-	return delin_set_lookup(c->dctx->table, name);
+	if (name && !strchr(name, '%'))
+		return delin_set_lookup(c->dctx->table, name);
+	if (!nftnl_expr_is_set(e, id_attr))
+		return NULL;
+	id = nftnl_expr_get_u32(e, id_attr);
+	list_for_each_entry(s, &c->dctx->table->sets, list) {
+		if (s->handle.set_id == id)
+			return s;
+	}
+	return NULL;
 }
 
 /* ------------------------------------------------------------ payload */
@@ -384,11 +407,24 @@ void delin_payload_resolve(struct delin_rule_ctx *c, struct expr *p)
 		p->flags |= EXPR_F_PROTOCOL;
 }
 
+/* Bits of headers stacked below @p's (vlan on ethernet). */
+static unsigned int payload_stack(struct delin_rule_ctx *c,
+				  const struct expr *p)
+{
+	enum proto_bases b = p->payload.base;
+
+	if (b >= __PROTO_BASE_MAX || c->pctx.protocol[b].desc != p->payload.desc)
+		return 0;
+	return c->pctx.protocol[b].offset <= p->payload.offset ?
+	       c->pctx.protocol[b].offset : 0;
+}
+
 /*
  * A mask selecting exactly one sub-byte field of a payload load names
  * that field: "ip dscp" is the top six bits of byte 1.
  */
-static void payload_mask_field(struct expr *p, const struct value *mask)
+static void payload_mask_field(struct expr *p, const struct value *mask,
+			       unsigned int stack)
 {
 	const struct proto_desc *d = p->payload.desc;
 	const struct proto_hdr_template *t;
@@ -402,7 +438,8 @@ static void payload_mask_field(struct expr *p, const struct value *mask)
 		t = &d->templates[k];
 		if (!t->token || t->meta_key || !t->len)
 			continue;
-		start = p->payload.offset;
+		/* template offsets are relative to the (stacked) header */
+		start = p->payload.offset - stack;
 		if (t->offset < start || t->offset + t->len > start + p->len)
 			continue;
 		lo = start + p->len - (t->offset + t->len);
@@ -445,7 +482,7 @@ static void exthdr_mask_field(struct expr *x, const struct value *mask)
  * the field the cleared bits are (the printer lists "ip ttl set 23"),
  * in the (x & keep) ^ v shape whatever bitwise form it was read as.
  */
-static void payload_write_field(struct stmt *s)
+static void payload_write_field(struct stmt *s, unsigned int stack)
 {
 	struct expr *v = s->payload.val, *x, *keep, *c;
 	struct value nk;
@@ -482,7 +519,7 @@ static void payload_write_field(struct stmt *s)
 		return;
 	value_not(&nk, &v->pair.left->pair.right->value);
 	s->payload.lhs->payload.tmpl = NULL;
-	payload_mask_field(s->payload.lhs, &nk);
+	payload_mask_field(s->payload.lhs, &nk, stack);
 }
 
 /* ------------------------------------------------------------- exthdr */
@@ -594,7 +631,7 @@ static void delin_payload(struct delin_rule_ctx *c,
 		}
 		s->payload.lhs = p;
 		s->payload.val = delin_retype(v, p);
-		payload_write_field(s);
+		payload_write_field(s, payload_stack(c, p));
 		if (!s->payload.val)
 			s->payload.val = symbol_expr_alloc(&delin_loc,
 							   SYMBOL_VALUE, "?");
@@ -854,7 +891,7 @@ static void delin_bitwise(struct delin_rule_ctx *c,
 	value_init(&ones, len * 8);
 	value_not(&ones, &ones);
 	if (l->kind == EXPR_PAYLOAD)
-		payload_mask_field(l, &mask);
+		payload_mask_field(l, &mask, payload_stack(c, l));
 	else if (l->kind == EXPR_EXTHDR)
 		exthdr_mask_field(l, &mask);
 	/* (x & m) ^ v: an OR when v only sets bits m clears */
@@ -1119,10 +1156,9 @@ static void delin_range(struct delin_rule_ctx *c, const struct nftnl_expr *e)
 					delin_value(l, to, tlen)));
 }
 
-static struct expr *set_ref(struct delin_rule_ctx *c, const char *name)
+static struct expr *set_ref(struct delin_rule_ctx *c, struct set *s,
+			    const char *name)
 {
-	struct set *s = delin_find_set(c, name);
-
 	if (!s) {
 		struct set *ph = set_alloc(&delin_loc);
 
@@ -1138,7 +1174,8 @@ static void delin_lookup(struct delin_rule_ctx *c,
 			 const struct nftnl_expr *e)
 {
 	const char *name = nftnl_expr_get_str(e, NFTNL_EXPR_LOOKUP_SET);
-	struct set *set = delin_find_set(c, name);
+	struct set *set = delin_find_set(c, e, NFTNL_EXPR_LOOKUP_SET,
+					 NFTNL_EXPR_LOOKUP_SET_ID);
 	unsigned int klen = 0;
 	struct expr *l, *ref, *m;
 	uint32_t dreg;
@@ -1146,7 +1183,7 @@ static void delin_lookup(struct delin_rule_ctx *c,
 	if (set && set->key)
 		klen = BITS_TO_BYTES(set->key->len);
 	l = delin_reg_get(c, U32(e, NFTNL_EXPR_LOOKUP_SREG), klen);
-	ref = set_ref(c, name);
+	ref = set_ref(c, set, name);
 	if (!l || !ref) {
 		expr_free(l);
 		expr_free(ref);

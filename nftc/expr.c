@@ -348,6 +348,29 @@ struct expr *symbol_expr_alloc(const struct location *loc,
 }
 
 /**
+ * symbol_expr_alloc_own - symbol whose text the caller hands over
+ *
+ * The scanner's strings become symbols without another copy.
+ */
+struct expr *symbol_expr_alloc_own(const struct location *loc,
+				   enum symbol_kind type, char *text)
+{
+	struct expr *e;
+
+	if (!text)
+		return symbol_expr_alloc(loc, type, NULL);
+	e = expr_alloc(loc, EXPR_SYMBOL, NULL, BYTEORDER_INVALID, 0);
+	if (!e) {
+		free(text);
+		return NULL;
+	}
+	e->flags = EXPR_F_CONSTANT | EXPR_F_SINGLETON;
+	e->sym.symtype = type;
+	e->sym.identifier = text;
+	return e;
+}
+
+/**
  * variable_expr_alloc - "$name" bound to @value
  * @value: the bound expression; the new node owns this reference
  */

@@ -301,6 +301,9 @@ struct expr *expr_clone(const struct expr *expr);
 
 struct expr *symbol_expr_alloc(const struct location *loc,
 			       enum symbol_kind type, const char *text);
+/* The same taking over @text (malloc'ed, freed on failure too). */
+struct expr *symbol_expr_alloc_own(const struct location *loc,
+				   enum symbol_kind type, char *text);
 struct expr *variable_expr_alloc(const struct location *loc,
 				 const char *name, struct expr *value);
 struct expr *constant_expr_alloc(const struct location *loc,

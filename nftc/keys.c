@@ -206,8 +206,10 @@ int key_lookup(const struct key_template *tbl, unsigned int n,
 {
 	unsigned int i;
 
+	/* the first byte rules out nearly every entry without a call */
 	for (i = 0; i < n; i++) {
-		if (tbl[i].token != NULL && strcmp(tbl[i].token, token) == 0)
+		if (tbl[i].token != NULL && tbl[i].token[0] == token[0] &&
+		    strcmp(tbl[i].token, token) == 0)
 			return i;
 	}
 	for (i = 0; i < ARRAY_SIZE(key_aliases); i++) {

@@ -21,6 +21,7 @@
 #include <libnftnl/table.h>
 #include <libnftnl/chain.h>
 #include <libnftnl/rule.h>
+#include <libnftnl/expr.h>
 #include <libnftnl/set.h>
 #include <libnftnl/object.h>
 #include <libnftnl/flowtable.h>
@@ -196,6 +197,15 @@ static int set_cb(const struct nlmsghdr *nlh, void *data)
 	if (!t) {
 		set_free(s);
 		return MNL_CB_OK;
+	}
+	/* a batch's anonymous sets are all "__set%d": the kernel numbers
+	 * them, here their batch ids do (rules find them by id too) */
+	if (s->handle.set.name && strchr(s->handle.set.name, '%')) {
+		char name[32];
+
+		snprintf(name, sizeof(name), "__set%u", s->handle.set_id);
+		free(s->handle.set.name);
+		s->handle.set.name = strdup(name);
 	}
 	list_add_tail(&s->list, &t->sets);
 	return MNL_CB_OK;
@@ -527,23 +537,63 @@ struct batch_rd {
 	unsigned int		cap;
 };
 
-static int batch_setelem(struct batch_rd *b, const struct nlmsghdr *nlh)
+/*
+ * libnftnl numbers the elements of a message it builds 1, 2, 3, ... but
+ * parses only NFTA_LIST_ELEM (1), which is what the kernel dumps: renumber
+ * a copy.
+ */
+static struct nlmsghdr *elems_renumbered(const struct nlmsghdr *nlh)
 {
+	struct nlmsghdr *copy = malloc(nlh->nlmsg_len);
+	struct nlattr *a, *e;
+
+	if (!copy)
+		return NULL;
+	memcpy(copy, nlh, nlh->nlmsg_len);
+	mnl_attr_for_each(a, copy, sizeof(struct nfgenmsg)) {
+		if (mnl_attr_get_type(a) != NFTA_SET_ELEM_LIST_ELEMENTS)
+			continue;
+		mnl_attr_for_each_nested(e, a)
+			e->nla_type = (e->nla_type & ~NLA_TYPE_MASK) |
+				      NFTA_LIST_ELEM;
+	}
+	return copy;
+}
+
+static int batch_setelem(struct batch_rd *b, const struct nlmsghdr *msg)
+{
+	struct nlmsghdr *nlh = elems_renumbered(msg);
 	struct nftnl_set *nls = nftnl_set_alloc();
 	struct table *t;
 	struct set *s;
 
-	if (!nls)
+	if (!nls || !nlh) {
+		nftnl_set_free(nls);
+		free(nlh);
 		return -ENOMEM;
+	}
 	if (nftnl_set_elems_nlmsg_parse(nlh, nls) == 0) {
 		t = table_find(b->d.rs,
 			       nftnl_set_get_u32(nls, NFTNL_SET_FAMILY),
 			       nftnl_set_get_str(nls, NFTNL_SET_TABLE));
-		s = delin_set_lookup(t, nftnl_set_get_str(nls, NFTNL_SET_NAME));
+		s = nftnl_set_is_set(nls, NFTNL_SET_NAME) &&
+		    !strchr(nftnl_set_get_str(nls, NFTNL_SET_NAME), '%') ?
+		    delin_set_lookup(t, nftnl_set_get_str(nls, NFTNL_SET_NAME)) :
+		    NULL;
+		if (!s && t && nftnl_set_is_set(nls, NFTNL_SET_ID)) {
+			uint32_t id = nftnl_set_get_u32(nls, NFTNL_SET_ID);
+
+			list_for_each_entry(s, &t->sets, list)
+				if (s->handle.set_id == id)
+					break;
+			if (&s->list == &t->sets)
+				s = NULL;
+		}
 		if (s)
 			nftc_delinearize_set_elems(s, nls);
 	}
 	nftnl_set_free(nls);
+	free(nlh);
 	return 0;
 }
 

@@ -1292,8 +1292,7 @@ primary		:	NUM		{ $$ = sym_expr(&@1, $1); }
 		|	STRING		{ $$ = sym_expr(&@1, $1); }
 		|	QUOTED_STRING
 			{
-				$$ = symbol_expr_alloc(&@1, SYMBOL_QUOTED, $1);
-				free($1);
+				$$ = symbol_expr_alloc_own(&@1, SYMBOL_QUOTED, $1);
 			}
 		|	VARIABLE
 			{

@@ -40,6 +40,9 @@ void parser_state_fini(struct parser_state *state)
 	free(state->strpool);
 	state->strpool = NULL;
 	state->strpool_cap = 0;
+	free(state->strhash);
+	state->strhash = NULL;
+	state->strhash_size = 0;
 }
 
 int parser_cmd_done(struct parser_state *state, struct cmd *cmd)
@@ -104,11 +107,17 @@ struct input_desc *parser_input_add(struct parser_state *state,
 				    char *data, size_t size)
 {
 	struct input_desc *in = calloc(1, sizeof(*in));
+	char *d;
 
-	if (!in) {
+	/* two NULs after the text: the scanner reads it in place */
+	d = in ? realloc(data, size + 2) : NULL;
+	if (!d) {
+		free(in);
 		free(data);
 		return NULL;
 	}
+	data = d;
+	data[size] = data[size + 1] = '\0';
 	in->kind = kind;
 	in->name = strdup(name);
 	in->data = data;
@@ -374,29 +383,75 @@ int parse_log_level(const char *s, uint32_t *level)
  * fails as a whole.
  */
 
+static unsigned int str_hash(const char *s)
+{
+	unsigned int h = 2166136261u;
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 16777619u;
+	return h;
+}
+
+/* Index @i of the pool into the hash table of @size slots. */
+static void strpool_index(unsigned int *tab, unsigned int size,
+			  char *const *pool, unsigned int i)
+{
+	unsigned int h = str_hash(pool[i]) & (size - 1);
+
+	while (tab[h])
+		h = (h + 1) & (size - 1);
+	tab[h] = i + 1;
+}
+
+/*
+ * Field and key names outlive their token (the grammar passes them as
+ * <kw>): keep one copy of each distinct word until the parse ends. A
+ * 100,000-rule file names "saddr" 100,000 times, so the pool is a set.
+ */
 const char *keep_string(struct parser_state *state, char *s)
 {
-	unsigned int cap = state->strpool_cap;
+	unsigned int size = state->strhash_size, h, i, cap;
+	unsigned int *tab;
 	char **n;
 
-	if (state->nstrpool == cap) {
-		cap = cap ? cap * 2 : 64;
+	if (size) {
+		for (h = str_hash(s) & (size - 1); state->strhash[h];
+		     h = (h + 1) & (size - 1)) {
+			i = state->strhash[h] - 1;
+			if (!strcmp(state->strpool[i], s)) {
+				free(s);
+				return state->strpool[i];
+			}
+		}
+	}
+	if (state->nstrpool == state->strpool_cap) {
+		cap = state->strpool_cap ? state->strpool_cap * 2 : 64;
 		n = realloc(state->strpool, cap * sizeof(*n));
-		if (!n)
+		tab = calloc(cap * 2, sizeof(*tab));
+		if (!n || !tab) {
+			if (n)
+				state->strpool = n;
+			free(tab);
 			return s;	/* leaks one word rather than failing */
+		}
 		state->strpool = n;
 		state->strpool_cap = cap;
+		free(state->strhash);
+		state->strhash = tab;
+		state->strhash_size = cap * 2;
+		for (i = 0; i < state->nstrpool; i++)
+			strpool_index(tab, cap * 2, n, i);
 	}
-	state->strpool[state->nstrpool++] = s;
+	state->strpool[state->nstrpool] = s;
+	strpool_index(state->strhash, state->strhash_size, state->strpool,
+		      state->nstrpool);
+	state->nstrpool++;
 	return s;
 }
 
 struct expr *sym_expr(const struct location *loc, char *s)
 {
-	struct expr *e = symbol_expr_alloc(loc, SYMBOL_VALUE, s);
-
-	free(s);
-	return e;
+	return symbol_expr_alloc_own(loc, SYMBOL_VALUE, s);
 }
 
 struct expr *neg_sym_expr(const struct location *loc, char *s)

@@ -47,9 +47,11 @@ struct symbol {
  * @symbols: define bindings, global to the parse
  * @aborted: max_errors reached, stop
  * @strpool: words kept alive for the grammar's <kw> values (field and key
- *           names), freed with the state
+ *           names), one copy of each, freed with the state; @strhash
+ *           indexes them
  * @pipe: streaming compilation the commands go to (pipeline.h), or NULL
  *        to append them to @cmds
+ * @words: the scanner's keyword hash table (scanner.l)
  */
 struct parser_state {
 	struct nftc_ctx		*nft;
@@ -63,7 +65,10 @@ struct parser_state {
 	char			**strpool;
 	unsigned int		nstrpool;
 	unsigned int		strpool_cap;
+	unsigned int		*strhash;	/* pool index + 1, open addressing */
+	unsigned int		strhash_size;
 	struct pipeline		*pipe;
+	void			*words;
 };
 
 struct pipeline;

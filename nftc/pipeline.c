@@ -439,6 +439,7 @@ bool pipeline_rule(struct pipeline *p, struct chain *c, struct rule *r)
 	struct list_head *tail;
 	unsigned int ids;
 	struct cmd cmd;
+	bool borrowed;
 	int ret;
 
 	if (!b || !b->active || !b->chain_name || !pipe_ok(p))
@@ -447,6 +448,16 @@ bool pipeline_rule(struct pipeline *p, struct chain *c, struct rule *r)
 		pipe_fail(p);
 		return false;
 	}
+	/*
+	 * The rule lives shorter than its chain: borrow the chain's names
+	 * instead of the copies nftc_evaluate_rule() would make.
+	 */
+	borrowed = !r->handle.table.name && !r->handle.chain.name;
+	if (borrowed) {
+		r->handle.family = c->handle.family;
+		r->handle.table = c->handle.table;
+		r->handle.chain = c->handle.chain;
+	}
 	ids = p->nft->next_set_id;
 	tail = b->cache->sets.prev;
 	ret = nftc_evaluate_rule(p->nft, b->cache, c, r);
@@ -454,8 +465,7 @@ bool pipeline_rule(struct pipeline *p, struct chain *c, struct rule *r)
 		b->rules_used_ids = true;
 	if (ret < 0 || !pipe_ok(p)) {
 		pipe_fail(p);
-		rule_free(r);
-		return true;
+		goto out;
 	}
 	/* What the whole-file way's flattening makes of the rule. */
 	memset(&cmd, 0, sizeof(cmd));
@@ -467,6 +477,11 @@ bool pipeline_rule(struct pipeline *p, struct chain *c, struct rule *r)
 	cmd.rule = r;
 	pipe_lin_rule(p, &cmd);
 	cache_drop_anon(b->cache, tail);
+out:
+	if (borrowed) {
+		r->handle.table.name = NULL;
+		r->handle.chain.name = NULL;
+	}
 	rule_free(r);
 	return true;
 }
