@@ -3,9 +3,12 @@
  * The nfnetlink batch: BATCH_BEGIN, one message per object, BATCH_END.
  *
  * Messages are written straight into a list of chunks. Each chunk has a
- * fill threshold (32 pages) plus headroom for one maximal message (a
- * 16-bit attribute nest plus headers), so a message is always built in
- * place without knowing its size in advance and never straddles chunks.
+ * fill threshold plus headroom for one maximal message (a 16-bit
+ * attribute nest plus headers), so a message is always built in place
+ * without knowing its size in advance and never straddles chunks. The
+ * first chunk of a batch is small (32 pages); once a batch outgrows it,
+ * chunks are huge pages (2 MiB, where the kernel has them): a 100,000
+ * rule batch then takes 30 page faults instead of 13,000.
  * The caller frees each libnftnl object once it is serialised, so a batch
  * of 100,000 rules costs little more than its wire size.
  */
@@ -13,6 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <stdint.h>
+#include <sys/mman.h>
 #include <libmnl/libmnl.h>
 #include <linux/netfilter/nfnetlink.h>
 #include <linux/netfilter/nf_tables.h>
@@ -22,20 +27,27 @@
 #define BATCH_MSG_MAX		(UINT16_MAX + 4096)
 #define BATCH_CHUNK_PAGES	32
 
+/* Size of the chunks after the first: one huge page. */
+#define BATCH_BIG_CHUNK		(2u << 20)
+
 /**
  * struct batch_chunk - one contiguous piece of the batch
  * @len: bytes used
+ * @threshold: a chunk filled beyond this starts a new one
+ * @mapped: size of the mapping for big chunks, 0 if malloc'ed
  * @buf: BATCH_MSG_MAX bytes beyond the threshold are always free
  */
 struct batch_chunk {
 	size_t			len;
+	size_t			threshold;
+	size_t			mapped;
 	char			buf[];
 };
 
 /**
  * struct nftc_batch - a batch under construction
  * @chunks: chunk pointers, in order; @nchunks used, @chunks_cap allocated
- * @threshold: a chunk filled beyond this starts a new one
+ * @threshold: fill threshold of the first chunk
  * @seq_first: sequence number of BATCH_BEGIN
  * @seq_next: sequence number the next message gets
  * @num_msgs: object messages (begin/end excluded)
@@ -64,6 +76,33 @@ static struct batch_chunk *batch_tail(const struct nftc_batch *b)
 	return b->chunks[b->nchunks - 1];
 }
 
+/*
+ * A zeroed, 2 MiB aligned mapping of BATCH_BIG_CHUNK bytes, backed by a
+ * huge page where transparent huge pages are enabled (or on madvise).
+ */
+static struct batch_chunk *batch_big_chunk(void)
+{
+	size_t align = BATCH_BIG_CHUNK, size = BATCH_BIG_CHUNK;
+	uintptr_t start, aligned;
+	struct batch_chunk *c;
+	void *p;
+
+	p = mmap(NULL, size + align, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		return NULL;
+	start = (uintptr_t)p;
+	aligned = (start + align - 1) & ~(uintptr_t)(align - 1);
+	if (aligned > start)
+		munmap(p, aligned - start);
+	munmap((void *)(aligned + size), start + align - aligned);
+	c = (struct batch_chunk *)aligned;
+	madvise(c, size, MADV_HUGEPAGE);	/* a hint: failure is fine */
+	c->mapped = size;
+	c->threshold = size - sizeof(*c) - BATCH_MSG_MAX;
+	return c;
+}
+
 static int batch_chunk_add(struct nftc_batch *b)
 {
 	struct batch_chunk *c;
@@ -79,15 +118,29 @@ static int batch_chunk_add(struct nftc_batch *b)
 		b->chunks_cap = cap;
 	}
 	/*
-	 * Zeroed: libmnl leaves attribute padding as it finds it, and the
-	 * batch must neither depend on nor leak what the heap held before.
+	 * Zeroed (calloc, fresh mappings): libmnl leaves attribute padding
+	 * as it finds it, and the batch must neither depend on nor leak
+	 * what the heap held before.
 	 */
-	c = calloc(1, sizeof(*c) + b->threshold + BATCH_MSG_MAX);
+	if (b->nchunks) {
+		c = batch_big_chunk();
+	} else {
+		c = calloc(1, sizeof(*c) + b->threshold + BATCH_MSG_MAX);
+		if (c)
+			c->threshold = b->threshold;
+	}
 	if (!c)
 		return -ENOMEM;
-	c->len = 0;
 	b->chunks[b->nchunks++] = c;
 	return 0;
+}
+
+static void batch_chunk_free(struct batch_chunk *c)
+{
+	if (c && c->mapped)
+		munmap(c, c->mapped);
+	else
+		free(c);
 }
 
 /*
@@ -98,7 +151,7 @@ static char *batch_msg_start(struct nftc_batch *b)
 {
 	struct batch_chunk *c = batch_tail(b);
 
-	if (c->len >= b->threshold) {
+	if (c->len >= c->threshold) {
 		if (batch_chunk_add(b) < 0)
 			return NULL;
 		c = batch_tail(b);
@@ -303,7 +356,7 @@ void nftc_batch_free(struct nftc_batch *b)
 	if (!b)
 		return;
 	for (i = 0; i < b->nchunks; i++)
-		free(b->chunks[i]);
+		batch_chunk_free(b->chunks[i]);
 	free(b->chunks);
 	free(b->locs);
 	free(b);

@@ -18,6 +18,9 @@
 #include "listing.h"
 #include "printer.h"
 #include "pipeline.h"
+#include "netlink.h"
+#include "parser_state.h"
+#include <sys/stat.h>
 
 enum nft_exit {
 	NFT_EXIT_SUCCESS	= 0,
@@ -154,6 +157,149 @@ static bool cmds_are_describe(const struct list_head *cmds)
 	return !list_empty(cmds);
 }
 
+/*
+ * The system resolver reads /etc/protocols, /etc/services, ... through
+ * NSS (or asks the kernel for an interface index) on every call: a
+ * 100,000-rule file naming "udp" and "ssh" would read them 100,000
+ * times. Within one run a name means one thing, so the answers are
+ * remembered (host names are not: they are few, and an answer is a
+ * list of addresses).
+ */
+#define MEMO_MAX	64
+
+enum memo_kind {
+	MEMO_SERVICE,
+	MEMO_PROTOCOL,
+	MEMO_UID,
+	MEMO_GID,
+	MEMO_IFINDEX,
+};
+
+struct resolver_memo {
+	struct nftc_resolver		r;
+	const struct nftc_resolver	*inner;
+	struct {
+		char		*name;
+		enum memo_kind	kind;
+		int		ret;
+		uint32_t	value;
+	} e[MEMO_MAX];
+	unsigned int			n;
+};
+
+static int memo_ask(const struct nftc_resolver *in, enum memo_kind kind,
+		    const char *name, uint32_t *value)
+{
+	uint16_t v16 = 0;
+	uint8_t v8 = 0;
+	int ret;
+
+	switch (kind) {
+	case MEMO_SERVICE:
+		ret = in->service(in->priv, name, &v16);
+		*value = v16;
+		return ret;
+	case MEMO_PROTOCOL:
+		ret = in->protocol(in->priv, name, &v8);
+		*value = v8;
+		return ret;
+	case MEMO_UID:
+		return in->uid(in->priv, name, value);
+	case MEMO_GID:
+		return in->gid(in->priv, name, value);
+	case MEMO_IFINDEX:
+		return in->ifindex(in->priv, name, value);
+	}
+	return -1;
+}
+
+static int memo_lookup(void *priv, enum memo_kind kind, const char *name,
+		       uint32_t *value)
+{
+	struct resolver_memo *m = priv;
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < m->n; i++) {
+		if (m->e[i].kind == kind && !strcmp(m->e[i].name, name)) {
+			*value = m->e[i].value;
+			return m->e[i].ret;
+		}
+	}
+	ret = memo_ask(m->inner, kind, name, value);
+	if (m->n < MEMO_MAX) {
+		m->e[m->n].name = strdup(name);
+		if (m->e[m->n].name) {
+			m->e[m->n].kind = kind;
+			m->e[m->n].ret = ret;
+			m->e[m->n].value = *value;
+			m->n++;
+		}
+	}
+	return ret;
+}
+
+static int memo_service(void *priv, const char *name, uint16_t *port)
+{
+	uint32_t v = *port;
+	int ret = memo_lookup(priv, MEMO_SERVICE, name, &v);
+
+	*port = v;
+	return ret;
+}
+
+static int memo_protocol(void *priv, const char *name, uint8_t *proto)
+{
+	uint32_t v = *proto;
+	int ret = memo_lookup(priv, MEMO_PROTOCOL, name, &v);
+
+	*proto = v;
+	return ret;
+}
+
+static int memo_uid(void *priv, const char *name, uint32_t *id)
+{
+	return memo_lookup(priv, MEMO_UID, name, id);
+}
+
+static int memo_gid(void *priv, const char *name, uint32_t *id)
+{
+	return memo_lookup(priv, MEMO_GID, name, id);
+}
+
+static int memo_ifindex(void *priv, const char *name, uint32_t *index)
+{
+	return memo_lookup(priv, MEMO_IFINDEX, name, index);
+}
+
+static int memo_host(void *priv, const char *name, int family,
+		     uint8_t (*addrs)[16], unsigned int max)
+{
+	const struct nftc_resolver *in = ((struct resolver_memo *)priv)->inner;
+
+	return in->host(in->priv, name, family, addrs, max);
+}
+
+static void resolver_memo_init(struct resolver_memo *m,
+			       const struct nftc_resolver *inner)
+{
+	memset(m, 0, sizeof(*m));
+	m->inner = inner;
+	m->r.priv = m;
+	m->r.service = inner->service ? memo_service : NULL;
+	m->r.protocol = inner->protocol ? memo_protocol : NULL;
+	m->r.host = inner->host ? memo_host : NULL;
+	m->r.uid = inner->uid ? memo_uid : NULL;
+	m->r.gid = inner->gid ? memo_gid : NULL;
+	m->r.ifindex = inner->ifindex ? memo_ifindex : NULL;
+}
+
+static void resolver_memo_fini(struct resolver_memo *m)
+{
+	while (m->n)
+		free(m->e[--m->n].name);
+}
+
 /* A fresh context with @ctx's settings, for a streaming attempt. */
 static struct nftc_ctx *ctx_clone_settings(const struct nftc_ctx *ctx)
 {
@@ -176,44 +322,74 @@ static struct nftc_ctx *ctx_clone_settings(const struct nftc_ctx *ctx)
  * unusual layouts, list/describe commands), the file is compiled the
  * whole-file way below, which finds and reports everything.
  */
-static int compile_streaming(struct nftc_ctx *ctx, const struct cli_opts *o)
+static int compile_streaming(struct nftc_ctx *ctx, const struct cli_opts *o,
+			     const char *data, size_t size)
 {
 	struct nftc_batch *batch;
 	struct nftc_ctx *sctx;
+	char *copy = NULL;
 	int ret;
 
 	if (!o->file || (ctx->debug & ~NFTC_DEBUG_NETLINK))
 		return 1;
+	if (data) {
+		copy = malloc(size + 1);
+		if (!copy)
+			return 1;
+		memcpy(copy, data, size + 1);
+	}
 	sctx = ctx_clone_settings(ctx);
-	if (!sctx)
+	if (!sctx) {
+		free(copy);
 		return 1;
-	if (nftc_compile_file_streaming(sctx, o->file, stdout, &batch) < 0) {
+	}
+	if (nftc_compile_file_streaming(sctx, o->file, copy, size, stdout,
+					&batch) < 0) {
 		nftc_ctx_free(sctx);
 		return 1;
 	}
-	ret = 0;
-	if (!o->check) {
-		erec_error(&ctx->erq, NULL,
-			   "no kernel backend in this build: use -c to "
-			   "check without committing");
-		ret = -1;
-	}
+	/*
+	 * Kernel backend (netlink.h). A rejection is reported the
+	 * whole-file way, which keeps the commands for precise locations,
+	 * unless the debug text is out already. Diagnostics point into
+	 * sctx's inputs: print them before it goes.
+	 */
+	ret = nftc_netlink_commit(sctx, batch, o->check,
+				  ctx->debug & NFTC_DEBUG_NETLINK ? 0 :
+				  NFTC_NL_IMPRECISE_OK);
+	erec_queue_format(stderr, &sctx->erq);
 	nftc_batch_free(batch);
 	nftc_ctx_free(sctx);
 	return ret;
+}
+
+/* A pipe (-f -) can be read once: read it here for both attempts. */
+static char *read_unless_regular(const char *path, size_t *size)
+{
+	struct stat st;
+
+	if (!path || (stat(path, &st) == 0 && S_ISREG(st.st_mode)))
+		return NULL;
+	return parser_read_file(path, size);
 }
 
 static int compile(struct nftc_ctx *ctx, const struct cli_opts *o)
 {
 	struct list_head cmds = LIST_HEAD_INIT(cmds);
 	struct nftc_batch *batch = NULL;
+	size_t size = 0;
+	char *data;
 	int ret;
 
-	ret = compile_streaming(ctx, o);
-	if (ret <= 0)
+	data = read_unless_regular(o->file, &size);
+	ret = compile_streaming(ctx, o, data, size);
+	if (ret <= 0) {
+		free(data);
 		return ret;
+	}
 	if (o->file)
-		ret = nftc_parse_file(ctx, o->file, &cmds);
+		ret = nftc_parse_file_pipe(ctx, o->file, data, size, &cmds,
+					   NULL);
 	else
 		ret = nftc_parse_buffer(ctx, o->cmdline, &cmds);
 
@@ -228,7 +404,7 @@ static int compile(struct nftc_ctx *ctx, const struct cli_opts *o)
 
 		list_for_each_entry(cmd, &cmds, list)
 			if (cmd->op == CMD_LIST &&
-			    nftc_list(ctx, cmd, o->oflags, stdout) < 0)
+			    nftc_list(ctx, cmd, o->oflags, stdout, stderr) < 0)
 				ret = -1;
 		goto out;
 	}
@@ -247,12 +423,8 @@ static int compile(struct nftc_ctx *ctx, const struct cli_opts *o)
 			     ctx->debug & NFTC_DEBUG_NETLINK ? stdout : NULL);
 	if (ret == 0)
 		ret = nftc_batch_end(batch);
-	if (ret == 0 && !o->check) {
-		erec_error(&ctx->erq, NULL,
-			   "no kernel backend in this build: use -c to "
-			   "check without committing");
-		ret = -1;
-	}
+	if (ret == 0)
+		ret = nftc_netlink_commit(ctx, batch, o->check, NFTC_NL_CMDS);
 out:
 	nftc_batch_free(batch);
 	cmd_list_free(&cmds);
@@ -262,6 +434,7 @@ out:
 int main(int argc, char **argv)
 {
 	struct cli_opts o = { 0 };
+	struct resolver_memo memo = { 0 };
 	struct nftc_ctx *ctx;
 	int c, ret;
 
@@ -330,8 +503,9 @@ int main(int argc, char **argv)
 	}
 
 	ctx->debug = o.debug;
-	ctx->resolver = o.builtin_resolver ? &nftc_resolver_builtin :
-					     &nftc_resolver_system;
+	resolver_memo_init(&memo, o.builtin_resolver ? &nftc_resolver_builtin :
+						      &nftc_resolver_system);
+	ctx->resolver = &memo.r;
 	if (!o.file) {
 		if (optind >= argc) {
 			usage(stderr, argv[0]);
@@ -349,9 +523,11 @@ int main(int argc, char **argv)
 	erec_queue_format(stderr, &ctx->erq);
 	free(o.cmdline);
 	nftc_ctx_free(ctx);
+	resolver_memo_fini(&memo);
 	return ret < 0 ? NFT_EXIT_FAILURE : NFT_EXIT_SUCCESS;
 err:
 	free(o.cmdline);
 	nftc_ctx_free(ctx);
+	resolver_memo_fini(&memo);
 	return NFT_EXIT_FAILURE;
 }

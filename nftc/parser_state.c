@@ -191,25 +191,27 @@ static int parse_run(struct nftc_ctx *ctx, struct input_desc *in,
 int nftc_parse_file(struct nftc_ctx *ctx, const char *path,
 		    struct list_head *cmds)
 {
-	return nftc_parse_file_pipe(ctx, path, cmds, NULL);
+	return nftc_parse_file_pipe(ctx, path, NULL, 0, cmds, NULL);
 }
 
 /**
  * nftc_parse_file_pipe - parse an nft file, commands to a pipeline
+ * @data: the file's text (@size bytes) if read already, taken over;
+ *        NULL to read @path
  * @p: where complete commands go (NULL: appended to @cmds)
  */
 int nftc_parse_file_pipe(struct nftc_ctx *ctx, const char *path,
-			 struct list_head *cmds, struct pipeline *p)
+			 char *data, size_t size, struct list_head *cmds,
+			 struct pipeline *p)
 {
 	struct parser_state state;
 	struct input_desc *in;
-	size_t size;
-	char *data;
 	int ret;
 
 	parser_state_init(&state, ctx, cmds);
 	state.pipe = p;
-	data = parser_read_file(path, &size);
+	if (!data)
+		data = parser_read_file(path, &size);
 	if (!data) {
 		erec_error(&ctx->erq, NULL, "Could not open file \"%s\": %s",
 			   path, strerror(errno));
@@ -645,20 +647,34 @@ struct expr *payload_sel(struct parser_state *state,
 			 const struct location *ploc, const char *field,
 			 const struct location *floc)
 {
+	struct selector_memo *m;
 	const struct proto_desc *desc;
 	unsigned int f;
 
-	if (!strcmp(proto, "eth"))
-		proto = "ether";
-	desc = proto_desc_lookup(proto);
+	/*
+	 * Protocol names are keywords (static strings) and field names are
+	 * pooled (keep_string), so the pair of pointers identifies the
+	 * selector: remember the last lookups instead of two table scans.
+	 */
+	m = &state->selector_memo[(((uintptr_t)proto >> 3) ^
+				   ((uintptr_t)field >> 4)) %
+				  PARSER_SELECTOR_MEMO];
+	if (m->proto == proto && m->field == field)
+		return payload_expr_alloc(loc, m->desc, m->field_id);
+	desc = proto_desc_lookup(strcmp(proto, "eth") ? proto : "ether");
 	if (!desc)
-		return bad_selector(state, ploc, "unknown protocol %s%s", proto,
+		return bad_selector(state, ploc, "unknown protocol %s%s",
+				    strcmp(proto, "eth") ? proto : "ether",
 				    "");
 	f = proto_field_lookup(desc, field);
 	if (!f)
 		return bad_selector(state, floc,
 				    "syntax error, unexpected string%s%s", "",
 				    "");
+	m->proto = proto;
+	m->field = field;
+	m->desc = desc;
+	m->field_id = f;
 	return payload_expr_alloc(loc, desc, f);
 }
 

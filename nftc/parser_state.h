@@ -37,6 +37,19 @@ struct symbol {
 	struct expr		*expr;
 };
 
+#define PARSER_SELECTOR_MEMO	16
+
+/**
+ * struct selector_memo - a payload selector looked up before
+ * @proto: @field: the grammar's strings (keyword / pooled word)
+ */
+struct selector_memo {
+	const char		*proto;
+	const char		*field;
+	const struct proto_desc	*desc;
+	unsigned int		field_id;
+};
+
 /**
  * struct parser_state - state of one parse (file or buffer)
  * @nft: compiler context (erq, inputs, include paths)
@@ -52,6 +65,7 @@ struct symbol {
  * @pipe: streaming compilation the commands go to (pipeline.h), or NULL
  *        to append them to @cmds
  * @words: the scanner's keyword hash table (scanner.l)
+ * @selector_memo: payload selectors resolved so far (payload_sel)
  */
 struct parser_state {
 	struct nftc_ctx		*nft;
@@ -69,6 +83,7 @@ struct parser_state {
 	unsigned int		strhash_size;
 	struct pipeline		*pipe;
 	void			*words;
+	struct selector_memo	selector_memo[PARSER_SELECTOR_MEMO];
 };
 
 struct pipeline;

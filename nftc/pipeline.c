@@ -26,7 +26,6 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include "pipeline.h"
 #include "evaluate.h"
 #include "linearize.h"
@@ -58,6 +57,8 @@ struct pipe_item {
  * @chain_cmds: @set_cmds: declarations evaluated before the block's end
  * @rules_used_ids: a streamed rule took a set id: a set evaluated now
  *                  would not get the id the whole-file way gives it
+ * @fwd: placeholder cache entries of chains jumped to before their
+ *       declaration (@nfwd of them, room for @fwd_cap)
  */
 struct pipe_block {
 	bool			active;
@@ -72,6 +73,9 @@ struct pipe_block {
 	struct list_head	chain_cmds;
 	struct list_head	set_cmds;
 	bool			rules_used_ids;
+	struct chain		**fwd;
+	unsigned int		nfwd;
+	unsigned int		fwd_cap;
 };
 
 /**
@@ -115,6 +119,7 @@ static struct pipeline *pipeline_alloc(struct nftc_ctx *nft)
 
 static void block_reset(struct pipe_block *b)
 {
+	free(b->fwd);
 	cmd_list_free(&b->chain_cmds);
 	cmd_list_free(&b->set_cmds);
 	handle_free(&b->handle);
@@ -236,15 +241,47 @@ static bool cmd_is_rule_add(const struct cmd *c)
 }
 
 /*
+ * The rule's anonymous sets were added to the table's cache, where
+ * nothing finds them again (set_cache_find() returns the first set of a
+ * name): drop them with the rule, or 100,000 rules would keep all their
+ * sets and make every set lookup slower. Meter sets stay, they are
+ * looked up by name.
+ */
+static void cache_drop_anon(struct table *t, struct list_head *from)
+{
+	struct list_head *pos = from->next, *next;
+	struct set *s;
+
+	for (; pos != &t->sets; pos = next) {
+		next = pos->next;
+		s = list_entry(pos, struct set, list);
+		if (!(s->flags & SET_F_ANONYMOUS) || (s->flags & SET_F_EVAL) ||
+		    set_cache_find(t, s->handle.set.name) == s)
+			continue;
+		list_del(&s->list);
+		init_list_head(&s->list);
+		set_free(s);
+	}
+}
+
+/*
  * Evaluate the one-command list @l (nftc_evaluate() may flatten it into
  * several). Rules are linearized and freed at once, the rest appended
  * to the current declaration item.
  */
 static int pipe_eval_list(struct pipeline *p, struct list_head *l)
 {
-	struct cmd *c, *next;
+	struct cmd *c = list_first_entry(l, struct cmd, list), *next;
+	struct list_head *tail = NULL;
 	struct pipe_item *i;
+	struct table *t;
 
+	/* "add rule" with anonymous sets: see cache_drop_anon() */
+	t = c->obj == CMD_OBJ_RULE ?
+	    table_cache_find(p->nft, c->handle.family,
+			     c->handle.table.name) : NULL;
+	if (t)
+		tail = t->sets.prev;
 	if (nftc_evaluate(p->nft, l) < 0 || !pipe_ok(p))
 		goto err;
 	list_for_each_entry_safe(c, next, l, list) {
@@ -264,6 +301,8 @@ static int pipe_eval_list(struct pipeline *p, struct list_head *l)
 		}
 		list_add_tail(&c->list, &i->cmds);
 	}
+	if (tail)
+		cache_drop_anon(t, tail);
 	return 0;
 err:
 	cmd_list_free(l);
@@ -348,6 +387,104 @@ static int block_collect(struct pipe_block *b, struct list_head *l,
 }
 
 /*
+ * Forward jumps. The whole-file way knows every chain of a block before
+ * it evaluates the block's rules; a rule streamed now may jump to a
+ * chain declared further down. The chain names a rule jumps to get a
+ * placeholder cache entry (name only) until the chain is declared: the
+ * placeholder goes before the declaration is evaluated, and one left at
+ * the block's end means the jump was wrong after all (the whole-file way
+ * then reports it).
+ */
+static int block_fwd_add(struct pipe_block *b, const char *name)
+{
+	struct chain *c;
+
+	if (!name || chain_cache_find(b->cache, name))
+		return 0;
+	if (b->nfwd == b->fwd_cap) {
+		unsigned int cap = b->fwd_cap ? b->fwd_cap * 2 : 8;
+		struct chain **n = realloc(b->fwd, cap * sizeof(*n));
+
+		if (!n)
+			return -1;
+		b->fwd = n;
+		b->fwd_cap = cap;
+	}
+	c = chain_alloc();
+	if (!c)
+		return -1;
+	c->handle.chain.name = strdup(name);
+	if (!c->handle.chain.name) {
+		chain_free(c);
+		return -1;
+	}
+	list_add_tail(&c->list, &b->cache->chains);
+	b->fwd[b->nfwd++] = c;
+	return 0;
+}
+
+/* Chain @name is about to be declared: drop its placeholder. */
+static void block_fwd_resolve(struct pipe_block *b, const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < b->nfwd && name; i++) {
+		if (strcmp(b->fwd[i]->handle.chain.name, name))
+			continue;
+		list_del(&b->fwd[i]->list);
+		chain_free(b->fwd[i]);
+		b->fwd[i] = b->fwd[--b->nfwd];
+		return;
+	}
+}
+
+static void block_fwd_resolve_all(struct pipe_block *b,
+				  const struct list_head *chains)
+{
+	const struct chain *c;
+
+	list_for_each_entry(c, chains, list)
+		block_fwd_resolve(b, c->handle.chain.name);
+}
+
+/* The chain a jump/goto verdict names, as the parser left it. */
+static const char *verdict_chain(const struct expr *v)
+{
+	const struct expr *c;
+
+	if (!v || v->kind != EXPR_VERDICT ||
+	    (v->verdict.verdict != NFT_JUMP && v->verdict.verdict != NFT_GOTO))
+		return NULL;
+	c = v->verdict.chain;
+	if (c && c->kind == EXPR_VARIABLE)
+		c = c->sym.value;
+	return c && c->kind == EXPR_SYMBOL ? c->sym.identifier : NULL;
+}
+
+/* Placeholders for the chains rule @r jumps to ("jump", "vmap {...}"). */
+static int block_fwd_rule(struct pipe_block *b, const struct rule *r)
+{
+	const struct expr *e, *m;
+	const struct stmt *st;
+
+	list_for_each_entry(st, &r->stmts, list) {
+		e = st->expr;
+		if (st->kind != STMT_VERDICT || !e)
+			continue;
+		if (block_fwd_add(b, verdict_chain(e)) < 0)
+			return -1;
+		if (e->kind != EXPR_MAP || !e->map.mappings ||
+		    e->map.mappings->kind != EXPR_SET)
+			continue;
+		list_for_each_entry(m, &e->map.mappings->expressions, list)
+			if (m->kind == EXPR_MAPPING &&
+			    block_fwd_add(b, verdict_chain(m->pair.right)) < 0)
+				return -1;
+	}
+	return 0;
+}
+
+/*
  * First rule of chain @cur: evaluate the block's sets and chains parsed
  * so far, @cur included, as a partial block.
  */
@@ -376,6 +513,7 @@ static int block_flush(struct pipeline *p, struct chain *cur)
 	cur->handle.chain.location = b->chain_nloc;
 	cur->refcnt++;		/* one for the parser, one for the command */
 	list_add_tail(&cur->list, &tmp->chains);
+	block_fwd_resolve_all(b, &tmp->chains);
 
 	if (!b->decls)
 		b->created = !table_cache_find(p->nft, b->handle.family,
@@ -410,29 +548,6 @@ static int block_flush(struct pipeline *p, struct chain *cur)
 	return 0;
 }
 
-/*
- * The rule's anonymous sets were added to the table's cache, where
- * nothing finds them again (set_cache_find() returns the first set of a
- * name): drop them with the rule. Meter sets stay, they are looked up
- * by name.
- */
-static void cache_drop_anon(struct table *t, struct list_head *from)
-{
-	struct list_head *pos = from->next, *next;
-	struct set *s;
-
-	for (; pos != &t->sets; pos = next) {
-		next = pos->next;
-		s = list_entry(pos, struct set, list);
-		if (!(s->flags & SET_F_ANONYMOUS) || (s->flags & SET_F_EVAL) ||
-		    set_cache_find(t, s->handle.set.name) == s)
-			continue;
-		list_del(&s->list);
-		init_list_head(&s->list);
-		set_free(s);
-	}
-}
-
 bool pipeline_rule(struct pipeline *p, struct chain *c, struct rule *r)
 {
 	struct pipe_block *b = p ? &p->block : NULL;
@@ -460,6 +575,10 @@ bool pipeline_rule(struct pipeline *p, struct chain *c, struct rule *r)
 	}
 	ids = p->nft->next_set_id;
 	tail = b->cache->sets.prev;
+	if (block_fwd_rule(b, r) < 0) {
+		pipe_fail(p);
+		goto out;
+	}
 	ret = nftc_evaluate_rule(p->nft, b->cache, c, r);
 	if (p->nft->next_set_id != ids)
 		b->rules_used_ids = true;
@@ -539,8 +658,9 @@ static int block_end(struct pipeline *p, struct cmd *cmd)
 		cmd_free(cmd);
 		return pipe_fail(p);
 	}
+	block_fwd_resolve_all(b, &cmd->table->chains);
 	list_add(&cmd->list, &l);
-	if (nftc_evaluate(p->nft, &l) < 0 || !pipe_ok(p)) {
+	if (b->nfwd || nftc_evaluate(p->nft, &l) < 0 || !pipe_ok(p)) {
 		cmd_list_free(&l);
 		return pipe_fail(p);
 	}
@@ -653,26 +773,25 @@ static int copy_all(FILE *from, FILE *to)
 /**
  * nftc_compile_file_streaming - parse, evaluate and linearize @path at once
  *
- * See pipeline.h. Only regular files: a pipe cannot be read again by the
- * whole-file way.
+ * See pipeline.h.
  */
 int nftc_compile_file_streaming(struct nftc_ctx *nft, const char *path,
-				FILE *debug_out, struct nftc_batch **batchp)
+				char *data, size_t size, FILE *debug_out,
+				struct nftc_batch **batchp)
 {
 	struct list_head cmds = LIST_HEAD_INIT(cmds);
 	struct nftc_batch *batch = NULL;
 	struct pipeline *p;
 	FILE *out = NULL;
-	struct stat st;
 	int ret;
 
 	*batchp = NULL;
-	if (stat(path, &st) < 0 || !S_ISREG(st.st_mode))
-		return -1;
 	p = pipeline_alloc(nft);
-	if (!p)
+	if (!p) {
+		free(data);
 		return -1;
-	ret = nftc_parse_file_pipe(nft, path, &cmds, p);
+	}
+	ret = nftc_parse_file_pipe(nft, path, data, size, &cmds, p);
 	/* Commands only get here after the pipeline gave up. */
 	if (!list_empty(&cmds))
 		p->failed = true;

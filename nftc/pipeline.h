@@ -27,14 +27,17 @@ struct pipeline;
 struct nftc_batch;
 
 /*
- * Compile @path in streaming mode with @nft (a fresh context). Returns 0
- * with the finished batch (BATCH_END written) in *@batch and the debug
- * text (NFTC_DEBUG_NETLINK) written to @debug_out; or -1 when streaming
- * gave up: nothing was printed, @nft must be discarded and the file be
- * compiled the whole-file way.
+ * Compile @path in streaming mode with @nft (a fresh context); @data is
+ * its text (@size bytes, taken over) when read already (a pipe cannot
+ * be read twice), else NULL. Returns 0 with the finished batch
+ * (BATCH_END written) in *@batch and the debug text (NFTC_DEBUG_NETLINK)
+ * written to @debug_out; or -1 when streaming gave up: nothing was
+ * printed, @nft must be discarded and the file be compiled the
+ * whole-file way.
  */
 int nftc_compile_file_streaming(struct nftc_ctx *nft, const char *path,
-				FILE *debug_out, struct nftc_batch **batch);
+				char *data, size_t size, FILE *debug_out,
+				struct nftc_batch **batch);
 
 /* Parser hooks (parser.y) */
 bool pipeline_failed(const struct pipeline *p);
@@ -61,8 +64,12 @@ bool pipeline_chain_end(struct pipeline *p, struct chain *c,
 void pipeline_chain_attr(struct pipeline *p, const struct chain *c);
 void pipeline_table_attr(struct pipeline *p, const struct table *t);
 
-/* parser_state.c: parse @path handing commands to @p. */
+/*
+ * parser_state.c: parse @path (its text @data if not NULL, taken over)
+ * handing commands to @p, or appending them to @cmds if @p is NULL.
+ */
 int nftc_parse_file_pipe(struct nftc_ctx *ctx, const char *path,
-			 struct list_head *cmds, struct pipeline *p);
+			 char *data, size_t size, struct list_head *cmds,
+			 struct pipeline *p);
 
 #endif
