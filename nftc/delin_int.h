@@ -78,6 +78,8 @@ struct set *delin_find_set(struct delin_rule_ctx *c,
 /* delin_set.c: anonymous sets are typed by the rule that uses them. */
 #define SET_F_DELIN_BOUND	(1u << 24)
 void delin_set_bind(struct set *set, const struct expr *key);
+struct set *delin_set_index_lookup(const struct delin_set_index *idx,
+				   const char *name);
 
 /* delin_stmt.c: statements; returns 0 if @name is handled. */
 int delin_stmt(struct delin_rule_ctx *c, const char *name,

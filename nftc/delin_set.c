@@ -466,6 +466,28 @@ static void set_handle(struct set *set, const struct nftnl_set *nls)
 		set->handle.set_id = nftnl_set_get_u32(nls, NFTNL_SET_ID);
 }
 
+/* A map's data: typeof expression, verdict or a type's placeholder. */
+static struct expr *set_data_expr(struct set *set, const struct nftnl_set *nls,
+				  const struct set_ud *ud, uint32_t dorder)
+{
+	uint32_t dt = nftnl_set_get_u32(nls, NFTNL_SET_DATA_TYPE), v;
+	struct expr *e = NULL;
+
+	if (ud->tb.a[NFTNL_UDATA_SET_DATA_TYPEOF])
+		e = typeof_expr(ud->tb.a[NFTNL_UDATA_SET_DATA_TYPEOF]);
+	if (e)
+		set->data_typeof = true;
+	else if (dt == NFT_DATA_VERDICT)
+		e = expr_alloc(&delin_loc, EXPR_VALUE, &verdict_type,
+			       BYTEORDER_INVALID, 0);
+	else
+		e = type_expr(dt, nftnl_set_get_u32(nls, NFTNL_SET_DATA_LEN),
+			      dorder, NULL, 0);
+	if (e && ud_u32(ud->tb.a[NFTNL_UDATA_SET_DATA_INTERVAL], &v) && v)
+		e->flags |= EXPR_F_INTERVAL;
+	return e;
+}
+
 /**
  * nftc_delinearize_set - a set declaration with its types and options
  */
@@ -526,26 +548,8 @@ struct set *nftc_delinearize_set(const struct nftnl_set *nls)
 	if (set->flags & SET_F_OBJECT)
 		set->objtype = nftnl_set_get_u32(nls, NFTNL_SET_OBJ_TYPE);
 	if ((set->flags & SET_F_MAP) && nftnl_set_is_set(nls,
-							 NFTNL_SET_DATA_TYPE)) {
-		uint32_t dt = nftnl_set_get_u32(nls, NFTNL_SET_DATA_TYPE);
-
-		e = NULL;
-		if (ud.tb.a[NFTNL_UDATA_SET_DATA_TYPEOF])
-			e = typeof_expr(ud.tb.a[NFTNL_UDATA_SET_DATA_TYPEOF]);
-		if (e)
-			set->data_typeof = true;
-		else if (dt == NFT_DATA_VERDICT)
-			e = expr_alloc(&delin_loc, EXPR_VALUE, &verdict_type,
-				       BYTEORDER_INVALID, 0);
-		else
-			e = type_expr(dt, nftnl_set_get_u32(nls,
-							    NFTNL_SET_DATA_LEN),
-				      dorder, NULL, 0);
-		set->data = e;
-		if (ud_u32(ud.tb.a[NFTNL_UDATA_SET_DATA_INTERVAL], &v) && v &&
-		    e)
-			e->flags |= EXPR_F_INTERVAL;
-	}
+							 NFTNL_SET_DATA_TYPE))
+		set->data = set_data_expr(set, nls, &ud, dorder);
 	set->timeout = nftnl_set_get_u64(nls, NFTNL_SET_TIMEOUT);
 	/*
 	 * Stock lists "flags timeout" only beside another flag when the set
@@ -574,6 +578,66 @@ struct set *delin_set_lookup(const struct table *table, const char *name)
 	list_for_each_entry(s, &table->sets, list) {
 		if (s->handle.set.name && !strcmp(s->handle.set.name, name))
 			return s;
+	}
+	return NULL;
+}
+
+/*
+ * struct delin_set_index - open addressing hash of set names
+ * @mask: slots - 1 (a power of two, at least twice the sets)
+ */
+struct delin_set_index {
+	unsigned int	mask;
+	struct set	*slot[];
+};
+
+static unsigned int name_hash(const char *s)
+{
+	unsigned int h = 2166136261u;	/* FNV-1a */
+
+	while (*s)
+		h = (h ^ (unsigned char)*s++) * 16777619u;
+	return h;
+}
+
+struct delin_set_index *delin_set_index_build(const struct table *table)
+{
+	struct delin_set_index *idx;
+	unsigned int n = 0, size = 16, h;
+	struct set *s;
+
+	list_for_each_entry(s, &table->sets, list)
+		n++;
+	while (size < 2 * n)
+		size *= 2;
+	idx = calloc(1, sizeof(*idx) + size * sizeof(idx->slot[0]));
+	if (!idx)
+		return NULL;
+	idx->mask = size - 1;
+	list_for_each_entry(s, &table->sets, list) {
+		if (!s->handle.set.name)
+			continue;
+		h = name_hash(s->handle.set.name) & idx->mask;
+		while (idx->slot[h])
+			h = (h + 1) & idx->mask;
+		idx->slot[h] = s;
+	}
+	return idx;
+}
+
+void delin_set_index_free(struct delin_set_index *idx)
+{
+	free(idx);
+}
+
+struct set *delin_set_index_lookup(const struct delin_set_index *idx,
+				   const char *name)
+{
+	unsigned int h = name_hash(name) & idx->mask;
+
+	for (; idx->slot[h]; h = (h + 1) & idx->mask) {
+		if (!strcmp(idx->slot[h]->handle.set.name, name))
+			return idx->slot[h];
 	}
 	return NULL;
 }
@@ -654,6 +718,24 @@ static int elem_udata(struct expr *elem, struct nftnl_set_elem *ne)
 	return 0;
 }
 
+/*
+ * A plain element of a plain named set lists as its key alone: keeping
+ * just the key halves the memory of a million-element set.
+ */
+static struct expr *elem_bare(const struct set *set, struct expr *elem)
+{
+	struct expr *key = elem->elem.key;
+
+	if ((set->flags & (SET_F_INTERVAL | SET_F_ANONYMOUS | SET_F_MAP |
+			   SET_F_OBJECT)) || !key || elem->elem.timeout ||
+	    elem->elem.expiration || elem->elem.comment ||
+	    !list_empty(&elem->elem.stmts))
+		return elem;
+	elem->elem.key = NULL;
+	expr_free(elem);
+	return key;
+}
+
 static struct expr *delin_elem(struct set *set, struct nftnl_set_elem *ne)
 {
 	uint32_t flags = 0, len;
@@ -688,7 +770,7 @@ static struct expr *delin_elem(struct set *set, struct nftnl_set_elem *ne)
 	data = elem_data(set, ne);
 	if (data)
 		return mapping_expr_alloc(&delin_loc, elem, data);
-	return elem;
+	return elem_bare(set, elem);
 }
 
 /**

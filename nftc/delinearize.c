@@ -279,7 +279,9 @@ struct set *delin_find_set(struct delin_rule_ctx *c,
 	if (!c->dctx || !c->dctx->table)
 		return NULL;
 	if (name && !strchr(name, '%'))
-		return delin_set_lookup(c->dctx->table, name);
+		return c->dctx->sets ?
+		       delin_set_index_lookup(c->dctx->sets, name) :
+		       delin_set_lookup(c->dctx->table, name);
 	if (!nftnl_expr_is_set(e, id_attr))
 		return NULL;
 	id = nftnl_expr_get_u32(e, id_attr);
@@ -1097,6 +1099,68 @@ static bool cmp_wildcard(struct delin_rule_ctx *c, enum ops op,
 	return true;
 }
 
+/*
+ * One load compared with several adjacent fields' values ("tcp sport 1
+ * tcp dport 2" is one 4-byte compare, and a dependency such as "ether
+ * type ip" merges with the match before it): one match per field, so the
+ * printer sees each, and drops the generated ones, as stock does.
+ */
+static bool cmp_split(struct delin_rule_ctx *c, enum ops op,
+		      const struct expr *l, const struct expr *r)
+{
+	const struct proto_hdr_template *parts[PROTO_HDRS_MAX], *t;
+	const struct proto_desc *d = l->payload.desc;
+	unsigned int n = 0, at, end, i, k, stack;
+	struct expr *fl, *fv;
+
+	if (l->kind != EXPR_PAYLOAD || !d || l->payload.is_raw ||
+	    (l->payload.tmpl && l->payload.tmpl->len == l->len) ||
+	    r->kind != EXPR_VALUE || op != OP_EQ ||
+	    r->value.len != l->len || desc_is_pseudo(d))
+		return false;
+	stack = payload_stack(c, l);
+	at = l->payload.offset - stack;
+	end = at + l->len;
+	while (at < end && n < PROTO_HDRS_MAX) {
+		for (k = 1; k < PROTO_HDRS_MAX; k++) {
+			t = &d->templates[k];
+			if (t->token && !t->meta_key && t->offset == at &&
+			    t->len && at + t->len <= end)
+				break;
+		}
+		if (k == PROTO_HDRS_MAX)
+			return false;
+		parts[n++] = &d->templates[k];
+		at += d->templates[k].len;
+	}
+	if (at != end || n < 2)
+		return false;
+	for (i = 0; i < n; i++) {
+		t = parts[i];
+		fl = expr_clone(l);
+		fv = expr_clone(r);
+		if (!fl || !fv) {
+			expr_free(fl);
+			expr_free(fv);
+			return true;
+		}
+		fl->payload.tmpl = t;
+		fl->payload.offset = t->offset + stack;
+		fl->len = t->len;
+		fl->byteorder = t->byteorder;
+		delin_set_dtype(fl, t->dtype ? t->dtype : &integer_type);
+		if (d->protocol_key && t == &d->templates[d->protocol_key])
+			fl->flags |= EXPR_F_PROTOCOL;
+		value_shr(&fv->value, end - (t->offset + t->len));
+		value_resize(&fv->value, t->len);
+		fv->len = t->len;
+		fv->byteorder = t->byteorder;
+		delin_set_dtype(fv, fl->dtype);
+		add_relational(c, op, fl, fv);
+	}
+	return true;
+}
+
 static void delin_cmp(struct delin_rule_ctx *c, const struct nftnl_expr *e)
 {
 	uint32_t sreg = U32(e, NFTNL_EXPR_CMP_SREG), nop, len;
@@ -1127,6 +1191,11 @@ static void delin_cmp(struct delin_rule_ctx *c, const struct nftnl_expr *e)
 	    cmp_wildcard(c, op, l, data, len))
 		return;
 	r = delin_value(l, data, len);
+	if (r && cmp_split(c, op, l, r)) {
+		expr_free(l);
+		expr_free(r);
+		return;
+	}
 	add_relational(c, op, l, r);
 	if (op == OP_GTE) {
 		c->gte = list_entry(c->rule->stmts.prev, struct stmt, list);
@@ -1217,6 +1286,8 @@ static const struct {
 	const char	*name;
 	delin_fn	fn;
 } delin_exprs[] = {
+	/* the most frequent first: lookups are by name */
+	{ "cmp",	delin_cmp },
 	{ "payload",	delin_payload },
 	{ "exthdr",	delin_exthdr },
 	{ "meta",	delin_meta },
@@ -1231,7 +1302,6 @@ static const struct {
 	{ "immediate",	delin_immediate },
 	{ "bitwise",	delin_bitwise },
 	{ "byteorder",	delin_byteorder },
-	{ "cmp",	delin_cmp },
 	{ "range",	delin_range },
 	{ "lookup",	delin_lookup },
 };

@@ -57,14 +57,25 @@ typedef char *(*delin_xt_fn)(void *priv, const struct delin_xt *xt);
  * @xt_xlate: xtables translation (NULL: none); @xt_priv its argument
  * @xt_count: incremented for every xtables expression read (stock nft
  *            warns that such a table is managed by iptables-nft)
+ * @sets: name index of @table's sets (delin_set_index_build), or NULL
  */
+struct delin_set_index;
+
 struct delin_ctx {
 	uint32_t		family;
 	struct table		*table;
 	delin_xt_fn		xt_xlate;
 	void			*xt_priv;
 	unsigned int		xt_count;
+	const struct delin_set_index *sets;	/* optional, by name */
 };
+
+/*
+ * A name index of @table's sets, for tables with many (anonymous) sets:
+ * put it in delin_ctx.sets. NULL on ENOMEM (lookups then scan the list).
+ */
+struct delin_set_index *delin_set_index_build(const struct table *table);
+void delin_set_index_free(struct delin_set_index *idx);
 
 /* Each returns a new object (one reference) or NULL on bad input/ENOMEM. */
 struct table *nftc_delinearize_table(const struct nftnl_table *nlt);

@@ -49,13 +49,23 @@ struct dump_ctx {
 	struct set		*set;
 	int			err;
 	bool			no_xt;	/* no libxtables translations */
+	struct output_ctx	*stream;	/* print rules as they come */
+	struct table		*stream_table;
+	struct chain		*stream_chain;	/* whose rules are dumped */
+	FILE			*warn;		/* warnings, or NULL */
+	struct delin_set_index	*index;		/* of index_table's sets */
+	const struct table	*index_table;
 };
 
 typedef int (*dump_cb)(const struct nlmsghdr *nlh, void *data);
 
+static void xt_warn(FILE *err, const struct table *t);
+static void ifname_rule(struct rule *r);
+
 void nftc_ruleset_init(struct nftc_ruleset *rs)
 {
 	init_list_head(&rs->tables);
+	rs->warn = NULL;
 }
 
 void nftc_ruleset_free(struct nftc_ruleset *rs)
@@ -278,19 +288,55 @@ static void rule_cb_parsed(struct dump_ctx *d, const struct nftnl_rule *nlr)
 	struct chain *c;
 	struct table *t;
 
-	t = table_find(d->rs, nftnl_rule_get_u32(nlr, NFTNL_RULE_FAMILY),
-		       nftnl_rule_get_str(nlr, NFTNL_RULE_TABLE));
-	c = chain_find(t, nftnl_rule_get_str(nlr, NFTNL_RULE_CHAIN));
+	if (d->stream_chain) {
+		/* a dump of one chain's rules (a kernel that ignores the
+		 * filter sends others too: skip them) */
+		t = d->stream_table;
+		c = d->stream_chain;
+		if (!nftnl_rule_is_set(nlr, NFTNL_RULE_CHAIN) ||
+		    strcmp(nftnl_rule_get_str(nlr, NFTNL_RULE_CHAIN),
+			   c->handle.chain.name) ||
+		    nftnl_rule_get_u32(nlr, NFTNL_RULE_FAMILY) !=
+		    t->handle.family ||
+		    strcmp(nftnl_rule_get_str(nlr, NFTNL_RULE_TABLE),
+			   t->handle.table.name))
+			return;
+	} else {
+		t = table_find(d->rs,
+			       nftnl_rule_get_u32(nlr, NFTNL_RULE_FAMILY),
+			       nftnl_rule_get_str(nlr, NFTNL_RULE_TABLE));
+		c = chain_find(t, nftnl_rule_get_str(nlr, NFTNL_RULE_CHAIN));
+	}
 	if (!c)
 		return;
 	dctx.family = t->handle.family;
 	dctx.table = t;
 	dctx.xt_xlate = d->no_xt ? NULL : nftc_xt_xlate;
+	if (d->index_table != t) {
+		delin_set_index_free(d->index);
+		d->index = delin_set_index_build(t);
+		d->index_table = t;
+	}
+	dctx.sets = d->index;
 	r = nftc_delinearize_rule(&dctx, nlr);
+	if (dctx.xt_count && d->stream && !(t->flags & NFTC_TABLE_F_XT)) {
+		t->flags |= NFTC_TABLE_F_XT;
+		xt_warn(d->warn, t);
+	}
 	if (dctx.xt_count)
 		t->flags |= NFTC_TABLE_F_XT;
-	if (r)
+	if (!r)
+		return;
+	if (!d->stream) {
 		list_add_tail(&r->list, &c->rules);
+		return;
+	}
+	/* streamed: printed and gone, so memory stays flat */
+	ifname_rule(r);
+	fputs("\t\t", d->stream->f);
+	nftc_print_rule(d->stream, r);
+	fputc('\n', d->stream->f);
+	rule_free(r);
 }
 
 static int rule_cb(const struct nlmsghdr *nlh, void *data)
@@ -347,7 +393,7 @@ static int dump_elems(struct dump_ctx *d)
 	return 0;
 }
 
-static int dump_all(struct dump_ctx *d, uint32_t family)
+static int dump_all(struct dump_ctx *d, uint32_t family, bool rules)
 {
 	static const struct {
 		uint16_t	type;
@@ -373,8 +419,53 @@ static int dump_all(struct dump_ctx *d, uint32_t family)
 				return ret;
 		}
 	}
+	if (!rules)
+		return 0;
 	ret = dump_simple(d, NFT_MSG_GETRULE, family, rule_cb);
 	return ret == -ENOENT ? 0 : ret;
+}
+
+static int dump_open(struct dump_ctx *d, struct nftc_ruleset *rs)
+{
+	memset(d, 0, sizeof(*d));
+	d->rs = rs;
+	d->buf = malloc(DUMP_BUFSIZ);
+	if (!d->buf)
+		return -ENOMEM;
+	d->nl = mnl_socket_open(NETLINK_NETFILTER);
+	if (!d->nl)
+		return -errno;
+	if (mnl_socket_bind(d->nl, 0, MNL_SOCKET_AUTOPID) < 0)
+		return -errno;
+	d->portid = mnl_socket_get_portid(d->nl);
+	d->seq = time(NULL);
+	return 0;
+}
+
+static void dump_close(struct dump_ctx *d)
+{
+	delin_set_index_free(d->index);
+	if (d->nl)
+		mnl_socket_close(d->nl);
+	free(d->buf);
+}
+
+/* Everything of @family but (unless @rules) the rules, retried on races. */
+static int dump_ruleset(struct dump_ctx *d, uint32_t family, bool rules)
+{
+	int ret = 0, tries;
+
+	for (tries = 0; tries < DUMP_RETRIES; tries++) {
+		ret = dump_all(d, family, rules);
+		if (ret != -EINTR)
+			break;
+		nftc_ruleset_free(d->rs);
+		nftc_ruleset_init(d->rs);
+		delin_set_index_free(d->index);
+		d->index = NULL;
+		d->index_table = NULL;
+	}
+	return ret;
 }
 
 /**
@@ -382,35 +473,14 @@ static int dump_all(struct dump_ctx *d, uint32_t family)
  */
 int nftc_ruleset_dump(struct nftc_ruleset *rs, uint32_t family)
 {
-	struct dump_ctx d = { .rs = rs };
-	int ret = -ENOMEM, tries;
+	struct dump_ctx d;
+	int ret;
 
 	nftc_ruleset_init(rs);
-	d.buf = malloc(DUMP_BUFSIZ);
-	if (!d.buf)
-		return -ENOMEM;
-	d.nl = mnl_socket_open(NETLINK_NETFILTER);
-	if (!d.nl) {
-		ret = -errno;
-		goto out;
-	}
-	if (mnl_socket_bind(d.nl, 0, MNL_SOCKET_AUTOPID) < 0) {
-		ret = -errno;
-		goto out;
-	}
-	d.portid = mnl_socket_get_portid(d.nl);
-	d.seq = time(NULL);
-	for (tries = 0; tries < DUMP_RETRIES; tries++) {
-		ret = dump_all(&d, family);
-		if (ret != -EINTR)
-			break;
-		nftc_ruleset_free(rs);
-		nftc_ruleset_init(rs);
-	}
-out:
-	if (d.nl)
-		mnl_socket_close(d.nl);
-	free(d.buf);
+	ret = dump_open(&d, rs);
+	if (ret == 0)
+		ret = dump_ruleset(&d, family, true);
+	dump_close(&d);
 	return ret;
 }
 
@@ -502,24 +572,12 @@ static void ifname_stmt(struct stmt *s)
 	}
 }
 
-static void ifname_ruleset(struct nftc_ruleset *rs)
+static void ifname_rule(struct rule *r)
 {
-	struct table *t;
-	struct chain *c;
-	struct rule *r;
 	struct stmt *s;
-	struct set *set;
 
-	list_for_each_entry(t, &rs->tables, list) {
-		list_for_each_entry(set, &t->sets, list) {
-			if (!(set->flags & SET_F_ANONYMOUS))
-				ifname_expr(set->init);
-		}
-		list_for_each_entry(c, &t->chains, list)
-			list_for_each_entry(r, &c->rules, list)
-				list_for_each_entry(s, &r->stmts, list)
-					ifname_stmt(s);
-	}
+	list_for_each_entry(s, &r->stmts, list)
+		ifname_stmt(s);
 }
 
 /* ------------------------------------------------- offline: batches */
@@ -560,6 +618,28 @@ static struct nlmsghdr *elems_renumbered(const struct nlmsghdr *nlh)
 	return copy;
 }
 
+/* The set of a batch element message: by name, or by id ("__set%d"). */
+static struct set *batch_set(struct table *t, struct nftnl_set *nls)
+{
+	const char *name = nftnl_set_is_set(nls, NFTNL_SET_NAME) ?
+			   nftnl_set_get_str(nls, NFTNL_SET_NAME) : NULL;
+	struct set *s;
+	uint32_t id;
+
+	if (!t)
+		return NULL;
+	if (name && !strchr(name, '%'))
+		return delin_set_lookup(t, name);
+	if (!nftnl_set_is_set(nls, NFTNL_SET_ID))
+		return NULL;
+	id = nftnl_set_get_u32(nls, NFTNL_SET_ID);
+	list_for_each_entry(s, &t->sets, list) {
+		if (s->handle.set_id == id)
+			return s;
+	}
+	return NULL;
+}
+
 static int batch_setelem(struct batch_rd *b, const struct nlmsghdr *msg)
 {
 	struct nlmsghdr *nlh = elems_renumbered(msg);
@@ -576,19 +656,7 @@ static int batch_setelem(struct batch_rd *b, const struct nlmsghdr *msg)
 		t = table_find(b->d.rs,
 			       nftnl_set_get_u32(nls, NFTNL_SET_FAMILY),
 			       nftnl_set_get_str(nls, NFTNL_SET_TABLE));
-		s = nftnl_set_is_set(nls, NFTNL_SET_NAME) &&
-		    !strchr(nftnl_set_get_str(nls, NFTNL_SET_NAME), '%') ?
-		    delin_set_lookup(t, nftnl_set_get_str(nls, NFTNL_SET_NAME)) :
-		    NULL;
-		if (!s && t && nftnl_set_is_set(nls, NFTNL_SET_ID)) {
-			uint32_t id = nftnl_set_get_u32(nls, NFTNL_SET_ID);
-
-			list_for_each_entry(s, &t->sets, list)
-				if (s->handle.set_id == id)
-					break;
-			if (&s->list == &t->sets)
-				s = NULL;
-		}
+		s = batch_set(t, nls);
 		if (s)
 			nftc_delinearize_set_elems(s, nls);
 	}
@@ -691,6 +759,7 @@ int nftc_ruleset_from_batch(struct nftc_ruleset *rs,
 			rule_cb_parsed(&b.d, b.rules[i]);
 		nftnl_rule_free(b.rules[i]);
 	}
+	delin_set_index_free(b.d.index);
 	free(b.rules);
 	return ret;
 }
@@ -703,10 +772,10 @@ static bool family_match(uint32_t want, uint32_t family)
 }
 
 /* Stock warns (on stderr) before listing a table iptables-nft manages. */
-static void xt_warn(const struct table *t)
+static void xt_warn(FILE *err, const struct table *t)
 {
-	if (t->flags & NFTC_TABLE_F_XT)
-		fprintf(stderr, "# Warning: table %s %s is managed by "
+	if (err && (t->flags & NFTC_TABLE_F_XT))
+		fprintf(err, "# Warning: table %s %s is managed by "
 			"iptables-nft, do not touch!\n",
 			nftc_family_name(t->handle.family),
 			t->handle.table.name);
@@ -714,7 +783,6 @@ static void xt_warn(const struct table *t)
 
 static void table_open(struct output_ctx *octx, const struct table *t)
 {
-	xt_warn(t);
 	fprintf(octx->f, "table %s %s {\n", nftc_family_name(t->handle.family),
 		t->handle.table.name);
 }
@@ -733,11 +801,17 @@ static bool set_is_map(const struct set *s)
 	return s->flags & (SET_F_MAP | SET_F_OBJECT);
 }
 
-static void print_table_part(struct output_ctx *octx, const struct table *t,
+/*
+ * The plural forms list declarations: chains without their rules (moved
+ * aside while printing; the objects are ours to change), sets with their
+ * elements, as stock 1.0.6 does.
+ */
+static void print_table_part(struct output_ctx *octx, struct table *t,
 			     enum pick pick, uint32_t objtype)
 {
-	const struct chain *c;
-	const struct set *s;
+	struct list_head rules;
+	struct chain *c;
+	struct set *s;
 	const struct obj *o;
 	const struct flowtable *f;
 
@@ -746,22 +820,19 @@ static void print_table_part(struct output_ctx *octx, const struct table *t,
 	switch (pick) {
 	case PICK_CHAINS:
 		list_for_each_entry(c, &t->chains, list) {
-			struct chain tmp = *c;
-
-			init_list_head(&tmp.rules);
-			nftc_print_chain(octx, &tmp);
+			init_list_head(&rules);
+			list_splice_tail_init(&c->rules, &rules);
+			nftc_print_chain(octx, c);
+			list_splice_tail_init(&rules, &c->rules);
 		}
 		break;
 	case PICK_SETS:
 	case PICK_MAPS:
 		list_for_each_entry(s, &t->sets, list) {
-			struct set tmp = *s;
-
 			if ((s->flags & SET_F_ANONYMOUS) ||
 			    set_is_map(s) != (pick == PICK_MAPS))
 				continue;
-			tmp.init = NULL;
-			nftc_print_set(octx, &tmp);
+			nftc_print_set(octx, s);
 		}
 		break;
 	case PICK_OBJS:
@@ -870,10 +941,21 @@ static int print_one(struct nftc_ctx *ctx, const struct cmd *cmd,
 	return 0;
 }
 
+static bool table_has_objs(const struct table *t, uint32_t type)
+{
+	const struct obj *o;
+
+	list_for_each_entry(o, &t->objs, list) {
+		if (o->type == type)
+			return true;
+	}
+	return false;
+}
+
 static void print_plural(const struct cmd *cmd, struct output_ctx *octx,
 			 struct nftc_ruleset *rs)
 {
-	const struct table *t;
+	struct table *t;
 	const char *tname = cmd->handle.table.name;
 
 	list_for_each_entry(t, &rs->tables, list) {
@@ -899,8 +981,10 @@ static void print_plural(const struct cmd *cmd, struct output_ctx *octx,
 			print_table_part(octx, t, PICK_FLOWTABLES, 0);
 			break;
 		default:
-			print_table_part(octx, t, PICK_OBJS,
-					 cmd_objtypes[cmd->obj]);
+			/* stock skips tables without such objects */
+			if (table_has_objs(t, cmd_objtypes[cmd->obj]))
+				print_table_part(octx, t, PICK_OBJS,
+						 cmd_objtypes[cmd->obj]);
 			break;
 		}
 	}
@@ -920,7 +1004,7 @@ int nftc_list_print(struct nftc_ctx *ctx, const struct cmd *cmd,
 		list_for_each_entry(t, &rs->tables, list) {
 			if (!family_match(cmd->handle.family, t->handle.family))
 				continue;
-			xt_warn(t);
+			xt_warn(rs->warn, t);
 			nftc_print_table(&octx, t);
 		}
 		return 0;
@@ -941,31 +1025,212 @@ int nftc_list_print(struct nftc_ctx *ctx, const struct cmd *cmd,
 	if (!t)
 		return not_found(ctx, cmd, &cmd->handle.table);
 	if (cmd->obj == CMD_OBJ_TABLE) {
-		xt_warn(t);
+		xt_warn(rs->warn, t);
 		nftc_print_table(&octx, t);
 		return 0;
 	}
 	return print_one(ctx, cmd, &octx, t);
 }
 
-/**
- * nftc_list - run a "list" command against the kernel
+/* ---------------------------------------------------------- streaming */
+
+/*
+ * "list ruleset/table/chain" print rules as the kernel dumps them, one
+ * chain at a time, so 100,000 rules never sit in memory together. The
+ * surrounding blocks come from the printer (a chain or table printed
+ * without rules, its closing brace held back).
  */
-int nftc_list(struct nftc_ctx *ctx, const struct cmd *cmd,
-	      unsigned int oflags, FILE *out)
+static char *print_to_buf(const struct output_ctx *octx, size_t *len,
+			  void (*fn)(struct output_ctx *, const void *),
+			  const void *obj)
 {
-	struct nftc_ruleset rs;
+	struct output_ctx o = *octx;
+	char *buf = NULL;
+
+	o.f = open_memstream(&buf, len);
+	if (!o.f)
+		return NULL;
+	fn(&o, obj);
+	fclose(o.f);
+	return buf;
+}
+
+static void print_chain_fn(struct output_ctx *o, const void *c)
+{
+	nftc_print_chain(o, c);
+}
+
+static void print_table_fn(struct output_ctx *o, const void *t)
+{
+	nftc_print_table(o, t);
+}
+
+/* Write @buf minus its last @cut bytes (the closing brace). */
+static void put_open(FILE *f, const char *buf, size_t len, size_t cut)
+{
+	if (buf && len >= cut)
+		fwrite(buf, 1, len - cut, f);
+}
+
+static int stream_rules(struct dump_ctx *d, struct table *t, struct chain *c)
+{
+	struct nftnl_rule *r = nftnl_rule_alloc();
+	struct nlmsghdr *nlh;
 	int ret;
 
-	ret = nftc_ruleset_dump(&rs, 0);
+	if (!r)
+		return -ENOMEM;
+	nftnl_rule_set_str(r, NFTNL_RULE_TABLE, t->handle.table.name);
+	nftnl_rule_set_str(r, NFTNL_RULE_CHAIN, c->handle.chain.name);
+	nlh = dump_hdr(d, NFT_MSG_GETRULE, t->handle.family);
+	nftnl_rule_nlmsg_build_payload(nlh, r);
+	nftnl_rule_free(r);
+	d->stream_table = t;
+	d->stream_chain = c;
+	ret = dump_run(d, nlh, rule_cb, d);
+	d->stream_chain = NULL;
+	return ret == -ENOENT ? 0 : ret;
+}
+
+static int stream_chain(struct dump_ctx *d, struct output_ctx *octx,
+			struct table *t, struct chain *c)
+{
+	size_t len = 0;
+	char *buf;
+	int ret;
+
+	buf = print_to_buf(octx, &len, print_chain_fn, c);
+	put_open(octx->f, buf, len, 3);		/* "\t}\n" */
+	free(buf);
+	ret = stream_rules(d, t, c);
+	fputs("\t}\n", octx->f);
+	return ret;
+}
+
+/* The printer's blank line before the first chain: after any block. */
+static bool table_has_blocks(const struct table *t)
+{
+	const struct set *s;
+
+	if ((t->flags & NFT_TABLE_F_DORMANT) || !list_empty(&t->objs) ||
+	    !list_empty(&t->flowtables))
+		return true;
+	list_for_each_entry(s, &t->sets, list) {
+		if (!(s->flags & SET_F_ANONYMOUS))
+			return true;
+	}
+	return false;
+}
+
+static int stream_table(struct dump_ctx *d, struct output_ctx *octx,
+			struct table *t)
+{
+	struct list_head chains;
+	const char *delim;
+	struct chain *c;
+	size_t len = 0;
+	char *buf;
+	int ret = 0;
+
+	init_list_head(&chains);
+	list_splice_tail_init(&t->chains, &chains);
+	buf = print_to_buf(octx, &len, print_table_fn, t);
+	list_splice_tail_init(&chains, &t->chains);
+	put_open(octx->f, buf, len, 2);		/* "}\n" */
+	free(buf);
+	delim = table_has_blocks(t) ? "\n" : "";
+	d->stream_table = t;
+	list_for_each_entry(c, &t->chains, list) {
+		fputs(delim, octx->f);
+		ret = stream_chain(d, octx, t, c);
+		if (ret < 0)
+			break;
+		delim = "\n";
+	}
+	fputs("}\n", octx->f);
+	return ret;
+}
+
+/* list ruleset / table / chain, rules streamed; 1 if not one of these. */
+static int list_streamed(struct nftc_ctx *ctx, const struct cmd *cmd,
+			 struct dump_ctx *d, struct output_ctx *octx)
+{
+	struct table *t;
+	struct chain *c;
+	int ret = 0;
+
+	switch (cmd->obj) {
+	case CMD_OBJ_RULESET:
+		list_for_each_entry(t, &d->rs->tables, list) {
+			if (!family_match(cmd->handle.family, t->handle.family))
+				continue;
+			ret = stream_table(d, octx, t);
+			if (ret < 0)
+				break;
+		}
+		return ret;
+	case CMD_OBJ_TABLE:
+	case CMD_OBJ_CHAIN:
+		break;
+	default:
+		return 1;
+	}
+	t = table_find(d->rs, cmd->handle.family, cmd->handle.table.name);
+	if (!t)
+		return not_found(ctx, cmd, &cmd->handle.table);
+	if (cmd->obj == CMD_OBJ_TABLE)
+		return stream_table(d, octx, t);
+	c = chain_find(t, cmd->handle.chain.name);
+	if (!c)
+		return not_found(ctx, cmd, &cmd->handle.chain);
+	table_open(octx, t);
+	ret = stream_chain(d, octx, t, c);
+	fputs("}\n", octx->f);
+	return ret;
+}
+
+/**
+ * nftc_list - run a "list" command against the kernel
+ *
+ * Rulesets, tables and chains are printed while their rules are read;
+ * the other forms need no rules at all.
+ */
+int nftc_list(struct nftc_ctx *ctx, const struct cmd *cmd,
+	      unsigned int oflags, FILE *out, FILE *err)
+{
+	struct output_ctx octx = { .f = out, .flags = oflags };
+	struct nftc_ruleset rs;
+	struct dump_ctx d;
+	struct table *t;
+	struct set *s;
+	int ret;
+
+	nftc_ruleset_init(&rs);
+	ret = dump_open(&d, &rs);
+	if (ret == 0)
+		ret = dump_ruleset(&d, 0, false);
 	if (ret < 0) {
 		erec_error(&ctx->erq, &cmd->location,
 			   "Could not process rule: %s", strerror(-ret));
-		nftc_ruleset_free(&rs);
-		return -1;
+		ret = -1;
+		goto out;
 	}
-	ifname_ruleset(&rs);
-	ret = nftc_list_print(ctx, cmd, &rs, oflags, out);
+	list_for_each_entry(t, &rs.tables, list)
+		list_for_each_entry(s, &t->sets, list)
+			if (!(s->flags & SET_F_ANONYMOUS))
+				ifname_expr(s->init);
+	d.stream = &octx;
+	d.warn = err;
+	rs.warn = err;
+	ret = list_streamed(ctx, cmd, &d, &octx);
+	if (ret == 1)
+		ret = nftc_list_print(ctx, cmd, &rs, oflags, out);
+	if (ret < 0 && !ctx->erq.num_errors)
+		erec_error(&ctx->erq, &cmd->location,
+			   "Could not process rule: %s", strerror(-ret));
+	ret = ret < 0 ? -1 : 0;
+out:
+	dump_close(&d);
 	nftc_ruleset_free(&rs);
 	return ret;
 }

@@ -93,10 +93,8 @@ static int xlate_match(struct xt_xlate *xl, const struct delin_xt *xt,
 	int rc;
 
 	mt = xtables_find_match(xt->name, XTF_TRY_LOAD, NULL);
-	if (!mt) {
-		fprintf(stderr, "XT match %s not found\n", xt->name);
-		return 0;
-	}
+	if (!mt)
+		return 0;	/* listed by name */
 	if (!mt->xlate)
 		return 0;
 	size = XT_ALIGN(sizeof(*m)) + xt->len;
@@ -122,10 +120,8 @@ static int xlate_target(struct xt_xlate *xl, const struct delin_xt *xt,
 	int rc;
 
 	tg = xtables_find_target(xt->name, XTF_TRY_LOAD);
-	if (!tg) {
-		fprintf(stderr, "XT target %s not found\n", xt->name);
-		return 0;
-	}
+	if (!tg)
+		return 0;	/* listed by name */
 	if (!tg->xlate)
 		return 0;
 	size = XT_ALIGN(sizeof(*t)) + xt->len;

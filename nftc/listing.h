@@ -17,9 +17,11 @@
  * @tables: struct table list, in the kernel's order, each with its
  *          chains (rules inside), sets (elements in set->init), objects
  *          and flowtables
+ * @warn: where stock's warnings go when printing (NULL: nowhere)
  */
 struct nftc_ruleset {
 	struct list_head	tables;
+	FILE			*warn;
 };
 
 /*
@@ -48,12 +50,13 @@ struct table *nftc_ruleset_table(struct nftc_ruleset *rs, uint32_t family,
 
 /*
  * Run one CMD_LIST command: dump, decompile, print to @out with the
- * output flags @oflags (enum nftc_output_flags). A missing table, chain,
+ * output flags @oflags (enum nftc_output_flags); stock's warnings (a
+ * table managed by iptables-nft) go to @err. A missing table, chain,
  * set or object is reported in ctx->erq as stock nft words it. Returns 0
  * or -1.
  */
 int nftc_list(struct nftc_ctx *ctx, const struct cmd *cmd,
-	      unsigned int oflags, FILE *out);
+	      unsigned int oflags, FILE *out, FILE *err);
 
 /*
  * list_xt.c: libxtables translations of iptables-nft's compat

@@ -260,6 +260,33 @@ START_TEST(test_statements)
 }
 END_TEST
 
+/* Link layer families: ethernet, vlan, arp headers and dependencies. */
+START_TEST(test_families)
+{
+	static const char *const bridge[] = {
+		"ether saddr 00:11:22:33:44:55 accept",
+		"ip saddr 1.2.3.4 drop",
+		"ip saddr 1.2.3.4 tcp dport 22",
+		"vlan id 10 accept",
+		"ether saddr 00:0f:54:0c:11:04 ip daddr 1.2.3.4 accept",
+		"ip6 daddr ::1 udp dport 53",
+	};
+	static const char *const arp[] = {
+		"arp operation request",
+		"arp htype 1 arp ptype ip",
+		"arp hlen 6 arp plen 4",
+	};
+	size_t i;
+
+	failures = 0;
+	for (i = 0; i < sizeof(bridge) / sizeof(bridge[0]); i++)
+		expect_rule("bridge", bridge[i]);
+	for (i = 0; i < sizeof(arp) / sizeof(arp[0]); i++)
+		expect_rule("arp", arp[i]);
+	ck_assert_uint_eq(failures, 0);
+}
+END_TEST
+
 START_TEST(test_nat)
 {
 	failures = 0;
@@ -322,6 +349,7 @@ static Suite *delinearize_suite(void)
 	tcase_add_test(tc, test_stock_listing);
 	tcase_add_test(tc, test_matches);
 	tcase_add_test(tc, test_statements);
+	tcase_add_test(tc, test_families);
 	tcase_add_test(tc, test_nat);
 	tcase_add_test(tc, test_sets);
 	suite_add_tcase(s, tc);
