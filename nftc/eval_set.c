@@ -913,6 +913,126 @@ static int elems_clone_into(struct expr *dst, const struct expr *src,
  * flagged EXPR_F_EXISTING (checks only, never emitted again); the first
  * batch to an empty set brings the leading zero end element.
  */
+/*
+ * Concatenated ranges (the kernel's pipapo set) may not overlap: an
+ * element whose first or last key falls inside an element added before
+ * is refused (EEXIST), unless it is that very element with the same
+ * data. Checked in the order the elements are sent, after the ones the
+ * set already has (@prior).
+ */
+struct cat_range {
+	struct value		*lo;
+	struct value		*hi;
+	const struct expr	*i;
+};
+
+static bool cat_inside(const struct cat_range *p, const struct value *v,
+		       unsigned int nf)
+{
+	unsigned int f;
+
+	for (f = 0; f < nf; f++) {
+		if (value_cmp(&v[f], &p->lo[f]) < 0 ||
+		    value_cmp(&v[f], &p->hi[f]) > 0)
+			return false;
+	}
+	return true;
+}
+
+static bool cat_same(const struct cat_range *a, const struct cat_range *b,
+		     unsigned int nf)
+{
+	unsigned int f;
+
+	for (f = 0; f < nf; f++) {
+		if (value_cmp(&a->lo[f], &b->lo[f]) ||
+		    value_cmp(&a->hi[f], &b->hi[f]))
+			return false;
+	}
+	return true;
+}
+
+static bool cat_fill(struct cat_range *c, const struct expr *i,
+		     unsigned int nf)
+{
+	const struct expr *key = interval_elem(i)->elem.key, *m;
+	unsigned int f = 0;
+
+	if (!key || key->kind != EXPR_CONCAT)
+		return false;
+	list_for_each_entry(m, &key->expressions, list) {
+		if (f == nf || interval_key_range(m, &c->lo[f], &c->hi[f]) < 0)
+			return false;
+		f++;
+	}
+	c->i = i;
+	return f == nf;
+}
+
+/* Does @c clash with one of the @n accepted ranges? 1: yes, -1: dup. */
+static int cat_clash(const struct cat_range *v, unsigned int n,
+		     const struct cat_range *c, unsigned int nf)
+{
+	unsigned int k;
+
+	for (k = 0; k < n; k++) {
+		if (cat_same(&v[k], c, nf))
+			return v[k].i->kind == EXPR_MAPPING &&
+			       !dup_data_equal(v[k].i->pair.right,
+					       c->i->pair.right) ? 1 : -1;
+		if (cat_inside(&v[k], c->lo, nf) || cat_inside(&v[k], c->hi, nf))
+			return 1;
+	}
+	return 0;
+}
+
+static int concat_ranges_check(struct eval_ctx *ctx, const struct set *set,
+			       const struct expr *prior,
+			       const struct expr *elems)
+{
+	unsigned int nf, n = 0, total, k;
+	const struct expr *lists[2] = { prior, elems }, *i;
+	struct cat_range *v;
+	struct value *vals;
+	int ret = 0, c;
+
+	if (!(set->flags & SET_F_INTERVAL) || set->key->kind != EXPR_CONCAT)
+		return 0;
+	nf = list_count(&set->key->expressions);
+	total = list_count(&elems->expressions) +
+		(prior ? list_count(&prior->expressions) : 0);
+	v = calloc(total + 1, sizeof(*v));
+	vals = calloc((size_t)(total + 1) * nf * 2, sizeof(*vals));
+	if (!v || !vals) {
+		ret = -1;
+		goto out;
+	}
+	for (k = 0; k < 2 && ret == 0; k++) {
+		if (!lists[k])
+			continue;
+		list_for_each_entry(i, &lists[k]->expressions, list) {
+			v[n].lo = vals + (size_t)n * nf * 2;
+			v[n].hi = v[n].lo + nf;
+			if (!cat_fill(&v[n], i, nf))
+				continue;
+			c = cat_clash(v, n, &v[n], nf);
+			if (c > 0 && k == 1) {
+				ret = erec_error(&ctx->nft->erq,
+						 &interval_elem(i)->location,
+						 "Could not process rule: File "
+						 "exists");
+				break;
+			}
+			if (c == 0)
+				n++;
+		}
+	}
+out:
+	free(vals);
+	free(v);
+	return ret;
+}
+
 static int elems_add_existing(struct eval_ctx *ctx, struct set *set,
 			      struct expr *elems)
 {
@@ -921,7 +1041,8 @@ static int elems_add_existing(struct eval_ctx *ctx, struct set *set,
 
 	if (!set->init || list_empty(&set->init->expressions)) {
 		elems->set_flags |= SET_F_ELEM_FIRST;
-	} else if (set_interval_mode(set) == INTERVAL_CHECK) {
+	} else if (!(set->flags & SET_F_CONCAT) &&
+		   set_interval_mode(set) == INTERVAL_CHECK) {
 		tmp = list_expr_alloc(&elems->location, EXPR_SET);
 		if (!tmp || elems_clone_into(tmp, set->init, true) < 0 ||
 		    elems_clone_into(tmp, elems, false) < 0)
@@ -961,10 +1082,14 @@ int set_elements_evaluate(struct eval_ctx *ctx, struct set *set,
 		return -1;
 	if (elems_normalize(ctx, set, elems) < 0)
 		return -1;
-	if (elems == set->init || !(set->flags & SET_F_INTERVAL) ||
-	    (set->flags & SET_F_CONCAT) ||
-	    (ctx->cmd && (ctx->cmd->op == CMD_DELETE ||
-			  ctx->cmd->op == CMD_DESTROY)))
+	if (ctx->cmd && (ctx->cmd->op == CMD_DELETE ||
+			 ctx->cmd->op == CMD_DESTROY))
+		return 0;
+	if ((set->flags & SET_F_CONCAT) &&
+	    concat_ranges_check(ctx, set, elems == set->init ? NULL :
+				set->init, elems) < 0)
+		return -1;
+	if (elems == set->init || !(set->flags & SET_F_INTERVAL))
 		return 0;
 	return elems_add_existing(ctx, set, elems);
 }
@@ -1119,7 +1244,8 @@ int expr_evaluate_anon_set(struct eval_ctx *ctx, struct expr *key,
 	/* stock marks anonymous interval sets auto-merged (userdata) */
 	if (set->flags & SET_F_INTERVAL)
 		set->automerge = true;
-	if (elems_normalize(ctx, set, init) < 0)
+	if (elems_normalize(ctx, set, init) < 0 ||
+	    concat_ranges_check(ctx, set, NULL, init) < 0)
 		goto err_init;
 	ref = anon_set_publish(ctx, set, &init->location);
 	if (!ref)

@@ -130,6 +130,8 @@ void lin_add_expr(struct lin_ctx *ctx, struct nftnl_expr *e,
 	if (!e)
 		return;
 	nftnl_rule_add_expr(ctx->nlr, e);
+	if (ctx->expr_loc_cb)
+		ctx->expr_loc_cb(ctx->expr_loc_priv, loc);
 }
 
 /* Round a member width up to whole 32-bit register words, in bytes. */

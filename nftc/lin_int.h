@@ -31,6 +31,13 @@ struct lin_ctx {
 	unsigned int		reg_low;
 	struct nftc_batch	*batch;
 	FILE			*debug_out;
+	/*
+	 * Error mapping (netlink.c): told the source location of every
+	 * expression appended, in order. NULL when compiling.
+	 */
+	void			(*expr_loc_cb)(void *priv,
+					       const struct location *loc);
+	void			*expr_loc_priv;
 };
 
 /*

@@ -588,6 +588,19 @@ static void typeof_put_verdict(struct nftnl_udata_buf *ud)
 	nftnl_udata_nest_end(ud, top);
 }
 
+/*
+ * Byte order recorded in the set's userdata for @e. Strings are kept
+ * as the bytes they are in memory, which we call big endian (no swap)
+ * and stock calls host order: it reads a "big endian" string key back
+ * byte-swapped, so record what stock records.
+ */
+static uint32_t udata_byteorder(const struct expr *e)
+{
+	if (e->dtype && datatype_is_a(e->dtype, &string_type))
+		return BYTEORDER_HOST;
+	return e->byteorder;
+}
+
 static void set_add_udata(struct nftnl_set *nls, const struct set *set)
 {
 	struct nftnl_udata_buf *ud;
@@ -597,12 +610,12 @@ static void set_add_udata(struct nftnl_set *nls, const struct set *set)
 	if (!ud)
 		return;
 	order = set->key->kind == EXPR_CONCAT ? BYTEORDER_INVALID :
-						 set->key->byteorder;
+						 udata_byteorder(set->key);
 	nftnl_udata_put_u32(ud, NFTNL_UDATA_SET_KEYBYTEORDER, order);
 	if (set_is_map(set) && set->data) {
 		order = set->data->kind == EXPR_CONCAT ||
 			set->data->dtype == &verdict_type ?
-			BYTEORDER_INVALID : set->data->byteorder;
+			BYTEORDER_INVALID : udata_byteorder(set->data);
 		nftnl_udata_put_u32(ud, NFTNL_UDATA_SET_DATABYTEORDER, order);
 	}
 	if (set->automerge)
