@@ -62,7 +62,7 @@ mkdir -p "$gen" "$out/obj" "$out/artifacts" "$out/corpus"
 cflags="-g -O1 -fno-omit-frame-pointer -std=gnu11 -DHAVE_CONFIG_H"
 cflags="$cflags -fsanitize=fuzzer-no-link,address,undefined"
 cflags="$cflags -I$gen -I$top/nftc -I$out $(pkg-config --cflags libnftnl libmnl)"
-libs="$(pkg-config --libs libnftnl libmnl)"
+libs="$(pkg-config --libs libnftnl libmnl xtables)"
 
 # config.h: the build tree's if one is given, else an empty one.
 if [ -n "${BUILD_CONFIG_H:-}" ] && [ -f "$BUILD_CONFIG_H" ]; then

@@ -10,6 +10,7 @@
 #   NFT=path/to/our/nft [JOBS=n] [KEEP=dir] [LIST_ARGS="-a"] [MIN_PCT=95] \
 #	list-conformance.sh [FILES]
 # LIST_ARGS are given to both listings (-a handles, -s stateless, -n).
+# ROUNDTRIP=1 also loads our listing with stock nft and compares again.
 set -u
 SKIP=77
 STOCK=/usr/sbin/nft
@@ -52,8 +53,23 @@ for chunk in "$work"/chunk.*; do
 			else
 				echo "DIFF $f"
 			fi
+			# round trip: stock loads our listing back
+			[ -n "$6" ] || continue
+			"$2" list ruleset > "$f.rt" 2>/dev/null
+			"$3" flush ruleset
+			if "$3" -f "$f.rt" >/dev/null 2>&1 &&
+			   "$3" $5 list ruleset 2>&1 |
+			   sed -E "s/ expires [0-9a-z]+//g" > "$f.again" &&
+			   "$3" flush ruleset && "$3" -f "$f" >/dev/null 2>&1 &&
+			   "$3" $5 list ruleset 2>&1 |
+			   sed -E "s/ expires [0-9a-z]+//g" | cmp -s - "$f.again"
+			then
+				echo "RT-OK $f"; rm -f "$f.rt" "$f.again"
+			else
+				echo "RT-FAIL $f"
+			fi
 		done < "$4"' sh "$work" "$NFT" "$STOCK" "$chunk" \
-		"${LIST_ARGS:-}" > "$chunk.out" &
+		"${LIST_ARGS:-}" "${ROUNDTRIP:-}" > "$chunk.out" &
 done
 wait
 cat "$work"/chunk.*.out > "$work/results"
@@ -68,6 +84,12 @@ awk '{ st=$1; f=$2; getline hdr < ("'"$work"'/cases/" f);
 ok=$(grep -c '^OK' "$work/results")
 diff=$(grep -c '^DIFF' "$work/results")
 echo "list-conformance: $ok identical, $diff differ"
+if [ -n "${ROUNDTRIP:-}" ]; then
+	echo "round trip (stock nft -f loads our listing, lists the same):" \
+	     "$(grep -c '^RT-OK' "$work/results") ok," \
+	     "$(grep -c '^RT-FAIL' "$work/results") failed"
+	grep '^RT-FAIL' "$work/results" | head -20
+fi
 if [ -n "${KEEP:-}" ]; then
 	mkdir -p "$KEEP"
 	grep '^DIFF' "$work/results" | while read -r _ f; do

@@ -1,0 +1,244 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * IR construction helpers for the mappings: they build exactly the
+ * shapes the nft parser builds (nftc/PARSER-IR.md), constants as symbol
+ * text the evaluator types in the context of their left-hand side.
+ */
+#define _GNU_SOURCE
+#include <config.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <linux/netfilter.h>
+#include "xlate_int.h"
+#include "keys.h"
+#include "proto.h"
+
+struct expr *xl_sym(const struct location *loc, const char *fmt, ...)
+{
+	char *text;
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vasprintf(&text, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return NULL;
+	return symbol_expr_alloc_own(loc, SYMBOL_VALUE, text);
+}
+
+struct expr *xl_qsym(const struct location *loc, const char *text)
+{
+	return symbol_expr_alloc(loc, SYMBOL_QUOTED, text);
+}
+
+struct expr *xl_payload(const struct location *loc,
+			const struct proto_desc *desc, const char *field)
+{
+	return payload_expr_alloc(loc, desc, proto_field_lookup(desc, field));
+}
+
+struct expr *xl_exthdr(const struct location *loc, const char *hdr,
+		       const char *field)
+{
+	const struct exthdr_desc *d = exthdr_ipv6_lookup(hdr);
+
+	return exthdr_expr_alloc(loc, d, exthdr_field_lookup(d, field),
+				 NFT_EXTHDR_OP_IPV6);
+}
+
+struct expr *xl_meta(const struct location *loc, enum nft_meta_keys key)
+{
+	return meta_expr_alloc(loc, key);
+}
+
+struct expr *xl_ct(const struct location *loc, enum nft_ct_keys key, int dir)
+{
+	return ct_expr_alloc(loc, key, dir);
+}
+
+/* @fmt prints one bound ("%" PRIu64 style, as a value of the type). */
+struct expr *xl_range(const struct location *loc, uint64_t lo, uint64_t hi,
+		      const char *fmt)
+{
+	if (lo == hi)
+		return xl_sym(loc, fmt, lo);
+	return range_expr_alloc(loc, xl_sym(loc, fmt, lo),
+				xl_sym(loc, fmt, hi));
+}
+
+struct expr *xl_binop(const struct location *loc, enum ops op,
+		      struct expr *l, struct expr *r)
+{
+	return binop_expr_alloc(loc, op, l, r);
+}
+
+void xl_add_stmt(struct xl_rule *r, struct stmt *stmt)
+{
+	list_add_tail(&stmt->list, &r->rule->stmts);
+	r->rule->num_stmts++;
+}
+
+void xl_match(struct xl_rule *r, struct expr *lhs, enum ops op,
+	      struct expr *rhs)
+{
+	struct expr *rel = relational_expr_alloc(&r->loc, op, lhs, rhs);
+
+	xl_add_stmt(r, expr_stmt_alloc(&r->loc, rel));
+}
+
+void xl_match_inv(struct xl_rule *r, struct expr *lhs, bool inv,
+		  struct expr *rhs)
+{
+	xl_match(r, lhs, inv ? OP_NEQ : OP_IMPLICIT, rhs);
+}
+
+void xl_match_range(struct xl_rule *r, struct expr *lhs, uint64_t lo,
+		    uint64_t hi, bool inv)
+{
+	xl_match_inv(r, lhs, inv, xl_range(&r->loc, lo, hi, "%" PRIu64));
+}
+
+static void addr_text(char *buf, size_t len, const uint8_t *a,
+		      unsigned int alen)
+{
+	inet_ntop(alen == 4 ? AF_INET : AF_INET6, a, buf, len);
+}
+
+/* Prefix length of a contiguous mask, -1 otherwise. */
+static int mask_plen(const uint8_t *m, unsigned int alen)
+{
+	unsigned int i, bits = 0;
+	bool zero = false;
+	int b;
+
+	for (i = 0; i < alen; i++) {
+		for (b = 7; b >= 0; b--) {
+			if (m[i] & (1 << b)) {
+				if (zero)
+					return -1;
+				bits++;
+			} else {
+				zero = true;
+			}
+		}
+	}
+	return bits;
+}
+
+void xl_match_addr(struct xl_rule *r, struct expr *lhs, const void *addr,
+		   const void *mask, unsigned int alen, bool inv)
+{
+	const uint8_t *a = addr, *m = mask;
+	char abuf[INET6_ADDRSTRLEN], mbuf[INET6_ADDRSTRLEN];
+	uint8_t net[16] = { 0 };
+	unsigned int i;
+	int plen;
+
+	for (i = 0; i < alen; i++)
+		net[i] = a[i] & m[i];
+	plen = mask_plen(m, alen);
+	addr_text(abuf, sizeof(abuf), net, alen);
+	if (plen < 0) {
+		addr_text(mbuf, sizeof(mbuf), m, alen);
+		xl_match(r, xl_binop(&r->loc, OP_AND, lhs,
+				     xl_sym(&r->loc, "%s", mbuf)),
+			 inv ? OP_NEQ : OP_EQ, xl_sym(&r->loc, "%s", abuf));
+		return;
+	}
+	if (plen == 0 && !inv) {
+		expr_free(lhs);
+		return;
+	}
+	if ((unsigned int)plen == alen * 8)
+		xl_match_inv(r, lhs, inv, xl_sym(&r->loc, "%s", abuf));
+	else
+		xl_match_inv(r, lhs, inv,
+			     prefix_expr_alloc(&r->loc,
+					       xl_sym(&r->loc, "%s", abuf),
+					       plen));
+}
+
+void xl_match_masked(struct xl_rule *r, struct expr *lhs, uint32_t value,
+		     uint32_t mask, bool inv)
+{
+	if (mask == 0xffffffff) {
+		xl_match_inv(r, lhs, inv, xl_sym(&r->loc, "0x%x", value));
+		return;
+	}
+	xl_match(r, xl_binop(&r->loc, OP_AND, lhs,
+			     xl_sym(&r->loc, "0x%x", mask)),
+		 inv ? OP_NEQ : OP_EQ, xl_sym(&r->loc, "0x%x", value));
+}
+
+/* Add @key as an element of anonymous set @set (created when NULL). */
+struct expr *xl_set_add(struct expr *set, struct expr *key)
+{
+	if (!set)
+		set = list_expr_alloc(&key->location, EXPR_SET);
+	list_expr_add(set, set_elem_expr_alloc(&key->location, key));
+	return set;
+}
+
+static int xl_report(struct xl_rule *r, enum erec_type type,
+		     const char *fmt, va_list ap)
+{
+	return erec_vadd(&r->ctx->erq, type, &r->loc, fmt, ap);
+}
+
+int xl_error(struct xl_rule *r, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	xl_report(r, EREC_ERROR, fmt, ap);
+	va_end(ap);
+	r->failed = true;
+	return -1;
+}
+
+void xl_warn(struct xl_rule *r, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	xl_report(r, EREC_WARNING, fmt, ap);
+	va_end(ap);
+}
+
+static const struct {
+	uint8_t			proto;
+	const struct proto_desc	*desc;
+} l4_descs[] = {
+	{ IPPROTO_TCP,		&proto_tcp },
+	{ IPPROTO_UDP,		&proto_udp },
+	{ IPPROTO_UDPLITE,	&proto_udplite },
+	{ IPPROTO_SCTP,		&proto_sctp },
+	{ IPPROTO_DCCP,		&proto_dccp },
+	{ IPPROTO_ICMP,		&proto_icmp },
+	{ IPPROTO_ICMPV6,	&proto_icmp6 },
+	{ IPPROTO_AH,		&proto_ah },
+	{ IPPROTO_ESP,		&proto_esp },
+	{ IPPROTO_COMP,		&proto_comp },
+};
+
+const struct proto_desc *xl_l4_desc(uint16_t proto)
+{
+	unsigned int i;
+
+	for (i = 0; i < sizeof(l4_descs) / sizeof(l4_descs[0]); i++) {
+		if (l4_descs[i].proto == proto)
+			return l4_descs[i].desc;
+	}
+	return NULL;
+}
+
+const struct proto_desc *xl_l3_desc(const struct xl_rule *r)
+{
+	return r->ctx->family == NFPROTO_IPV6 ? &proto_ip6 : &proto_ip;
+}

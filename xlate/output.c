@@ -1,0 +1,353 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Output: the translated IR goes through nftc's evaluator (types,
+ * dependencies, anonymous sets: exactly what "nft -f" would do with
+ * it) and is printed by nftc's printer, as a ruleset or as commands.
+ *
+ * Tables, chains and sets are evaluated first; then each rule on its
+ * own, so that a rule the evaluator rejects is reported and left out
+ * without losing the others.
+ */
+#define _GNU_SOURCE
+#include <config.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <linux/netfilter.h>
+#include "xlate_int.h"
+#include "nftc.h"
+#include "printer.h"
+#include "evaluate.h"
+
+struct xl_out {
+	struct xlate_ctx	*ctx;
+	struct nftc_ctx		*nft;
+	struct list_head	decls;		/* table/chain/set cmds */
+	struct list_head	rules;		/* evaluated rule cmds */
+	FILE			*f;
+	unsigned int		oflags;
+};
+
+static void handle_set(struct handle *h, uint8_t family, const char *table,
+		       const char *chain)
+{
+	memset(h, 0, sizeof(*h));
+	h->family = family;
+	h->table.name = strdup(table);
+	if (chain)
+		h->chain.name = strdup(chain);
+}
+
+/* Move the compiler's diagnostics into ours (their locations are ours). */
+static void take_errors(struct xl_out *o)
+{
+	struct error_record *e, *n;
+
+	list_for_each_entry_safe(e, n, &o->nft->erq.records, list) {
+		list_del(&e->list);
+		list_add_tail(&e->list, &o->ctx->erq.records);
+		if (e->type == EREC_ERROR)
+			o->ctx->erq.num_errors++;
+	}
+	o->nft->erq.num_errors = 0;
+}
+
+static struct chain *chain_decl(struct xlate_ctx *ctx, struct xl_table *t,
+				struct xl_chain *c)
+{
+	struct chain *ch = chain_alloc();
+	char prio[16];
+
+	if (!ch)
+		return NULL;
+	handle_set(&ch->handle, ctx->family, t->layout->name, c->name);
+	ch->location = c->loc;
+	if (c->hook) {
+		ch->is_base = true;
+		ch->type.name = strdup(c->hook->type);
+		ch->hook_name.name = strdup(c->hook->hook);
+		snprintf(prio, sizeof(prio), "%d", c->hook->prio);
+		ch->priority = symbol_expr_alloc(&c->loc, SYMBOL_VALUE, prio);
+		ch->policy = symbol_expr_alloc(&c->loc, SYMBOL_VALUE,
+					       c->policy == NF_DROP ? "drop" :
+								      "accept");
+	}
+	return ch;
+}
+
+static int add_decl(struct xl_out *o, enum cmd_obj obj, void *data,
+		    const struct handle *h, const struct location *loc)
+{
+	struct cmd *cmd = cmd_alloc(CMD_ADD, obj, h, loc, data);
+
+	if (!cmd)
+		return -1;
+	list_add_tail(&cmd->list, &o->decls);
+	return 0;
+}
+
+static int build_decls(struct xl_out *o)
+{
+	struct xlate_ctx *ctx = o->ctx;
+	struct xl_set_decl *sd;
+	struct xl_table *t;
+	struct xl_chain *c;
+	struct handle h;
+	int ret = 0;
+
+	list_for_each_entry(t, &ctx->tables, list) {
+		struct table *tab = table_alloc();
+
+		handle_set(&h, ctx->family, t->layout->name, NULL);
+		ret |= add_decl(o, CMD_OBJ_TABLE, tab, &h, &t->loc);
+		handle_free(&h);
+		list_for_each_entry(c, &t->chains, list) {
+			handle_set(&h, ctx->family, t->layout->name, c->name);
+			ret |= add_decl(o, CMD_OBJ_CHAIN, chain_decl(ctx, t, c),
+					&h, &c->loc);
+			handle_free(&h);
+		}
+		list_for_each_entry(sd, &ctx->sets, list) {
+			if (strcmp(sd->table, t->layout->name))
+				continue;
+			handle_set(&h, ctx->family, t->layout->name, NULL);
+			h.set.name = strdup(sd->set->handle.set.name);
+			ret |= add_decl(o, CMD_OBJ_SET, set_get(sd->set), &h,
+					&sd->set->location);
+			handle_free(&h);
+		}
+	}
+	if (ret)
+		return -1;
+	ret = nftc_evaluate(o->nft, &o->decls);
+	take_errors(o);
+	return ret;
+}
+
+static void eval_rules(struct xl_out *o)
+{
+	struct xlate_ctx *ctx = o->ctx;
+	struct xl_rule_ent *e;
+	struct xl_table *t;
+	struct xl_chain *c;
+	struct list_head one;
+
+	list_for_each_entry(t, &ctx->tables, list) {
+		list_for_each_entry(c, &t->chains, list) {
+			list_for_each_entry(e, &c->rules, list) {
+				struct cmd *cmd;
+
+				if (!e->rule) {
+					ctx->stats.failed++;
+					continue;
+				}
+				cmd = cmd_alloc(ctx->cmd_insert ? CMD_INSERT :
+						CMD_ADD, CMD_OBJ_RULE,
+						&e->rule->handle, &e->loc,
+						e->rule);
+				init_list_head(&one);
+				list_add_tail(&cmd->list, &one);
+				if (nftc_evaluate(o->nft, &one) < 0) {
+					take_errors(o);
+					/* the cmd owns and frees the rule */
+					e->rule = NULL;
+					cmd_list_free(&one);
+					ctx->stats.failed++;
+					continue;
+				}
+				take_errors(o);
+				if (e->inexact)
+					ctx->stats.inexact++;
+				else
+					ctx->stats.translated++;
+				list_splice_tail_init(&one, &o->rules);
+			}
+		}
+	}
+}
+
+static struct chain *decl_chain(struct xl_out *o, const char *table,
+				const char *name)
+{
+	struct cmd *cmd;
+
+	list_for_each_entry(cmd, &o->decls, list) {
+		if (cmd->obj == CMD_OBJ_CHAIN &&
+		    !strcmp(cmd->handle.table.name, table) &&
+		    !strcmp(cmd->chain->handle.chain.name, name))
+			return cmd->chain;
+	}
+	return NULL;
+}
+
+/* A listing view of table @t: its chains with their rules, its sets. */
+static void print_table(struct xl_out *o, struct xl_table *t,
+			struct output_ctx *octx)
+{
+	struct table *cached, view;
+	struct xl_rule_ent *e;
+	struct xl_chain *c;
+	struct chain *ch;
+	struct set *s, *sn;
+
+	cached = table_cache_find(o->nft, o->ctx->family, t->layout->name);
+	memset(&view, 0, sizeof(view));
+	handle_set(&view.handle, o->ctx->family, t->layout->name, NULL);
+	init_list_head(&view.chains);
+	init_list_head(&view.sets);
+	init_list_head(&view.objs);
+	init_list_head(&view.flowtables);
+	list_for_each_entry(c, &t->chains, list) {
+		ch = decl_chain(o, t->layout->name, c->name);
+		if (!ch)
+			continue;
+		init_list_head(&ch->rules);
+		list_for_each_entry(e, &c->rules, list) {
+			if (e->rule)
+				list_add_tail(&e->rule->list, &ch->rules);
+		}
+		list_add_tail(&ch->list, &view.chains);
+	}
+	if (cached) {
+		list_for_each_entry_safe(s, sn, &cached->sets, list) {
+			if (!(s->flags & SET_F_ANONYMOUS)) {
+				list_del(&s->list);
+				list_add_tail(&s->list, &view.sets);
+			}
+		}
+	}
+	nftc_print_table(octx, &view);
+	if (cached)
+		list_splice_tail_init(&view.sets, &cached->sets);
+	list_for_each_entry(c, &t->chains, list) {
+		ch = decl_chain(o, t->layout->name, c->name);
+		if (ch) {
+			list_del(&ch->list);
+			init_list_head(&ch->rules);
+		}
+	}
+	handle_free(&view.handle);
+}
+
+static void print_commands(struct xl_out *o, struct output_ctx *octx)
+{
+	const char *fam = nftc_family_name(o->ctx->family);
+	struct xl_table *t;
+	struct xl_chain *c;
+	struct cmd *cmd;
+
+	if (!o->ctx->cmd_mode) {
+		list_for_each_entry(t, &o->ctx->tables, list) {
+			fprintf(o->f, "add table %s %s\n", fam,
+				t->layout->name);
+			list_for_each_entry(c, &t->chains, list) {
+				fprintf(o->f, "add chain %s %s %s", fam,
+					t->layout->name, c->name);
+				if (c->hook)
+					fprintf(o->f, " { type %s hook %s "
+						"priority %d; policy %s; }",
+						c->hook->type, c->hook->hook,
+						c->hook->prio,
+						c->policy == NF_DROP ?
+						"drop" : "accept");
+				fputc('\n', o->f);
+			}
+		}
+	}
+	list_for_each_entry(cmd, &o->rules, list) {
+		if (cmd->obj != CMD_OBJ_RULE)
+			continue;
+		fprintf(o->f, "%s rule %s %s %s ",
+			cmd->op == CMD_INSERT ? "insert" : "add", fam,
+			cmd->handle.table.name, cmd->handle.chain.name);
+		octx->family = o->ctx->family;
+		nftc_print_rule(octx, cmd->rule);
+		fputc('\n', o->f);
+	}
+}
+
+/* Rules the evaluator kept belong to the chains again for printing. */
+static void detach_rule_cmds(struct xl_out *o)
+{
+	struct cmd *cmd;
+
+	list_for_each_entry(cmd, &o->rules, list) {
+		if (cmd->obj == CMD_OBJ_RULE)
+			cmd->rule = NULL;
+	}
+}
+
+int xl_output(struct xlate_ctx *ctx, FILE *f)
+{
+	struct xl_out o = { .ctx = ctx, .f = f };
+	struct output_ctx octx = { .f = f };
+	struct xl_table *t;
+	int ret = 0;
+
+	init_list_head(&o.decls);
+	init_list_head(&o.rules);
+	o.nft = nftc_ctx_alloc();
+	if (!o.nft)
+		return -1;
+	o.nft->resolver = &nftc_resolver_builtin;
+	o.nft->erq.max_errors = ~0u;
+	if (!(ctx->flags & XLATE_F_COUNTERS))
+		octx.flags |= NFTC_OUTPUT_STATELESS;
+	if (build_decls(&o) < 0) {
+		ret = -1;
+		goto out;
+	}
+	eval_rules(&o);
+	if (ctx->flags & XLATE_F_COMMANDS || ctx->cmd_mode) {
+		print_commands(&o, &octx);
+	} else {
+		list_for_each_entry(t, &ctx->tables, list)
+			print_table(&o, t, &octx);
+	}
+out:
+	detach_rule_cmds(&o);
+	cmd_list_free(&o.rules);
+	cmd_list_free(&o.decls);
+	nftc_ctx_free(o.nft);
+	return ret;
+}
+
+int xlate_print(struct xlate_ctx *ctx, FILE *f)
+{
+	if (xl_output(ctx, f) < 0)
+		return -1;
+	return ctx->stats.failed || ctx->stats.inexact ||
+	       ctx->erq.num_errors ? 1 : 0;
+}
+
+void xlate_format_erec(FILE *f, const struct error_record *erec)
+{
+	static const char *const kind[] = {
+		[EREC_ERROR] = "error", [EREC_WARNING] = "warning",
+		[EREC_INFO] = "note",
+	};
+	const struct location *loc = &erec->loc;
+	const struct input_desc *in = loc->indesc;
+	const char *line, *end;
+	unsigned int i, last;
+
+	if (!in || in->kind == INPUT_INTERNAL) {
+		fprintf(f, "%s: %s\n", kind[erec->type], erec->msg);
+		return;
+	}
+	fprintf(f, "%s:%u:%u: %s: %s\n", in->name, loc->first_line,
+		loc->first_column, kind[erec->type], erec->msg);
+	line = in->data + loc->line_offset;
+	end = strchr(line, '\n');
+	if (!end)
+		end = line + strlen(line);
+	fprintf(f, "%.*s\n", (int)(end - line), line);
+	last = loc->last_line == loc->first_line ? loc->last_column :
+						   (unsigned int)(end - line);
+	for (i = 1; i < loc->first_column; i++)
+		fputc(line[i - 1] == '\t' ? '\t' : ' ', f);
+	fputc('^', f);
+	for (i = loc->first_column + 1; i <= last; i++)
+		fputc('~', f);
+	fputc('\n', f);
+}

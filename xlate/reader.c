@@ -1,0 +1,630 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The iptables-save / iptables-restore reader and the single command
+ * reader. Lines are split into words as iptables-restore splits them
+ * (double quotes group, backslash escapes inside quotes), each word
+ * keeping its line and columns for diagnostics. A bad line is reported
+ * and skipped; the rest of the file is still read.
+ */
+#define _GNU_SOURCE
+#include <config.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <linux/netfilter.h>
+#include "xlate_int.h"
+
+#define XL_MAX_TOKENS	1024
+
+struct xl_line {
+	const struct input_desc	*in;
+	unsigned int		lineno;
+	unsigned int		offset;		/* of the line in in->data */
+	const char		*text;
+	size_t			len;
+	struct xl_token		tok[XL_MAX_TOKENS];
+	unsigned int		n;
+	struct location		loc;		/* the whole line */
+};
+
+static struct location line_loc(const struct xl_line *l, unsigned int col,
+				unsigned int last)
+{
+	struct location loc = {
+		.indesc = l->in, .line_offset = l->offset,
+		.first_line = l->lineno, .last_line = l->lineno,
+		.first_column = col, .last_column = last,
+	};
+
+	return loc;
+}
+
+static void free_tokens(struct xl_line *l)
+{
+	unsigned int i;
+
+	for (i = 0; i < l->n; i++)
+		free(l->tok[i].text);
+	l->n = 0;
+}
+
+static int line_error(struct xlate_ctx *ctx, const struct location *loc,
+		      const char *fmt, const char *arg)
+{
+	return erec_error(&ctx->erq, loc, fmt, arg);
+}
+
+/* Split l->text into words; -1 on an unterminated quote. */
+static int tokenize(struct xlate_ctx *ctx, struct xl_line *l)
+{
+	size_t i = 0, len = l->len;
+	char *buf = malloc(len + 1);
+	unsigned int start, k;
+	bool quoted;
+
+	if (!buf)
+		return -1;
+	l->n = 0;
+	while (i < len) {
+		while (i < len && (l->text[i] == ' ' || l->text[i] == '\t'))
+			i++;
+		if (i >= len)
+			break;
+		start = i;
+		k = 0;
+		quoted = false;
+		for (; i < len; i++) {
+			char c = l->text[i];
+
+			if (quoted) {
+				if (c == '\\' && i + 1 < len) {
+					buf[k++] = l->text[++i];
+				} else if (c == '"') {
+					quoted = false;
+					i++;
+					break;
+				} else {
+					buf[k++] = c;
+				}
+				continue;
+			}
+			if (c == ' ' || c == '\t')
+				break;
+			if (c == '"') {
+				quoted = true;
+				continue;
+			}
+			buf[k++] = c;
+		}
+		if (quoted) {
+			struct location loc = line_loc(l, start + 1, len);
+
+			free(buf);
+			free_tokens(l);
+			return line_error(ctx, &loc, "unterminated quote%s",
+					  "");
+		}
+		if (l->n == XL_MAX_TOKENS) {
+			struct location loc = line_loc(l, start + 1, len);
+
+			free(buf);
+			free_tokens(l);
+			return line_error(ctx, &loc, "too many words%s", "");
+		}
+		l->tok[l->n].text = strndup(buf, k);
+		l->tok[l->n].loc = line_loc(l, start + 1, i);
+		l->n++;
+	}
+	free(buf);
+	return 0;
+}
+
+static struct xl_table *table_get(struct xlate_ctx *ctx,
+				  const struct xl_table_layout *layout,
+				  const struct location *loc)
+{
+	struct xl_table *t;
+
+	list_for_each_entry(t, &ctx->tables, list) {
+		if (t->layout == layout)
+			return t;
+	}
+	t = calloc(1, sizeof(*t));
+	if (!t)
+		return NULL;
+	t->layout = layout;
+	t->loc = *loc;
+	init_list_head(&t->chains);
+	list_add_tail(&t->list, &ctx->tables);
+	return t;
+}
+
+struct xl_chain *xl_chain_find(struct xl_table *t, const char *name)
+{
+	struct xl_chain *c;
+
+	size_t n = strlen(name);
+
+	list_for_each_entry(c, &t->chains, list) {
+		if (!strcmp(c->name, name) ||
+		    (c->renamed && !strncmp(c->name, name, n) &&
+		     !strcmp(c->name + n, "_")))
+			return c;
+	}
+	return NULL;
+}
+
+/*
+ * Words nft 1.0.6 cannot take as a chain name, quoted or not: such
+ * chains get a trailing '_' (with a warning).
+ */
+static const char *const xl_chain_keywords[] = {
+	"accept", "drop", "reject", "return", "jump", "goto", "continue",
+	"queue", "log", "counter", "limit", "quota", "masquerade", "redirect",
+	"snat", "dnat", "notrack", "meta", "ct", "ip", "ip6", "inet", "tcp",
+	"udp", "icmp", "mark", "set", "map", "table", "chain", "rule", "add",
+	"delete", "insert", "flush", "list", "reset", "comment", "type",
+	"hook", "priority", "policy", "filter", "nat", "route", "element",
+	"define", "include", "dup", "fwd", "synproxy", "tproxy", "meter",
+	"vmap", "update", "exists", "missing", "ether", "vlan", "arp",
+	"bridge", "netdev", "sctp", "dccp", "ah", "esp", "comp", "rt", "fib",
+	"socket", "osf", "numgen", "jhash", "symhash", "ipsec", "last",
+	"state", "status", "mh", "frag", "hbh", "dst", "srh", "exthdr",
+	"option", "to", "with", "level", "prefix", "group", "snaplen",
+	"flags", "timeout", "size", "over", "until", "burst", "bytes",
+	"packets", "name", "handle", "position", "index", "describe",
+	"monitor", "export", "import", "rename", "create", "replace",
+	"destroy", "get", "random", "persistent", "fully-random",
+	NULL,
+};
+
+static bool chain_keyword(const char *name)
+{
+	const char *const *k;
+
+	for (k = xl_chain_keywords; *k; k++) {
+		if (!strcmp(*k, name))
+			return true;
+	}
+	return false;
+}
+
+struct xl_chain *xl_chain_add(struct xl_table *t, const char *name,
+			     const struct location *loc)
+{
+	struct xl_chain *c = xl_chain_find(t, name);
+
+	if (c)
+		return c;
+	c = calloc(1, sizeof(*c));
+	if (!c)
+		return NULL;
+	c->name = strdup(name);
+	c->hook = xl_layout_hook(t->layout, name);
+	if (!c->hook && chain_keyword(name)) {
+		free(c->name);
+		if (asprintf(&c->name, "%s_", name) < 0)
+			c->name = NULL;
+		c->renamed = true;
+	}
+	c->policy = NF_ACCEPT;
+	c->loc = *loc;
+	init_list_head(&c->rules);
+	list_add_tail(&c->list, &t->chains);
+	return c;
+}
+
+/* ":NAME POLICY [packets:bytes]" */
+static int read_chain_decl(struct xlate_ctx *ctx, struct xl_table *t,
+			   struct xl_line *l)
+{
+	const char *name = l->tok[0].text + 1;
+	struct xl_chain *c;
+
+	if (!*name || l->n < 2)
+		return line_error(ctx, &l->loc, "bad chain declaration%s", "");
+	if (strlen(name) > 28)
+		return line_error(ctx, &l->tok[0].loc, "chain name `%s' too "
+				  "long (must be under 29 chars)", name);
+	c = xl_chain_add(t, name, &l->tok[0].loc);
+	if (!c)
+		return -1;
+	if (c->renamed && !c->warned) {
+		erec_warning(&ctx->erq, &l->tok[0].loc, "chain `%s' is an nft "
+			     "keyword: named `%s' instead", name, c->name);
+		c->warned = true;
+	}
+	if (c->hook) {
+		if (!strcmp(l->tok[1].text, "ACCEPT"))
+			c->policy = NF_ACCEPT;
+		else if (!strcmp(l->tok[1].text, "DROP"))
+			c->policy = NF_DROP;
+		else
+			return line_error(ctx, &l->tok[1].loc, "bad built-in "
+					  "chain policy `%s'", l->tok[1].text);
+	} else if (strcmp(l->tok[1].text, "-")) {
+		return line_error(ctx, &l->tok[1].loc, "can't set policy `%s' "
+				  "on user-defined chain", l->tok[1].text);
+	}
+	if (l->n > 2)
+		sscanf(l->tok[2].text, "[%" SCNu64 ":%" SCNu64 "]",
+		       &c->packets, &c->bytes);
+	return 0;
+}
+
+/*
+ * Translate one rule of chain @c from tokens @tok[0..n); @insert puts it
+ * first. Counters "[p:b]" before the command are passed as "-c p b".
+ */
+static int read_rule(struct xlate_ctx *ctx, struct xl_table *t,
+		     struct xl_chain *c, struct xl_token *tok, unsigned int n,
+		     const struct location *loc, bool insert)
+{
+	struct handle h = { .family = ctx->family };
+	struct xl_rule r = { .ctx = ctx, .table = t, .chain = c };
+	struct xl_rule_ent *ent;
+	int ret;
+
+	ent = calloc(1, sizeof(*ent));
+	if (!ent)
+		return -1;
+	ent->loc = *loc;
+	h.table.name = (char *)t->layout->name;
+	h.chain.name = c->name;
+	r.rule = rule_alloc(loc, &h);
+	r.loc = *loc;
+	ctx->stats.rules++;
+	ret = xl_parse_rule(&r, tok, n);
+	free(r.comment);
+	if (ret == 1) {
+		/* -4/-6 of the other family: iptables skips it too */
+		ctx->stats.rules--;
+		rule_free(r.rule);
+		free(ent);
+		return 0;
+	}
+	if (ret < 0) {
+		rule_free(r.rule);
+		r.rule = NULL;
+	}
+	ent->rule = r.rule;
+	ent->inexact = r.inexact;
+	if (insert)
+		list_add(&ent->list, &c->rules);
+	else
+		list_add_tail(&ent->list, &c->rules);
+	return ret < 0 ? -1 : 0;
+}
+
+static bool is_opt(const char *t, const char *s, const char *l)
+{
+	return !strcmp(t, s) || !strcmp(t, l);
+}
+
+/* "-A CHAIN ...", "-I CHAIN [N] ...", "-N CHAIN", "[p:b] -A ..." */
+static int read_command(struct xlate_ctx *ctx, struct xl_table *t,
+			struct xl_line *l)
+{
+	struct xl_token *tok = l->tok;
+	unsigned int n = l->n, skip = 2;
+	char pk[32], by[32];
+	uint64_t p, b;
+	struct xl_chain *c;
+	bool insert;
+
+	if (tok[0].text[0] == '[') {
+		if (sscanf(tok[0].text, "[%" SCNu64 ":%" SCNu64 "]", &p, &b)
+		    != 2)
+			return line_error(ctx, &tok[0].loc, "bad counters "
+					  "`%s'", tok[0].text);
+		/* becomes "-c P B" after the chain name */
+		snprintf(pk, sizeof(pk), "%" PRIu64, p);
+		snprintf(by, sizeof(by), "%" PRIu64, b);
+		free(tok[0].text);
+		tok[0] = tok[1];
+		tok[1] = tok[2];
+		tok[2].text = strdup("-c");
+		if (n + 2 > XL_MAX_TOKENS)
+			return -1;
+		memmove(&tok[5], &tok[3], (n - 3) * sizeof(*tok));
+		tok[3].text = strdup(pk);
+		tok[4].text = strdup(by);
+		tok[3].loc = tok[4].loc = tok[2].loc = l->tok[0].loc;
+		n += 2;
+		l->n = n;
+	}
+	if (n < 2)
+		return line_error(ctx, &l->loc, "missing chain name%s", "");
+	if (strchr(tok[0].text, 't') && tok[0].text[1] != '-')
+		return line_error(ctx, &tok[0].loc, "The -t option cannot be "
+				  "used in iptables-restore.%s", "");
+	if (is_opt(tok[0].text, "-N", "--new-chain")) {
+		return xl_chain_add(t, tok[1].text, &tok[1].loc) ? 0 : -1;
+	}
+	insert = is_opt(tok[0].text, "-I", "--insert");
+	if (!insert && !is_opt(tok[0].text, "-A", "--append"))
+		return line_error(ctx, &tok[0].loc, "command `%s' is not "
+				  "supported in a save file", tok[0].text);
+	c = xl_chain_find(t, tok[1].text);
+	if (!c && xl_layout_hook(t->layout, tok[1].text))
+		c = xl_chain_add(t, tok[1].text, &tok[1].loc);
+	if (!c)
+		return line_error(ctx, &tok[1].loc, "Chain '%s' does not exist",
+				  tok[1].text);
+	if (insert && n > 2 && strtoul(tok[2].text, NULL, 10) > 0 &&
+	    tok[2].text[0] != '-') {
+		if (strtoul(tok[2].text, NULL, 10) != 1)
+			return line_error(ctx, &tok[2].loc, "inserting at "
+					  "position %s is not supported",
+					  tok[2].text);
+		skip = 3;
+	}
+	return read_rule(ctx, t, c, tok + skip, n - skip, &l->loc, insert);
+}
+
+static int read_line(struct xlate_ctx *ctx, struct xl_table **cur,
+		     struct xl_line *l)
+{
+	const struct xl_table_layout *layout;
+	const char *t0;
+
+	if (tokenize(ctx, l) < 0)
+		return -1;
+	if (l->n == 0 || l->tok[0].text[0] == '#')
+		return 0;
+	t0 = l->tok[0].text;
+	if (!strcmp(t0, "*") && l->n > 1) {
+		/* "* nat": iptables-restore skips the blank */
+		free(l->tok[0].text);
+		l->tok[0].text = malloc(strlen(l->tok[1].text) + 2);
+		sprintf(l->tok[0].text, "*%s", l->tok[1].text);
+		t0 = l->tok[0].text;
+	}
+	if (t0[0] == '*') {
+		if (*cur)
+			return line_error(ctx, &l->tok[0].loc, "table `%s' "
+					  "started before COMMIT", t0 + 1);
+		layout = xl_layout_find(t0 + 1);
+		if (!layout)
+			return line_error(ctx, &l->tok[0].loc, "unknown table "
+					  "`%s'", t0 + 1);
+		*cur = table_get(ctx, layout, &l->tok[0].loc);
+		return *cur ? 0 : -1;
+	}
+	if (!strcmp(t0, "COMMIT")) {
+		if (!*cur)
+			return line_error(ctx, &l->tok[0].loc, "COMMIT outside "
+					  "a table%s", "");
+		*cur = NULL;
+		return 0;
+	}
+	if (!*cur)
+		return line_error(ctx, &l->tok[0].loc, "no table specified "
+				  "(missing `*TABLE' line)%s", "");
+	if (t0[0] == ':')
+		return read_chain_decl(ctx, *cur, l);
+	return read_command(ctx, *cur, l);
+}
+
+static struct input_desc *input_add(struct xlate_ctx *ctx,
+				    enum input_kind kind, const char *name,
+				    char *data)
+{
+	struct input_desc *in = calloc(1, sizeof(*in));
+
+	if (!in) {
+		free(data);
+		return NULL;
+	}
+	in->kind = kind;
+	in->name = strdup(name);
+	in->data = data;
+	in->size = strlen(data);
+	in->next = ctx->inputs;
+	ctx->inputs = in;
+	return in;
+}
+
+int xlate_read_save(struct xlate_ctx *ctx, const char *name, char *data)
+{
+	struct input_desc *in = input_add(ctx, INPUT_FILE, name, data);
+	struct xl_table *cur = NULL;
+	struct xl_line *l;
+	unsigned int errors = ctx->erq.num_errors;
+	size_t off = 0;
+
+	l = calloc(1, sizeof(*l));
+	if (!in || !l) {
+		free(l);
+		return -1;
+	}
+	l->in = in;
+	while (off < in->size) {
+		const char *nl = memchr(in->data + off, '\n', in->size - off);
+		size_t len = nl ? (size_t)(nl - in->data - off) :
+				  in->size - off;
+
+		l->lineno++;
+		l->offset = off;
+		l->text = in->data + off;
+		l->len = len;
+		if (len && l->text[len - 1] == '\r')
+			l->len--;
+		l->loc = line_loc(l, 1, l->len ? l->len : 1);
+		read_line(ctx, &cur, l);
+		free_tokens(l);
+		off += len + 1;
+	}
+	if (cur) {
+		struct location loc = line_loc(l, 1, 1);
+
+		line_error(ctx, &loc, "COMMIT expected at end of file%s", "");
+	}
+	free(l);
+	return ctx->erq.num_errors > errors ? -1 : 0;
+}
+
+/*
+ * One command: "-t TABLE" and "-A/-I CHAIN [N]" may appear anywhere
+ * in it (as getopt allows); what is left is the rule.
+ */
+int xlate_read_command(struct xlate_ctx *ctx, int argc, char **argv)
+{
+	const char *table = "filter", *chain = NULL;
+	struct xl_line *l = calloc(1, sizeof(*l));
+	struct xl_token rest[XL_MAX_TOKENS];
+	const struct xl_table_layout *layout;
+	struct input_desc *in;
+	unsigned int i, n = 0, first = 0;
+	struct location cloc;
+	struct xl_table *t;
+	struct xl_chain *c;
+	bool insert = false;
+	size_t size = 1;
+	char *text;
+	int ret = -1;
+
+	if (!l)
+		return -1;
+	for (i = 0; i < (unsigned int)argc; i++)
+		size += strlen(argv[i]) * 2 + 3;
+	text = calloc(1, size);
+	for (i = 0; text && i < (unsigned int)argc; i++) {
+		bool q = !argv[i][0] || strpbrk(argv[i], " \t\"");
+		char *p = text + strlen(text), *s;
+
+		if (i)
+			*p++ = ' ';
+		if (q)
+			*p++ = '"';
+		for (s = argv[i]; *s; s++) {
+			if (q && (*s == '"' || *s == '\\'))
+				*p++ = '\\';
+			*p++ = *s;
+		}
+		if (q)
+			*p++ = '"';
+		*p = '\0';
+	}
+	in = text ? input_add(ctx, INPUT_CMDLINE, "<cmdline>", text) : NULL;
+	if (!in)
+		goto out;
+	l->in = in;
+	l->lineno = 1;
+	l->text = in->data;
+	l->len = in->size;
+	l->loc = line_loc(l, 1, l->len ? l->len : 1);
+	if (tokenize(ctx, l) < 0)
+		goto out;
+	if (l->n && (strstr(l->tok[0].text, "tables") ||
+		     l->tok[0].text[0] != '-'))
+		first = 1;
+	for (i = first; i < l->n; i++) {
+		const char *t0 = l->tok[i].text;
+
+		if ((is_opt(t0, "-t", "--table")) && i + 1 < l->n) {
+			table = l->tok[++i].text;
+		} else if ((is_opt(t0, "-A", "--append") ||
+			    is_opt(t0, "-I", "--insert")) && i + 1 < l->n) {
+			insert = t0[1] == 'I' || t0[2] == 'i';
+			chain = l->tok[++i].text;
+			cloc = l->tok[i].loc;
+			if (insert && i + 1 < l->n &&
+			    strtoul(l->tok[i + 1].text, NULL, 10) == 1)
+				i++;
+		} else {
+			rest[n++] = l->tok[i];
+		}
+	}
+	if (!chain) {
+		line_error(ctx, &l->loc, "only -A and -I commands are "
+			   "translated%s", "");
+		goto out;
+	}
+	layout = xl_layout_find(table);
+	if (!layout) {
+		line_error(ctx, &l->loc, "unknown table `%s'", table);
+		goto out;
+	}
+	t = table_get(ctx, layout, &l->loc);
+	c = t ? xl_chain_add(t, chain, &cloc) : NULL;
+	if (!c)
+		goto out;
+	ctx->cmd_mode = true;
+	ret = read_rule(ctx, t, c, rest, n, &l->loc, insert);
+	ctx->cmd_insert = insert;
+out:
+	free_tokens(l);
+	free(l);
+	return ret;
+}
+
+struct xlate_ctx *xlate_ctx_alloc(uint8_t family, unsigned int flags)
+{
+	struct xlate_ctx *ctx = calloc(1, sizeof(*ctx));
+	char err[256];
+
+	if (!ctx)
+		return NULL;
+	ctx->family = family;
+	ctx->flags = flags;
+	erec_queue_init(&ctx->erq, ~0u);
+	init_list_head(&ctx->tables);
+	init_list_head(&ctx->sets);
+	if (xl_xt_init(family, err, sizeof(err)) < 0) {
+		erec_error(&ctx->erq, &internal_location, "%s", err);
+	}
+	return ctx;
+}
+
+static void chain_free_xl(struct xl_chain *c)
+{
+	struct xl_rule_ent *e, *n;
+
+	list_for_each_entry_safe(e, n, &c->rules, list) {
+		list_del(&e->list);
+		rule_free(e->rule);
+		free(e);
+	}
+	free(c->name);
+	free(c);
+}
+
+void xlate_ctx_free(struct xlate_ctx *ctx)
+{
+	struct xl_set_decl *s, *sn;
+	struct input_desc *in, *next;
+	struct xl_table *t, *tn;
+	struct xl_chain *c, *cn;
+
+	if (!ctx)
+		return;
+	list_for_each_entry_safe(t, tn, &ctx->tables, list) {
+		list_for_each_entry_safe(c, cn, &t->chains, list)
+			chain_free_xl(c);
+		free(t);
+	}
+	list_for_each_entry_safe(s, sn, &ctx->sets, list) {
+		set_free(s->set);
+		free(s);
+	}
+	erec_queue_free(&ctx->erq);
+	for (in = ctx->inputs; in; in = next) {
+		next = in->next;
+		free(in->name);
+		free(in->data);
+		free(in);
+	}
+	free(ctx);
+}
+
+const struct erec_queue *xlate_errors(const struct xlate_ctx *ctx)
+{
+	return &ctx->erq;
+}
+
+const struct xlate_stats *xlate_stats(const struct xlate_ctx *ctx)
+{
+	return &ctx->stats;
+}

@@ -1,0 +1,93 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef XLATE_XLATE_H
+#define XLATE_XLATE_H
+
+/*
+ * libxlate: iptables syntax -> nftc IR.
+ *
+ * An xlate context reads iptables-save / ip6tables-save text (or single
+ * iptables command lines), parses every extension's options with
+ * libxtables, maps the parsed kernel structures to the nft IR (one table
+ * entry per extension), lays tables and chains out as iptables-nft does,
+ * evaluates the IR with nftc and prints it with nftc's printer. It never
+ * writes nft text for a rule by itself.
+ *
+ * Diagnostics are queued in xlate_errors() with locations in the input
+ * (line, and the column of the option that caused them); the library
+ * never prints them and never exits.
+ */
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include "erec.h"
+
+struct xlate_ctx;
+
+/**
+ * enum xlate_flags - how to translate and print
+ * @XLATE_F_COMMANDS: print "add table/chain/rule" commands instead of a
+ *                    "table { chain { } }" ruleset
+ * @XLATE_F_COUNTERS: keep the packet/byte counters of the input
+ * @XLATE_F_NO_COUNTER: no "counter" statement (iptables-nft adds one to
+ *                      every rule, so by default we do too)
+ */
+enum xlate_flags {
+	XLATE_F_COMMANDS	= (1 << 0),
+	XLATE_F_COUNTERS	= (1 << 1),
+	XLATE_F_NO_COUNTER	= (1 << 2),
+};
+
+/**
+ * struct xlate_stats - what a translation did
+ * @rules: rules read
+ * @translated: rules translated exactly (natively)
+ * @inexact: rules translated with a warning (approximation, compat)
+ * @failed: rules not translated (errors)
+ */
+struct xlate_stats {
+	unsigned int	rules;
+	unsigned int	translated;
+	unsigned int	inexact;
+	unsigned int	failed;
+};
+
+/*
+ * A context for @family (NFPROTO_IPV4 or NFPROTO_IPV6). libxtables is
+ * process-global: one family per process. NULL on failure.
+ */
+struct xlate_ctx *xlate_ctx_alloc(uint8_t family, unsigned int flags);
+void xlate_ctx_free(struct xlate_ctx *ctx);
+
+/*
+ * Read iptables-save text @data (@name for diagnostics, data taken
+ * over). Bad lines are reported and skipped. Returns 0 when everything
+ * was read, -1 when anything was reported as an error.
+ */
+int xlate_read_save(struct xlate_ctx *ctx, const char *name, char *data);
+
+/*
+ * One command ("iptables -t nat -A POSTROUTING ..."), argv[0] being
+ * iptables or ip6tables (or the first option). Returns 0 or -1.
+ */
+int xlate_read_command(struct xlate_ctx *ctx, int argc, char **argv);
+
+/*
+ * Evaluate what was read and print it to @f. Rules the evaluator
+ * rejects are reported and left out. Returns 0 when every rule was
+ * translated exactly, 1 when some were only approximated or left out,
+ * -1 on a fatal error.
+ */
+int xlate_print(struct xlate_ctx *ctx, FILE *f);
+
+/* Diagnostics so far (errors and warnings, in input order). */
+const struct erec_queue *xlate_errors(const struct xlate_ctx *ctx);
+const struct xlate_stats *xlate_stats(const struct xlate_ctx *ctx);
+
+/*
+ * Print one diagnostic as "FILE:LINE:COL: error: MSG", the input line
+ * and a caret line under the offending span.
+ */
+void xlate_format_erec(FILE *f, const struct error_record *erec);
+
+#endif

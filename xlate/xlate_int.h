@@ -1,0 +1,249 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef XLATE_XLATE_INT_H
+#define XLATE_XLATE_INT_H
+
+/* Internal to libxlate: shared by the reader, the rule parser, the
+ * libxtables glue and the extension mappings. */
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "list.h"
+#include "location.h"
+#include "erec.h"
+#include "expr.h"
+#include "stmt.h"
+#include "rule.h"
+#include "xlate.h"
+
+struct xtables_match;
+struct xtables_target;
+struct xtables_rule_match;
+
+/**
+ * struct xl_hook - a base chain as iptables-nft creates it
+ * @chain: iptables chain name; @hook: nft hook; @type: chain type
+ * @prio: priority
+ */
+struct xl_hook {
+	const char	*chain;
+	const char	*hook;
+	const char	*type;
+	int		prio;
+};
+
+#define XL_HOOKS_MAX	5
+
+/**
+ * struct xl_table_layout - an iptables table as iptables-nft lays it out
+ */
+struct xl_table_layout {
+	const char	*name;
+	struct xl_hook	hooks[XL_HOOKS_MAX];
+};
+
+const struct xl_table_layout *xl_layout_find(const char *name);
+const struct xl_hook *xl_layout_hook(const struct xl_table_layout *l,
+				     const char *chain);
+
+/**
+ * struct xl_rule_ent - one rule read, with its fate
+ * @rule: the IR (NULL when the rule was not translated)
+ * @loc: the whole input line
+ * @inexact: translated with a warning
+ */
+struct xl_rule_ent {
+	struct list_head	list;
+	struct rule		*rule;
+	struct location		loc;
+	bool			inexact;
+};
+
+/**
+ * struct xl_chain - a chain of the input
+ * @hook: layout of the base chain, NULL for a user chain
+ * @policy: NF_ACCEPT/NF_DROP for base chains
+ */
+struct xl_chain {
+	struct list_head	list;
+	char			*name;
+	const struct xl_hook	*hook;
+	int			policy;
+	uint64_t		packets;
+	uint64_t		bytes;
+	struct location		loc;
+	struct list_head	rules;
+	bool			renamed;	/* an nft keyword: name_ */
+	bool			warned;
+};
+
+struct xl_table {
+	struct list_head		list;
+	const struct xl_table_layout	*layout;
+	struct list_head		chains;
+	struct location			loc;
+};
+
+/**
+ * struct xl_set_decl - a named set a translation needs (recent,
+ * hashlimit meters, connlimit, ipset references)
+ */
+struct xl_set_decl {
+	struct list_head	list;
+	struct set		*set;
+	const char		*table;
+};
+
+struct xlate_ctx {
+	uint8_t			family;
+	unsigned int		flags;
+	struct erec_queue	erq;
+	struct input_desc	*inputs;
+	struct list_head	tables;
+	struct list_head	sets;		/* struct xl_set_decl */
+	struct xlate_stats	stats;
+	unsigned int		set_seq;	/* connlimit%u names */
+	bool			cmd_mode;	/* one command: chains jumped
+						 * to exist elsewhere */
+	bool			cmd_insert;	/* that command is -I */
+};
+
+struct xl_chain *xl_chain_add(struct xl_table *t, const char *name,
+			      const struct location *loc);
+/* By iptables name (also finds a chain renamed for being a keyword). */
+struct xl_chain *xl_chain_find(struct xl_table *t, const char *name);
+
+/**
+ * struct xl_ext - one extension instance of the rule being parsed
+ * @match/@target: the libxtables object (its ->m / ->t holds the data)
+ * @loc: "-m NAME" / "-j NAME" and the options given to it
+ */
+struct xl_ext {
+	struct list_head	list;
+	struct xtables_match	*match;
+	struct xtables_target	*target;
+	const char		*name;
+	struct location		loc;
+};
+
+/**
+ * struct xl_rule - a rule being translated
+ * @ctx: the translation
+ * @table/@chain: where it goes
+ * @rule: the IR built so far
+ * @proto: -p protocol (0 none), @proto_inv "! -p"
+ * @loc: location of the part being mapped (diagnostics)
+ * @inexact: something could not be translated exactly
+ * @failed: an error was reported: the rule is dropped
+ */
+struct xl_rule {
+	struct xlate_ctx	*ctx;
+	struct xl_table		*table;
+	struct xl_chain		*chain;
+	struct rule		*rule;
+	uint16_t		proto;
+	bool			proto_inv;
+	struct location		loc;
+	bool			inexact;
+	bool			failed;
+	char			*comment;
+	unsigned int		ext_size;	/* of the extension mapped */
+};
+
+/* xtables.c: libxtables glue; every call is guarded against exit. */
+int xl_xt_init(uint8_t family, char *err, size_t len);
+struct xl_xt_rule;
+struct xl_xt_rule *xl_xt_rule_alloc(void);
+void xl_xt_rule_free(struct xl_xt_rule *xr);
+/* Load match @name into @xr; NULL + *err on failure. */
+struct xl_ext *xl_xt_match(struct xl_xt_rule *xr, const char *name,
+			   char *err, size_t len);
+/* Load target @name; NULL with err[0] == 0 when there is none. */
+struct xl_ext *xl_xt_target(struct xl_xt_rule *xr, const char *name,
+			    char *err, size_t len);
+/* The loaded extensions, in load order (target included). */
+struct list_head *xl_xt_exts(struct xl_xt_rule *xr);
+/*
+ * Find long option @name ("dport", no dashes) of @ext: exact match
+ * first, unique prefix then. Returns 1 when found, filling @id and
+ * @has_arg, 0 if not, -1 if ambiguous.
+ */
+int xl_xt_find_option(const struct xl_ext *ext, const char *name,
+		      bool prefix, unsigned int *id, int *has_arg);
+/* Parse one option: argv NULL terminated, *optind after its argument. */
+int xl_xt_parse(struct xl_ext *ext, unsigned int id, char **argv,
+		int *optind, char *optarg, bool invert, void *fw, char *err,
+		size_t len);
+/* The rule's ipt_entry/ip6t_entry as extensions see it (thread-local). */
+void *xl_xt_entry(uint8_t family, uint16_t proto, bool inv);
+/* Final checks (mandatory options, combinations). */
+int xl_xt_final(struct xl_ext *ext, char *err, size_t len);
+/* Data, size and revision of the parsed kernel structure. */
+const void *xl_ext_data(const struct xl_ext *ext);
+unsigned int xl_ext_size(const struct xl_ext *ext);
+unsigned int xl_ext_rev(const struct xl_ext *ext);
+const char *xl_ext_name(const struct xl_ext *ext);
+
+/* map.c: the table of extension mappings. */
+int xl_map_ext(struct xl_rule *r, const struct xl_ext *ext);
+
+/* ir.c: IR construction helpers (all take ownership of arguments). */
+struct expr *xl_sym(const struct location *loc, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+struct expr *xl_qsym(const struct location *loc, const char *text);
+struct expr *xl_payload(const struct location *loc,
+			const struct proto_desc *desc, const char *field);
+struct expr *xl_exthdr(const struct location *loc, const char *hdr,
+		       const char *field);
+struct expr *xl_meta(const struct location *loc, enum nft_meta_keys key);
+struct expr *xl_ct(const struct location *loc, enum nft_ct_keys key,
+		   int dir);
+struct expr *xl_range(const struct location *loc, uint64_t lo, uint64_t hi,
+		      const char *fmt);
+struct expr *xl_binop(const struct location *loc, enum ops op,
+		      struct expr *l, struct expr *r);
+void xl_add_stmt(struct xl_rule *r, struct stmt *stmt);
+void xl_match(struct xl_rule *r, struct expr *lhs, enum ops op,
+	      struct expr *rhs);
+/* "lhs [!=] value" (inv selects OP_NEQ). */
+void xl_match_inv(struct xl_rule *r, struct expr *lhs, bool inv,
+		  struct expr *rhs);
+/* Port/id style range: nothing when lo..hi covers @max unless inverted. */
+void xl_match_range(struct xl_rule *r, struct expr *lhs, uint64_t lo,
+		    uint64_t hi, bool inv);
+/* Addresses: @addr/@mask of @alen bytes on @lhs (ip saddr ...). */
+void xl_match_addr(struct xl_rule *r, struct expr *lhs, const void *addr,
+		   const void *mask, unsigned int alen, bool inv);
+/* mark-like "lhs & mask == value" / "lhs value" */
+void xl_match_masked(struct xl_rule *r, struct expr *lhs, uint32_t value,
+		     uint32_t mask, bool inv);
+struct expr *xl_set_add(struct expr *set, struct expr *key);
+int xl_error(struct xl_rule *r, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void xl_warn(struct xl_rule *r, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* Protocol description for the transport match of the rule's -p. */
+const struct proto_desc *xl_l4_desc(uint16_t proto);
+/* ip or ip6, by the context's family */
+const struct proto_desc *xl_l3_desc(const struct xl_rule *r);
+
+/* map_state.c: a named set of @table the translation needs. */
+struct set *xl_set_declare(struct xlate_ctx *ctx, const char *table,
+			   const char *name, struct expr *key, uint32_t flags,
+			   const struct location *loc);
+
+/* rule.c: the command line rule parser. */
+struct xl_token {
+	char		*text;
+	struct location	loc;
+};
+
+/*
+ * Parse the rule tokens @tok[0..n) (after "-A CHAIN" / "-I CHAIN [N]")
+ * into @r->rule. Errors go to the context's queue.
+ */
+int xl_parse_rule(struct xl_rule *r, struct xl_token *tok, unsigned int n);
+
+/* output.c */
+int xl_output(struct xlate_ctx *ctx, FILE *f);
+
+#endif
