@@ -297,6 +297,9 @@ enum nftc_output_flags {
 	/* Added by the printer: */
 	NFTC_OUTPUT_STATELESS		= (1 << 5),	/* -s: no counters */
 	NFTC_OUTPUT_HANDLE		= (1 << 6),	/* -a: # handle N */
+	/* text that parses back to the same VM code where listings are
+	 * lossy ("ct original saddr", not "ct original ip saddr") */
+	NFTC_OUTPUT_EXACT		= (1 << 7),
 };
 
 /*

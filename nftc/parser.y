@@ -179,7 +179,7 @@ static void nft_error(struct location *loc, struct parser_state *state,
 %type <val> nat_flag set_flags set_flag queue_flags queue_flag
 %type <val> osf_ttl numgen_offset limit_over byte_count
 %type <val> number set_op meter_size named_obj plural_obj
-%type <string> kw_or_string
+%type <string> kw_or_string rate_unit
 %type <expr> value_token
 
 %destructor { free($$); } <string>
@@ -1380,6 +1380,7 @@ set_key		:	expr
 
 elem_stmt	:	counter_stmt
 		|	limit_stmt
+		|	connlimit_stmt
 		|	quota_stmt
 		|	last_stmt
 		;
@@ -1513,6 +1514,15 @@ exthdr_sel	:	EXTHDR_NAME field_name
 				$$ = raw_option(state, &@$, $1, &@1, $4, $6, $8);
 				if (!$$)
 					YYERROR;
+			}
+		|	PROTO OPTION number
+			{
+				/* an option by its kind: "tcp option 23" */
+				$$ = raw_option(state, &@$, $1, &@1, $3, 0, 8);
+				if (!$$)
+					YYERROR;
+				$$->exthdr.flags = NFT_EXTHDR_F_PRESENT;
+				$$->dtype = &boolean_type;
 			}
 		;
 
@@ -1849,11 +1859,11 @@ limit_stmt	:	LIMIT limit_args
 			}
 		;
 
-limit_args	:	RATE limit_over number '/' STRING
+limit_args	:	RATE limit_over number '/' rate_unit
 			{
 				$$ = limit_pkts(state, &@$, $2, $3, $5, &@5, 5);
 			}
-		|	RATE limit_over number '/' STRING BURST number
+		|	RATE limit_over number '/' rate_unit BURST number
 			PACKETS
 			{
 				$$ = limit_pkts(state, &@$, $2, $3, $5, &@5, $7);
@@ -1869,12 +1879,17 @@ limit_args	:	RATE limit_over number '/' STRING
 				$$ = limit_bytes(state, &@$, $2, $3, $4, &@4, NULL,
 						 $6, $7);
 			}
-		|	RATE limit_over number byte_count '/' STRING
+		|	RATE limit_over number byte_count '/' rate_unit
 			{
 				$$ = limit_bytes(state, &@$, $2, $3, NULL, &@4, $6,
 						 0, 0);
 				$$->limit.rate *= $4;
 			}
+		;
+
+/* "hour" and "day" are also meta keys */
+rate_unit	:	STRING
+		|	META_UKEY	{ $$ = strdup($1); }
 		;
 
 byte_count	:	BYTES		{ $$ = 1; }
@@ -2096,8 +2111,9 @@ queue_base	:	QUEUE
 							sym_expr(&@3, $3),
 							sym_expr(&@5, $5));
 			}
-		|	queue_base queue_flag
+		|	queue_base queue_flags
 			{
+				/* "queue num 0-3 bypass,fanout" (pre-0.9 syntax) */
 				$$ = $1;
 				$$->queue.flags |= $2;
 			}

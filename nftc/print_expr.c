@@ -315,6 +315,11 @@ static void print_exthdr(struct output_ctx *octx, const struct expr *e)
 
 	switch (e->exthdr.op) {
 	case NFT_EXTHDR_OP_TCPOPT:
+		if (!d && present) {
+			/* an unknown option's presence, by its kind */
+			fprintf(octx->f, "tcp option %u", e->exthdr.raw_type);
+			return;
+		}
 		if (!d) {
 			fprintf(octx->f, "tcp option @%u,%u,%u",
 				e->exthdr.raw_type, e->exthdr.offset, e->len);
@@ -387,7 +392,9 @@ static void print_ct(struct output_ctx *octx, const struct expr *e)
 	unsigned int nfproto = e->ct.nfproto;
 
 	/* the address family shows in the type once evaluated */
-	if (!nfproto && e->dtype == &ipaddr_type)
+	if (octx->flags & NFTC_OUTPUT_EXACT)
+		;
+	else if (!nfproto && e->dtype == &ipaddr_type)
 		nfproto = NFPROTO_IPV4;
 	else if (!nfproto && e->dtype == &ip6addr_type)
 		nfproto = NFPROTO_IPV6;

@@ -509,7 +509,8 @@ void nftc_print_rule(struct output_ctx *octx, const struct rule *rule)
 
 	if (rule->handle.family)
 		octx->family = rule->handle.family;
-	n = deps_find(octx, rule, deps);
+	/* exact text keeps the protocol matches written (not generated) */
+	n = octx->flags & NFTC_OUTPUT_EXACT ? 0 : deps_find(octx, rule, deps);
 	list_for_each_entry(s, &rule->stmts, list) {
 		if (stmt_dropped(deps, n, s))
 			continue;

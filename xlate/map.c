@@ -28,6 +28,8 @@
 #include <linux/netfilter/xt_time.h>
 #include <linux/netfilter/xt_policy.h>
 #include <linux/netfilter/xt_string.h>
+#include <linux/netfilter/xt_cgroup.h>
+#include <linux/netfilter/xt_connbytes.h>
 #include "xlate_int.h"
 #include "xlate_map.h"
 
@@ -99,6 +101,15 @@ static const struct xl_map xl_maps[] = {
 	M("time",	sizeof(struct xt_time_info),	xl_map_time),
 	M("policy",	sizeof(struct xt_policy_info),	xl_map_policy),
 	M("set",	sizeof(struct xt_set_info_match_v4), xl_map_set),
+	M("cgroup",	sizeof(struct xt_cgroup_info_v2), xl_map_cgroup_v2),
+	M("cgroup",	sizeof(struct xt_cgroup_info_v1), xl_map_cgroup_v1),
+	{ .name = "cluster", .fn = xl_map_cluster },
+	M("connbytes",	sizeof(struct xt_connbytes_info), xl_map_connbytes),
+	{ .name = "connlabel", .fn = xl_map_connlabel },
+	{ .name = "dccp", .fn = xl_map_dccp },
+	{ .name = "sctp", .fn = xl_map_sctp },
+	{ .name = "ecn", .fn = xl_map_ecn },
+	{ .name = "rpfilter", .fn = xl_map_rpfilter },
 
 	T("LOG",	0, xl_map_log),
 	T("NFLOG",	0, xl_map_nflog),
@@ -123,6 +134,8 @@ static const struct xl_map xl_maps[] = {
 	T("SYNPROXY",	0, xl_map_synproxy),
 	T("TTL",	0, xl_map_ttl_tg),
 	T("HL",		0, xl_map_hl_tg),
+	T("TOS",	XT_ALIGN(2), xl_map_tos_tg),
+	T("CHECKSUM",	0, xl_map_checksum),
 };
 
 /*
@@ -134,7 +147,6 @@ static const struct {
 	const char	*why;
 } xl_unmappable[] = {
 	{ "string",	"nftables cannot search packet payload for a string" },
-	{ "CHECKSUM",	"nftables has no checksum fill action" },
 	{ "u32",	"u32 tests not translated yet" },
 	{ "physdev",	"nftables has no bridge port match for routed "
 			"packets (br_netfilter)" },

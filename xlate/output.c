@@ -291,6 +291,7 @@ int xl_output(struct xlate_ctx *ctx, FILE *f)
 		return -1;
 	o.nft->resolver = &nftc_resolver_builtin;
 	o.nft->erq.max_errors = ~0u;
+	octx.flags |= NFTC_OUTPUT_EXACT;
 	if (!(ctx->flags & XLATE_F_COUNTERS))
 		octx.flags |= NFTC_OUTPUT_STATELESS;
 	if (build_decls(&o) < 0) {

@@ -80,5 +80,17 @@ int xl_map_connlimit(struct xl_rule *r, const void *data);
 int xl_map_time(struct xl_rule *r, const void *data);
 int xl_map_policy(struct xl_rule *r, const void *data);
 int xl_map_set(struct xl_rule *r, const void *data);
+/* map_ext.c */
+int xl_map_cgroup_v1(struct xl_rule *r, const void *data);
+int xl_map_cgroup_v2(struct xl_rule *r, const void *data);
+int xl_map_cluster(struct xl_rule *r, const void *data);
+int xl_map_connbytes(struct xl_rule *r, const void *data);
+int xl_map_connlabel(struct xl_rule *r, const void *data);
+int xl_map_dccp(struct xl_rule *r, const void *data);
+int xl_map_sctp(struct xl_rule *r, const void *data);
+int xl_map_ecn(struct xl_rule *r, const void *data);
+int xl_map_rpfilter(struct xl_rule *r, const void *data);
+int xl_map_tos_tg(struct xl_rule *r, const void *data);
+int xl_map_checksum(struct xl_rule *r, const void *data);
 
 #endif
