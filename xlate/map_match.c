@@ -217,14 +217,14 @@ int xl_map_multiport(struct xl_rule *r, const void *data)
 			rhs = xl_set_add(rhs, e);
 			continue;
 		}
-		/* either port: sport . dport in { P . any, any . P } */
+		/* either port: sport . dport in { any . P, P . any } */
 		c = list_expr_alloc(LOC, EXPR_CONCAT);
-		list_expr_add(c, expr_clone(e));
 		list_expr_add(c, xl_range(LOC, 0, 65535, "%" PRIu64));
+		list_expr_add(c, expr_clone(e));
 		rhs = xl_set_add(rhs, c);
 		c = list_expr_alloc(LOC, EXPR_CONCAT);
-		list_expr_add(c, xl_range(LOC, 0, 65535, "%" PRIu64));
 		list_expr_add(c, e);
+		list_expr_add(c, xl_range(LOC, 0, 65535, "%" PRIu64));
 		rhs = xl_set_add(rhs, c);
 	}
 	if (m->flags == XT_MULTIPORT_EITHER) {
@@ -393,40 +393,40 @@ int xl_map_comment(struct xl_rule *r, const void *data)
 	return 0;
 }
 
-/* Rate as nft writes it: the largest unit that keeps it an integer. */
-void xl_limit_rate(uint32_t avg, uint64_t *rate, uint64_t *unit)
+/*
+ * The rate a user gave, from the interval libxtables stored: iptables
+ * keeps avg = scale * unit / rate (integer division), so the rate per
+ * the smallest unit whose rate gives back exactly @avg is the one that
+ * was written. Returns false (rate rounded, per day) when none does.
+ */
+bool xl_limit_rate(uint64_t avg, uint64_t scale, uint64_t *rate,
+		   uint64_t *unit)
 {
-	static const struct {
-		uint64_t	secs;
-	} units[] = { { 1 }, { 60 }, { 3600 }, { 86400 } };
+	static const uint64_t units[] = { 1, 60, 3600, 86400 };
 	unsigned int i;
 
-	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
-		uint64_t mult = units[i].secs * XT_LIMIT_SCALE;
+	for (i = 0; avg && i < sizeof(units) / sizeof(units[0]); i++) {
+		uint64_t mult = units[i] * scale, r = (mult + avg / 2) / avg;
 
-		if (avg && mult % avg == 0) {
-			*rate = mult / avg;
-			*unit = units[i].secs;
-			return;
+		if (r && mult / r == avg) {
+			*rate = r;
+			*unit = units[i];
+			return true;
 		}
 	}
-	*rate = avg ? XT_LIMIT_SCALE / avg : 0;
-	*unit = 1;
+	*rate = avg ? (scale * 86400 + avg / 2) / avg : 0;
+	*unit = 86400;
+	return false;
 }
 
 int xl_map_limit(struct xl_rule *r, const void *data)
 {
 	const struct xt_rateinfo *l = data;
 	struct stmt *s = stmt_alloc(LOC, STMT_LIMIT);
-	uint64_t mult;
 
-	xl_limit_rate(l->avg, &s->limit.rate, &s->limit.unit);
-	mult = s->limit.unit * XT_LIMIT_SCALE;
-	if (!l->avg || mult % l->avg) {
+	if (!xl_limit_rate(l->avg, XT_LIMIT_SCALE, &s->limit.rate,
+			   &s->limit.unit)) {
 		/* "1/3s" cannot be written in nft: round, and say so */
-		s->limit.rate = l->avg ? (XT_LIMIT_SCALE * 86400ULL +
-					  l->avg / 2) / l->avg : 0;
-		s->limit.unit = 86400;
 		xl_warn(r, "limit rate rounded to %" PRIu64 "/day",
 			s->limit.rate);
 		r->inexact = true;
@@ -679,6 +679,7 @@ int xl_map_ah(struct xl_rule *r, const void *data)
 {
 	if (r->ctx->family == NFPROTO_IPV6) {
 		const struct ip6t_ah *a = data;
+		unsigned int n = r->rule->num_stmts;
 
 		spi_match(r, &proto_ah, "spi", a->spis,
 			  a->invflags & IP6T_AH_INV_SPI);
@@ -686,9 +687,16 @@ int xl_map_ah(struct xl_rule *r, const void *data)
 			xl_match_inv(r, xl_payload(LOC, &proto_ah, "hdrlength"),
 				     a->invflags & IP6T_AH_INV_LEN,
 				     xl_sym(LOC, "%u", a->hdrlen));
+		/* --ahres: the kernel wants the reserved field zero */
 		if (a->hdrres)
 			xl_match(r, xl_payload(LOC, &proto_ah, "reserved"),
 				 OP_IMPLICIT, xl_sym(LOC, "0"));
+		/* nothing tested: the AH header must still be there (nft
+		 * finds it as the l4 protocol, as ip6t_ah finds it in the
+		 * extension header chain) */
+		if (r->rule->num_stmts == n)
+			xl_match(r, xl_meta(LOC, NFT_META_L4PROTO), OP_IMPLICIT,
+				 xl_sym(LOC, "%u", IPPROTO_AH));
 		return 0;
 	} else {
 		const struct ipt_ah *a = data;

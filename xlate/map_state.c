@@ -274,7 +274,6 @@ int xl_map_hashlimit(struct xl_rule *r, const void *data)
 	struct expr *key = NULL, *k;
 	struct stmt *s, *l;
 	struct set *set;
-	uint64_t mult;
 	char name[64];
 	unsigned int i;
 	static const struct {
@@ -337,11 +336,10 @@ int xl_map_hashlimit(struct xl_rule *r, const void *data)
 	s = dynset(r, name, NFT_DYNSET_OP_UPDATE, key);
 	s->set.key->elem.timeout = cfg->expire ? cfg->expire : 10000;
 	l = stmt_alloc(LOC, STMT_LIMIT);
-	xl_limit_rate(cfg->avg / (XT_HASHLIMIT_SCALE_v2 / XT_LIMIT_SCALE),
-		      &l->limit.rate, &l->limit.unit);
-	mult = l->limit.unit * XT_HASHLIMIT_SCALE_v2;
-	if (!cfg->avg || mult % cfg->avg) {
-		xl_warn(r, "hashlimit rate rounded");
+	if (!xl_limit_rate(cfg->avg, XT_HASHLIMIT_SCALE_v2, &l->limit.rate,
+			   &l->limit.unit)) {
+		xl_warn(r, "hashlimit rate rounded to %" PRIu64 "/day",
+			l->limit.rate);
 		r->inexact = true;
 	}
 	l->limit.burst = cfg->burst;

@@ -229,9 +229,70 @@ static void print_table(struct xl_out *o, struct xl_table *t,
 	handle_free(&view.handle);
 }
 
+/*
+ * "add set FAMILY TABLE NAME { type ...; flags ...; }": the printer's
+ * listing of the set, its lines joined (element lists stay as they are
+ * continued: after '{' or ',').
+ */
+static void print_set_command(struct xl_out *o, struct output_ctx *octx,
+			      const struct set *set)
+{
+	FILE *orig = octx->f, *m;
+	char *buf = NULL, *line, *save, *p;
+	size_t len = 0;
+	bool first = true, cont = false;
+
+	m = open_memstream(&buf, &len);
+	if (!m)
+		return;
+	octx->f = m;
+	nftc_print_set(octx, set);
+	fclose(m);
+	octx->f = orig;
+	fprintf(o->f, "add set %s %s %s {", nftc_family_name(o->ctx->family),
+		set->handle.table.name, set->handle.set.name);
+	for (line = strtok_r(buf, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		while (*line == '\t' || *line == ' ')
+			line++;
+		if (first) {		/* "set NAME {" */
+			first = false;
+			continue;
+		}
+		if (!strcmp(line, "}") && !cont)
+			break;
+		fprintf(o->f, cont ? " %s" : " %s", line);
+		p = line + strlen(line);
+		cont = p > line && (p[-1] == '{' || p[-1] == ',');
+		if (!cont)
+			fputc(';', o->f);
+	}
+	fputs(" }\n", o->f);
+	free(buf);
+}
+
+static void print_set_commands(struct xl_out *o, struct output_ctx *octx)
+{
+	struct xl_table *t;
+	struct table *cached;
+	struct set *s;
+
+	list_for_each_entry(t, &o->ctx->tables, list) {
+		cached = table_cache_find(o->nft, o->ctx->family,
+					  t->layout->name);
+		if (!cached)
+			continue;
+		list_for_each_entry(s, &cached->sets, list) {
+			if (!(s->flags & SET_F_ANONYMOUS))
+				print_set_command(o, octx, s);
+		}
+	}
+}
+
 static void print_commands(struct xl_out *o, struct output_ctx *octx)
 {
 	const char *fam = nftc_family_name(o->ctx->family);
+	struct xl_plain_cmd *pc;
 	struct xl_table *t;
 	struct xl_chain *c;
 	struct cmd *cmd;
@@ -254,6 +315,13 @@ static void print_commands(struct xl_out *o, struct output_ctx *octx)
 			}
 		}
 	}
+	list_for_each_entry(pc, &o->ctx->plain, list) {
+		fprintf(o->f, "%s %s %s", pc->verb, fam, pc->table);
+		if (pc->chain)
+			fprintf(o->f, " %s", pc->chain);
+		fputc('\n', o->f);
+	}
+	print_set_commands(o, octx);
 	list_for_each_entry(cmd, &o->rules, list) {
 		if (cmd->obj != CMD_OBJ_RULE)
 			continue;

@@ -466,6 +466,50 @@ int xlate_read_save(struct xlate_ctx *ctx, const char *name, char *data)
 }
 
 /*
+ * Chain commands iptables-translate also translates: the nft command
+ * for a chain (or, without one, for the whole table when it has one).
+ */
+static const struct {
+	const char	*shortopt;
+	const char	*longopt;
+	const char	*chain_verb;
+	const char	*table_verb;
+} xl_plain_cmds[] = {
+	{ "-F", "--flush",		"flush chain",	"flush table" },
+	{ "-N", "--new-chain",		"add chain",	NULL },
+	{ "-X", "--delete-chain",	"delete chain",	NULL },
+};
+
+/* -F/-N/-X [CHAIN] at tok[*i]: queued; 1 if it was one, -1 on error */
+static int plain_command(struct xlate_ctx *ctx, struct xl_line *l,
+			 unsigned int *i, const char *table)
+{
+	const char *t0 = l->tok[*i].text, *chain = NULL;
+	struct xl_plain_cmd *pc;
+	unsigned int k;
+
+	for (k = 0; k < sizeof(xl_plain_cmds) / sizeof(xl_plain_cmds[0]); k++)
+		if (is_opt(t0, xl_plain_cmds[k].shortopt,
+			   xl_plain_cmds[k].longopt))
+			break;
+	if (k == sizeof(xl_plain_cmds) / sizeof(xl_plain_cmds[0]))
+		return 0;
+	if (*i + 1 < l->n && l->tok[*i + 1].text[0] != '-')
+		chain = l->tok[++*i].text;
+	if (!chain && !xl_plain_cmds[k].table_verb)
+		return line_error(ctx, &l->tok[*i].loc, "%s needs a chain", t0);
+	pc = calloc(1, sizeof(*pc));
+	if (!pc)
+		return -1;
+	pc->verb = chain ? xl_plain_cmds[k].chain_verb :
+			   xl_plain_cmds[k].table_verb;
+	pc->table = table;
+	pc->chain = chain ? strdup(chain) : NULL;
+	list_add_tail(&pc->list, &ctx->plain);
+	return 1;
+}
+
+/*
  * One command: "-t TABLE" and "-A/-I CHAIN [N]" may appear anywhere
  * in it (as getopt allows); what is left is the rule.
  */
@@ -480,7 +524,8 @@ int xlate_read_command(struct xlate_ctx *ctx, int argc, char **argv)
 	struct location cloc;
 	struct xl_table *t;
 	struct xl_chain *c;
-	bool insert = false;
+	bool insert = false, plain_at = false;
+	int plain = 0;
 	size_t size = 1;
 	char *text;
 	int ret = -1;
@@ -525,6 +570,11 @@ int xlate_read_command(struct xlate_ctx *ctx, int argc, char **argv)
 
 		if ((is_opt(t0, "-t", "--table")) && i + 1 < l->n) {
 			table = l->tok[++i].text;
+		} else if (!plain_at && !chain &&
+			   (plain = plain_command(ctx, l, &i, NULL)) != 0) {
+			if (plain < 0)
+				goto out;
+			plain_at = true;
 		} else if ((is_opt(t0, "-A", "--append") ||
 			    is_opt(t0, "-I", "--insert")) && i + 1 < l->n) {
 			insert = t0[1] == 'I' || t0[2] == 'i';
@@ -537,14 +587,25 @@ int xlate_read_command(struct xlate_ctx *ctx, int argc, char **argv)
 			rest[n++] = l->tok[i];
 		}
 	}
-	if (!chain) {
-		line_error(ctx, &l->loc, "only -A and -I commands are "
-			   "translated%s", "");
+	if (!chain && !plain_at) {
+		line_error(ctx, &l->loc, "only -A, -I, -F, -N and -X commands "
+			   "are translated%s", "");
 		goto out;
 	}
 	layout = xl_layout_find(table);
 	if (!layout) {
 		line_error(ctx, &l->loc, "unknown table `%s'", table);
+		goto out;
+	}
+	ctx->cmd_mode = true;
+	if (plain_at) {
+		struct xl_plain_cmd *pc = list_last_entry(&ctx->plain,
+							  struct xl_plain_cmd,
+							  list);
+
+		pc->table = layout->name;
+		ret = n ? line_error(ctx, &rest[0].loc, "unexpected `%s'",
+				     rest[0].text) : 0;
 		goto out;
 	}
 	t = table_get(ctx, layout, &l->loc);
@@ -572,6 +633,7 @@ struct xlate_ctx *xlate_ctx_alloc(uint8_t family, unsigned int flags)
 	erec_queue_init(&ctx->erq, ~0u);
 	init_list_head(&ctx->tables);
 	init_list_head(&ctx->sets);
+	init_list_head(&ctx->plain);
 	if (xl_xt_init(family, err, sizeof(err)) < 0) {
 		erec_error(&ctx->erq, &internal_location, "%s", err);
 	}
@@ -594,6 +656,7 @@ static void chain_free_xl(struct xl_chain *c)
 void xlate_ctx_free(struct xlate_ctx *ctx)
 {
 	struct xl_set_decl *s, *sn;
+	struct xl_plain_cmd *pc, *pn;
 	struct input_desc *in, *next;
 	struct xl_table *t, *tn;
 	struct xl_chain *c, *cn;
@@ -608,6 +671,10 @@ void xlate_ctx_free(struct xlate_ctx *ctx)
 	list_for_each_entry_safe(s, sn, &ctx->sets, list) {
 		set_free(s->set);
 		free(s);
+	}
+	list_for_each_entry_safe(pc, pn, &ctx->plain, list) {
+		free(pc->chain);
+		free(pc);
 	}
 	erec_queue_free(&ctx->erq);
 	for (in = ctx->inputs; in; in = next) {

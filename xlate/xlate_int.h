@@ -105,6 +105,18 @@ struct xlate_ctx {
 	bool			cmd_mode;	/* one command: chains jumped
 						 * to exist elsewhere */
 	bool			cmd_insert;	/* that command is -I */
+	struct list_head	plain;		/* struct xl_plain_cmd */
+};
+
+/**
+ * struct xl_plain_cmd - a command that is not a rule (-F, -N, -X)
+ * @verb: nft's "flush chain", "add chain", ...; @chain NULL for all
+ */
+struct xl_plain_cmd {
+	struct list_head	list;
+	const char		*verb;
+	const char		*table;
+	char			*chain;
 };
 
 struct xl_chain *xl_chain_add(struct xl_table *t, const char *name,

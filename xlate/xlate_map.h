@@ -10,11 +10,15 @@
  * cannot be expressed.
  */
 
+#include <stdbool.h>
+#include <stdint.h>
+
 struct xl_rule;
 
 typedef int (*xl_map_fn)(struct xl_rule *r, const void *data);
 
-void xl_limit_rate(uint32_t avg, uint64_t *rate, uint64_t *unit);
+bool xl_limit_rate(uint64_t avg, uint64_t scale, uint64_t *rate,
+		   uint64_t *unit);
 
 int xl_map_tcp(struct xl_rule *r, const void *data);
 int xl_map_udp(struct xl_rule *r, const void *data);

@@ -1,11 +1,14 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
 # make check: iptables-translate.tsv (ip, ip6) through ipt2nft, exact and
-# semantic agreement. Floor below the measured figure; raise it as the
-# mappings improve (issue target: 97% semantic).
-MIN_SEMANTIC=${MIN_SEMANTIC:-70}
+# semantic agreement. Floors just below the measured figures (259 cases:
+# 92.3% semantic with the corpus as is, 97.7% with the 14 corrections of
+# iptables-translate.errata; issue target: 97% semantic).
+MIN_SEMANTIC=${MIN_SEMANTIC:-91}
+MIN_CORRECTED=${MIN_CORRECTED:-97}
 command -v python3 >/dev/null 2>&1 || { echo "SKIP: no python3"; exit 77; }
 here=${srcdir:-$(dirname "$0")/..}
 exec python3 "$here/conformance/run-iptables-translate" \
 	--ipt2nft "${top_builddir:-../..}/xlate/ipt2nft" \
-	--nft "${NFT:-../nftc/nft}" --min-semantic "$MIN_SEMANTIC"
+	--nft "${NFT:-../nftc/nft}" --min-semantic "$MIN_SEMANTIC" \
+	--min-corrected "$MIN_CORRECTED"
