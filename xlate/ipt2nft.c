@@ -3,7 +3,7 @@
  * ipt2nft: translate iptables-save / ip6tables-save output, or one
  * iptables command, into an nftables ruleset.
  *
- *   ipt2nft [-6] [-c] [--counters] [--stats] [FILE]   (stdin by default)
+ *   ipt2nft [-6] [-c] [--counters] [--stats] [--ipsets SETS] [FILE]
  *   ipt2nft [-6] [-c] -- iptables -t nat -A POSTROUTING -j MASQUERADE
  *
  * Diagnostics go to stderr as FILE:LINE:COL: error: ... with the line
@@ -31,6 +31,7 @@ static void usage(FILE *f)
 "      --counters    keep the packet and byte counters of the input\n"
 "      --no-counter  do not add a counter to every rule\n"
 "  -s, --stats       print how many rules were translated (stderr)\n"
+"      --ipsets FILE `ipset save' output: the sets -m set and -j SET use\n"
 "  -q, --quiet       no warnings, errors only\n"
 "  -h, --help        this text\n");
 }
@@ -57,6 +58,25 @@ static char *read_all(FILE *in)
 	return buf;
 }
 
+static int read_ipsets(struct xlate_ctx *ctx, const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *data;
+
+	if (!f) {
+		fprintf(stderr, "ipt2nft: %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	data = read_all(f);
+	fclose(f);
+	if (!data) {
+		fprintf(stderr, "ipt2nft: out of memory\n");
+		return -1;
+	}
+	xlate_read_ipsets(ctx, path, data);
+	return 0;
+}
+
 static void print_diagnostics(const struct xlate_ctx *ctx, bool quiet)
 {
 	const struct erec_queue *q = xlate_errors(ctx);
@@ -79,12 +99,13 @@ int main(int argc, char **argv)
 		{ "stats",	no_argument, NULL, 's' },
 		{ "quiet",	no_argument, NULL, 'q' },
 		{ "help",	no_argument, NULL, 'h' },
+		{ "ipsets",	required_argument, NULL, 'S' },
 		{ NULL },
 	};
 	unsigned int flags = 0;
 	uint8_t family = NFPROTO_IPV4;
 	bool stats = false, quiet = false, dashdash;
-	const char *path = "-";
+	const char *path = "-", *ipsets = NULL;
 	const struct xlate_stats *st;
 	struct xlate_ctx *ctx;
 	FILE *in;
@@ -114,6 +135,9 @@ int main(int argc, char **argv)
 		case 'h':
 			usage(stdout);
 			return 0;
+		case 'S':
+			ipsets = optarg;
+			break;
 		default:
 			usage(stderr);
 			return 2;
@@ -125,6 +149,10 @@ int main(int argc, char **argv)
 	ctx = xlate_ctx_alloc(family, flags);
 	if (!ctx) {
 		fprintf(stderr, "ipt2nft: out of memory\n");
+		return 2;
+	}
+	if (ipsets && read_ipsets(ctx, ipsets) < 0) {
+		xlate_ctx_free(ctx);
 		return 2;
 	}
 	if (dashdash) {

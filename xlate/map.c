@@ -168,6 +168,8 @@ int xl_map_ext(struct xl_rule *r, const struct xl_ext *ext)
 	unsigned int i, size = xl_ext_size(ext);
 
 	r->ext_size = size;
+	if (ext->setref)	/* -m set / -j SET: parsed by ipset.c */
+		return xl_map_setref(r, ext->setref);
 	for (i = 0; i < sizeof(xl_maps) / sizeof(xl_maps[0]); i++) {
 		const struct xl_map *m = &xl_maps[i];
 

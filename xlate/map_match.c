@@ -530,13 +530,15 @@ int xl_map_owner(struct xl_rule *r, const void *data)
 	const struct xt_owner_match_info *o = data;
 
 	if (o->match & XT_OWNER_SOCKET) {
-		/* skuid loads fail without a (full) socket */
+		/*
+		 * xt_owner matches --socket-exists when the packet has a
+		 * full socket of this netns with a file; nft's skuid load
+		 * fails (no match) exactly when there is none, so any uid
+		 * is the same test.
+		 */
 		xl_match_inv(r, xl_meta(LOC, NFT_META_SKUID),
 			     o->invert & XT_OWNER_SOCKET,
 			     xl_range(LOC, 0, UINT32_MAX, "%" PRIu64));
-		xl_warn(r, "--socket-exists translated as a socket owner "
-			"test (sockets without a file do not match)");
-		r->inexact = true;
 	}
 	if (o->match & XT_OWNER_UID)
 		xl_match_range(r, xl_meta(LOC, NFT_META_SKUID), o->uid_min,

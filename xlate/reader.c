@@ -426,6 +426,12 @@ static struct input_desc *input_add(struct xlate_ctx *ctx,
 	return in;
 }
 
+struct input_desc *xl_input_add(struct xlate_ctx *ctx, const char *name,
+				char *data)
+{
+	return input_add(ctx, INPUT_FILE, name, data);
+}
+
 int xlate_read_save(struct xlate_ctx *ctx, const char *name, char *data)
 {
 	struct input_desc *in = input_add(ctx, INPUT_FILE, name, data);
@@ -634,6 +640,7 @@ struct xlate_ctx *xlate_ctx_alloc(uint8_t family, unsigned int flags)
 	init_list_head(&ctx->tables);
 	init_list_head(&ctx->sets);
 	init_list_head(&ctx->plain);
+	init_list_head(&ctx->ipsets);
 	if (xl_xt_init(family, err, sizeof(err)) < 0) {
 		erec_error(&ctx->erq, &internal_location, "%s", err);
 	}
@@ -676,6 +683,7 @@ void xlate_ctx_free(struct xlate_ctx *ctx)
 		free(pc->chain);
 		free(pc);
 	}
+	xl_ipsets_free(ctx);
 	erec_queue_free(&ctx->erq);
 	for (in = ctx->inputs; in; in = next) {
 		next = in->next;

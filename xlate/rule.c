@@ -344,6 +344,31 @@ static void ext_extend(struct xl_ext *e, const struct location *loc)
 	e->loc = location_join(&e->loc, loc);
 }
 
+static bool is_setref_ext(const struct xl_ext *e)
+{
+	return !strcmp(xl_ext_name(e), e->match ? "set" : "SET");
+}
+
+/* An option of -m set / -j SET: parsed by ipset.c, not libxt_set. */
+static int setref_option(struct xl_parse *p, struct xl_ext *e,
+			 unsigned int *i, const char *name, bool inv)
+{
+	int used;
+
+	if (!e->setref)
+		e->setref = calloc(1, sizeof(*e->setref));
+	if (!e->setref)
+		return tok_error(p, *i, "out of memory%s", "");
+	p->r->loc = p->tok[*i].loc;
+	used = xl_setref_option(p->r, e->setref, name, p->argv + *i + 1,
+				p->n - *i - 1, inv);
+	if (used < 0)
+		return -1;
+	*i += 1 + used;
+	ext_extend(e, &p->tok[*i - 1].loc);
+	return 0;
+}
+
 /* An extension option at tok[*i]; advances *i past its arguments. */
 static int ext_option(struct xl_parse *p, unsigned int *i, bool inv)
 {
@@ -377,6 +402,8 @@ static int ext_option(struct xl_parse *p, unsigned int *i, bool inv)
 		return tok_error(p, *i, "option \"%s\" is ambiguous", t);
 	if (!e)
 		return tok_error(p, *i, "unknown option \"%s\"", t);
+	if (is_setref_ext(e))
+		return setref_option(p, e, i, name, inv);
 	optind = *i + 1;
 	if (has_arg != no_argument) {
 		if (eq) {
@@ -637,6 +664,14 @@ static int final_checks(struct xl_parse *p)
 	struct xl_ext *e;
 
 	list_for_each_entry(e, xl_xt_exts(p->xr), list) {
+		if (is_setref_ext(e)) {
+			if (e->setref && e->setref->given)
+				continue;
+			p->r->loc = e->loc;
+			return xl_error(p->r, "You must specify `--%s' with "
+					"proper arguments", e->match ?
+					"match-set" : "add-set' or `--del-set");
+		}
 		if (xl_xt_final(e, p->err, sizeof(p->err)) < 0) {
 			p->r->loc = e->loc;
 			return xl_error(p->r, "%s", p->err);

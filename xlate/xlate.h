@@ -67,6 +67,13 @@ void xlate_ctx_free(struct xlate_ctx *ctx);
 int xlate_read_save(struct xlate_ctx *ctx, const char *name, char *data);
 
 /*
+ * The sets of `ipset save` output @data (@name for diagnostics, data
+ * taken over): rules that reference them (-m set, -j SET) get nft sets
+ * with their elements. Returns 0, or -1 when anything was reported.
+ */
+int xlate_read_ipsets(struct xlate_ctx *ctx, const char *name, char *data);
+
+/*
  * One command ("iptables -t nat -A POSTROUTING ..."), argv[0] being
  * iptables or ip6tables (or the first option). Returns 0 or -1.
  */

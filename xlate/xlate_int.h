@@ -106,6 +106,7 @@ struct xlate_ctx {
 						 * to exist elsewhere */
 	bool			cmd_insert;	/* that command is -I */
 	struct list_head	plain;		/* struct xl_plain_cmd */
+	struct list_head	ipsets;		/* ipset.c: --ipsets */
 };
 
 /**
@@ -125,6 +126,26 @@ struct xl_chain *xl_chain_add(struct xl_table *t, const char *name,
 struct xl_chain *xl_chain_find(struct xl_table *t, const char *name);
 
 /**
+ * struct xl_setref - "-m set" / "-j SET" as parsed by ipset.c
+ * @src: per dimension, src (true) or dst
+ * @given: --match-set/--add-set/--del-set was seen
+ */
+struct xl_setref {
+	char			name[32];
+	bool			src[3];
+	unsigned int		ndir;
+	enum {
+		XL_SETREF_MATCH,
+		XL_SETREF_ADD,
+		XL_SETREF_DEL,
+	}			op;
+	bool			inv;
+	bool			exist;
+	bool			given;
+	uint32_t		timeout;	/* s */
+};
+
+/**
  * struct xl_ext - one extension instance of the rule being parsed
  * @match/@target: the libxtables object (its ->m / ->t holds the data)
  * @loc: "-m NAME" / "-j NAME" and the options given to it
@@ -135,6 +156,7 @@ struct xl_ext {
 	struct xtables_target	*target;
 	const char		*name;
 	struct location		loc;
+	struct xl_setref	*setref;	/* set match / SET target */
 };
 
 /**
@@ -242,6 +264,17 @@ const struct proto_desc *xl_l3_desc(const struct xl_rule *r);
 struct set *xl_set_declare(struct xlate_ctx *ctx, const char *table,
 			   const char *name, struct expr *key, uint32_t flags,
 			   const struct location *loc);
+
+/* ipset.c: ipset references (libxt_set needs the kernel's sets). */
+struct xl_ipset;
+struct xl_ipset *xl_ipset_find(struct xlate_ctx *ctx, const char *name);
+void xl_ipsets_free(struct xlate_ctx *ctx);
+int xl_setref_option(struct xl_rule *r, struct xl_setref *ref,
+		     const char *opt, char **argv, unsigned int n, bool inv);
+int xl_map_setref(struct xl_rule *r, const struct xl_setref *ref);
+/* reader.c: an input buffer (@data taken over) for diagnostics */
+struct input_desc *xl_input_add(struct xlate_ctx *ctx, const char *name,
+				char *data);
 
 /* rule.c: the command line rule parser. */
 struct xl_token {

@@ -172,6 +172,7 @@ void xl_xt_rule_free(struct xl_xt_rule *xr)
 		return;
 	list_for_each_entry_safe(e, n, &xr->exts, list) {
 		list_del(&e->list);
+		free(e->setref);
 		free(e);
 	}
 	xtables_rule_matches_free(&xr->matches);
