@@ -30,6 +30,7 @@
 #include <linux/netfilter/xt_string.h>
 #include <linux/netfilter/xt_cgroup.h>
 #include <linux/netfilter/xt_connbytes.h>
+#include <linux/netfilter/xt_u32.h>
 #include "xlate_int.h"
 #include "xlate_map.h"
 
@@ -110,6 +111,7 @@ static const struct xl_map xl_maps[] = {
 	{ .name = "sctp", .fn = xl_map_sctp },
 	{ .name = "ecn", .fn = xl_map_ecn },
 	{ .name = "rpfilter", .fn = xl_map_rpfilter },
+	M("u32",	sizeof(struct xt_u32),		xl_map_u32),
 
 	T("LOG",	0, xl_map_log),
 	T("NFLOG",	0, xl_map_nflog),
@@ -147,7 +149,6 @@ static const struct {
 	const char	*why;
 } xl_unmappable[] = {
 	{ "string",	"nftables cannot search packet payload for a string" },
-	{ "u32",	"u32 tests not translated yet" },
 	{ "physdev",	"nftables has no bridge port match for routed "
 			"packets (br_netfilter)" },
 	{ "bpf",	"nftables cannot run BPF programs" },

@@ -96,5 +96,7 @@ int xl_map_ecn(struct xl_rule *r, const void *data);
 int xl_map_rpfilter(struct xl_rule *r, const void *data);
 int xl_map_tos_tg(struct xl_rule *r, const void *data);
 int xl_map_checksum(struct xl_rule *r, const void *data);
+/* map_u32.c */
+int xl_map_u32(struct xl_rule *r, const void *data);
 
 #endif

@@ -342,6 +342,40 @@ START_TEST(test_ipset)
 }
 END_TEST
 
+/*
+ * xt_u32: word = ntohl(32 bits at OFF of the network header); &, <<,
+ * >> in order; match when the result is in a range. A chain of them is
+ * shift(word & M, s): compare word & M with the ranges shifted back.
+ */
+START_TEST(test_u32)
+{
+	/* IP version: word 0 >> 28: bits 28-31, 4 << 28 */
+	CHECK_XL("iptables -A INPUT -m u32 --u32 0>>28=4",
+		 "add rule ip filter INPUT @nh,0,32 & 0xf0000000 == "
+		 "0x40000000 counter");
+	/* protocol byte: word at 6 (frag off, ttl, protocol) & 0xff */
+	CHECK_XL("iptables -A INPUT -m u32 --u32 6&0xFF=1,17",
+		 "add rule ip filter INPUT @nh,48,32 & 0xff == "
+		 "{ 0x1, 0x11 } counter");
+	/* a left shift drops the top bits: [0x10, 0x20] >> 4 = [1, 2] */
+	CHECK_XL("iptables -A INPUT -m u32 --u32 0<<4=0x10:0x20",
+		 "add rule ip filter INPUT @nh,0,32 & 0xfffffff == 0x1-0x2 "
+		 "counter");
+	/* "!" of one test is the test negated */
+	CHECK_XL("iptables -A INPUT -m u32 ! --u32 0&0xFFFF=0x100:0xFFFF",
+		 "add rule ip filter INPUT @nh,0,32 & 0xffff != "
+		 "0x100-0xffff counter");
+	/* the IPv4 header length jump is nft's transport header */
+	CHECK_XL_INEXACT("iptables -A INPUT -m u32 --u32 "
+			 "0>>22&0x3C@0>>16=53",
+			 "add rule ip filter INPUT @th,0,32 & 0xffff0000 == "
+			 "0x350000 counter");
+	/* any other "@" reads an offset from the packet: refused */
+	CHECK_XL_FAILS("iptables -A INPUT -m u32 --u32 "
+		       "0>>22&0x3C@12>>26&0x3C@0=1");
+}
+END_TEST
+
 /* IPv6 (libxtables serves one family per process: a child runs these) */
 START_TEST(test_ip6)
 {
@@ -389,6 +423,7 @@ static Suite *xlate_suite(void)
 	tcase_add_test(tc, test_rates);
 	tcase_add_test(tc, test_misc_fixed);
 	tcase_add_test(tc, test_ipset);
+	tcase_add_test(tc, test_u32);
 	suite_add_tcase(s, tc);
 	return s;
 }
