@@ -71,7 +71,7 @@ static void vm_lookup_eval(struct nftvm_expr *expr, struct nftvm_regs *regs,
 	const struct nftvm_set *set = priv->set;
 	const struct nftvm_elem *e;
 
-	e = nftvm_set_match(set, &regs->data[priv->sreg]);
+	e = nftvm_set_match(set, &regs->data[priv->sreg], pkt->now);
 	if ((e != NULL) == priv->invert) {
 		regs->verdict.code = NFT_BREAK;
 		return;

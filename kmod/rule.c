@@ -37,6 +37,21 @@ static const struct nftvm_expr_ops *const nftvm_expr_types[] = {
 	&nftvm_meta_ops,
 	&nftvm_lookup_ops,
 	&nftvm_counter_ops,
+	&nftvm_ct_ops,
+	&nftvm_exthdr_ops,
+	&nftvm_limit_ops,
+	&nftvm_quota_ops,
+	&nftvm_objref_ops,
+	&nftvm_log_ops,
+	&nftvm_reject_ops,
+	&nftvm_nat_ops,
+	&nftvm_masq_ops,
+	&nftvm_redir_ops,
+	&nftvm_notrack_ops,
+	&nftvm_hash_ops,
+	&nftvm_numgen_ops,
+	&nftvm_last_ops,
+	&nftvm_dynset_ops,
 };
 
 const struct nftvm_expr_ops *nftvm_expr_find(const struct nlattr *name)

@@ -97,11 +97,16 @@ struct nftvm_set *nftvm_set_lookup(struct nftvm_ctx *ctx,
  * nftvm_set_match - the element a packet key selects, catch-all included
  */
 const struct nftvm_elem *nftvm_set_match(const struct nftvm_set *set,
-					 const __u32 *key)
+					 const __u32 *key, __u64 now)
 {
 	const struct nftvm_elem *e = set->type->lookup(set, key);
 
-	return e ? e : set->catchall;
+	/* an expired element is gone for the packet path */
+	if (e && nftvm_elem_expired(e, now))
+		e = NULL;
+	if (!e && set->catchall && !nftvm_elem_expired(set->catchall, now))
+		e = set->catchall;
+	return e;
 }
 
 static int nftvm_elem_release_fn(const struct nftvm_set *set,
@@ -111,6 +116,8 @@ static int nftvm_elem_release_fn(const struct nftvm_set *set,
 
 	if (!(e->flags & NFT_SET_ELEM_INTERVAL_END))
 		nftvm_data_release(&d, set->dtype);
+	if (e->obj)
+		e->obj->use--;
 	return 0;
 }
 
@@ -279,8 +286,17 @@ static int nftvm_set_parse_types(struct nftvm_ctx *ctx, struct nftvm_set *set,
 		return -NFTVM_EINVAL;
 	}
 
-	if (set->flags & NFT_SET_OBJECT)
-		return nftvm_fail(ctx, tb[NFTA_SET_FLAGS], -NFTVM_EOPNOTSUPP);
+	if (set->flags & NFT_SET_OBJECT) {
+		if (!tb[NFTA_SET_OBJ_TYPE])
+			return -NFTVM_EINVAL;
+		set->objtype = nftvm_nla_be32(tb[NFTA_SET_OBJ_TYPE]);
+		if (set->objtype == NFT_OBJECT_UNSPEC ||
+		    set->objtype > NFT_OBJECT_MAX)
+			return nftvm_fail(ctx, tb[NFTA_SET_OBJ_TYPE],
+					  -NFTVM_EOPNOTSUPP);
+	} else if (tb[NFTA_SET_OBJ_TYPE]) {
+		return nftvm_fail(ctx, tb[NFTA_SET_OBJ_TYPE], -NFTVM_EINVAL);
+	}
 	if (tb[NFTA_SET_TIMEOUT]) {
 		if (!(set->flags & NFT_SET_TIMEOUT))
 			return nftvm_fail(ctx, tb[NFTA_SET_TIMEOUT],

@@ -71,6 +71,44 @@ static int nftvm_elem_parse_key(struct nftvm_ctx *ctx,
 	return 0;
 }
 
+#define NFTVM_NSEC_PER_MSEC	1000000ull
+
+/*
+ * Timeouts travel in milliseconds; the element keeps nanoseconds and an
+ * absolute expiry on the VM clock.  Without its own timeout an element
+ * of a timeout set inherits the set's.
+ */
+static int nftvm_elem_parse_timeout(struct nftvm_ctx *ctx,
+				    const struct nftvm_set *set,
+				    const struct nlattr **tb,
+				    struct nftvm_elem *e)
+{
+	__u64 timeout = 0, expiration = 0;
+
+	if (tb[NFTA_SET_ELEM_TIMEOUT])
+		timeout = nftvm_nla_be64(tb[NFTA_SET_ELEM_TIMEOUT]);
+	else if ((set->flags & NFT_SET_TIMEOUT) &&
+		 !(e->flags & NFT_SET_ELEM_INTERVAL_END))
+		timeout = set->timeout;
+	if (tb[NFTA_SET_ELEM_EXPIRATION]) {
+		if (!timeout)
+			return nftvm_fail(ctx, tb[NFTA_SET_ELEM_EXPIRATION],
+					  -NFTVM_EOPNOTSUPP);
+		expiration = nftvm_nla_be64(tb[NFTA_SET_ELEM_EXPIRATION]);
+		if (expiration > timeout)
+			return nftvm_fail(ctx, tb[NFTA_SET_ELEM_EXPIRATION],
+					  -NFTVM_ERANGE);
+	}
+	if (timeout > ~0ull / NFTVM_NSEC_PER_MSEC)
+		return nftvm_fail(ctx, tb[NFTA_SET_ELEM_TIMEOUT],
+				  -NFTVM_ERANGE);
+	e->timeout = timeout * NFTVM_NSEC_PER_MSEC;
+	if (timeout)
+		e->expires = ctx->vm->now + (expiration ? expiration *
+			     NFTVM_NSEC_PER_MSEC : e->timeout);
+	return 0;
+}
+
 /*
  * Parse one element into a fresh struct nftvm_elem.  The map value of a
  * verdict map holds a chain reference when it jumps.
@@ -110,11 +148,21 @@ static int nftvm_elem_parse(struct nftvm_ctx *ctx, struct nftvm_set *set,
 	if (tb[NFTA_SET_ELEM_KEY_END] && !(set->flags & NFT_SET_INTERVAL))
 		return nftvm_fail(ctx, tb[NFTA_SET_ELEM_KEY_END],
 				  -NFTVM_EOPNOTSUPP);
-	if (tb[NFTA_SET_ELEM_EXPR] || tb[NFTA_SET_ELEM_EXPRESSIONS] ||
-	    tb[NFTA_SET_ELEM_OBJREF])
+	if (tb[NFTA_SET_ELEM_EXPR] || tb[NFTA_SET_ELEM_EXPRESSIONS])
 		return nftvm_fail(ctx, nest, -NFTVM_EOPNOTSUPP);
+	if (with_data && tb[NFTA_SET_ELEM_OBJREF] &&
+	    !(set->flags & NFT_SET_OBJECT))
+		return nftvm_fail(ctx, tb[NFTA_SET_ELEM_OBJREF],
+				  -NFTVM_EINVAL);
+	if (with_data && (set->flags & NFT_SET_OBJECT) &&
+	    !tb[NFTA_SET_ELEM_OBJREF] &&
+	    !(flags & NFT_SET_ELEM_INTERVAL_END))
+		return nftvm_fail(ctx, nest, -NFTVM_EINVAL);
 	if (tb[NFTA_SET_ELEM_TIMEOUT] && !(set->flags & NFT_SET_TIMEOUT))
 		return nftvm_fail(ctx, tb[NFTA_SET_ELEM_TIMEOUT],
+				  -NFTVM_EINVAL);
+	if (tb[NFTA_SET_ELEM_EXPIRATION] && !(set->flags & NFT_SET_TIMEOUT))
+		return nftvm_fail(ctx, tb[NFTA_SET_ELEM_EXPIRATION],
 				  -NFTVM_EINVAL);
 	if (with_data) {
 		if (set->flags & NFT_SET_MAP) {
@@ -135,6 +183,11 @@ static int nftvm_elem_parse(struct nftvm_ctx *ctx, struct nftvm_set *set,
 	if (!e)
 		return -NFTVM_ENOMEM;
 	e->flags = flags;
+	if (with_data) {
+		err = nftvm_elem_parse_timeout(ctx, set, tb, e);
+		if (err < 0)
+			goto err_free;
+	}
 	if (tb[NFTA_SET_ELEM_KEY]) {
 		err = nftvm_elem_parse_key(ctx, set, tb[NFTA_SET_ELEM_KEY],
 					   nftvm_elem_key(e));
@@ -163,6 +216,17 @@ static int nftvm_elem_parse(struct nftvm_ctx *ctx, struct nftvm_set *set,
 			nftvm_memcpy(nftvm_elem_data(set, e), d.data,
 				     NFTVM_ALIGN(set->dlen, 4));
 	}
+	if (with_data && tb[NFTA_SET_ELEM_OBJREF]) {
+		e->obj = nftvm_obj_lookup(ctx->table, tb[NFTA_SET_ELEM_OBJREF],
+					  set->objtype);
+		if (!e->obj) {
+			err = nftvm_fail(ctx, tb[NFTA_SET_ELEM_OBJREF],
+					 -NFTVM_ENOENT);
+			goto err_free;
+		}
+		/* the verdict of an object map element stays empty */
+		e->obj->use++;
+	}
 	*ep = e;
 	return 0;
 
@@ -190,6 +254,8 @@ static void nftvm_elem_drop(struct nftvm_set *set, struct nftvm_elem *e)
 
 	if (!(e->flags & NFT_SET_ELEM_INTERVAL_END))
 		nftvm_data_release(&d, set->dtype);
+	if (e->obj)
+		e->obj->use--;
 	nftvm_elem_free(set, e);
 }
 
@@ -283,6 +349,8 @@ static int nftvm_elem_remove(struct nftvm_ctx *ctx, struct nftvm_set *set,
 	}
 	if (!(e->flags & NFT_SET_ELEM_INTERVAL_END))
 		nftvm_data_release(&d, set->dtype);
+	if (e->obj)
+		e->obj->use--;
 	return 0;
 }
 
