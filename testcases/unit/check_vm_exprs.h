@@ -10,6 +10,7 @@
 #include "check_vm_common.h"
 #include <libnftnl/object.h>
 #include <linux/netfilter/nf_conntrack_tuple_common.h>
+#include <linux/netfilter/nf_nat.h>
 
 static inline struct nftnl_expr *x_payload_set(uint32_t base, uint32_t off,
 					       uint32_t len, uint32_t sreg,
