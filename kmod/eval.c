@@ -160,7 +160,8 @@ static int nftvm_do_chain(struct nftvm_chain *base,
 	struct nftvm_jump stack[NFTVM_JUMP_STACK_SIZE];
 	const struct nftvm_chain *chain = base;
 	const struct nftvm_list *pos = base->rules.next;
-	struct nftvm_regs regs;
+	/* a register read before any write is zero, never stack garbage */
+	struct nftvm_regs regs = { { 0 } };
 	unsigned int sp = 0;
 	int code;
 

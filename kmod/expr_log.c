@@ -2,9 +2,9 @@
 /*
  * log: record that the packet passed here.  Syslog-style logging (level,
  * flags) gets a message line formatted like the kernel's log backend
- * writes it (prefix, interfaces, addresses, length, TTL, protocol and
- * ports; the optional TCP sequence/option, IP option and UID parts are
- * left out); NFLOG-style logging (group, snaplen, qthreshold) records
+ * writes it ("PREFIX IN= OUT= SRC= DST= LEN= TOS= PREC= TTL= ID= DF
+ * PROTO=TCP SPT= DPT= WINDOW= RES= SYN URGP="; the MAC part and the
+ * optional TCP sequence/option, IP option and UID parts are left out); NFLOG-style logging (group, snaplen, qthreshold) records
  * its parameters.  Both land in the result's log list.
  */
 #include "nftvm_int.h"
@@ -128,30 +128,23 @@ static void vm_putu(struct vm_line *l, __u32 v, unsigned int base,
 		vm_putc(l, tmp[--n]);
 }
 
-/* IPv6 addresses as eight groups, without "::" compression */
+/* IPv4 dotted quad; IPv6 as eight 4-digit groups (%pI6, uncompressed) */
 static void vm_put_addr(struct vm_line *l, const __u8 *a, bool v6)
 {
+	static const char hex[] = "0123456789abcdef";
 	unsigned int i;
 
 	for (i = 0; i < (v6 ? 16u : 4u); i += v6 ? 2 : 1) {
 		if (i)
 			vm_putc(l, v6 ? ':' : '.');
-		if (v6) {
-			/* lower case hex, as %pI6 prints */
-			unsigned int w = nftvm_get_be16(a + i), s;
-			bool lead = true;
-
-			for (s = 16; s > 0; s -= 4) {
-				unsigned int d = (w >> (s - 4)) & 0xf;
-
-				if (lead && d == 0 && s > 4)
-					continue;
-				lead = false;
-				vm_putc(l, (char)(d < 10 ? '0' + d : 'a' + d - 10));
-			}
-		} else {
+		if (!v6) {
 			vm_putu(l, a[i], 10, 0);
+			continue;
 		}
+		vm_putc(l, hex[a[i] >> 4]);
+		vm_putc(l, hex[a[i] & 0xf]);
+		vm_putc(l, hex[a[i + 1] >> 4]);
+		vm_putc(l, hex[a[i + 1] & 0xf]);
 	}
 }
 
@@ -162,19 +155,42 @@ static void vm_put_kv(struct vm_line *l, const char *k, __u32 v)
 	vm_putc(l, ' ');
 }
 
+/* TCP flag names, most significant first, as the kernel prints them */
+static const char *const vm_tcp_flags[8] = {
+	"CWR ", "ECE ", "URG ", "ACK ", "PSH ", "RST ", "SYN ", "FIN ",
+};
+
+static void vm_log_tcp(struct vm_line *l, const __u8 *th)
+{
+	unsigned int i;
+
+	vm_put_kv(l, "WINDOW=", nftvm_get_be16(th + 14));
+	vm_puts(l, "RES=0x", 8);
+	vm_putu(l, th[12] & 0x0f, 16, 2);
+	vm_putc(l, ' ');
+	for (i = 0; i < 8; i++)
+		if (th[13] & (0x80 >> i))
+			vm_puts(l, vm_tcp_flags[i], 8);
+	vm_put_kv(l, "URGP=", nftvm_get_be16(th + 18));
+}
+
 static void vm_log_l4(struct vm_line *l, const struct nftvm_pktinfo *pkt)
 {
 	const __u8 *th = pkt->data + pkt->thoff;
+	bool tcp = pkt->l4proto == IPPROTO_TCP;
 
 	switch (pkt->l4proto) {
 	case IPPROTO_TCP:
 	case IPPROTO_UDP:
-		vm_puts(l, pkt->l4proto == IPPROTO_TCP ? "PROTO=TCP " :
-			"PROTO=UDP ", 16);
-		if (pkt->fragoff || pkt->thoff + 4 > pkt->len)
+		vm_puts(l, tcp ? "PROTO=TCP " : "PROTO=UDP ", 16);
+		if (pkt->fragoff || pkt->thoff + (tcp ? 20 : 8) > pkt->len)
 			return;
 		vm_put_kv(l, "SPT=", nftvm_get_be16(th));
 		vm_put_kv(l, "DPT=", nftvm_get_be16(th + 2));
+		if (tcp)
+			vm_log_tcp(l, th);
+		else
+			vm_put_kv(l, "LEN=", nftvm_get_be16(th + 4));
 		return;
 	case IPPROTO_ICMP:
 	case IPPROTO_ICMPV6:
@@ -187,6 +203,38 @@ static void vm_log_l4(struct vm_line *l, const struct nftvm_pktinfo *pkt)
 		return;
 	}
 	vm_put_kv(l, "PROTO=", pkt->l4proto);
+}
+
+static void vm_log_ipv4(struct vm_line *l, const __u8 *d)
+{
+	__u16 frag = nftvm_get_be16(d + 6);
+
+	vm_put_kv(l, "LEN=", nftvm_get_be16(d + 2));
+	vm_puts(l, "TOS=0x", 8);
+	vm_putu(l, d[1] & 0x1e, 16, 2);
+	vm_puts(l, " PREC=0x", 8);
+	vm_putu(l, d[1] & 0xe0, 16, 2);
+	vm_putc(l, ' ');
+	vm_put_kv(l, "TTL=", d[8]);
+	vm_put_kv(l, "ID=", nftvm_get_be16(d + 4));
+	if (frag & 0x8000)
+		vm_puts(l, "CE ", 4);
+	if (frag & 0x4000)
+		vm_puts(l, "DF ", 4);
+	if (frag & 0x2000)
+		vm_puts(l, "MF ", 4);
+	if (frag & 0x1fff)
+		vm_put_kv(l, "FRAG:", frag & 0x1fff);
+}
+
+static void vm_log_ipv6(struct vm_line *l, const __u8 *d)
+{
+	__u32 w = nftvm_get_be32(d);
+
+	vm_put_kv(l, "LEN=", nftvm_get_be16(d + 4) + 40u);
+	vm_put_kv(l, "TC=", (w >> 20) & 0xff);
+	vm_put_kv(l, "HOPLIMIT=", d[7]);
+	vm_put_kv(l, "FLOWLBL=", w & 0xfffff);
 }
 
 static void vm_log_line(struct vm_line *l, const struct nftvm_log *priv,
@@ -212,16 +260,10 @@ static void vm_log_line(struct vm_line *l, const struct nftvm_log *priv,
 	vm_puts(l, " DST=", 8);
 	vm_put_addr(l, d + (v6 ? 24 : 16), v6);
 	vm_putc(l, ' ');
-	vm_put_kv(l, "LEN=", pkt->len);
-	if (v6) {
-		vm_put_kv(l, "HOPLIMIT=", d[7]);
-	} else {
-		vm_puts(l, "TOS=0x", 8);
-		vm_putu(l, d[1] & 0xfc, 16, 2);
-		vm_putc(l, ' ');
-		vm_put_kv(l, "TTL=", d[8]);
-		vm_put_kv(l, "ID=", nftvm_get_be16(d + 4));
-	}
+	if (v6)
+		vm_log_ipv6(l, d);
+	else
+		vm_log_ipv4(l, d);
 	if (pkt->tprot_set)
 		vm_log_l4(l, pkt);
 	/* no trailing blank */
