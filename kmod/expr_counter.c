@@ -90,6 +90,7 @@ const struct nftvm_obj_type nftvm_obj_counter_type = {
 };
 
 const struct nftvm_expr_ops nftvm_counter_ops = {
+	.stateful	= true,
 	.name		= "counter",
 	.size		= sizeof(struct nftvm_counter),
 	.maxattr	= NFTA_COUNTER_MAX,

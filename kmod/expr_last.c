@@ -59,6 +59,7 @@ static void vm_last_dump(struct nftvm_nlbuf *b, const struct nftvm_expr *expr)
 }
 
 const struct nftvm_expr_ops nftvm_last_ops = {
+	.stateful	= true,
 	.name		= "last",
 	.size		= sizeof(struct nftvm_last),
 	.maxattr	= NFTA_LAST_MAX,

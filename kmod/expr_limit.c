@@ -149,6 +149,7 @@ static void vm_limit_dump(struct nftvm_nlbuf *b, const struct nftvm_expr *expr)
 }
 
 const struct nftvm_expr_ops nftvm_limit_ops = {
+	.stateful	= true,
 	.name		= "limit",
 	.size		= sizeof(struct nftvm_limit),
 	.maxattr	= NFTA_LIMIT_MAX,

@@ -91,6 +91,7 @@ static void vm_quota_dump(struct nftvm_nlbuf *b, const struct nftvm_expr *expr)
 }
 
 const struct nftvm_expr_ops nftvm_quota_ops = {
+	.stateful	= true,
 	.name		= "quota",
 	.size		= sizeof(struct nftvm_quota),
 	.maxattr	= NFTA_QUOTA_MAX,

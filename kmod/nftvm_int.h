@@ -237,12 +237,16 @@ struct nftvm_vctx;
  * @activate:	take back the references dropped by @deactivate (undo)
  * @deactivate:	drop references when the rule leaves the ruleset
  * @destroy:	free private allocations
+ * @clone:	copy @src's state into a fresh @dst (default: memcpy); for
+ *		per-element instances made by dynset
+ * @stateful:	may be instantiated per set element (counter, limit, ...)
  */
 struct nftvm_expr_ops {
 	const char			*name;
 	unsigned int			size;
 	unsigned int			maxattr;
 	const struct nftvm_nla_policy	*policy;
+	bool				stateful;
 	int	(*init)(struct nftvm_ctx *ctx, struct nftvm_expr *expr,
 			const struct nlattr * const *tb);
 	void	(*eval)(struct nftvm_expr *expr, struct nftvm_regs *regs,
@@ -253,6 +257,7 @@ struct nftvm_expr_ops {
 	void	(*activate)(struct nftvm_ctx *ctx, struct nftvm_expr *expr);
 	void	(*deactivate)(struct nftvm_ctx *ctx, struct nftvm_expr *expr);
 	void	(*destroy)(struct nftvm_ctx *ctx, struct nftvm_expr *expr);
+	int	(*clone)(struct nftvm_expr *dst, const struct nftvm_expr *src);
 };
 
 struct nftvm_expr {
@@ -268,6 +273,22 @@ static inline unsigned int nftvm_expr_size(const struct nftvm_expr_ops *ops)
 }
 
 const struct nftvm_expr_ops *nftvm_expr_find(const struct nlattr *name);
+int nftvm_expr_init_nested(struct nftvm_ctx *ctx, const struct nlattr *nest,
+			   struct nftvm_expr *e, unsigned int room);
+void nftvm_expr_dump_nested(struct nftvm_nlbuf *b, __u16 attr,
+			    const struct nftvm_expr *e);
+
+/* expressions attached to one set element (dynset), packed like a rule */
+struct nftvm_elem_ext {
+	unsigned int	dlen;
+	unsigned char	data[] __attribute__((aligned(8)));
+};
+
+#define nftvm_ext_for_each_expr(e, ext)					\
+	for (e = (struct nftvm_expr *)(ext)->data;			\
+	     (unsigned char *)e < (ext)->data + (ext)->dlen;		\
+	     e = (struct nftvm_expr *)((unsigned char *)e +		\
+				       nftvm_expr_size(e->ops)))
 
 extern const struct nftvm_expr_ops nftvm_immediate_ops;
 extern const struct nftvm_expr_ops nftvm_cmp_ops;
@@ -293,6 +314,7 @@ extern const struct nftvm_expr_ops nftvm_hash_ops;
 extern const struct nftvm_expr_ops nftvm_numgen_ops;
 extern const struct nftvm_expr_ops nftvm_last_ops;
 extern const struct nftvm_expr_ops nftvm_dynset_ops;
+extern const struct nftvm_expr_ops nftvm_connlimit_ops;
 
 /* shared by nat, masq and redir (expr_nat.c) */
 int nftvm_nat_chain_check(const struct nftvm_ctx *ctx, unsigned int hooks);
@@ -443,6 +465,7 @@ struct nftvm_elem {
 	struct nftvm_obj	*obj;		/* object maps */
 	__u64			timeout;	/* ns, 0: none */
 	__u64			expires;	/* VM clock, 0: never */
+	struct nftvm_elem_ext	*ext;		/* dynset expressions */
 	__u32			words[];
 };
 

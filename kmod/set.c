@@ -53,6 +53,15 @@ struct nftvm_elem *nftvm_elem_alloc(const struct nftvm_set *set)
 
 void nftvm_elem_free(const struct nftvm_set *set, struct nftvm_elem *e)
 {
+	struct nftvm_ctx ctx = { .table = set->table };
+	struct nftvm_expr *x;
+
+	if (e->ext) {
+		nftvm_ext_for_each_expr(x, e->ext)
+			if (x->ops->destroy)
+				x->ops->destroy(&ctx, x);
+		nftvm_free(e->ext);
+	}
 	nftvm_free(e);
 }
 

@@ -155,6 +155,23 @@ static inline struct nftnl_expr *x_dynset(const char *set, uint32_t id,
 	return e;
 }
 
+/* attach one stateful expression to a dynset (the element's template) */
+static inline struct nftnl_expr *x_dynset_expr(struct nftnl_expr *dynset,
+					       struct nftnl_expr *e)
+{
+	nftnl_expr_set(dynset, NFTNL_EXPR_DYNSET_EXPR, e, sizeof(e));
+	return dynset;
+}
+
+static inline struct nftnl_expr *x_connlimit(uint32_t count, uint32_t flags)
+{
+	struct nftnl_expr *e = nftnl_expr_alloc("connlimit");
+
+	nftnl_expr_set_u32(e, NFTNL_EXPR_CONNLIMIT_COUNT, count);
+	nftnl_expr_set_u32(e, NFTNL_EXPR_CONNLIMIT_FLAGS, flags);
+	return e;
+}
+
 static inline struct nftnl_expr *x_numgen(uint32_t type, uint32_t mod,
 					  uint32_t off, uint32_t dreg)
 {

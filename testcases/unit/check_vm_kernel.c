@@ -7,8 +7,9 @@
  * kernel's output hook (raw socket to 127.0.0.1) and through the VM's;
  * then every rule's counter is read back from the kernel (GETRULE dump
  * parsed with libnftnl) and compared with the VM's.  Covered: quota
- * (until/over), numgen, jhash with a seed, limit burst, dynset into a
- * bounded set, exthdr TCP options (value, F_PRESENT present/absent),
+ * (until/over, reaching it exactly), numgen, jhash with a seed, limit
+ * burst, dynset into a bounded set, a meter (dynset with a per-element
+ * limit), exthdr TCP options (value, F_PRESENT present/absent),
  * TCP option write, payload writes with the checksum fixed (the kernel's
  * and the VM's checksums are compared through cmp rules holding the
  * value recomputed from scratch here).
@@ -163,6 +164,7 @@ static unsigned int compare_counters(void)
 	__u64 pk, by;
 	int ret;
 
+	memset(buf, 0, sizeof(buf));
 	nlh = nftnl_nlmsg_build_hdr(buf, NFT_MSG_GETRULE, NFPROTO_IPV4,
 				    NLM_F_DUMP, 1);
 	nftnl_rule_set_str(r, NFTNL_RULE_TABLE, "d");
@@ -280,6 +282,18 @@ START_TEST(test_diff_stateful)
 		 x_payload(NFT_PAYLOAD_TRANSPORT_HEADER, 0, 2, NFT_REG_1),
 		 x_dynset("seen", 9, NFT_DYNSET_OP_ADD, NFT_REG_1, 0, 0),
 		 x_counter());
+	/* a meter: add @mt { udp sport limit rate over 1/minute burst 2 }
+	 * counter */
+	s = mk_set("d", "mt", 10, NFT_SET_EVAL, 2, 0, 0);
+	vmb_set(&v, NFPROTO_IPV4, s);
+	nftnl_set_free(s);
+	vmb_rule(&v, NFPROTO_IPV4, "d", "out", X_L4PROTO(IPPROTO_UDP),
+		 x_payload(NFT_PAYLOAD_TRANSPORT_HEADER, 0, 2, NFT_REG_1),
+		 x_dynset_expr(x_dynset("mt", 10, NFT_DYNSET_OP_ADD, NFT_REG_1,
+					0, 0),
+			       x_limit(1, 60, 2, NFT_LIMIT_PKTS,
+				       NFT_LIMIT_F_INV)),
+		 x_counter());
 	load_both(&v);
 
 	for (i = 0; i < 12; i++) {
@@ -287,7 +301,7 @@ START_TEST(test_diff_stateful)
 		send_both(&p);
 	}
 	n = compare_counters();
-	ck_assert_uint_eq(n, 11);
+	ck_assert_uint_eq(n, 12);
 	ck_assert_int_eq(nftvm_set_nelems(vm, NFPROTO_IPV4, "d", "seen"), 2);
 	/* the values themselves, from the semantics (handles: chain 1,
 	 * guard 2, then one per rule, the set taking 13): 12 packets of
@@ -302,6 +316,8 @@ START_TEST(test_diff_stateful)
 	ck_assert_uint_eq(rule_packets(vm, NFPROTO_IPV4, "d", "out", 12), 3);
 	/* sports 1000..1004 in turn: only 1000 and 1001 fit the set */
 	ck_assert_uint_eq(rule_packets(vm, NFPROTO_IPV4, "d", "out", 14), 6);
+	/* sports 1000 and 1001 come 3 times: one over the burst each */
+	ck_assert_uint_eq(rule_packets(vm, NFPROTO_IPV4, "d", "out", 16), 2);
 }
 END_TEST
 

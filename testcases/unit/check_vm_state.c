@@ -522,6 +522,78 @@ START_TEST(test_numgen_and_hash)
 }
 END_TEST
 
+START_TEST(test_meter_and_connlimit)
+{
+	struct nftvm_pktmeta meta = { .ct_state = NFTVM_CT_NEW };
+	struct nftnl_set *s;
+	struct nftvm_err err;
+	struct vmb v;
+	struct pkt p;
+
+	base(&v, NF_ACCEPT);
+	s = mk_set("t", "m", 1, NFT_SET_EVAL, 4, 0, 0);
+	vmb_set(&v, NFPROTO_IPV4, s);
+	nftnl_set_free(s);
+	/* add @m { ip saddr limit rate over 1/minute burst 2 } drop:
+	 * every source address gets a bucket of its own */
+	vmb_rule(&v, NFPROTO_IPV4, "t", "c",
+		 x_payload(NFT_PAYLOAD_NETWORK_HEADER, 12, 4, NFT_REG_1),
+		 x_dynset_expr(x_dynset("m", 1, NFT_DYNSET_OP_ADD, NFT_REG_1,
+					0, 0),
+			       x_limit(1, 60, 2, NFT_LIMIT_PKTS,
+				       NFT_LIMIT_F_INV)),
+		 x_verdict(NF_DROP, NULL));
+	/* tcp dport 22 ct count over 2 drop */
+	vmb_rule(&v, NFPROTO_IPV4, "t", "c", X_DPORT(22),
+		 x_connlimit(2, NFT_CONNLIMIT_F_INV), x_verdict(NF_DROP, NULL));
+	ck_assert_int_eq(vmb_send(vm, &v, NULL), 0);
+
+	mk_ip4(&p, "10.0.0.1", "10.0.0.9", IPPROTO_TCP, 1, 80);
+	ck_assert_int_eq(run_at(&p, 0, NULL), NF_ACCEPT);
+	ck_assert_int_eq(run_at(&p, 0, NULL), NF_ACCEPT);
+	ck_assert_int_eq(run_at(&p, 0, NULL), NF_DROP);
+	mk_ip4(&p, "10.0.0.2", "10.0.0.9", IPPROTO_TCP, 1, 80);
+	ck_assert_int_eq(run_at(&p, 0, NULL), NF_ACCEPT);
+	ck_assert_int_eq(nftvm_set_nelems(vm, NFPROTO_IPV4, "t", "m"), 2);
+
+	/* connections 1 and 2 pass, a third is over, 1 again too */
+	mk_ip4(&p, "10.0.0.3", "10.0.0.9", IPPROTO_TCP, 1, 22);
+	meta.ct_id = 1;
+	ck_assert_int_eq(run(vm, NF_INET_LOCAL_IN, NFPROTO_IPV4, &p, &meta,
+			     NULL), NF_ACCEPT);
+	ck_assert_int_eq(run(vm, NF_INET_LOCAL_IN, NFPROTO_IPV4, &p, &meta,
+			     NULL), NF_ACCEPT);
+	mk_ip4(&p, "10.0.0.4", "10.0.0.9", IPPROTO_TCP, 1, 22);
+	meta.ct_id = 2;
+	ck_assert_int_eq(run(vm, NF_INET_LOCAL_IN, NFPROTO_IPV4, &p, &meta,
+			     NULL), NF_ACCEPT);
+	mk_ip4(&p, "10.0.0.5", "10.0.0.9", IPPROTO_TCP, 1, 22);
+	meta.ct_id = 3;
+	ck_assert_int_eq(run(vm, NF_INET_LOCAL_IN, NFPROTO_IPV4, &p, &meta,
+			     NULL), NF_DROP);
+
+	/* only stateful expressions per element; and only in EVAL sets */
+	vmb_begin(&v);
+	vmb_rule(&v, NFPROTO_IPV4, "t", "c",
+		 x_dynset_expr(x_dynset("m", 1, NFT_DYNSET_OP_ADD, NFT_REG_1,
+					0, 0), x_log("x", -1)));
+	ck_assert_int_eq(vmb_send(vm, &v, &err), -EOPNOTSUPP);
+	vmb_begin(&v);
+	vmb_set(&v, NFPROTO_IPV4, s = mk_set("t", "plain", 2, 0, 4, 0, 0));
+	nftnl_set_free(s);
+	vmb_rule(&v, NFPROTO_IPV4, "t", "c",
+		 x_dynset_expr(x_dynset("plain", 2, NFT_DYNSET_OP_ADD,
+					NFT_REG_1, 0, 0), x_counter()));
+	ck_assert_int_eq(vmb_send(vm, &v, &err), -EINVAL);
+	ck_assert_int_eq(load_one(vm, NFPROTO_IPV4, NF_INET_LOCAL_IN, NULL,
+				  &err, x_connlimit(1, 2)), -EOPNOTSUPP);
+	ck_assert_uint_eq(err.attr, NFTA_CONNLIMIT_FLAGS);
+	ck_assert_int_eq(load_one(vm, NFPROTO_IPV4, NF_INET_LOCAL_IN, NULL,
+				  &err, nftnl_expr_alloc("connlimit")),
+			 -EINVAL);
+}
+END_TEST
+
 static Suite *vm_state_suite(void)
 {
 	Suite *s = suite_create("vm_state");
@@ -537,6 +609,7 @@ static Suite *vm_state_suite(void)
 	tcase_add_test(tc, test_dynset);
 	tcase_add_test(tc, test_dynset_map_add);
 	tcase_add_test(tc, test_numgen_and_hash);
+	tcase_add_test(tc, test_meter_and_connlimit);
 	suite_add_tcase(s, tc);
 	return s;
 }
