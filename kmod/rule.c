@@ -54,6 +54,8 @@ static const struct nftvm_expr_ops *const nftvm_expr_types[] = {
 	&nftvm_last_ops,
 	&nftvm_dynset_ops,
 	&nftvm_connlimit_ops,
+	&nftvm_queue_ops,
+	&nftvm_dup_ops,
 };
 
 const struct nftvm_expr_ops *nftvm_expr_find(const struct nlattr *name)

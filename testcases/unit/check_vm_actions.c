@@ -330,6 +330,110 @@ START_TEST(test_notrack)
 }
 END_TEST
 
+static struct nftnl_expr *x_queue(int num, int total, int flags, int sreg)
+{
+	struct nftnl_expr *e = nftnl_expr_alloc("queue");
+
+	if (num >= 0)
+		nftnl_expr_set_u16(e, NFTNL_EXPR_QUEUE_NUM, num);
+	if (total >= 0)
+		nftnl_expr_set_u16(e, NFTNL_EXPR_QUEUE_TOTAL, total);
+	if (flags >= 0)
+		nftnl_expr_set_u16(e, NFTNL_EXPR_QUEUE_FLAGS, flags);
+	if (sreg >= 0)
+		nftnl_expr_set_u32(e, NFTNL_EXPR_QUEUE_SREG_QNUM, sreg);
+	return e;
+}
+
+START_TEST(test_queue_dup)
+{
+	struct nftvm_pktmeta meta = { .cpu = 5 };
+	uint32_t gw = inet_addr("192.0.2.254"), oif = 7, q = 300;
+	struct nftvm_result res;
+	struct nftvm_err err;
+	unsigned int i;
+	struct vmb v;
+	struct pkt p, r;
+	int v1, v2;
+
+	vmb_begin(&v);
+	vmb_table(&v, NFPROTO_IPV4, "f", 0);
+	vmb_chain(&v, NFPROTO_IPV4, "f", "fw", NF_INET_FORWARD, 0,
+		  NF_ACCEPT, NULL);
+	/* dup to 192.0.2.254 device 7, then go on */
+	vmb_rule(&v, NFPROTO_IPV4, "f", "fw", x_imm(NFT_REG_1, &gw, 4),
+		 x_imm(NFT_REG_2, &oif, 4),
+		 ({ struct nftnl_expr *e = nftnl_expr_alloc("dup");
+		    nftnl_expr_set_u32(e, NFTNL_EXPR_DUP_SREG_ADDR, NFT_REG_1);
+		    nftnl_expr_set_u32(e, NFTNL_EXPR_DUP_SREG_DEV, NFT_REG_2);
+		    e; }));
+	/* tcp dport 22 queue num 3 bypass */
+	vmb_rule(&v, NFPROTO_IPV4, "f", "fw", X_DPORT(22),
+		 x_queue(3, -1, NFT_QUEUE_FLAG_BYPASS, -1));
+	/* tcp dport 23 queue num 10-13 fanout */
+	vmb_rule(&v, NFPROTO_IPV4, "f", "fw", X_DPORT(23),
+		 x_queue(10, 4, NFT_QUEUE_FLAG_CPU_FANOUT, -1));
+	/* tcp dport 24 queue to 300 (register) */
+	vmb_rule(&v, NFPROTO_IPV4, "f", "fw", X_DPORT(24),
+		 x_imm(NFT_REG_1, &q, 4), x_queue(-1, -1, -1, NFT_REG_1));
+	/* tcp dport 25 queue num 20-27 (hashed) */
+	vmb_rule(&v, NFPROTO_IPV4, "f", "fw", X_DPORT(25),
+		 x_queue(20, 8, -1, -1));
+	ck_assert_int_eq(vmb_send(vm, &v, NULL), 0);
+
+	mk_ip4(&p, "10.0.0.1", "10.0.0.2", IPPROTO_TCP, 1, 22);
+	ck_assert_int_eq(run(vm, NF_INET_FORWARD, NFPROTO_IPV4, &p, &meta,
+			     &res), (int)(NF_QUEUE_NR(3) |
+					  NF_VERDICT_FLAG_QUEUE_BYPASS));
+	ck_assert(res.dup.set);
+	ck_assert_int_eq(memcmp(res.dup.addr, &gw, 4), 0);
+	ck_assert_uint_eq(res.dup.oif, 7);
+	mk_ip4(&p, "10.0.0.1", "10.0.0.2", IPPROTO_TCP, 1, 23);
+	ck_assert_int_eq(run(vm, NF_INET_FORWARD, NFPROTO_IPV4, &p, &meta,
+			     NULL), (int)NF_QUEUE_NR(10 + 5 % 4));
+	mk_ip4(&p, "10.0.0.1", "10.0.0.2", IPPROTO_TCP, 1, 24);
+	ck_assert_int_eq(run(vm, NF_INET_FORWARD, NFPROTO_IPV4, &p, &meta,
+			     NULL), (int)NF_QUEUE_NR(300));
+	/* hashed: in range, and both directions of a flow alike */
+	for (i = 0; i < 16; i++) {
+		char src[16];
+
+		snprintf(src, sizeof(src), "10.0.%u.1", i);
+		mk_ip4(&p, src, "10.9.9.9", IPPROTO_TCP, 1, 25);
+		mk_ip4(&r, "10.9.9.9", src, IPPROTO_TCP, 25, 25);
+		v1 = run(vm, NF_INET_FORWARD, NFPROTO_IPV4, &p, NULL, NULL);
+		v2 = run(vm, NF_INET_FORWARD, NFPROTO_IPV4, &r, NULL, NULL);
+		ck_assert_int_eq(v1 & NF_VERDICT_MASK, NF_QUEUE);
+		ck_assert_uint_ge((unsigned int)v1 >> 16, 20);
+		ck_assert_uint_le((unsigned int)v1 >> 16, 27);
+		ck_assert_int_eq(v1, v2);
+	}
+
+	/* num with sreg; total 0; range past 65535; fanout by register;
+	 * unknown flag; dup in an inet table */
+	ck_assert_int_eq(load_one(vm, NFPROTO_IPV4, NF_INET_FORWARD, NULL,
+				  &err, x_queue(1, -1, -1, NFT_REG_1)),
+			 -EINVAL);
+	ck_assert_int_eq(load_one(vm, NFPROTO_IPV4, NF_INET_FORWARD, NULL,
+				  &err, x_queue(1, 0, -1, -1)), -EINVAL);
+	ck_assert_int_eq(load_one(vm, NFPROTO_IPV4, NF_INET_FORWARD, NULL,
+				  &err, x_queue(65535, 2, -1, -1)), -ERANGE);
+	ck_assert_int_eq(load_one(vm, NFPROTO_IPV4, NF_INET_FORWARD, NULL,
+				  &err, x_queue(-1, -1,
+						NFT_QUEUE_FLAG_CPU_FANOUT,
+						NFT_REG_1)), -EOPNOTSUPP);
+	ck_assert_int_eq(load_one(vm, NFPROTO_IPV4, NF_INET_FORWARD, NULL,
+				  &err, x_queue(1, -1, 4, -1)), -EINVAL);
+	ck_assert_int_eq(load_one(vm, NFPROTO_INET, NF_INET_FORWARD, NULL,
+				  &err, ({ struct nftnl_expr *e =
+						nftnl_expr_alloc("dup");
+					   nftnl_expr_set_u32(e,
+						NFTNL_EXPR_DUP_SREG_ADDR,
+						NFT_REG_1);
+					   e; })), -EOPNOTSUPP);
+}
+END_TEST
+
 static Suite *vm_actions_suite(void)
 {
 	Suite *s = suite_create("vm_actions");
@@ -342,6 +446,7 @@ static Suite *vm_actions_suite(void)
 	tcase_add_test(tc, test_reject);
 	tcase_add_test(tc, test_log);
 	tcase_add_test(tc, test_notrack);
+	tcase_add_test(tc, test_queue_dup);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -167,6 +167,18 @@ struct nftvm_reject_decision {
 };
 
 /**
+ * struct nftvm_dup_decision - the last copy a dup expression asked for
+ * @addr:	gateway address (network order, 4 or 16 bytes)
+ * @oif:	output interface index, 0 if none was given
+ */
+struct nftvm_dup_decision {
+	bool	set;
+	__u8	family;
+	__u8	addr[16];
+	__u32	oif;
+};
+
+/**
  * struct nftvm_log_entry - one log statement that fired
  * @line:	the message as the kernel's log backend writes it, prefix
  *		first ("PREFIX IN=eth0 OUT= SRC=... DST=... PROTO=TCP ...")
@@ -196,6 +208,7 @@ struct nftvm_log_entry {
  * @nat:	the NAT decision (first nat/masq/redir that ran)
  * @reject:	the reject decision (the verdict is then NF_DROP)
  * @log:	the log statements that ran, in order (@nlog of them)
+ * @dup:	the last dup (packet copy) asked for
  *
  * Names in @trace point into the VM and stay valid until the next batch.
  */
@@ -214,6 +227,7 @@ struct nftvm_result {
 	unsigned int			nlog;
 	bool				log_truncated;
 	struct nftvm_log_entry		log[NFTVM_LOG_MAX];
+	struct nftvm_dup_decision	dup;
 };
 
 struct nftvm *nftvm_new(void);
