@@ -10,7 +10,9 @@
  * (until/over, reaching it exactly), numgen, jhash with a seed, limit
  * burst, dynset into a bounded set, a meter (dynset with a per-element
  * limit), exthdr TCP options (value, F_PRESENT present/absent),
- * TCP option write, payload writes with the checksum fixed (the kernel's
+ * TCP option write, IPv6 extension headers (present, absent, values,
+ * the transport header behind them), payload writes with the checksum
+ * fixed (the kernel's
  * and the VM's checksums are compared through cmp rules holding the
  * value recomputed from scratch here).
  * Needs root and nf_tables: otherwise each test says SKIP and passes.
@@ -154,8 +156,8 @@ static int rule_cb(const struct nlmsghdr *nlh, void *data)
 	return MNL_CB_OK;
 }
 
-/* every counter of table ip d, kernel against VM; returns how many */
-static unsigned int compare_counters(void)
+/* every counter of table @table, kernel against VM; returns how many */
+static unsigned int compare_counters_in(int family, const char *table)
 {
 	char buf[MNL_SOCKET_BUFFER_SIZE];
 	struct nftnl_rule *r = nftnl_rule_alloc();
@@ -165,9 +167,9 @@ static unsigned int compare_counters(void)
 	int ret;
 
 	memset(buf, 0, sizeof(buf));
-	nlh = nftnl_nlmsg_build_hdr(buf, NFT_MSG_GETRULE, NFPROTO_IPV4,
+	nlh = nftnl_nlmsg_build_hdr(buf, NFT_MSG_GETRULE, family,
 				    NLM_F_DUMP, 1);
-	nftnl_rule_set_str(r, NFTNL_RULE_TABLE, "d");
+	nftnl_rule_set_str(r, NFTNL_RULE_TABLE, table);
 	nftnl_rule_nlmsg_build_payload(nlh, r);
 	nftnl_rule_free(r);
 	ck_assert_int_ge(mnl_socket_sendto(ks.nl, nlh, nlh->nlmsg_len), 0);
@@ -181,7 +183,7 @@ static unsigned int compare_counters(void)
 	for (i = 0; i < ks.n; i++) {
 		if (!ks.ctr[i].has)
 			continue;
-		ck_assert_int_eq(nftvm_rule_counters(vm, NFPROTO_IPV4, "d",
+		ck_assert_int_eq(nftvm_rule_counters(vm, family, table,
 						     "out", ks.ctr[i].handle,
 						     &pk, &by), 0);
 		ck_assert_msg(pk == ks.ctr[i].packets,
@@ -192,6 +194,11 @@ static unsigned int compare_counters(void)
 		n++;
 	}
 	return n;
+}
+
+static unsigned int compare_counters(void)
+{
+	return compare_counters_in(NFPROTO_IPV4, "d");
 }
 
 /* send through the kernel's output hook and the VM's */
@@ -414,6 +421,126 @@ START_TEST(test_diff_mangle)
 }
 END_TEST
 
+/* IPv6 ::1 -> ::1 UDP, hop limit 77, optionally behind a hop-by-hop
+ * header (PadN) and a destination options header (type 0x1e, 4 bytes) */
+static void mk_raw6(struct pkt *p, bool exts)
+{
+	static const uint8_t hbh[8] = { 60, 0, 1, 4, 0, 0, 0, 0 };
+	static const uint8_t dst[8] = { IPPROTO_UDP, 0, 0x1e, 4, 0xca, 0xfe,
+					0xba, 0xbe };
+	size_t thoff = exts ? 56 : 40;
+
+	mk_ip6(p, "::1", "::1", IPPROTO_UDP, 4000, 4001);
+	p->data[7] = TTL_MARK;
+	if (exts) {
+		memmove(p->data + 56, p->data + 40, 8);
+		memcpy(p->data + 40, hbh, 8);
+		memcpy(p->data + 48, dst, 8);
+		p->data[6] = 0;
+		p->len += 16;
+		p->data[5] += 16;
+	}
+	ck_put16(p->data + thoff + 6,
+		 ck_l4(p->data, 1, thoff, 8, IPPROTO_UDP, 6));
+}
+
+static void send6_both(struct pkt *p, int fd)
+{
+	struct sockaddr_in6 to = { .sin6_family = AF_INET6 };
+	struct nftvm_result res;
+	struct nftvm_pkt vp;
+	struct pkt copy = *p;
+
+	to.sin6_addr = in6addr_loopback;
+	ck_assert_int_eq(sendto(fd, p->data, p->len, 0,
+				(struct sockaddr *)&to, sizeof(to)),
+			 (ssize_t)p->len);
+	vp.data = copy.data;
+	vp.len = copy.len;
+	ck_assert_int_eq(nftvm_eval(vm, NF_INET_LOCAL_OUT, NFPROTO_IPV6, &vp,
+				    NULL, &res), 0);
+}
+
+START_TEST(test_diff_ip6)
+{
+	uint8_t a6[16] = { [15] = 2 };
+	uint16_t l4_ck;
+	struct pkt p, want;
+	unsigned int n;
+	struct vmb v;
+	int fd;
+
+	if (!have_kernel)
+		return;
+	fd = socket(AF_INET6, SOCK_RAW, IPPROTO_RAW);
+	if (fd < 0) {
+		printf("SKIP: no raw IPv6 socket\n");
+		return;
+	}
+	/* ip6 saddr set ::2 through the pseudo header: the UDP checksum
+	 * must become the one recomputed here */
+	mk_raw6(&want, true);
+	want.data[23] = 2;
+	l4_ck = htons(ck_l4(want.data, 1, 56, 8, IPPROTO_UDP, 6));
+
+	vmb_begin(&v);
+	vmb_table(&v, NFPROTO_IPV6, "d6", 0);
+	vmb_chain(&v, NFPROTO_IPV6, "d6", "out", NF_INET_LOCAL_OUT, 0,
+		  NF_ACCEPT, NULL);
+	vmb_rule(&v, NFPROTO_IPV6, "d6", "out",
+		 x_payload(NFT_PAYLOAD_NETWORK_HEADER, 7, 1, NFT_REG_1),
+		 x_cmp(NFT_REG_1, NFT_CMP_NEQ, (uint8_t[]){ TTL_MARK }, 1),
+		 x_verdict(NF_ACCEPT, NULL));
+	/* exthdr hbh exists; exthdr rt missing; hbh nexthdr dst options;
+	 * dst option bytes at 2..5; udp dport seen behind them */
+	vmb_rule(&v, NFPROTO_IPV6, "d6", "out",
+		 x_exthdr(NFT_EXTHDR_OP_IPV6, 0, 0, 1, NFT_REG_1,
+			  NFT_EXTHDR_F_PRESENT),
+		 x_cmp(NFT_REG_1, NFT_CMP_EQ, (uint8_t[]){ 1 }, 1),
+		 x_counter());
+	vmb_rule(&v, NFPROTO_IPV6, "d6", "out",
+		 x_exthdr(NFT_EXTHDR_OP_IPV6, 43, 0, 1, NFT_REG_1,
+			  NFT_EXTHDR_F_PRESENT),
+		 x_cmp(NFT_REG_1, NFT_CMP_EQ, (uint8_t[]){ 0 }, 1),
+		 x_counter());
+	vmb_rule(&v, NFPROTO_IPV6, "d6", "out",
+		 x_exthdr(NFT_EXTHDR_OP_IPV6, 0, 0, 1, NFT_REG_1, 0),
+		 x_cmp(NFT_REG_1, NFT_CMP_EQ, (uint8_t[]){ 60 }, 1),
+		 x_counter());
+	vmb_rule(&v, NFPROTO_IPV6, "d6", "out",
+		 x_exthdr(NFT_EXTHDR_OP_IPV6, 60, 2, 4, NFT_REG_1, 0),
+		 x_cmp(NFT_REG_1, NFT_CMP_EQ,
+		       (uint8_t[]){ 0x1e, 4, 0xca, 0xfe }, 4), x_counter());
+	vmb_rule(&v, NFPROTO_IPV6, "d6", "out", X_L4PROTO(IPPROTO_UDP),
+		 X_DPORT(4001), x_counter());
+	vmb_rule(&v, NFPROTO_IPV6, "d6", "out", X_L4PROTO(IPPROTO_UDP),
+		 x_imm(NFT_REG_1, a6, 16),
+		 x_payload_set(NFT_PAYLOAD_NETWORK_HEADER, 8, 16, NFT_REG_1,
+			       0, 0, NFT_PAYLOAD_L4CSUM_PSEUDOHDR),
+		 x_exthdr(NFT_EXTHDR_OP_IPV6, IPPROTO_UDP, 6, 2, NFT_REG_2, 0),
+		 x_cmp(NFT_REG_2, NFT_CMP_EQ, &l4_ck, 2), x_counter());
+	load_both(&v);
+
+	mk_raw6(&p, true);
+	send6_both(&p, fd);
+	mk_raw6(&p, false);
+	send6_both(&p, fd);
+	close(fd);
+	n = compare_counters_in(NFPROTO_IPV6, "d6");
+	ck_assert_uint_eq(n, 6);
+	/* handles: chain 1, guard 2, then 3..8 */
+	ck_assert_uint_eq(rule_packets(vm, NFPROTO_IPV6, "d6", "out", 3), 1);
+	/* no routing header in either packet */
+	ck_assert_uint_eq(rule_packets(vm, NFPROTO_IPV6, "d6", "out", 4), 2);
+	ck_assert_uint_eq(rule_packets(vm, NFPROTO_IPV6, "d6", "out", 5), 1);
+	ck_assert_uint_eq(rule_packets(vm, NFPROTO_IPV6, "d6", "out", 6), 1);
+	ck_assert_uint_eq(rule_packets(vm, NFPROTO_IPV6, "d6", "out", 7), 2);
+	/* extension headers are outside the UDP checksum: both packets
+	 * carry the same one, and keep it */
+	ck_assert_uint_eq(rule_packets(vm, NFPROTO_IPV6, "d6", "out", 8), 2);
+}
+END_TEST
+
 static Suite *vm_kernel_suite(void)
 {
 	Suite *s = suite_create("vm_kernel");
@@ -422,6 +549,7 @@ static Suite *vm_kernel_suite(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_diff_stateful);
 	tcase_add_test(tc, test_diff_mangle);
+	tcase_add_test(tc, test_diff_ip6);
 	suite_add_tcase(s, tc);
 	return s;
 }
