@@ -395,3 +395,39 @@ int nftvm_obj_quota(const struct nftvm *vm, unsigned int family,
 	*consumed = q[1];
 	return 0;
 }
+
+/**
+ * nftvm_elem_counter - the counter attached to a set element
+ * @key: the element's key, @klen bytes (as a register holds it)
+ * Return: 0, -ENOENT without such an element, -EOPNOTSUPP if it has
+ * no counter.
+ */
+int nftvm_elem_counter(const struct nftvm *vm, unsigned int family,
+		       const char *table, const char *set, const void *key,
+		       unsigned int klen, __u64 *packets, __u64 *bytes)
+{
+	struct nftvm_table *t = nftvm_table_find(vm, (__u8)family, table);
+	struct nftvm_set *s = t ? nftvm_set_find(t, set) : NULL;
+	__u32 k[NFTVM_DATA_MAXLEN / 4] = { 0 };
+	const struct nftvm_elem *e;
+	const struct nftvm_expr *x;
+	const __u64 *ctr;
+
+	if (!s || klen > sizeof(k))
+		return -NFTVM_ENOENT;
+	nftvm_memcpy(k, key, klen);
+	e = s->type->lookup(s, k);
+	if (!e)
+		return -NFTVM_ENOENT;
+	if (!e->ext)
+		return -NFTVM_EOPNOTSUPP;
+	nftvm_ext_for_each_expr(x, e->ext) {
+		if (x->ops != &nftvm_counter_ops)
+			continue;
+		ctr = nftvm_expr_priv(x);
+		*packets = ctr[0];
+		*bytes = ctr[1];
+		return 0;
+	}
+	return -NFTVM_EOPNOTSUPP;
+}

@@ -12,14 +12,8 @@
 
 #define NFTVM_NSEC_PER_MSEC	1000000ull
 #define NFTVM_DYNSET_SIZE	0xffff	/* the kernel's default bound */
-#define NFTVM_DYNSET_EXPRS	2	/* NFT_SET_EXPR_MAX */
-#define NFTVM_DYNSET_ROOM	192	/* bytes for the templates */
-
 struct nftvm_dynset {
-	unsigned char			tmpl[NFTVM_DYNSET_ROOM]
-					__attribute__((aligned(8)));
-	unsigned int			tmpl_len;
-	unsigned int			nexprs;
+	struct nftvm_elem_ext		*tmpl;	/* own expressions */
 	struct nftvm_set		*set;
 	struct nftvm_set_binding	binding;
 	__u64				timeout;	/* ns, 0: set's */
@@ -94,81 +88,9 @@ static int vm_dynset_regs(struct nftvm_ctx *ctx, struct nftvm_dynset *priv,
 static void vm_dynset_destroy(struct nftvm_ctx *ctx, struct nftvm_expr *expr)
 {
 	struct nftvm_dynset *priv = nftvm_expr_priv(expr);
-	struct nftvm_elem_ext *ext = (struct nftvm_elem_ext *)priv->tmpl;
-	struct nftvm_expr *x;
 
-	nftvm_ext_for_each_expr(x, ext)
-		if (x->ops->destroy)
-			x->ops->destroy(ctx, x);
-	ext->dlen = 0;
-	priv->nexprs = 0;
-}
-
-static int vm_dynset_add_expr(struct nftvm_ctx *ctx, struct nftvm_dynset *priv,
-			      const struct nlattr *nest)
-{
-	struct nftvm_elem_ext *ext = (struct nftvm_elem_ext *)priv->tmpl;
-	unsigned int room = NFTVM_DYNSET_ROOM - sizeof(*ext) - ext->dlen;
-	struct nftvm_expr *x = (struct nftvm_expr *)(ext->data + ext->dlen);
-	int err;
-
-	if (priv->nexprs == NFTVM_DYNSET_EXPRS)
-		return nftvm_fail(ctx, nest, -NFTVM_E2BIG);
-	err = nftvm_expr_init_nested(ctx, nest, x, room);
-	if (err < 0)
-		return err;
-	ext->dlen += nftvm_expr_size(x->ops);
-	priv->nexprs++;
-	return 0;
-}
-
-/* the templates: struct nftvm_elem_ext at the head of priv->tmpl */
-static int vm_dynset_exprs(struct nftvm_ctx *ctx, struct nftvm_dynset *priv,
-			   const struct nlattr * const *tb)
-{
-	const struct nlattr *pos;
-	int rem, err;
-
-	NFTVM_BUILD_BUG_ON(sizeof(struct nftvm_elem_ext) != 8);
-	if (tb[NFTA_DYNSET_EXPR])
-		return vm_dynset_add_expr(ctx, priv, tb[NFTA_DYNSET_EXPR]);
-	if (!tb[NFTA_DYNSET_EXPRESSIONS])
-		return 0;
-	nftvm_nla_for_each_nested(pos, tb[NFTA_DYNSET_EXPRESSIONS], rem) {
-		if (nftvm_nla_type(pos) != NFTA_LIST_ELEM)
-			return nftvm_fail(ctx, pos, -NFTVM_EINVAL);
-		err = vm_dynset_add_expr(ctx, priv, pos);
-		if (err < 0)
-			return err;
-	}
-	return 0;
-}
-
-/* copies of the templates for a new element */
-static struct nftvm_elem_ext *vm_dynset_clone(const struct nftvm_dynset *priv)
-{
-	const struct nftvm_elem_ext *tmpl =
-		(const struct nftvm_elem_ext *)priv->tmpl;
-	struct nftvm_elem_ext *ext;
-	const struct nftvm_expr *src;
-	struct nftvm_expr *dst;
-
-	ext = nftvm_alloc(sizeof(*ext) + tmpl->dlen);
-	if (!ext)
-		return NULL;
-	ext->dlen = tmpl->dlen;
-	nftvm_memcpy(ext->data, tmpl->data, tmpl->dlen);
-	nftvm_ext_for_each_expr(dst, ext) {
-		src = (const struct nftvm_expr *)(tmpl->data +
-			((unsigned char *)dst - ext->data));
-		if (dst->ops->clone && dst->ops->clone(dst, src) < 0) {
-			/* the ones before took allocations of their own */
-			ext->dlen = (unsigned int)((unsigned char *)dst -
-						   ext->data);
-			return ext;
-		}
-	}
-	return ext;
+	nftvm_ext_free(priv->tmpl);
+	priv->tmpl = NULL;
 }
 
 static int vm_dynset_init(struct nftvm_ctx *ctx, struct nftvm_expr *expr,
@@ -211,11 +133,11 @@ static int vm_dynset_init(struct nftvm_ctx *ctx, struct nftvm_expr *expr,
 	if ((tb[NFTA_DYNSET_EXPR] || tb[NFTA_DYNSET_EXPRESSIONS]) &&
 	    !(priv->set->flags & NFT_SET_EVAL))
 		return -NFTVM_EINVAL;
-	err = vm_dynset_exprs(ctx, priv, tb);
-	if (err < 0) {
-		vm_dynset_destroy(ctx, expr);
+	err = nftvm_ext_parse(ctx, tb[NFTA_DYNSET_EXPR],
+			      tb[NFTA_DYNSET_EXPRESSIONS], priv->set,
+			      &priv->tmpl);
+	if (err < 0)
 		return err;
-	}
 	err = nftvm_set_bind(ctx, priv->set, &priv->binding);
 	if (err < 0) {
 		vm_dynset_destroy(ctx, expr);
@@ -238,6 +160,7 @@ static struct nftvm_elem *vm_dynset_new(const struct nftvm_dynset *priv,
 					__u64 now)
 {
 	struct nftvm_set *set = priv->set;
+	const struct nftvm_elem_ext *tmpl;
 	struct nftvm_elem *e, *dup;
 
 	if (set->nelems >= set->size)
@@ -252,8 +175,10 @@ static struct nftvm_elem *vm_dynset_new(const struct nftvm_dynset *priv,
 				      &regs->data[priv->sreg_data],
 				      set->dlen);
 	e->dynamic = true;
-	if (priv->nexprs) {
-		e->ext = vm_dynset_clone(priv);
+	/* the dynset's own expressions, else the set's */
+	tmpl = priv->tmpl ? priv->tmpl : set->exprs;
+	if (tmpl) {
+		e->ext = nftvm_ext_clone(tmpl);
 		if (!e->ext) {
 			nftvm_elem_free(set, e);
 			return NULL;
@@ -278,7 +203,6 @@ static void vm_dynset_eval(struct nftvm_expr *expr, struct nftvm_regs *regs,
 	struct nftvm_set *set = priv->set;
 	const __u32 *key = &regs->data[priv->sreg_key];
 	struct nftvm_elem *e;
-	struct nftvm_expr *x;
 
 	e = (struct nftvm_elem *)set->type->lookup(set, key);
 	if (priv->op == NFT_DYNSET_OP_DELETE) {
@@ -302,13 +226,8 @@ static void vm_dynset_eval(struct nftvm_expr *expr, struct nftvm_regs *regs,
 		e->expires = pkt->now + (vm_dynset_timeout(priv) ?
 					 vm_dynset_timeout(priv) : e->timeout);
 	}
-	if (e && e->ext) {
-		nftvm_ext_for_each_expr(x, e->ext) {
-			x->ops->eval(x, regs, pkt);
-			if (regs->verdict.code == NFT_BREAK)
-				return;
-		}
-	}
+	if (e && e->ext && !nftvm_ext_eval(e->ext, regs, pkt))
+		return;
 	if ((e != NULL) == priv->invert)
 		regs->verdict.code = NFT_BREAK;
 }
@@ -317,8 +236,7 @@ static void vm_dynset_dump(struct nftvm_nlbuf *b,
 			   const struct nftvm_expr *expr)
 {
 	const struct nftvm_dynset *priv = nftvm_expr_priv(expr);
-	const struct nftvm_elem_ext *ext =
-		(const struct nftvm_elem_ext *)priv->tmpl;
+	const struct nftvm_elem_ext *ext = priv->tmpl;
 	__u32 flags = priv->invert ? NFT_DYNSET_F_INV : 0;
 	const struct nftvm_expr *x;
 	struct nlattr *list;
@@ -329,10 +247,10 @@ static void vm_dynset_dump(struct nftvm_nlbuf *b,
 	nftvm_nla_put_be32(b, NFTA_DYNSET_OP, priv->op);
 	nftvm_nla_put_str(b, NFTA_DYNSET_SET_NAME, priv->set->name);
 	nftvm_nla_put_be64(b, NFTA_DYNSET_TIMEOUT, priv->timeout_ms);
-	if (priv->nexprs == 1) {
+	if (ext && ext->n == 1) {
 		nftvm_expr_dump_nested(b, NFTA_DYNSET_EXPR,
 				       (const struct nftvm_expr *)ext->data);
-	} else if (priv->nexprs > 1) {
+	} else if (ext && ext->n > 1) {
 		flags |= NFT_DYNSET_F_EXPR;
 		list = nftvm_nla_nest_start(b, NFTA_DYNSET_EXPRESSIONS);
 		nftvm_ext_for_each_expr(x, ext)

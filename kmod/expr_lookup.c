@@ -76,6 +76,9 @@ static void vm_lookup_eval(struct nftvm_expr *expr, struct nftvm_regs *regs,
 		regs->verdict.code = NFT_BREAK;
 		return;
 	}
+	/* the element's counters and the like count the packet */
+	if (e && e->ext && !nftvm_ext_eval(e->ext, regs, pkt))
+		return;
 	if (!priv->has_dreg)
 		return;
 	if (priv->dreg == NFT_REG_VERDICT)

@@ -278,9 +278,12 @@ int nftvm_expr_init_nested(struct nftvm_ctx *ctx, const struct nlattr *nest,
 void nftvm_expr_dump_nested(struct nftvm_nlbuf *b, __u16 attr,
 			    const struct nftvm_expr *e);
 
-/* expressions attached to one set element (dynset), packed like a rule */
+/* expressions attached to one set element, packed like a rule */
+#define NFTVM_EXT_EXPRS	2	/* NFT_SET_EXPR_MAX */
+
 struct nftvm_elem_ext {
 	unsigned int	dlen;
+	unsigned int	n;
 	unsigned char	data[] __attribute__((aligned(8)));
 };
 
@@ -289,6 +292,17 @@ struct nftvm_elem_ext {
 	     (unsigned char *)e < (ext)->data + (ext)->dlen;		\
 	     e = (struct nftvm_expr *)((unsigned char *)e +		\
 				       nftvm_expr_size(e->ops)))
+
+struct nftvm_set;
+int nftvm_ext_parse(struct nftvm_ctx *ctx, const struct nlattr *one,
+		    const struct nlattr *list, const struct nftvm_set *set,
+		    struct nftvm_elem_ext **out);
+void nftvm_ext_free(struct nftvm_elem_ext *ext);
+struct nftvm_elem_ext *nftvm_ext_clone(const struct nftvm_elem_ext *tmpl);
+bool nftvm_ext_same_types(const struct nftvm_elem_ext *a,
+			  const struct nftvm_elem_ext *b);
+bool nftvm_ext_eval(struct nftvm_elem_ext *ext, struct nftvm_regs *regs,
+		    const struct nftvm_pktinfo *pkt);
 
 extern const struct nftvm_expr_ops nftvm_immediate_ops;
 extern const struct nftvm_expr_ops nftvm_cmp_ops;
@@ -531,6 +545,7 @@ struct nftvm_set {
 	const struct nftvm_set_type	*type;
 	void				*priv;
 	struct nftvm_elem		*catchall;
+	struct nftvm_elem_ext		*exprs;	/* per-element templates */
 	void				*udata;
 	__u32				udlen;
 };

@@ -53,15 +53,7 @@ struct nftvm_elem *nftvm_elem_alloc(const struct nftvm_set *set)
 
 void nftvm_elem_free(const struct nftvm_set *set, struct nftvm_elem *e)
 {
-	struct nftvm_ctx ctx = { .table = set->table };
-	struct nftvm_expr *x;
-
-	if (e->ext) {
-		nftvm_ext_for_each_expr(x, e->ext)
-			if (x->ops->destroy)
-				x->ops->destroy(&ctx, x);
-		nftvm_free(e->ext);
-	}
+	nftvm_ext_free(e->ext);
 	nftvm_free(e);
 }
 
@@ -71,6 +63,7 @@ void nftvm_set_free(struct nftvm_set *set)
 		set->type->destroy(set);
 	if (set->catchall)
 		nftvm_elem_free(set, set->catchall);
+	nftvm_ext_free(set->exprs);
 	nftvm_free(set->udata);
 	nftvm_free(set->name);
 	nftvm_free(set);
@@ -269,6 +262,8 @@ static int nftvm_set_alloc_name(struct nftvm_ctx *ctx, struct nftvm_set *set,
 static int nftvm_set_parse_types(struct nftvm_ctx *ctx, struct nftvm_set *set,
 				 const struct nlattr **tb)
 {
+	int err;
+
 	set->klen = nftvm_nla_be32(tb[NFTA_SET_KEY_LEN]);
 	if (!set->klen || set->klen > NFTVM_DATA_MAXLEN)
 		return nftvm_fail(ctx, tb[NFTA_SET_KEY_LEN], -NFTVM_EINVAL);
@@ -318,10 +313,10 @@ static int nftvm_set_parse_types(struct nftvm_ctx *ctx, struct nftvm_set *set,
 					  -NFTVM_EINVAL);
 		set->gc_interval = nftvm_nla_be32(tb[NFTA_SET_GC_INTERVAL]);
 	}
-	if (tb[NFTA_SET_EXPR] || tb[NFTA_SET_EXPRESSIONS])
-		return nftvm_fail(ctx, tb[NFTA_SET_EXPR] ?
-				  tb[NFTA_SET_EXPR] : tb[NFTA_SET_EXPRESSIONS],
-				  -NFTVM_EOPNOTSUPP);
+	err = nftvm_ext_parse(ctx, tb[NFTA_SET_EXPR], tb[NFTA_SET_EXPRESSIONS],
+			      set, &set->exprs);
+	if (err < 0)
+		return err;
 	if (tb[NFTA_SET_POLICY])
 		set->policy = nftvm_nla_be32(tb[NFTA_SET_POLICY]);
 	if (tb[NFTA_SET_DESC])

@@ -110,6 +110,31 @@ static int nftvm_elem_parse_timeout(struct nftvm_ctx *ctx,
 }
 
 /*
+ * An element's own stateful expressions must be of the set's types; an
+ * element without any gets copies of the set's templates.
+ */
+static int nftvm_elem_parse_exprs(struct nftvm_ctx *ctx,
+				  const struct nftvm_set *set,
+				  const struct nlattr **tb,
+				  struct nftvm_elem *e)
+{
+	int err;
+
+	err = nftvm_ext_parse(ctx, tb[NFTA_SET_ELEM_EXPR],
+			      tb[NFTA_SET_ELEM_EXPRESSIONS], set, &e->ext);
+	if (err < 0)
+		return err;
+	if (e->ext && set->exprs && !nftvm_ext_same_types(e->ext, set->exprs))
+		return -NFTVM_EOPNOTSUPP;
+	if (!e->ext && set->exprs && !(e->flags & NFT_SET_ELEM_INTERVAL_END)) {
+		e->ext = nftvm_ext_clone(set->exprs);
+		if (!e->ext)
+			return -NFTVM_ENOMEM;
+	}
+	return 0;
+}
+
+/*
  * Parse one element into a fresh struct nftvm_elem.  The map value of a
  * verdict map holds a chain reference when it jumps.
  */
@@ -148,8 +173,6 @@ static int nftvm_elem_parse(struct nftvm_ctx *ctx, struct nftvm_set *set,
 	if (tb[NFTA_SET_ELEM_KEY_END] && !(set->flags & NFT_SET_INTERVAL))
 		return nftvm_fail(ctx, tb[NFTA_SET_ELEM_KEY_END],
 				  -NFTVM_EOPNOTSUPP);
-	if (tb[NFTA_SET_ELEM_EXPR] || tb[NFTA_SET_ELEM_EXPRESSIONS])
-		return nftvm_fail(ctx, nest, -NFTVM_EOPNOTSUPP);
 	if (with_data && tb[NFTA_SET_ELEM_OBJREF] &&
 	    !(set->flags & NFT_SET_OBJECT))
 		return nftvm_fail(ctx, tb[NFTA_SET_ELEM_OBJREF],
@@ -215,6 +238,11 @@ static int nftvm_elem_parse(struct nftvm_ctx *ctx, struct nftvm_set *set,
 		else
 			nftvm_memcpy(nftvm_elem_data(set, e), d.data,
 				     NFTVM_ALIGN(set->dlen, 4));
+	}
+	if (with_data) {
+		err = nftvm_elem_parse_exprs(ctx, set, tb, e);
+		if (err < 0)
+			goto err_free;
 	}
 	if (with_data && tb[NFTA_SET_ELEM_OBJREF]) {
 		e->obj = nftvm_obj_lookup(ctx->table, tb[NFTA_SET_ELEM_OBJREF],

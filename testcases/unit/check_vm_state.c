@@ -594,6 +594,78 @@ START_TEST(test_meter_and_connlimit)
 }
 END_TEST
 
+START_TEST(test_set_counters)
+{
+	uint32_t a1 = inet_addr("10.0.0.1"), a2 = inet_addr("10.0.0.2");
+	struct nftnl_set_elem *e;
+	struct nftnl_expr *c;
+	struct nftnl_set *s;
+	struct nftvm_err err;
+	__u64 pk = 0, by = 0;
+	struct vmb v;
+	struct pkt p;
+
+	base(&v, NF_ACCEPT);
+	/* set s { type ipv4_addr; counter; elements = { 10.0.0.1,
+	 * 10.0.0.2 counter packets 5 bytes 500 } } */
+	s = mk_set("t", "s", 1, NFT_SET_EXPR, 4, 0, 0);
+	nftnl_set_add_expr(s, nftnl_expr_alloc("counter"));
+	vmb_set(&v, NFPROTO_IPV4, s);
+	set_add_key(s, &a1, 4, 0);
+	e = nftnl_set_elem_alloc();
+	nftnl_set_elem_set(e, NFTNL_SET_ELEM_KEY, &a2, 4);
+	c = nftnl_expr_alloc("counter");
+	nftnl_expr_set_u64(c, NFTNL_EXPR_CTR_PACKETS, 5);
+	nftnl_expr_set_u64(c, NFTNL_EXPR_CTR_BYTES, 500);
+	nftnl_set_elem_add_expr(e, c);
+	nftnl_set_elem_add(s, e);
+	vmb_elems(&v, NFPROTO_IPV4, s, NFT_MSG_NEWSETELEM, NLM_F_CREATE);
+	nftnl_set_free(s);
+	vmb_rule(&v, NFPROTO_IPV4, "t", "c",
+		 x_payload(NFT_PAYLOAD_NETWORK_HEADER, 12, 4, NFT_REG_1),
+		 x_lookup("s", 1, NFT_REG_1, -1, 0), x_verdict(NF_DROP, NULL));
+	ck_assert_int_eq(vmb_send(vm, &v, NULL), 0);
+
+	mk_ip4(&p, "10.0.0.1", "10.0.0.9", IPPROTO_TCP, 1, 22);
+	ck_assert_int_eq(run_at(&p, 0, NULL), NF_DROP);
+	ck_assert_int_eq(run_at(&p, 0, NULL), NF_DROP);
+	mk_ip4(&p, "10.0.0.2", "10.0.0.9", IPPROTO_TCP, 1, 22);
+	ck_assert_int_eq(run_at(&p, 0, NULL), NF_DROP);
+	ck_assert_int_eq(nftvm_elem_counter(vm, NFPROTO_IPV4, "t", "s", &a1,
+					    4, &pk, &by), 0);
+	ck_assert_uint_eq(pk, 2);
+	ck_assert_uint_eq(by, 80);
+	ck_assert_int_eq(nftvm_elem_counter(vm, NFPROTO_IPV4, "t", "s", &a2,
+					    4, &pk, &by), 0);
+	ck_assert_uint_eq(pk, 6);
+	ck_assert_uint_eq(by, 540);
+
+	/* an element's expression must be of the set's type; only
+	 * stateful expressions; connlimit not in a timeout set */
+	vmb_begin(&v);
+	s = mk_set("t", "s", 1, NFT_SET_EXPR, 4, 0, 0);
+	e = nftnl_set_elem_alloc();
+	nftnl_set_elem_set(e, NFTNL_SET_ELEM_KEY, &a1, 4);
+	nftnl_set_elem_add_expr(e, x_quota(10, 0));
+	nftnl_set_elem_add(s, e);
+	vmb_elems(&v, NFPROTO_IPV4, s, NFT_MSG_NEWSETELEM, NLM_F_CREATE);
+	nftnl_set_free(s);
+	ck_assert_int_eq(vmb_send(vm, &v, &err), -EOPNOTSUPP);
+	vmb_begin(&v);
+	s = mk_set("t", "s2", 2, NFT_SET_EXPR, 4, 0, 0);
+	nftnl_set_add_expr(s, x_log(NULL, -1));
+	vmb_set(&v, NFPROTO_IPV4, s);
+	nftnl_set_free(s);
+	ck_assert_int_eq(vmb_send(vm, &v, &err), -EOPNOTSUPP);
+	vmb_begin(&v);
+	s = mk_set("t", "s3", 3, NFT_SET_EXPR | NFT_SET_TIMEOUT, 4, 0, 0);
+	nftnl_set_add_expr(s, x_connlimit(1, 0));
+	vmb_set(&v, NFPROTO_IPV4, s);
+	nftnl_set_free(s);
+	ck_assert_int_eq(vmb_send(vm, &v, &err), -EOPNOTSUPP);
+}
+END_TEST
+
 static Suite *vm_state_suite(void)
 {
 	Suite *s = suite_create("vm_state");
@@ -610,6 +682,7 @@ static Suite *vm_state_suite(void)
 	tcase_add_test(tc, test_dynset_map_add);
 	tcase_add_test(tc, test_numgen_and_hash);
 	tcase_add_test(tc, test_meter_and_connlimit);
+	tcase_add_test(tc, test_set_counters);
 	suite_add_tcase(s, tc);
 	return s;
 }

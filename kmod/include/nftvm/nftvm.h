@@ -271,4 +271,9 @@ int nftvm_obj_counter(const struct nftvm *vm, unsigned int family,
 int nftvm_obj_quota(const struct nftvm *vm, unsigned int family,
 		    const char *table, const char *name, __u64 *consumed);
 
+/* The counter of a set element ("set s { counter; }", dynset meters). */
+int nftvm_elem_counter(const struct nftvm *vm, unsigned int family,
+		       const char *table, const char *set, const void *key,
+		       unsigned int klen, __u64 *packets, __u64 *bytes);
+
 #endif /* NFTVM_H */
