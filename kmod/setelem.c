@@ -134,6 +134,59 @@ static int nftvm_elem_parse_exprs(struct nftvm_ctx *ctx,
 	return 0;
 }
 
+/* map values and object references: what a set of this kind needs */
+static int nftvm_elem_check_data(struct nftvm_ctx *ctx,
+				 const struct nftvm_set *set,
+				 const struct nlattr **tb,
+				 const struct nlattr *nest, __u32 flags)
+{
+	bool end = flags & NFT_SET_ELEM_INTERVAL_END;
+
+	if (tb[NFTA_SET_ELEM_OBJREF] && !(set->flags & NFT_SET_OBJECT))
+		return nftvm_fail(ctx, tb[NFTA_SET_ELEM_OBJREF],
+				  -NFTVM_EINVAL);
+	if ((set->flags & NFT_SET_OBJECT) && !tb[NFTA_SET_ELEM_OBJREF] &&
+	    !end)
+		return nftvm_fail(ctx, nest, -NFTVM_EINVAL);
+	if (set->flags & NFT_SET_MAP) {
+		if (!tb[NFTA_SET_ELEM_DATA] && !end)
+			return nftvm_fail(ctx, nest, -NFTVM_EINVAL);
+	} else if (tb[NFTA_SET_ELEM_DATA]) {
+		return nftvm_fail(ctx, tb[NFTA_SET_ELEM_DATA], -NFTVM_EINVAL);
+	}
+	if (tb[NFTA_SET_ELEM_DATA] && end)
+		return nftvm_fail(ctx, tb[NFTA_SET_ELEM_DATA], -NFTVM_EINVAL);
+	return 0;
+}
+
+/*
+ * What only an added element has: timeout, stateful expressions, the
+ * object of an object map (referenced here; map values come later and
+ * never together with an object).
+ */
+static int nftvm_elem_parse_extras(struct nftvm_ctx *ctx,
+				   const struct nftvm_set *set,
+				   const struct nlattr **tb,
+				   struct nftvm_elem *e)
+{
+	int err;
+
+	err = nftvm_elem_parse_timeout(ctx, set, tb, e);
+	if (err < 0)
+		return err;
+	err = nftvm_elem_parse_exprs(ctx, set, tb, e);
+	if (err < 0 || !tb[NFTA_SET_ELEM_OBJREF])
+		return err;
+	e->obj = nftvm_obj_lookup(ctx->table, tb[NFTA_SET_ELEM_OBJREF],
+				  set->objtype);
+	if (!e->obj)
+		return nftvm_fail(ctx, tb[NFTA_SET_ELEM_OBJREF],
+				  -NFTVM_ENOENT);
+	/* the verdict of an object map element stays empty */
+	e->obj->use++;
+	return 0;
+}
+
 /*
  * Parse one element into a fresh struct nftvm_elem.  The map value of a
  * verdict map holds a chain reference when it jumps.
@@ -173,14 +226,6 @@ static int nftvm_elem_parse(struct nftvm_ctx *ctx, struct nftvm_set *set,
 	if (tb[NFTA_SET_ELEM_KEY_END] && !(set->flags & NFT_SET_INTERVAL))
 		return nftvm_fail(ctx, tb[NFTA_SET_ELEM_KEY_END],
 				  -NFTVM_EOPNOTSUPP);
-	if (with_data && tb[NFTA_SET_ELEM_OBJREF] &&
-	    !(set->flags & NFT_SET_OBJECT))
-		return nftvm_fail(ctx, tb[NFTA_SET_ELEM_OBJREF],
-				  -NFTVM_EINVAL);
-	if (with_data && (set->flags & NFT_SET_OBJECT) &&
-	    !tb[NFTA_SET_ELEM_OBJREF] &&
-	    !(flags & NFT_SET_ELEM_INTERVAL_END))
-		return nftvm_fail(ctx, nest, -NFTVM_EINVAL);
 	if (tb[NFTA_SET_ELEM_TIMEOUT] && !(set->flags & NFT_SET_TIMEOUT))
 		return nftvm_fail(ctx, tb[NFTA_SET_ELEM_TIMEOUT],
 				  -NFTVM_EINVAL);
@@ -188,18 +233,9 @@ static int nftvm_elem_parse(struct nftvm_ctx *ctx, struct nftvm_set *set,
 		return nftvm_fail(ctx, tb[NFTA_SET_ELEM_EXPIRATION],
 				  -NFTVM_EINVAL);
 	if (with_data) {
-		if (set->flags & NFT_SET_MAP) {
-			if (!tb[NFTA_SET_ELEM_DATA] &&
-			    !(flags & NFT_SET_ELEM_INTERVAL_END))
-				return nftvm_fail(ctx, nest, -NFTVM_EINVAL);
-		} else if (tb[NFTA_SET_ELEM_DATA]) {
-			return nftvm_fail(ctx, tb[NFTA_SET_ELEM_DATA],
-					  -NFTVM_EINVAL);
-		}
-		if (tb[NFTA_SET_ELEM_DATA] &&
-		    (flags & NFT_SET_ELEM_INTERVAL_END))
-			return nftvm_fail(ctx, tb[NFTA_SET_ELEM_DATA],
-					  -NFTVM_EINVAL);
+		err = nftvm_elem_check_data(ctx, set, tb, nest, flags);
+		if (err < 0)
+			return err;
 	}
 
 	e = nftvm_elem_alloc(set);
@@ -207,7 +243,7 @@ static int nftvm_elem_parse(struct nftvm_ctx *ctx, struct nftvm_set *set,
 		return -NFTVM_ENOMEM;
 	e->flags = flags;
 	if (with_data) {
-		err = nftvm_elem_parse_timeout(ctx, set, tb, e);
+		err = nftvm_elem_parse_extras(ctx, set, tb, e);
 		if (err < 0)
 			goto err_free;
 	}
@@ -239,26 +275,12 @@ static int nftvm_elem_parse(struct nftvm_ctx *ctx, struct nftvm_set *set,
 			nftvm_memcpy(nftvm_elem_data(set, e), d.data,
 				     NFTVM_ALIGN(set->dlen, 4));
 	}
-	if (with_data) {
-		err = nftvm_elem_parse_exprs(ctx, set, tb, e);
-		if (err < 0)
-			goto err_free;
-	}
-	if (with_data && tb[NFTA_SET_ELEM_OBJREF]) {
-		e->obj = nftvm_obj_lookup(ctx->table, tb[NFTA_SET_ELEM_OBJREF],
-					  set->objtype);
-		if (!e->obj) {
-			err = nftvm_fail(ctx, tb[NFTA_SET_ELEM_OBJREF],
-					 -NFTVM_ENOENT);
-			goto err_free;
-		}
-		/* the verdict of an object map element stays empty */
-		e->obj->use++;
-	}
 	*ep = e;
 	return 0;
 
 err_free:
+	if (e->obj)
+		e->obj->use--;
 	nftvm_elem_free(set, e);
 	return err;
 }
