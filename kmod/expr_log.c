@@ -22,7 +22,6 @@ struct nftvm_log {
 	__u16	qthreshold;
 	bool	nflog;
 	bool	has_snaplen;
-	bool	has_qthreshold;
 };
 
 static const struct nftvm_nla_policy nftvm_log_policy[NFTA_LOG_MAX + 1] = {
@@ -70,11 +69,9 @@ static int vm_log_init(struct nftvm_ctx *ctx, struct nftvm_expr *expr,
 			priv->has_snaplen = true;
 			priv->snaplen = nftvm_nla_be32(tb[NFTA_LOG_SNAPLEN]);
 		}
-		if (tb[NFTA_LOG_QTHRESHOLD]) {
-			priv->has_qthreshold = true;
+		if (tb[NFTA_LOG_QTHRESHOLD])
 			priv->qthreshold = nftvm_get_be16(
 				nftvm_nla_data(tb[NFTA_LOG_QTHRESHOLD]));
-		}
 	} else {
 		err = vm_log_init_syslog(ctx, priv, tb);
 		if (err < 0)
@@ -314,15 +311,14 @@ static void vm_log_dump(struct nftvm_nlbuf *b, const struct nftvm_expr *expr)
 		nftvm_nla_put(b, NFTA_LOG_GROUP, &be, sizeof(be));
 		if (priv->has_snaplen)
 			nftvm_nla_put_be32(b, NFTA_LOG_SNAPLEN, priv->snaplen);
-		if (priv->has_qthreshold) {
+		if (priv->qthreshold) {
 			be = nftvm_htons(priv->qthreshold);
 			nftvm_nla_put(b, NFTA_LOG_QTHRESHOLD, &be,
 				      sizeof(be));
 		}
 		return;
 	}
-	if (priv->level != NFTVM_LOGLEVEL_WARNING)
-		nftvm_nla_put_be32(b, NFTA_LOG_LEVEL, priv->level);
+	nftvm_nla_put_be32(b, NFTA_LOG_LEVEL, priv->level);
 	if (priv->flags)
 		nftvm_nla_put_be32(b, NFTA_LOG_FLAGS, priv->flags);
 }
