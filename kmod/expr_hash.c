@@ -17,6 +17,7 @@ struct nftvm_hash {
 	__u8	dreg;
 	__u8	len;
 	__u8	type;
+	bool	has_seed;
 };
 
 static const struct nftvm_nla_policy nftvm_hash_policy[NFTA_HASH_MAX + 1] = {
@@ -143,8 +144,10 @@ static int vm_hash_init(struct nftvm_ctx *ctx, struct nftvm_expr *expr,
 	if (err < 0)
 		return err;
 	/* without a seed the kernel picks a random one; the VM picks 0 */
-	if (tb[NFTA_HASH_SEED])
+	if (tb[NFTA_HASH_SEED]) {
 		priv->seed = nftvm_nla_be32(tb[NFTA_HASH_SEED]);
+		priv->has_seed = true;
+	}
 	return vm_hash_common(ctx, priv, tb);
 }
 
@@ -206,7 +209,9 @@ static void vm_hash_dump(struct nftvm_nlbuf *b, const struct nftvm_expr *expr)
 	nftvm_dump_reg(b, NFTA_HASH_DREG, priv->dreg);
 	nftvm_nla_put_be32(b, NFTA_HASH_LEN, priv->len);
 	nftvm_nla_put_be32(b, NFTA_HASH_MODULUS, priv->modulus);
-	nftvm_nla_put_be32(b, NFTA_HASH_SEED, priv->seed);
+	/* like the kernel, a seed it picked itself is not reported */
+	if (priv->has_seed)
+		nftvm_nla_put_be32(b, NFTA_HASH_SEED, priv->seed);
 	if (priv->offset)
 		nftvm_nla_put_be32(b, NFTA_HASH_OFFSET, priv->offset);
 	nftvm_nla_put_be32(b, NFTA_HASH_TYPE, NFT_HASH_JENKINS);

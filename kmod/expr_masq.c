@@ -7,9 +7,10 @@
 #include "nftvm_int.h"
 
 struct nftvm_masq {
-	__u32	flags;
+	__u32	flags;		/* as given: the kernel adds no flag here */
 	__u8	sreg_proto_min;
 	__u8	sreg_proto_max;
+	bool	has_proto;
 };
 
 static const struct nftvm_nla_policy nftvm_masq_policy[NFTA_MASQ_MAX + 1] = {
@@ -38,7 +39,7 @@ static int vm_masq_init(struct nftvm_ctx *ctx, struct nftvm_expr *expr,
 				    &priv->sreg_proto_max, 2);
 	if (err < 0)
 		return err;
-	priv->flags |= NF_NAT_RANGE_PROTO_SPECIFIED;
+	priv->has_proto = true;
 	return 0;
 }
 
@@ -47,7 +48,8 @@ static void vm_masq_eval(struct nftvm_expr *expr, struct nftvm_regs *regs,
 {
 	const struct nftvm_masq *priv = nftvm_expr_priv(expr);
 
-	nftvm_nat_record(regs, pkt, NFTVM_NAT_MASQ, priv->flags,
+	nftvm_nat_record(regs, pkt, NFTVM_NAT_MASQ, priv->flags |
+			 (priv->has_proto ? NF_NAT_RANGE_PROTO_SPECIFIED : 0),
 			 &regs->data[priv->sreg_proto_min],
 			 &regs->data[priv->sreg_proto_max]);
 }
@@ -58,7 +60,7 @@ static void vm_masq_dump(struct nftvm_nlbuf *b, const struct nftvm_expr *expr)
 
 	if (priv->flags)
 		nftvm_nla_put_be32(b, NFTA_MASQ_FLAGS, priv->flags);
-	if (priv->flags & NF_NAT_RANGE_PROTO_SPECIFIED) {
+	if (priv->has_proto) {
 		nftvm_dump_reg(b, NFTA_MASQ_REG_PROTO_MIN,
 			       priv->sreg_proto_min);
 		nftvm_dump_reg(b, NFTA_MASQ_REG_PROTO_MAX,

@@ -244,6 +244,36 @@ static void rules(struct vmb *v)
 		 x_nat(NFT_NAT_SNAT, NFPROTO_IPV4, NFT_REG_1, NFT_REG_2, 0,
 		       NF_NAT_RANGE_PERSISTENT));
 	vmb_rule(v, NFPROTO_IPV4, "d", "post", nftnl_expr_alloc("masq"));
+	vmb_rule(v, NFPROTO_IPV4, "d", "post", x_imm(NFT_REG_1, &port, 2),
+		 ({ struct nftnl_expr *m = nftnl_expr_alloc("masq");
+		    nftnl_expr_set_u32(m, NFTNL_EXPR_MASQ_FLAGS,
+				       NF_NAT_RANGE_PROTO_RANDOM);
+		    nftnl_expr_set_u32(m, NFTNL_EXPR_MASQ_REG_PROTO_MIN,
+				       NFT_REG_1);
+		    m; }));
+	vmb_rule(v, NFPROTO_IPV4, "d", "pre", x_imm(NFT_REG_1, &a, 4),
+		 x_nat(NFT_NAT_DNAT, NFPROTO_IPV4, NFT_REG_1, 0, 0, 0));
+	/* a jhash without seed, exthdr ipv6, a dynset without timeout,
+	 * quota and limit with defaults, ct zone set by direction */
+	e = nftnl_expr_alloc("hash");
+	nftnl_expr_set_u32(e, NFTNL_EXPR_HASH_SREG, NFT_REG_1);
+	nftnl_expr_set_u32(e, NFTNL_EXPR_HASH_DREG, NFT_REG_2);
+	nftnl_expr_set_u32(e, NFTNL_EXPR_HASH_LEN, 4);
+	nftnl_expr_set_u32(e, NFTNL_EXPR_HASH_MODULUS, 2);
+	nftnl_expr_set_u32(e, NFTNL_EXPR_HASH_OFFSET, 100);
+	vmb_rule(v, NFPROTO_IPV4, "d", "out",
+		 x_payload(NFT_PAYLOAD_NETWORK_HEADER, 12, 4, NFT_REG_1), e,
+		 x_exthdr(NFT_EXTHDR_OP_IPV6, 0, 0, 1, NFT_REG_1,
+			  NFT_EXTHDR_F_PRESENT),
+		 x_exthdr(NFT_EXTHDR_OP_IPV6, 44, 2, 2, NFT_REG_1, 0),
+		 x_dynset("dyn", 1, NFT_DYNSET_OP_ADD, NFT_REG_1, 0, 0),
+		 ({ struct nftnl_expr *q = nftnl_expr_alloc("quota");
+		    nftnl_expr_set_u64(q, NFTNL_EXPR_QUOTA_BYTES, 5);
+		    q; }),
+		 ({ struct nftnl_expr *l = nftnl_expr_alloc("limit");
+		    nftnl_expr_set_u64(l, NFTNL_EXPR_LIMIT_RATE, 3);
+		    nftnl_expr_set_u64(l, NFTNL_EXPR_LIMIT_UNIT, 1);
+		    l; }));
 	vmb_rule(v, NFPROTO_IPV4, "d", "pre", x_imm(NFT_REG_1, &port, 2),
 		 ({ struct nftnl_expr *r = nftnl_expr_alloc("redir");
 		    nftnl_expr_set_u32(r, NFTNL_EXPR_REDIR_REG_PROTO_MIN,
@@ -275,7 +305,7 @@ START_TEST(test_dump_like_kernel)
 	ck_assert_int_eq(nl_drain(), 0);
 
 	kernel_rules("d");
-	ck_assert_uint_eq(nk, 14);
+	ck_assert_uint_eq(nk, 17);
 	for (i = 0; i < nk; i++) {
 		r = vm_rule(khandle[i]);
 		ck_assert_msg(r != NULL, "no VM rule %llu",
