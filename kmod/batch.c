@@ -39,6 +39,10 @@ static const struct nftvm_msg_desc nftvm_msgs[NFT_MSG_MAX] = {
 				    nftvm_set_elem_list_policy },
 	[NFT_MSG_DELSETELEM]	= { nftvm_delsetelem, NFTA_SET_ELEM_LIST_MAX,
 				    nftvm_set_elem_list_policy },
+	[NFT_MSG_NEWOBJ]	= { nftvm_newobj, NFTA_OBJ_MAX,
+				    nftvm_obj_policy },
+	[NFT_MSG_DELOBJ]	= { nftvm_delobj, NFTA_OBJ_MAX,
+				    nftvm_obj_policy },
 };
 
 static const struct nftvm_nla_policy nftvm_batch_policy[NFNL_BATCH_MAX + 1] = {
@@ -48,7 +52,8 @@ static const struct nftvm_nla_policy nftvm_batch_policy[NFNL_BATCH_MAX + 1] = {
 NFTVM_BUILD_BUG_ON(NFTA_TABLE_MAX > NFTVM_ATTR_MAX ||
 		   NFTA_CHAIN_MAX > NFTVM_ATTR_MAX ||
 		   NFTA_RULE_MAX > NFTVM_ATTR_MAX ||
-		   NFTA_SET_MAX > NFTVM_ATTR_MAX);
+		   NFTA_SET_MAX > NFTVM_ATTR_MAX ||
+		   NFTA_OBJ_MAX > NFTVM_ATTR_MAX);
 
 #define NFTVM_NFGEN_LEN	NLMSG_LENGTH(sizeof(struct nfgenmsg))
 

@@ -43,6 +43,16 @@ __u32 nftvm_genid(const struct nftvm *vm)
 	return vm->genid;
 }
 
+void nftvm_set_time(struct nftvm *vm, __u64 now_ns)
+{
+	vm->now = now_ns;
+}
+
+__u64 nftvm_time(const struct nftvm *vm)
+{
+	return vm->now;
+}
+
 struct nftvm_table *nftvm_table_lookup(struct nftvm *vm,
 				       const struct nlattr *name, __u8 family)
 {
@@ -120,6 +130,7 @@ void nftvm_table_free(struct nftvm_table *table)
 	struct nftvm_chain *c, *ctmp;
 	struct nftvm_rule *r, *rtmp;
 	struct nftvm_set *s, *stmp;
+	struct nftvm_obj *o, *otmp;
 
 	nftvm_list_for_each_entry(c, &table->chains, list) {
 		nftvm_list_for_each_entry_safe(r, rtmp, &c->rules, list) {
@@ -134,6 +145,10 @@ void nftvm_table_free(struct nftvm_table *table)
 	nftvm_list_for_each_entry_safe(s, stmp, &table->sets, list) {
 		nftvm_list_del(&s->list);
 		nftvm_set_free(s);
+	}
+	nftvm_list_for_each_entry_safe(o, otmp, &table->objs, list) {
+		nftvm_list_del(&o->list);
+		nftvm_obj_free(o);
 	}
 	nftvm_free(table->udata);
 	nftvm_free(table->name);
@@ -337,4 +352,82 @@ int nftvm_object_count(const struct nftvm *vm)
 			n += 1 + (int)s->nelems;
 	}
 	return n;
+}
+
+static struct nftvm_obj *nftvm_find_obj(const struct nftvm *vm,
+					unsigned int family, const char *table,
+					const char *name, __u32 type)
+{
+	struct nftvm_table *t = nftvm_table_find(vm, (__u8)family, table);
+
+	return t ? nftvm_obj_find(t, name, type) : NULL;
+}
+
+/** nftvm_obj_counter - packets and bytes of a named counter */
+int nftvm_obj_counter(const struct nftvm *vm, unsigned int family,
+		      const char *table, const char *name,
+		      __u64 *packets, __u64 *bytes)
+{
+	struct nftvm_obj *o = nftvm_find_obj(vm, family, table, name,
+					     NFT_OBJECT_COUNTER);
+	const __u64 *ctr;
+
+	if (!o)
+		return -NFTVM_ENOENT;
+	ctr = nftvm_obj_priv(o);
+	*packets = ctr[0];
+	*bytes = ctr[1];
+	return 0;
+}
+
+/** nftvm_obj_quota - bytes a named quota has consumed */
+int nftvm_obj_quota(const struct nftvm *vm, unsigned int family,
+		    const char *table, const char *name, __u64 *consumed)
+{
+	struct nftvm_obj *o = nftvm_find_obj(vm, family, table, name,
+					     NFT_OBJECT_QUOTA);
+	const __u64 *q;
+
+	if (!o)
+		return -NFTVM_ENOENT;
+	/* struct nftvm_quota: quota, consumed */
+	q = nftvm_obj_priv(o);
+	*consumed = q[1];
+	return 0;
+}
+
+/**
+ * nftvm_elem_counter - the counter attached to a set element
+ * @key: the element's key, @klen bytes (as a register holds it)
+ * Return: 0, -ENOENT without such an element, -EOPNOTSUPP if it has
+ * no counter.
+ */
+int nftvm_elem_counter(const struct nftvm *vm, unsigned int family,
+		       const char *table, const char *set, const void *key,
+		       unsigned int klen, __u64 *packets, __u64 *bytes)
+{
+	struct nftvm_table *t = nftvm_table_find(vm, (__u8)family, table);
+	struct nftvm_set *s = t ? nftvm_set_find(t, set) : NULL;
+	__u32 k[NFTVM_DATA_MAXLEN / 4] = { 0 };
+	const struct nftvm_elem *e;
+	const struct nftvm_expr *x;
+	const __u64 *ctr;
+
+	if (!s || klen > sizeof(k))
+		return -NFTVM_ENOENT;
+	nftvm_memcpy(k, key, klen);
+	e = s->type->lookup(s, k);
+	if (!e)
+		return -NFTVM_ENOENT;
+	if (!e->ext)
+		return -NFTVM_EOPNOTSUPP;
+	nftvm_ext_for_each_expr(x, e->ext) {
+		if (x->ops != &nftvm_counter_ops)
+			continue;
+		ctr = nftvm_expr_priv(x);
+		*packets = ctr[0];
+		*bytes = ctr[1];
+		return 0;
+	}
+	return -NFTVM_EOPNOTSUPP;
 }

@@ -160,7 +160,8 @@ static int nftvm_do_chain(struct nftvm_chain *base,
 	struct nftvm_jump stack[NFTVM_JUMP_STACK_SIZE];
 	const struct nftvm_chain *chain = base;
 	const struct nftvm_list *pos = base->rules.next;
-	struct nftvm_regs regs;
+	/* a register read before any write is zero, never stack garbage */
+	struct nftvm_regs regs = { { 0 } };
 	unsigned int sp = 0;
 	int code;
 
@@ -207,6 +208,19 @@ static int nftvm_do_chain(struct nftvm_chain *base,
 	return (int)base->policy;
 }
 
+/*
+ * A nat chain sees only the first packet of a connection (ct state new or
+ * related): later packets follow the binding made then, and a packet
+ * without conntrack is never NATed.
+ */
+static bool nftvm_chain_runs(const struct nftvm_chain *chain,
+			     const struct nftvm_pktinfo *pkt)
+{
+	if (chain->type != NFTVM_CHAIN_NAT)
+		return true;
+	return pkt->meta->ct_state & (NFTVM_CT_NEW | NFTVM_CT_RELATED);
+}
+
 /**
  * nftvm_eval - run one packet through the base chains of a hook
  * @vm: the ruleset
@@ -214,8 +228,9 @@ static int nftvm_do_chain(struct nftvm_chain *base,
  * @family: NFPROTO_IPV4 or NFPROTO_IPV6; NFPROTO_INET picks one from the
  *	    IP version of the packet
  * @pkt: packet bytes starting at the network header
- * @meta: packet metadata
- * @res: verdict, number of base chains run and the trace
+ * @meta: packet metadata (NULL: all zero)
+ * @res: verdict, number of base chains run, the trace and the side
+ *	 effects; @pkt's bytes are edited in place by payload writes
  *
  * Chains of ip (ip6) tables and of inet tables see the packet, ordered by
  * priority.  An accept moves on to the next base chain, anything else
@@ -228,19 +243,22 @@ int nftvm_eval(struct nftvm *vm, unsigned int hook, unsigned int family,
 	       struct nftvm_pkt *pkt, const struct nftvm_pktmeta *meta,
 	       struct nftvm_result *res)
 {
-	static const struct nftvm_pktmeta nometa;
 	struct nftvm_pktinfo p = {
-		.data = pkt->data, .len = pkt->len,
-		.meta = meta ? meta : &nometa, .hook = (__u8)hook,
+		.data = pkt->data, .wdata = pkt->data, .len = pkt->len,
+		.meta = &res->meta, .res = res, .hook = (__u8)hook,
 	};
 	const struct nftvm_hooklist *hl;
 	unsigned int i;
 	int v;
 
+	nftvm_memset(res, 0, sizeof(*res));
 	res->verdict = NF_ACCEPT;
-	res->chains = 0;
-	res->ntrace = 0;
-	res->truncated = false;
+	/* meta set and ct set write into the result's copy */
+	if (meta)
+		res->meta = *meta;
+	if (res->meta.time_ns > vm->now)
+		vm->now = res->meta.time_ns;
+	p.now = vm->now;
 	if (hook >= NFTVM_HOOK_MAX)
 		return -NFTVM_EINVAL;
 	if (family == NFPROTO_INET)
@@ -256,6 +274,8 @@ int nftvm_eval(struct nftvm *vm, unsigned int hook, unsigned int family,
 
 	hl = &vm->hooks[family][hook];
 	for (i = 0; i < hl->n; i++) {
+		if (!nftvm_chain_runs(hl->ents[i].chain, &p))
+			continue;
 		res->chains++;
 		v = nftvm_do_chain(hl->ents[i].chain, &p, res);
 		if (((__u32)v & NF_VERDICT_MASK) != NF_ACCEPT) {

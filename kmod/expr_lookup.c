@@ -71,11 +71,14 @@ static void vm_lookup_eval(struct nftvm_expr *expr, struct nftvm_regs *regs,
 	const struct nftvm_set *set = priv->set;
 	const struct nftvm_elem *e;
 
-	e = nftvm_set_match(set, &regs->data[priv->sreg]);
+	e = nftvm_set_match(set, &regs->data[priv->sreg], pkt->now);
 	if ((e != NULL) == priv->invert) {
 		regs->verdict.code = NFT_BREAK;
 		return;
 	}
+	/* the element's counters and the like count the packet */
+	if (e && e->ext && !nftvm_ext_eval(e->ext, regs, pkt))
+		return;
 	if (!priv->has_dreg)
 		return;
 	if (priv->dreg == NFT_REG_VERDICT)

@@ -8,8 +8,10 @@
 
 struct nftvm_meta {
 	__u8	key;
-	__u8	dreg;
+	__u8	dreg;		/* sreg for meta set */
 };
+
+static const struct nftvm_expr_ops nftvm_meta_set_ops;
 
 typedef bool (*nftvm_meta_get_fn)(__u32 *dest,
 				  const struct nftvm_pktinfo *pkt);
@@ -232,6 +234,80 @@ static const struct nftvm_meta_key nftvm_meta_keys[] = {
 	[NFT_META_TIME_HOUR]	= { 4, meta_time_hour },
 };
 
+/* the keys a rule may write, and their widths */
+static unsigned int vm_meta_set_len(__u32 key)
+{
+	switch (key) {
+	case NFT_META_MARK:
+	case NFT_META_PRIORITY:
+	case NFT_META_SECMARK:
+		return 4;
+	case NFT_META_NFTRACE:
+	case NFT_META_PKTTYPE:
+		return 1;
+	}
+	return 0;
+}
+
+static int vm_meta_set_init(struct nftvm_ctx *ctx, struct nftvm_expr *expr,
+			    const struct nlattr * const *tb)
+{
+	struct nftvm_meta *priv = nftvm_expr_priv(expr);
+	__u32 key = nftvm_nla_be32(tb[NFTA_META_KEY]);
+	unsigned int len = vm_meta_set_len(key);
+	int err;
+
+	if (!len)
+		return nftvm_fail(ctx, tb[NFTA_META_KEY], -NFTVM_EOPNOTSUPP);
+	priv->key = (__u8)key;
+	err = nftvm_parse_reg_load(ctx, tb[NFTA_META_SREG], &priv->dreg, len);
+	if (err < 0)
+		return err;
+	expr->ops = &nftvm_meta_set_ops;
+	return 0;
+}
+
+#define NFTVM_PACKET_OTHERHOST	3	/* highest settable pkttype */
+
+static void vm_meta_set_eval(struct nftvm_expr *expr, struct nftvm_regs *regs,
+			     const struct nftvm_pktinfo *pkt)
+{
+	const struct nftvm_meta *priv = nftvm_expr_priv(expr);
+	struct nftvm_pktmeta *m = &pkt->res->meta;
+	__u32 v = regs->data[priv->dreg];
+	__u8 v8 = *(const __u8 *)&regs->data[priv->dreg];
+
+	switch (priv->key) {
+	case NFT_META_MARK:
+		m->mark = v;
+		break;
+	case NFT_META_PRIORITY:
+		m->priority = v;
+		break;
+	case NFT_META_SECMARK:
+		m->secmark = v;
+		break;
+	case NFT_META_NFTRACE:
+		m->nftrace = v8 ? 1 : 0;
+		break;
+	case NFT_META_PKTTYPE:
+		/* only between host, broadcast, multicast and otherhost */
+		if (v8 <= NFTVM_PACKET_OTHERHOST &&
+		    m->pkttype <= NFTVM_PACKET_OTHERHOST)
+			m->pkttype = v8;
+		break;
+	}
+}
+
+static void vm_meta_set_dump(struct nftvm_nlbuf *b,
+			     const struct nftvm_expr *expr)
+{
+	const struct nftvm_meta *priv = nftvm_expr_priv(expr);
+
+	nftvm_nla_put_be32(b, NFTA_META_KEY, priv->key);
+	nftvm_dump_reg(b, NFTA_META_SREG, priv->dreg);
+}
+
 static int vm_meta_init(struct nftvm_ctx *ctx, struct nftvm_expr *expr,
 			const struct nlattr * const *tb)
 {
@@ -240,9 +316,11 @@ static int vm_meta_init(struct nftvm_ctx *ctx, struct nftvm_expr *expr,
 
 	if (!tb[NFTA_META_KEY])
 		return -NFTVM_EINVAL;
-	/* meta set (mark, priority, nftrace, ...) is not there yet */
-	if (tb[NFTA_META_SREG])
-		return nftvm_fail(ctx, tb[NFTA_META_SREG], -NFTVM_EOPNOTSUPP);
+	if (tb[NFTA_META_SREG]) {
+		if (tb[NFTA_META_DREG])
+			return -NFTVM_EINVAL;
+		return vm_meta_set_init(ctx, expr, tb);
+	}
 	if (!tb[NFTA_META_DREG])
 		return -NFTVM_EINVAL;
 	key = nftvm_nla_be32(tb[NFTA_META_KEY]);
@@ -280,4 +358,15 @@ const struct nftvm_expr_ops nftvm_meta_ops = {
 	.init		= vm_meta_init,
 	.eval		= vm_meta_eval,
 	.dump		= vm_meta_dump,
+};
+
+/* selected by vm_meta_set_init; never looked up by name */
+static const struct nftvm_expr_ops nftvm_meta_set_ops = {
+	.name		= "meta",
+	.size		= sizeof(struct nftvm_meta),
+	.maxattr	= NFTA_META_MAX,
+	.policy		= nftvm_meta_policy,
+	.init		= vm_meta_init,
+	.eval		= vm_meta_set_eval,
+	.dump		= vm_meta_set_dump,
 };

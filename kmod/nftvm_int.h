@@ -14,6 +14,7 @@
 #include <linux/netfilter.h>
 #include <linux/netfilter/nfnetlink.h>
 #include <linux/netfilter/nf_tables.h>
+#include <linux/netfilter/nf_nat.h>
 
 #define NFTVM_JUMP_STACK_SIZE	16
 #define NFTVM_DATA_MAXLEN	64	/* NFT_DATA_VALUE_MAXLEN */
@@ -209,6 +210,10 @@ struct nftvm_pktinfo {
 	const __u8			*data;
 	__u32				len;
 	const struct nftvm_pktmeta	*meta;
+	__u8				*wdata;	/* @data, writable */
+	struct nftvm_result		*res;	/* side effects; res->meta
+						 * is what @meta points to */
+	__u64				now;	/* ns, the packet's time */
 	__u8				family;
 	__u8				hook;
 	__u8				l4proto;
@@ -232,12 +237,16 @@ struct nftvm_vctx;
  * @activate:	take back the references dropped by @deactivate (undo)
  * @deactivate:	drop references when the rule leaves the ruleset
  * @destroy:	free private allocations
+ * @clone:	copy @src's state into a fresh @dst (default: memcpy); for
+ *		per-element instances made by dynset
+ * @stateful:	may be instantiated per set element (counter, limit, ...)
  */
 struct nftvm_expr_ops {
 	const char			*name;
 	unsigned int			size;
 	unsigned int			maxattr;
 	const struct nftvm_nla_policy	*policy;
+	bool				stateful;
 	int	(*init)(struct nftvm_ctx *ctx, struct nftvm_expr *expr,
 			const struct nlattr * const *tb);
 	void	(*eval)(struct nftvm_expr *expr, struct nftvm_regs *regs,
@@ -248,6 +257,7 @@ struct nftvm_expr_ops {
 	void	(*activate)(struct nftvm_ctx *ctx, struct nftvm_expr *expr);
 	void	(*deactivate)(struct nftvm_ctx *ctx, struct nftvm_expr *expr);
 	void	(*destroy)(struct nftvm_ctx *ctx, struct nftvm_expr *expr);
+	int	(*clone)(struct nftvm_expr *dst, const struct nftvm_expr *src);
 };
 
 struct nftvm_expr {
@@ -263,6 +273,36 @@ static inline unsigned int nftvm_expr_size(const struct nftvm_expr_ops *ops)
 }
 
 const struct nftvm_expr_ops *nftvm_expr_find(const struct nlattr *name);
+int nftvm_expr_init_nested(struct nftvm_ctx *ctx, const struct nlattr *nest,
+			   struct nftvm_expr *e, unsigned int room);
+void nftvm_expr_dump_nested(struct nftvm_nlbuf *b, __u16 attr,
+			    const struct nftvm_expr *e);
+
+/* expressions attached to one set element, packed like a rule */
+#define NFTVM_EXT_EXPRS	2	/* NFT_SET_EXPR_MAX */
+
+struct nftvm_elem_ext {
+	unsigned int	dlen;
+	unsigned int	n;
+	unsigned char	data[] __attribute__((aligned(8)));
+};
+
+#define nftvm_ext_for_each_expr(e, ext)					\
+	for (e = (struct nftvm_expr *)(ext)->data;			\
+	     (unsigned char *)e < (ext)->data + (ext)->dlen;		\
+	     e = (struct nftvm_expr *)((unsigned char *)e +		\
+				       nftvm_expr_size(e->ops)))
+
+struct nftvm_set;
+int nftvm_ext_parse(struct nftvm_ctx *ctx, const struct nlattr *one,
+		    const struct nlattr *list, const struct nftvm_set *set,
+		    struct nftvm_elem_ext **out);
+void nftvm_ext_free(struct nftvm_elem_ext *ext);
+struct nftvm_elem_ext *nftvm_ext_clone(const struct nftvm_elem_ext *tmpl);
+bool nftvm_ext_same_types(const struct nftvm_elem_ext *a,
+			  const struct nftvm_elem_ext *b);
+bool nftvm_ext_eval(struct nftvm_elem_ext *ext, struct nftvm_regs *regs,
+		    const struct nftvm_pktinfo *pkt);
 
 extern const struct nftvm_expr_ops nftvm_immediate_ops;
 extern const struct nftvm_expr_ops nftvm_cmp_ops;
@@ -273,6 +313,90 @@ extern const struct nftvm_expr_ops nftvm_payload_ops;
 extern const struct nftvm_expr_ops nftvm_meta_ops;
 extern const struct nftvm_expr_ops nftvm_lookup_ops;
 extern const struct nftvm_expr_ops nftvm_counter_ops;
+extern const struct nftvm_expr_ops nftvm_ct_ops;
+extern const struct nftvm_expr_ops nftvm_exthdr_ops;
+extern const struct nftvm_expr_ops nftvm_limit_ops;
+extern const struct nftvm_expr_ops nftvm_quota_ops;
+extern const struct nftvm_expr_ops nftvm_objref_ops;
+extern const struct nftvm_expr_ops nftvm_log_ops;
+extern const struct nftvm_expr_ops nftvm_reject_ops;
+extern const struct nftvm_expr_ops nftvm_nat_ops;
+extern const struct nftvm_expr_ops nftvm_masq_ops;
+extern const struct nftvm_expr_ops nftvm_redir_ops;
+extern const struct nftvm_expr_ops nftvm_notrack_ops;
+extern const struct nftvm_expr_ops nftvm_hash_ops;
+extern const struct nftvm_expr_ops nftvm_numgen_ops;
+extern const struct nftvm_expr_ops nftvm_last_ops;
+extern const struct nftvm_expr_ops nftvm_dynset_ops;
+extern const struct nftvm_expr_ops nftvm_connlimit_ops;
+extern const struct nftvm_expr_ops nftvm_queue_ops;
+extern const struct nftvm_expr_ops nftvm_dup_ops;
+
+/* shared by nat, masq and redir (expr_nat.c) */
+int nftvm_nat_chain_check(const struct nftvm_ctx *ctx, unsigned int hooks);
+int nftvm_nat_parse_flags(struct nftvm_ctx *ctx, const struct nlattr *attr,
+			  __u32 *flags);
+int nftvm_nat_parse_range(struct nftvm_ctx *ctx, const struct nlattr *amin,
+			  const struct nlattr *amax, __u8 *min, __u8 *max,
+			  unsigned int len);
+void nftvm_nat_record(struct nftvm_regs *regs,
+		      const struct nftvm_pktinfo *pkt, __u8 kind,
+		      __u32 flags, const __u32 *pmin, const __u32 *pmax);
+
+/* Does the packet have a conntrack entry (ct state new/established/..)? */
+static inline bool nftvm_pkt_has_ct(const struct nftvm_pktinfo *pkt)
+{
+	return pkt->meta->ct_state &
+	       (NFTVM_CT_ESTABLISHED | NFTVM_CT_RELATED | NFTVM_CT_NEW);
+}
+
+/* ------------------------------------------------------------ objects */
+
+struct nftvm_obj;
+
+/**
+ * struct nftvm_obj_type - a stateful object family (counter, quota, ...)
+ * @type:	NFT_OBJECT_*
+ * @init:	parse NFTA_OBJ_DATA's attributes
+ * @eval:	run from an objref; may set NFT_BREAK like an expression
+ * @dump:	write the NFTA_OBJ_DATA attributes back
+ */
+struct nftvm_obj_type {
+	__u32				type;
+	unsigned int			size;
+	unsigned int			maxattr;
+	const struct nftvm_nla_policy	*policy;
+	int	(*init)(struct nftvm_ctx *ctx, struct nftvm_obj *obj,
+			const struct nlattr * const *tb);
+	void	(*eval)(struct nftvm_obj *obj, struct nftvm_regs *regs,
+			const struct nftvm_pktinfo *pkt);
+	void	(*dump)(struct nftvm_nlbuf *b, const struct nftvm_obj *obj);
+};
+
+struct nftvm_obj {
+	struct nftvm_list		list;
+	struct nftvm_table		*table;
+	const struct nftvm_obj_type	*type;
+	char				*name;
+	__u64				handle;
+	__u32				use;	/* objrefs and map elements */
+	bool				is_new;
+	void				*udata;
+	__u32				udlen;
+	unsigned char			data[] __attribute__((aligned(8)));
+};
+
+#define nftvm_obj_priv(o)	((void *)(o)->data)
+
+extern const struct nftvm_obj_type nftvm_obj_counter_type;
+extern const struct nftvm_obj_type nftvm_obj_quota_type;
+extern const struct nftvm_obj_type nftvm_obj_limit_type;
+
+struct nftvm_obj *nftvm_obj_lookup(const struct nftvm_table *table,
+				   const struct nlattr *name, __u32 type);
+struct nftvm_obj *nftvm_obj_find(const struct nftvm_table *table,
+				 const char *name, __u32 type);
+void nftvm_obj_free(struct nftvm_obj *obj);
 
 /* ------------------------------------------------------------ objects */
 
@@ -280,6 +404,7 @@ struct nftvm_table {
 	struct nftvm_list	list;
 	struct nftvm_list	chains;
 	struct nftvm_list	sets;
+	struct nftvm_list	objs;
 	char			*name;
 	__u64			handle;
 	__u64			hgen;		/* last chain/rule/set handle */
@@ -351,7 +476,12 @@ struct nftvm_elem {
 	struct nftvm_elem	*next;
 	__u32			flags;		/* NFT_SET_ELEM_* */
 	bool			has_key_end;
+	bool			dynamic;	/* added by dynset */
 	struct nftvm_verdict	verdict;	/* verdict maps */
+	struct nftvm_obj	*obj;		/* object maps */
+	__u64			timeout;	/* ns, 0: none */
+	__u64			expires;	/* VM clock, 0: never */
+	struct nftvm_elem_ext	*ext;		/* dynset expressions */
 	__u32			words[];
 };
 
@@ -415,6 +545,7 @@ struct nftvm_set {
 	const struct nftvm_set_type	*type;
 	void				*priv;
 	struct nftvm_elem		*catchall;
+	struct nftvm_elem_ext		*exprs;	/* per-element templates */
 	void				*udata;
 	__u32				udlen;
 };
@@ -459,7 +590,12 @@ struct nftvm_set *nftvm_set_lookup(struct nftvm_ctx *ctx,
 				   const struct nlattr *name,
 				   const struct nlattr *id);
 const struct nftvm_elem *nftvm_set_match(const struct nftvm_set *set,
-					 const __u32 *key);
+					 const __u32 *key, __u64 now);
+
+static inline bool nftvm_elem_expired(const struct nftvm_elem *e, __u64 now)
+{
+	return e->expires && now >= e->expires;
+}
 
 /* ------------------------------------------------------------ transactions */
 
@@ -476,6 +612,8 @@ enum nftvm_trans_type {
 	NFTVM_TRANS_DELSET,
 	NFTVM_TRANS_NEWELEM,
 	NFTVM_TRANS_DELELEM,
+	NFTVM_TRANS_NEWOBJ,
+	NFTVM_TRANS_DELOBJ,
 	__NFTVM_TRANS_MAX
 };
 
@@ -522,6 +660,7 @@ struct nftvm {
 	__u64			table_handle;
 	__u64			reg_seq;
 	__u32			vepoch;
+	__u64			now;		/* the clock, ns */
 	bool			hooks_dirty;
 	struct nftvm_hooklist	hooks[NFTVM_NFPROTO_MAX][NFTVM_HOOK_MAX];
 };
@@ -583,6 +722,8 @@ int nftvm_newset(struct nftvm_ctx *ctx, const struct nlattr **tb);
 int nftvm_delset(struct nftvm_ctx *ctx, const struct nlattr **tb);
 int nftvm_newsetelem(struct nftvm_ctx *ctx, const struct nlattr **tb);
 int nftvm_delsetelem(struct nftvm_ctx *ctx, const struct nlattr **tb);
+int nftvm_newobj(struct nftvm_ctx *ctx, const struct nlattr **tb);
+int nftvm_delobj(struct nftvm_ctx *ctx, const struct nlattr **tb);
 
 extern const struct nftvm_nla_policy nftvm_table_policy[NFTA_TABLE_MAX + 1];
 extern const struct nftvm_nla_policy nftvm_chain_policy[NFTA_CHAIN_MAX + 1];
@@ -590,6 +731,7 @@ extern const struct nftvm_nla_policy nftvm_rule_policy[NFTA_RULE_MAX + 1];
 extern const struct nftvm_nla_policy nftvm_set_policy[NFTA_SET_MAX + 1];
 extern const struct nftvm_nla_policy
 	nftvm_set_elem_list_policy[NFTA_SET_ELEM_LIST_MAX + 1];
+extern const struct nftvm_nla_policy nftvm_obj_policy[NFTA_OBJ_MAX + 1];
 
 /* ------------------------------------------------------------ validation */
 

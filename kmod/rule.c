@@ -19,6 +19,7 @@ const struct nftvm_nla_policy nftvm_rule_policy[NFTA_RULE_MAX + 1] = {
 };
 
 #define NFTVM_EXT_MAXNAMELEN	16	/* NFT_EXTENSION_MAXNAMELEN */
+#define NFTVM_EXPR_MAXATTR	16	/* room for any expression's attributes */
 
 static const struct nftvm_nla_policy nftvm_expr_policy[NFTA_EXPR_MAX + 1] = {
 	[NFTA_EXPR_NAME]	= { .type = NFTVM_NLA_STRING,
@@ -37,6 +38,24 @@ static const struct nftvm_expr_ops *const nftvm_expr_types[] = {
 	&nftvm_meta_ops,
 	&nftvm_lookup_ops,
 	&nftvm_counter_ops,
+	&nftvm_ct_ops,
+	&nftvm_exthdr_ops,
+	&nftvm_limit_ops,
+	&nftvm_quota_ops,
+	&nftvm_objref_ops,
+	&nftvm_log_ops,
+	&nftvm_reject_ops,
+	&nftvm_nat_ops,
+	&nftvm_masq_ops,
+	&nftvm_redir_ops,
+	&nftvm_notrack_ops,
+	&nftvm_hash_ops,
+	&nftvm_numgen_ops,
+	&nftvm_last_ops,
+	&nftvm_dynset_ops,
+	&nftvm_connlimit_ops,
+	&nftvm_queue_ops,
+	&nftvm_dup_ops,
 };
 
 const struct nftvm_expr_ops *nftvm_expr_find(const struct nlattr *name)
@@ -117,6 +136,57 @@ static struct nftvm_rule *nftvm_rule_lookup_id(const struct nftvm_chain *chain,
 	return NULL;
 }
 
+/**
+ * nftvm_expr_init_nested - one expression (NFTA_EXPR_NAME/DATA) into @e
+ * @room: bytes available at @e
+ *
+ * For the expressions a dynset instantiates per element: only stateful
+ * ones are allowed (-EOPNOTSUPP otherwise, -ENOENT if unknown).
+ */
+int nftvm_expr_init_nested(struct nftvm_ctx *ctx, const struct nlattr *nest,
+			   struct nftvm_expr *e, unsigned int room)
+{
+	const struct nlattr *tb[NFTA_EXPR_MAX + 1];
+	const struct nlattr *dt[NFTVM_EXPR_MAXATTR + 1] = { NULL };
+	const struct nftvm_expr_ops *ops;
+	int err;
+
+	err = nftvm_nla_parse_nested(ctx, tb, NFTA_EXPR_MAX,
+				     nftvm_expr_policy, nest);
+	if (err < 0)
+		return err;
+	if (!tb[NFTA_EXPR_NAME])
+		return nftvm_fail(ctx, nest, -NFTVM_EINVAL);
+	ops = nftvm_expr_find(tb[NFTA_EXPR_NAME]);
+	if (!ops)
+		return nftvm_fail(ctx, tb[NFTA_EXPR_NAME], -NFTVM_ENOENT);
+	if (!ops->stateful || nftvm_expr_size(ops) > room)
+		return nftvm_fail(ctx, tb[NFTA_EXPR_NAME], -NFTVM_EOPNOTSUPP);
+	e->ops = ops;
+	if (tb[NFTA_EXPR_DATA]) {
+		err = nftvm_nla_parse_nested(ctx, dt, ops->maxattr,
+					     ops->policy, tb[NFTA_EXPR_DATA]);
+		if (err < 0)
+			return err;
+	}
+	err = ops->init(ctx, e, dt);
+	if (err < 0)
+		return nftvm_fail(ctx, nest, err);
+	return 0;
+}
+
+void nftvm_expr_dump_nested(struct nftvm_nlbuf *b, __u16 attr,
+			    const struct nftvm_expr *e)
+{
+	struct nlattr *nest = nftvm_nla_nest_start(b, attr), *data;
+
+	nftvm_nla_put_str(b, NFTA_EXPR_NAME, e->ops->name);
+	data = nftvm_nla_nest_start(b, NFTA_EXPR_DATA);
+	e->ops->dump(b, e);
+	nftvm_nla_nest_end(b, data);
+	nftvm_nla_nest_end(b, nest);
+}
+
 struct nftvm_expr_info {
 	const struct nftvm_expr_ops	*ops;
 	const struct nlattr		*data;
@@ -155,7 +225,6 @@ static int nftvm_rule_scan_exprs(struct nftvm_ctx *ctx,
 	return 0;
 }
 
-#define NFTVM_EXPR_MAXATTR	16
 
 static int nftvm_expr_init(struct nftvm_ctx *ctx, struct nftvm_expr *e,
 			   const struct nftvm_expr_info *info)

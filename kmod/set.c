@@ -53,6 +53,7 @@ struct nftvm_elem *nftvm_elem_alloc(const struct nftvm_set *set)
 
 void nftvm_elem_free(const struct nftvm_set *set, struct nftvm_elem *e)
 {
+	nftvm_ext_free(e->ext);
 	nftvm_free(e);
 }
 
@@ -62,6 +63,7 @@ void nftvm_set_free(struct nftvm_set *set)
 		set->type->destroy(set);
 	if (set->catchall)
 		nftvm_elem_free(set, set->catchall);
+	nftvm_ext_free(set->exprs);
 	nftvm_free(set->udata);
 	nftvm_free(set->name);
 	nftvm_free(set);
@@ -97,11 +99,16 @@ struct nftvm_set *nftvm_set_lookup(struct nftvm_ctx *ctx,
  * nftvm_set_match - the element a packet key selects, catch-all included
  */
 const struct nftvm_elem *nftvm_set_match(const struct nftvm_set *set,
-					 const __u32 *key)
+					 const __u32 *key, __u64 now)
 {
 	const struct nftvm_elem *e = set->type->lookup(set, key);
 
-	return e ? e : set->catchall;
+	/* an expired element is gone for the packet path */
+	if (e && nftvm_elem_expired(e, now))
+		e = NULL;
+	if (!e && set->catchall && !nftvm_elem_expired(set->catchall, now))
+		e = set->catchall;
+	return e;
 }
 
 static int nftvm_elem_release_fn(const struct nftvm_set *set,
@@ -111,6 +118,8 @@ static int nftvm_elem_release_fn(const struct nftvm_set *set,
 
 	if (!(e->flags & NFT_SET_ELEM_INTERVAL_END))
 		nftvm_data_release(&d, set->dtype);
+	if (e->obj)
+		e->obj->use--;
 	return 0;
 }
 
@@ -253,6 +262,8 @@ static int nftvm_set_alloc_name(struct nftvm_ctx *ctx, struct nftvm_set *set,
 static int nftvm_set_parse_types(struct nftvm_ctx *ctx, struct nftvm_set *set,
 				 const struct nlattr **tb)
 {
+	int err;
+
 	set->klen = nftvm_nla_be32(tb[NFTA_SET_KEY_LEN]);
 	if (!set->klen || set->klen > NFTVM_DATA_MAXLEN)
 		return nftvm_fail(ctx, tb[NFTA_SET_KEY_LEN], -NFTVM_EINVAL);
@@ -279,8 +290,17 @@ static int nftvm_set_parse_types(struct nftvm_ctx *ctx, struct nftvm_set *set,
 		return -NFTVM_EINVAL;
 	}
 
-	if (set->flags & NFT_SET_OBJECT)
-		return nftvm_fail(ctx, tb[NFTA_SET_FLAGS], -NFTVM_EOPNOTSUPP);
+	if (set->flags & NFT_SET_OBJECT) {
+		if (!tb[NFTA_SET_OBJ_TYPE])
+			return -NFTVM_EINVAL;
+		set->objtype = nftvm_nla_be32(tb[NFTA_SET_OBJ_TYPE]);
+		if (set->objtype == NFT_OBJECT_UNSPEC ||
+		    set->objtype > NFT_OBJECT_MAX)
+			return nftvm_fail(ctx, tb[NFTA_SET_OBJ_TYPE],
+					  -NFTVM_EOPNOTSUPP);
+	} else if (tb[NFTA_SET_OBJ_TYPE]) {
+		return nftvm_fail(ctx, tb[NFTA_SET_OBJ_TYPE], -NFTVM_EINVAL);
+	}
 	if (tb[NFTA_SET_TIMEOUT]) {
 		if (!(set->flags & NFT_SET_TIMEOUT))
 			return nftvm_fail(ctx, tb[NFTA_SET_TIMEOUT],
@@ -293,10 +313,10 @@ static int nftvm_set_parse_types(struct nftvm_ctx *ctx, struct nftvm_set *set,
 					  -NFTVM_EINVAL);
 		set->gc_interval = nftvm_nla_be32(tb[NFTA_SET_GC_INTERVAL]);
 	}
-	if (tb[NFTA_SET_EXPR] || tb[NFTA_SET_EXPRESSIONS])
-		return nftvm_fail(ctx, tb[NFTA_SET_EXPR] ?
-				  tb[NFTA_SET_EXPR] : tb[NFTA_SET_EXPRESSIONS],
-				  -NFTVM_EOPNOTSUPP);
+	err = nftvm_ext_parse(ctx, tb[NFTA_SET_EXPR], tb[NFTA_SET_EXPRESSIONS],
+			      set, &set->exprs);
+	if (err < 0)
+		return err;
 	if (tb[NFTA_SET_POLICY])
 		set->policy = nftvm_nla_be32(tb[NFTA_SET_POLICY]);
 	if (tb[NFTA_SET_DESC])

@@ -71,6 +71,122 @@ static int nftvm_elem_parse_key(struct nftvm_ctx *ctx,
 	return 0;
 }
 
+#define NFTVM_NSEC_PER_MSEC	1000000ull
+
+/*
+ * Timeouts travel in milliseconds; the element keeps nanoseconds and an
+ * absolute expiry on the VM clock.  Without its own timeout an element
+ * of a timeout set inherits the set's.
+ */
+static int nftvm_elem_parse_timeout(struct nftvm_ctx *ctx,
+				    const struct nftvm_set *set,
+				    const struct nlattr **tb,
+				    struct nftvm_elem *e)
+{
+	__u64 timeout = 0, expiration = 0;
+
+	if (tb[NFTA_SET_ELEM_TIMEOUT])
+		timeout = nftvm_nla_be64(tb[NFTA_SET_ELEM_TIMEOUT]);
+	else if ((set->flags & NFT_SET_TIMEOUT) &&
+		 !(e->flags & NFT_SET_ELEM_INTERVAL_END))
+		timeout = set->timeout;
+	if (tb[NFTA_SET_ELEM_EXPIRATION]) {
+		if (!timeout)
+			return nftvm_fail(ctx, tb[NFTA_SET_ELEM_EXPIRATION],
+					  -NFTVM_EOPNOTSUPP);
+		expiration = nftvm_nla_be64(tb[NFTA_SET_ELEM_EXPIRATION]);
+		if (expiration > timeout)
+			return nftvm_fail(ctx, tb[NFTA_SET_ELEM_EXPIRATION],
+					  -NFTVM_ERANGE);
+	}
+	if (timeout > ~0ull / NFTVM_NSEC_PER_MSEC)
+		return nftvm_fail(ctx, tb[NFTA_SET_ELEM_TIMEOUT],
+				  -NFTVM_ERANGE);
+	e->timeout = timeout * NFTVM_NSEC_PER_MSEC;
+	if (timeout)
+		e->expires = ctx->vm->now + (expiration ? expiration *
+			     NFTVM_NSEC_PER_MSEC : e->timeout);
+	return 0;
+}
+
+/*
+ * An element's own stateful expressions must be of the set's types; an
+ * element without any gets copies of the set's templates.
+ */
+static int nftvm_elem_parse_exprs(struct nftvm_ctx *ctx,
+				  const struct nftvm_set *set,
+				  const struct nlattr **tb,
+				  struct nftvm_elem *e)
+{
+	int err;
+
+	err = nftvm_ext_parse(ctx, tb[NFTA_SET_ELEM_EXPR],
+			      tb[NFTA_SET_ELEM_EXPRESSIONS], set, &e->ext);
+	if (err < 0)
+		return err;
+	if (e->ext && set->exprs && !nftvm_ext_same_types(e->ext, set->exprs))
+		return -NFTVM_EOPNOTSUPP;
+	if (!e->ext && set->exprs && !(e->flags & NFT_SET_ELEM_INTERVAL_END)) {
+		e->ext = nftvm_ext_clone(set->exprs);
+		if (!e->ext)
+			return -NFTVM_ENOMEM;
+	}
+	return 0;
+}
+
+/* map values and object references: what a set of this kind needs */
+static int nftvm_elem_check_data(struct nftvm_ctx *ctx,
+				 const struct nftvm_set *set,
+				 const struct nlattr **tb,
+				 const struct nlattr *nest, __u32 flags)
+{
+	bool end = flags & NFT_SET_ELEM_INTERVAL_END;
+
+	if (tb[NFTA_SET_ELEM_OBJREF] && !(set->flags & NFT_SET_OBJECT))
+		return nftvm_fail(ctx, tb[NFTA_SET_ELEM_OBJREF],
+				  -NFTVM_EINVAL);
+	if ((set->flags & NFT_SET_OBJECT) && !tb[NFTA_SET_ELEM_OBJREF] &&
+	    !end)
+		return nftvm_fail(ctx, nest, -NFTVM_EINVAL);
+	if (set->flags & NFT_SET_MAP) {
+		if (!tb[NFTA_SET_ELEM_DATA] && !end)
+			return nftvm_fail(ctx, nest, -NFTVM_EINVAL);
+	} else if (tb[NFTA_SET_ELEM_DATA]) {
+		return nftvm_fail(ctx, tb[NFTA_SET_ELEM_DATA], -NFTVM_EINVAL);
+	}
+	if (tb[NFTA_SET_ELEM_DATA] && end)
+		return nftvm_fail(ctx, tb[NFTA_SET_ELEM_DATA], -NFTVM_EINVAL);
+	return 0;
+}
+
+/*
+ * What only an added element has: timeout, stateful expressions, the
+ * object of an object map (referenced here; map values come later and
+ * never together with an object).
+ */
+static int nftvm_elem_parse_extras(struct nftvm_ctx *ctx,
+				   const struct nftvm_set *set,
+				   const struct nlattr **tb,
+				   struct nftvm_elem *e)
+{
+	int err;
+
+	err = nftvm_elem_parse_timeout(ctx, set, tb, e);
+	if (err < 0)
+		return err;
+	err = nftvm_elem_parse_exprs(ctx, set, tb, e);
+	if (err < 0 || !tb[NFTA_SET_ELEM_OBJREF])
+		return err;
+	e->obj = nftvm_obj_lookup(ctx->table, tb[NFTA_SET_ELEM_OBJREF],
+				  set->objtype);
+	if (!e->obj)
+		return nftvm_fail(ctx, tb[NFTA_SET_ELEM_OBJREF],
+				  -NFTVM_ENOENT);
+	/* the verdict of an object map element stays empty */
+	e->obj->use++;
+	return 0;
+}
+
 /*
  * Parse one element into a fresh struct nftvm_elem.  The map value of a
  * verdict map holds a chain reference when it jumps.
@@ -110,31 +226,27 @@ static int nftvm_elem_parse(struct nftvm_ctx *ctx, struct nftvm_set *set,
 	if (tb[NFTA_SET_ELEM_KEY_END] && !(set->flags & NFT_SET_INTERVAL))
 		return nftvm_fail(ctx, tb[NFTA_SET_ELEM_KEY_END],
 				  -NFTVM_EOPNOTSUPP);
-	if (tb[NFTA_SET_ELEM_EXPR] || tb[NFTA_SET_ELEM_EXPRESSIONS] ||
-	    tb[NFTA_SET_ELEM_OBJREF])
-		return nftvm_fail(ctx, nest, -NFTVM_EOPNOTSUPP);
 	if (tb[NFTA_SET_ELEM_TIMEOUT] && !(set->flags & NFT_SET_TIMEOUT))
 		return nftvm_fail(ctx, tb[NFTA_SET_ELEM_TIMEOUT],
 				  -NFTVM_EINVAL);
+	if (tb[NFTA_SET_ELEM_EXPIRATION] && !(set->flags & NFT_SET_TIMEOUT))
+		return nftvm_fail(ctx, tb[NFTA_SET_ELEM_EXPIRATION],
+				  -NFTVM_EINVAL);
 	if (with_data) {
-		if (set->flags & NFT_SET_MAP) {
-			if (!tb[NFTA_SET_ELEM_DATA] &&
-			    !(flags & NFT_SET_ELEM_INTERVAL_END))
-				return nftvm_fail(ctx, nest, -NFTVM_EINVAL);
-		} else if (tb[NFTA_SET_ELEM_DATA]) {
-			return nftvm_fail(ctx, tb[NFTA_SET_ELEM_DATA],
-					  -NFTVM_EINVAL);
-		}
-		if (tb[NFTA_SET_ELEM_DATA] &&
-		    (flags & NFT_SET_ELEM_INTERVAL_END))
-			return nftvm_fail(ctx, tb[NFTA_SET_ELEM_DATA],
-					  -NFTVM_EINVAL);
+		err = nftvm_elem_check_data(ctx, set, tb, nest, flags);
+		if (err < 0)
+			return err;
 	}
 
 	e = nftvm_elem_alloc(set);
 	if (!e)
 		return -NFTVM_ENOMEM;
 	e->flags = flags;
+	if (with_data) {
+		err = nftvm_elem_parse_extras(ctx, set, tb, e);
+		if (err < 0)
+			goto err_free;
+	}
 	if (tb[NFTA_SET_ELEM_KEY]) {
 		err = nftvm_elem_parse_key(ctx, set, tb[NFTA_SET_ELEM_KEY],
 					   nftvm_elem_key(e));
@@ -167,6 +279,8 @@ static int nftvm_elem_parse(struct nftvm_ctx *ctx, struct nftvm_set *set,
 	return 0;
 
 err_free:
+	if (e->obj)
+		e->obj->use--;
 	nftvm_elem_free(set, e);
 	return err;
 }
@@ -190,6 +304,8 @@ static void nftvm_elem_drop(struct nftvm_set *set, struct nftvm_elem *e)
 
 	if (!(e->flags & NFT_SET_ELEM_INTERVAL_END))
 		nftvm_data_release(&d, set->dtype);
+	if (e->obj)
+		e->obj->use--;
 	nftvm_elem_free(set, e);
 }
 
@@ -283,6 +399,8 @@ static int nftvm_elem_remove(struct nftvm_ctx *ctx, struct nftvm_set *set,
 	}
 	if (!(e->flags & NFT_SET_ELEM_INTERVAL_END))
 		nftvm_data_release(&d, set->dtype);
+	if (e->obj)
+		e->obj->use--;
 	return 0;
 }
 

@@ -96,6 +96,7 @@ int nftvm_newtable(struct nftvm_ctx *ctx, const struct nlattr **tb)
 		return -NFTVM_ENOMEM;
 	nftvm_list_init(&t->chains);
 	nftvm_list_init(&t->sets);
+	nftvm_list_init(&t->objs);
 	t->name = nftvm_nla_strdup(tb[NFTA_TABLE_NAME]);
 	if (!t->name)
 		goto err_nomem;

@@ -37,6 +37,8 @@ static int nftvm_elem_hold_fn(const struct nftvm_set *set,
 
 	if (!(e->flags & NFT_SET_ELEM_INTERVAL_END))
 		nftvm_data_hold(&d, set->dtype);
+	if (e->obj)
+		e->obj->use++;
 	return 0;
 }
 
@@ -75,6 +77,12 @@ static void nftvm_trans_commit_one(struct nftvm *vm, struct nftvm_trans *t)
 		break;
 	case NFTVM_TRANS_DELELEM:
 		nftvm_elem_free(t->owner, t->obj);
+		break;
+	case NFTVM_TRANS_NEWOBJ:
+		((struct nftvm_obj *)t->obj)->is_new = false;
+		break;
+	case NFTVM_TRANS_DELOBJ:
+		nftvm_obj_free(t->obj);
 		break;
 	case __NFTVM_TRANS_MAX:
 		break;
@@ -153,6 +161,8 @@ static void nftvm_trans_undo_one(struct nftvm *vm, struct nftvm_trans *t)
 
 			nftvm_data_release(&d, set->dtype);
 		}
+		if (e->obj)
+			e->obj->use--;
 		nftvm_elem_free(set, e);
 		break;
 	case NFTVM_TRANS_DELELEM:
@@ -167,6 +177,14 @@ static void nftvm_trans_undo_one(struct nftvm *vm, struct nftvm_trans *t)
 			set->nelems++;
 		}
 		nftvm_elem_hold_fn(set, e, NULL);
+		break;
+	case NFTVM_TRANS_NEWOBJ:
+		nftvm_list_del(&((struct nftvm_obj *)t->obj)->list);
+		nftvm_obj_free(t->obj);
+		break;
+	case NFTVM_TRANS_DELOBJ:
+		nftvm_list_add_after(&((struct nftvm_obj *)t->obj)->list,
+				     t->prev);
 		break;
 	case __NFTVM_TRANS_MAX:
 		break;

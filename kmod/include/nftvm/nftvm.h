@@ -62,7 +62,42 @@ struct nftvm_pktmeta {
 	__u32	cpu;
 	__u32	prandom;
 	__u64	time_ns;
+	/*
+	 * Conntrack (the ct expression).  @ct_state holds the "ct state"
+	 * bits (invalid 1, established 2, related 4, new 8, untracked 64);
+	 * a packet has a conntrack entry when one of established, related
+	 * or new is set, otherwise every other ct key does not match.
+	 * Tuples are per direction (IP_CT_DIR_ORIGINAL, IP_CT_DIR_REPLY),
+	 * addresses and ports in network order; @ct_l3num and
+	 * @ct_protonum of 0 mean "the packet's".
+	 */
+	__u32	ct_state;
+	__u32	ct_status;
+	__u32	ct_mark;
+	__u32	ct_secmark;
+	__u32	ct_expiration;	/* ms */
+	__u32	ct_id;
+	__u32	ct_eventmask;
+	__u16	ct_zone;
+	__u8	ct_dir;
+	__u8	ct_l3num;
+	__u8	ct_protonum;
+	__u8	ct_labels[16];
+	char	ct_helper[16];
+	__u64	ct_packets[2];
+	__u64	ct_bytes[2];
+	__u8	ct_src[2][16];
+	__u8	ct_dst[2][16];
+	__u16	ct_sport[2];
+	__u16	ct_dport[2];
 };
+
+/* ct state bits, as nft's "ct state" values */
+#define NFTVM_CT_INVALID	0x01
+#define NFTVM_CT_ESTABLISHED	0x02
+#define NFTVM_CT_RELATED	0x04
+#define NFTVM_CT_NEW		0x08
+#define NFTVM_CT_UNTRACKED	0x40
 
 /**
  * struct nftvm_pkt - a packet handed to nftvm_eval()
@@ -86,6 +121,78 @@ struct nftvm_trace_step {
 };
 
 #define NFTVM_TRACE_MAX	64
+#define NFTVM_LOG_MAX	8
+#define NFTVM_LOG_PREFIXLEN	128
+#define NFTVM_LOG_LINELEN	256
+
+enum nftvm_nat_kind {
+	NFTVM_NAT_NONE,
+	NFTVM_NAT_SNAT,
+	NFTVM_NAT_DNAT,
+	NFTVM_NAT_MASQ,
+	NFTVM_NAT_REDIR,
+	__NFTVM_NAT_MAX
+};
+
+/**
+ * struct nftvm_nat_decision - what a nat/masq/redir expression decided
+ * @kind:	enum nftvm_nat_kind, NFTVM_NAT_NONE if nothing was decided
+ * @family:	NFPROTO_IPV4/IPV6 of the addresses
+ * @flags:	NF_NAT_RANGE_* (MAP_IPS, PROTO_SPECIFIED, ...)
+ * @addr_min/@addr_max: the address range (network order, 4 or 16 bytes)
+ * @proto_min/@proto_max: the port range (host order)
+ */
+struct nftvm_nat_decision {
+	__u8	kind;
+	__u8	family;
+	__u32	flags;
+	__u8	addr_min[16];
+	__u8	addr_max[16];
+	__u16	proto_min;
+	__u16	proto_max;
+};
+
+/**
+ * struct nftvm_reject_decision - the reply a reject expression asked for
+ * @type:	NFT_REJECT_ICMP_UNREACH, NFT_REJECT_TCP_RST or
+ *		NFT_REJECT_ICMPX_UNREACH
+ * @icmp_code:	ICMP / ICMPv6 / NFT_REJECT_ICMPX_* code
+ * @family:	NFPROTO_IPV4 or NFPROTO_IPV6 of the packet
+ */
+struct nftvm_reject_decision {
+	bool	set;
+	__u8	type;
+	__u8	icmp_code;
+	__u8	family;
+};
+
+/**
+ * struct nftvm_dup_decision - the last copy a dup expression asked for
+ * @addr:	gateway address (network order, 4 or 16 bytes)
+ * @oif:	output interface index, 0 if none was given
+ */
+struct nftvm_dup_decision {
+	bool	set;
+	__u8	family;
+	__u8	addr[16];
+	__u32	oif;
+};
+
+/**
+ * struct nftvm_log_entry - one log statement that fired
+ * @line:	the message as the kernel's log backend writes it, prefix
+ *		first ("PREFIX IN=eth0 OUT= SRC=... DST=... PROTO=TCP ...")
+ */
+struct nftvm_log_entry {
+	char	prefix[NFTVM_LOG_PREFIXLEN];
+	__u32	level;
+	__u32	flags;
+	__u16	group;
+	__u16	qthreshold;
+	__u32	snaplen;
+	bool	has_group;
+	char	line[NFTVM_LOG_LINELEN];
+};
 
 /**
  * struct nftvm_result - outcome of one nftvm_eval()
@@ -94,6 +201,14 @@ struct nftvm_trace_step {
  * @ntrace:	number of valid entries in @trace
  * @truncated:	more steps happened than @trace holds
  * @trace:	matching rules, returns and policies, in order
+ * @meta:	the packet's metadata after the ruleset ran (meta set, ct set)
+ * @pkt_modified: a payload or exthdr write changed the packet bytes
+ *		(nftvm_pkt.data, in place, checksums updated)
+ * @notrack:	a notrack expression ran
+ * @nat:	the NAT decision (first nat/masq/redir that ran)
+ * @reject:	the reject decision (the verdict is then NF_DROP)
+ * @log:	the log statements that ran, in order (@nlog of them)
+ * @dup:	the last dup (packet copy) asked for
  *
  * Names in @trace point into the VM and stay valid until the next batch.
  */
@@ -103,6 +218,16 @@ struct nftvm_result {
 	unsigned int		ntrace;
 	bool			truncated;
 	struct nftvm_trace_step	trace[NFTVM_TRACE_MAX];
+	/* side effects (all zero when nothing happened) */
+	struct nftvm_pktmeta		meta;
+	bool				pkt_modified;
+	bool				notrack;
+	struct nftvm_nat_decision	nat;
+	struct nftvm_reject_decision	reject;
+	unsigned int			nlog;
+	bool				log_truncated;
+	struct nftvm_log_entry		log[NFTVM_LOG_MAX];
+	struct nftvm_dup_decision	dup;
 };
 
 struct nftvm *nftvm_new(void);
@@ -112,6 +237,15 @@ int nftvm_batch_process(struct nftvm *vm, const void *buf, size_t len,
 			struct nftvm_err *err);
 
 __u32 nftvm_genid(const struct nftvm *vm);
+
+/*
+ * The VM clock (nanoseconds, any epoch): set element timeouts given in a
+ * batch expire relative to it.  A packet with a non-zero meta time_ns
+ * moves the clock forward to that time; limits, quotas, dynset timeouts
+ * and "last" use the packet's time.
+ */
+void nftvm_set_time(struct nftvm *vm, __u64 now_ns);
+__u64 nftvm_time(const struct nftvm *vm);
 
 int nftvm_eval(struct nftvm *vm, unsigned int hook, unsigned int family,
 	       struct nftvm_pkt *pkt, const struct nftvm_pktmeta *meta,
@@ -128,5 +262,18 @@ int nftvm_set_nelems(const struct nftvm *vm, unsigned int family,
 		     const char *table, const char *set);
 
 int nftvm_object_count(const struct nftvm *vm);
+
+/* Named objects (NFT_MSG_NEWOBJ): counter packets/bytes, quota consumed
+ * bytes, limit: 0 or -ENOENT/-EOPNOTSUPP. */
+int nftvm_obj_counter(const struct nftvm *vm, unsigned int family,
+		      const char *table, const char *name,
+		      __u64 *packets, __u64 *bytes);
+int nftvm_obj_quota(const struct nftvm *vm, unsigned int family,
+		    const char *table, const char *name, __u64 *consumed);
+
+/* The counter of a set element ("set s { counter; }", dynset meters). */
+int nftvm_elem_counter(const struct nftvm *vm, unsigned int family,
+		       const char *table, const char *set, const void *key,
+		       unsigned int klen, __u64 *packets, __u64 *bytes);
 
 #endif /* NFTVM_H */

@@ -1,0 +1,557 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Differential test of the VM's newer expressions against the running
+ * kernel.  In a private network namespace (unshare(CLONE_NEWNET), never
+ * the root one) the very same nfnetlink batch is loaded into nf_tables
+ * and into libnftvm; the same crafted IPv4 packets are sent through the
+ * kernel's output hook (raw socket to 127.0.0.1) and through the VM's;
+ * then every rule's counter is read back from the kernel (GETRULE dump
+ * parsed with libnftnl) and compared with the VM's.  Covered: quota
+ * (until/over, reaching it exactly), numgen, jhash with a seed, limit
+ * burst, dynset into a bounded set, a meter (dynset with a per-element
+ * limit), exthdr TCP options (value, F_PRESENT present/absent),
+ * TCP option write, IPv6 extension headers (present, absent, values,
+ * the transport header behind them), payload writes with the checksum
+ * fixed (the kernel's
+ * and the VM's checksums are compared through cmp rules holding the
+ * value recomputed from scratch here).
+ * Needs root and nf_tables: otherwise each test says SKIP and passes.
+ */
+#define _GNU_SOURCE
+#include "check_vm_exprs.h"
+
+#include <net/if.h>
+#include <sched.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <sys/time.h>
+#include <unistd.h>
+
+#define TTL_MARK	77	/* our packets; kernel replies use 64 */
+#define MAXRULES	64
+
+struct ctr {
+	uint64_t	handle;
+	uint64_t	packets;
+	bool		has;
+};
+
+struct kstate {
+	struct mnl_socket	*nl;
+	int			raw;
+	struct ctr		ctr[MAXRULES];
+	unsigned int		n;
+};
+
+static struct nftvm *vm;
+static struct kstate ks;
+static bool have_kernel;
+
+static bool lo_up(void)
+{
+	struct ifreq ifr = { 0 };
+	int fd = socket(AF_INET, SOCK_DGRAM, 0);
+	bool ok;
+
+	if (fd < 0)
+		return false;
+	strcpy(ifr.ifr_name, "lo");
+	ok = ioctl(fd, SIOCGIFFLAGS, &ifr) == 0;
+	ifr.ifr_flags |= IFF_UP;
+	ok = ok && ioctl(fd, SIOCSIFFLAGS, &ifr) == 0;
+	close(fd);
+	return ok;
+}
+
+static void setup(void)
+{
+	struct timeval tv = { .tv_usec = 200000 };
+
+	vm = nftvm_new();
+	ck_assert_ptr_nonnull(vm);
+	have_kernel = false;
+	memset(&ks, 0, sizeof(ks));
+	ks.raw = -1;
+	if (geteuid() != 0 || unshare(CLONE_NEWNET) < 0 || !lo_up()) {
+		printf("SKIP: needs root and a private network namespace\n");
+		return;
+	}
+	ks.nl = mnl_socket_open(NETLINK_NETFILTER);
+	if (!ks.nl || mnl_socket_bind(ks.nl, 0, MNL_SOCKET_AUTOPID) < 0)
+		return;
+	setsockopt(mnl_socket_get_fd(ks.nl), SOL_SOCKET, SO_RCVTIMEO, &tv,
+		   sizeof(tv));
+	ks.raw = socket(AF_INET, SOCK_RAW, IPPROTO_RAW);
+	have_kernel = ks.raw >= 0;
+	if (!have_kernel)
+		printf("SKIP: no raw socket\n");
+}
+
+static void teardown(void)
+{
+	if (ks.nl)
+		mnl_socket_close(ks.nl);
+	if (ks.raw >= 0)
+		close(ks.raw);
+	nftvm_destroy(vm);
+	vm = NULL;
+}
+
+/* the kernel's answers until it goes quiet; -errno of the first error */
+static int nl_drain(void)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	int ret, err = 0;
+
+	for (;;) {
+		ret = mnl_socket_recvfrom(ks.nl, buf, sizeof(buf));
+		if (ret <= 0)
+			return err;
+		ret = mnl_cb_run(buf, ret, 0, 0, NULL, NULL);
+		if (ret < 0 && !err)
+			err = -errno;
+	}
+}
+
+/* close the batch and hand the same bytes to the kernel and the VM */
+static void load_both(struct vmb *v)
+{
+	struct nftvm_err err;
+
+	nftnl_batch_end(mnl_nlmsg_batch_current(v->b), v->seq++);
+	mnl_nlmsg_batch_next(v->b);
+	ck_assert_int_eq(nftvm_batch_process(vm, mnl_nlmsg_batch_head(v->b),
+					     mnl_nlmsg_batch_size(v->b),
+					     &err), 0);
+	ck_assert_int_ge(mnl_socket_sendto(ks.nl, mnl_nlmsg_batch_head(v->b),
+					   mnl_nlmsg_batch_size(v->b)), 0);
+	ck_assert_int_eq(nl_drain(), 0);
+	mnl_nlmsg_batch_stop(v->b);
+	free(v->buf);
+}
+
+static int rule_cb(const struct nlmsghdr *nlh, void *data)
+{
+	struct nftnl_rule *r = nftnl_rule_alloc();
+	struct nftnl_expr_iter *it;
+	struct nftnl_expr *e;
+	struct ctr *c;
+
+	if (nftnl_rule_nlmsg_parse(nlh, r) < 0 || ks.n == MAXRULES) {
+		nftnl_rule_free(r);
+		return MNL_CB_OK;
+	}
+	c = &ks.ctr[ks.n++];
+	c->handle = nftnl_rule_get_u64(r, NFTNL_RULE_HANDLE);
+	it = nftnl_expr_iter_create(r);
+	while ((e = nftnl_expr_iter_next(it)) != NULL)
+		if (!strcmp(nftnl_expr_get_str(e, NFTNL_EXPR_NAME),
+			    "counter")) {
+			c->packets += nftnl_expr_get_u64(e,
+						NFTNL_EXPR_CTR_PACKETS);
+			c->has = true;
+		}
+	nftnl_expr_iter_destroy(it);
+	nftnl_rule_free(r);
+	return MNL_CB_OK;
+}
+
+/* every counter of table @table, kernel against VM; returns how many */
+static unsigned int compare_counters_in(int family, const char *table)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	struct nftnl_rule *r = nftnl_rule_alloc();
+	struct nlmsghdr *nlh;
+	unsigned int i, n = 0;
+	__u64 pk, by;
+	int ret;
+
+	memset(buf, 0, sizeof(buf));
+	nlh = nftnl_nlmsg_build_hdr(buf, NFT_MSG_GETRULE, family,
+				    NLM_F_DUMP, 1);
+	nftnl_rule_set_str(r, NFTNL_RULE_TABLE, table);
+	nftnl_rule_nlmsg_build_payload(nlh, r);
+	nftnl_rule_free(r);
+	ck_assert_int_ge(mnl_socket_sendto(ks.nl, nlh, nlh->nlmsg_len), 0);
+	ks.n = 0;
+	do {
+		ret = mnl_socket_recvfrom(ks.nl, buf, sizeof(buf));
+		ck_assert_int_gt(ret, 0);
+		ret = mnl_cb_run(buf, ret, 0, 0, rule_cb, NULL);
+	} while (ret > 0);
+	ck_assert_int_eq(ret, MNL_CB_STOP);
+	for (i = 0; i < ks.n; i++) {
+		if (!ks.ctr[i].has)
+			continue;
+		ck_assert_int_eq(nftvm_rule_counters(vm, family, table,
+						     "out", ks.ctr[i].handle,
+						     &pk, &by), 0);
+		ck_assert_msg(pk == ks.ctr[i].packets,
+			      "rule %llu: kernel %llu packets, VM %llu",
+			      (unsigned long long)ks.ctr[i].handle,
+			      (unsigned long long)ks.ctr[i].packets,
+			      (unsigned long long)pk);
+		n++;
+	}
+	return n;
+}
+
+static unsigned int compare_counters(void)
+{
+	return compare_counters_in(NFPROTO_IPV4, "d");
+}
+
+/* send through the kernel's output hook and the VM's */
+static void send_both(struct pkt *p)
+{
+	struct sockaddr_in to = { .sin_family = AF_INET };
+	struct nftvm_pkt vp;
+	struct nftvm_result res;
+	struct pkt copy = *p;
+
+	memcpy(&to.sin_addr, p->data + 16, 4);
+	ck_assert_int_eq(sendto(ks.raw, p->data, p->len, 0,
+				(struct sockaddr *)&to, sizeof(to)),
+			 (ssize_t)p->len);
+	vp.data = copy.data;
+	vp.len = copy.len;
+	ck_assert_int_eq(nftvm_eval(vm, NF_INET_LOCAL_OUT, NFPROTO_IPV4, &vp,
+				    NULL, &res), 0);
+}
+
+/* an IPv4 packet as the raw socket will send it: id set, checksums ok */
+static void mk_raw(struct pkt *p, uint8_t proto, uint16_t sport,
+		   uint16_t dport)
+{
+	mk_ip4(p, "127.0.0.1", "127.0.0.1", proto, sport, dport);
+	p->data[4] = 0x12;
+	p->data[5] = 0x34;
+	p->data[8] = TTL_MARK;
+	pkt_fix_csums(p, 0);
+}
+
+static void base(struct vmb *v)
+{
+	vmb_begin(v);
+	vmb_table(v, NFPROTO_IPV4, "d", 0);
+	vmb_chain(v, NFPROTO_IPV4, "d", "out", NF_INET_LOCAL_OUT, 0,
+		  NF_ACCEPT, NULL);
+	/* ip ttl != 77 accept: leaves the kernel's own replies alone */
+	vmb_rule(v, NFPROTO_IPV4, "d", "out",
+		 x_payload(NFT_PAYLOAD_NETWORK_HEADER, 8, 1, NFT_REG_1),
+		 x_cmp(NFT_REG_1, NFT_CMP_NEQ, (uint8_t[]){ TTL_MARK }, 1),
+		 x_verdict(NF_ACCEPT, NULL));
+}
+
+START_TEST(test_diff_stateful)
+{
+	struct nftnl_set *s;
+	unsigned int i, n;
+	struct vmb v;
+	struct pkt p;
+
+	if (!have_kernel)
+		return;
+	base(&v);
+	/* quota 100 bytes counter; quota over 100 bytes counter */
+	vmb_rule(&v, NFPROTO_IPV4, "d", "out", x_quota(100, 0), x_counter());
+	vmb_rule(&v, NFPROTO_IPV4, "d", "out", x_quota(100, NFT_QUOTA_F_INV),
+		 x_counter());
+	/* quota 84 bytes: three 28-byte packets reach it exactly */
+	vmb_rule(&v, NFPROTO_IPV4, "d", "out", x_quota(84, 0), x_counter());
+	/* numgen inc mod 3 == 0 counter; offset 5, == 6 counter */
+	vmb_rule(&v, NFPROTO_IPV4, "d", "out",
+		 x_numgen(NFT_NG_INCREMENTAL, 3, 0, NFT_REG_1),
+		 x_cmp(NFT_REG_1, NFT_CMP_EQ, &(uint32_t){ 0 }, 4),
+		 x_counter());
+	vmb_rule(&v, NFPROTO_IPV4, "d", "out",
+		 x_numgen(NFT_NG_INCREMENTAL, 3, 5, NFT_REG_1),
+		 x_cmp(NFT_REG_1, NFT_CMP_EQ, &(uint32_t){ 6 }, 4),
+		 x_counter());
+	/* jhash udp sport . udp dport mod 4 seed 0x1234: one rule each */
+	for (i = 0; i < 4; i++)
+		vmb_rule(&v, NFPROTO_IPV4, "d", "out",
+			 x_payload(NFT_PAYLOAD_TRANSPORT_HEADER, 0, 2,
+				   NFT_REG32_00),
+			 x_payload(NFT_PAYLOAD_TRANSPORT_HEADER, 2, 2,
+				   NFT_REG32_01),
+			 x_jhash(NFT_REG32_00, 8, 4, 0x1234, NFT_REG_2),
+			 x_cmp(NFT_REG_2, NFT_CMP_EQ, &i, 4), x_counter());
+	/* limit rate 1/minute burst 3 counter */
+	vmb_rule(&v, NFPROTO_IPV4, "d", "out",
+		 x_limit(1, 60, 3, NFT_LIMIT_PKTS, 0), x_counter());
+	/* add @seen { udp sport } with room for 2 elements, counter */
+	s = mk_set("d", "seen", 9, NFT_SET_EVAL, 2, 0, 0);
+	nftnl_set_set_u32(s, NFTNL_SET_DESC_SIZE, 2);
+	vmb_set(&v, NFPROTO_IPV4, s);
+	nftnl_set_free(s);
+	vmb_rule(&v, NFPROTO_IPV4, "d", "out", X_L4PROTO(IPPROTO_UDP),
+		 x_payload(NFT_PAYLOAD_TRANSPORT_HEADER, 0, 2, NFT_REG_1),
+		 x_dynset("seen", 9, NFT_DYNSET_OP_ADD, NFT_REG_1, 0, 0),
+		 x_counter());
+	/* a meter: add @mt { udp sport limit rate over 1/minute burst 2 }
+	 * counter */
+	s = mk_set("d", "mt", 10, NFT_SET_EVAL, 2, 0, 0);
+	vmb_set(&v, NFPROTO_IPV4, s);
+	nftnl_set_free(s);
+	vmb_rule(&v, NFPROTO_IPV4, "d", "out", X_L4PROTO(IPPROTO_UDP),
+		 x_payload(NFT_PAYLOAD_TRANSPORT_HEADER, 0, 2, NFT_REG_1),
+		 x_dynset_expr(x_dynset("mt", 10, NFT_DYNSET_OP_ADD, NFT_REG_1,
+					0, 0),
+			       x_limit(1, 60, 2, NFT_LIMIT_PKTS,
+				       NFT_LIMIT_F_INV)),
+		 x_counter());
+	load_both(&v);
+
+	for (i = 0; i < 12; i++) {
+		mk_raw(&p, IPPROTO_UDP, 1000 + i % 5, 2000 + 7 * i);
+		send_both(&p);
+	}
+	n = compare_counters();
+	ck_assert_uint_eq(n, 12);
+	ck_assert_int_eq(nftvm_set_nelems(vm, NFPROTO_IPV4, "d", "seen"), 2);
+	/* the values themselves, from the semantics (handles: chain 1,
+	 * guard 2, then one per rule, the set taking 13): 12 packets of
+	 * 28 bytes */
+	ck_assert_uint_eq(p.len, 28);
+	ck_assert_uint_eq(rule_packets(vm, NFPROTO_IPV4, "d", "out", 3), 3);
+	ck_assert_uint_eq(rule_packets(vm, NFPROTO_IPV4, "d", "out", 4), 9);
+	/* reaching the quota exactly is not yet over it */
+	ck_assert_uint_eq(rule_packets(vm, NFPROTO_IPV4, "d", "out", 5), 3);
+	ck_assert_uint_eq(rule_packets(vm, NFPROTO_IPV4, "d", "out", 6), 4);
+	ck_assert_uint_eq(rule_packets(vm, NFPROTO_IPV4, "d", "out", 7), 4);
+	ck_assert_uint_eq(rule_packets(vm, NFPROTO_IPV4, "d", "out", 12), 3);
+	/* sports 1000..1004 in turn: only 1000 and 1001 fit the set */
+	ck_assert_uint_eq(rule_packets(vm, NFPROTO_IPV4, "d", "out", 14), 6);
+	/* sports 1000 and 1001 come 3 times: one over the burst each */
+	ck_assert_uint_eq(rule_packets(vm, NFPROTO_IPV4, "d", "out", 16), 2);
+}
+END_TEST
+
+/* TCP SYN, 28-byte header: MSS 1460, NOP, NOP, SACK permitted */
+static void mk_raw_syn(struct pkt *p, uint16_t dport)
+{
+	static const uint8_t opts[8] = { 2, 4, 0x05, 0xb4, 1, 1, 4, 2 };
+
+	mk_raw(p, IPPROTO_TCP, 40000, dport);
+	memcpy(p->data + 40, opts, 8);
+	p->data[32] = 7 << 4;
+	p->len += 8;
+	p->data[3] = p->len;
+	pkt_fix_csums(p, 0);
+}
+
+START_TEST(test_diff_mangle)
+{
+	uint16_t mss = htons(1460), clamp = htons(1200), port = htons(9999);
+	uint32_t nsrc = inet_addr("127.0.0.9");
+	struct pkt p, want;
+	uint16_t ip_ck, l4_ck, mss_ck;
+	unsigned int n;
+	struct vmb v;
+
+	if (!have_kernel)
+		return;
+	/* the checksums the writes must produce, computed from scratch */
+	mk_raw_syn(&want, 5001);
+	want.data[42] = 1200 >> 8;
+	want.data[43] = 1200 & 0xff;
+	pkt_fix_csums(&want, 0);
+	mss_ck = ck_get16(want.data + 36);
+	mk_raw(&want, IPPROTO_UDP, 3000, 9999);
+	memcpy(want.data + 12, &nsrc, 4);
+	pkt_fix_csums(&want, 0);
+	ip_ck = htons(ck_get16(want.data + 10));
+	l4_ck = htons(ck_get16(want.data + 26));
+
+	base(&v);
+	/* tcp option maxseg size 1460 counter; sack-perm exists counter;
+	 * timestamp missing counter; then maxseg size set 1200 and the
+	 * TCP checksum must be the recomputed one */
+	vmb_rule(&v, NFPROTO_IPV4, "d", "out",
+		 x_exthdr(NFT_EXTHDR_OP_TCPOPT, 2, 2, 2, NFT_REG_1, 0),
+		 x_cmp(NFT_REG_1, NFT_CMP_EQ, &mss, 2), x_counter());
+	vmb_rule(&v, NFPROTO_IPV4, "d", "out",
+		 x_exthdr(NFT_EXTHDR_OP_TCPOPT, 4, 0, 1, NFT_REG_1,
+			  NFT_EXTHDR_F_PRESENT),
+		 x_cmp(NFT_REG_1, NFT_CMP_EQ, (uint8_t[]){ 1 }, 1),
+		 x_counter());
+	vmb_rule(&v, NFPROTO_IPV4, "d", "out", X_L4PROTO(IPPROTO_TCP),
+		 x_exthdr(NFT_EXTHDR_OP_TCPOPT, 8, 0, 1, NFT_REG_1,
+			  NFT_EXTHDR_F_PRESENT),
+		 x_cmp(NFT_REG_1, NFT_CMP_EQ, (uint8_t[]){ 0 }, 1),
+		 x_counter());
+	vmb_rule(&v, NFPROTO_IPV4, "d", "out", X_L4PROTO(IPPROTO_TCP),
+		 x_imm(NFT_REG_2, &clamp, 2),
+		 x_exthdr_set(2, 2, 2, NFT_REG_2),
+		 x_payload(NFT_PAYLOAD_TRANSPORT_HEADER, 16, 2, NFT_REG_1),
+		 x_cmp(NFT_REG_1, NFT_CMP_EQ,
+		       (uint16_t[]){ htons(mss_ck) }, 2), x_counter());
+	/* udp dport set 9999 (UDP checksum at th+6), ip saddr set
+	 * 127.0.0.9 (IP checksum, pseudo header): both checksums as
+	 * recomputed */
+	vmb_rule(&v, NFPROTO_IPV4, "d", "out", X_L4PROTO(IPPROTO_UDP),
+		 x_imm(NFT_REG_1, &port, 2),
+		 x_payload_set(NFT_PAYLOAD_TRANSPORT_HEADER, 2, 2, NFT_REG_1,
+			       NFT_PAYLOAD_CSUM_INET, 6, 0),
+		 x_imm(NFT_REG_1, &nsrc, 4),
+		 x_payload_set(NFT_PAYLOAD_NETWORK_HEADER, 12, 4, NFT_REG_1,
+			       NFT_PAYLOAD_CSUM_INET, 10,
+			       NFT_PAYLOAD_L4CSUM_PSEUDOHDR),
+		 x_payload(NFT_PAYLOAD_NETWORK_HEADER, 10, 2, NFT_REG_1),
+		 x_cmp(NFT_REG_1, NFT_CMP_EQ, &ip_ck, 2),
+		 x_payload(NFT_PAYLOAD_TRANSPORT_HEADER, 6, 2, NFT_REG_2),
+		 x_cmp(NFT_REG_2, NFT_CMP_EQ, &l4_ck, 2), x_counter());
+	load_both(&v);
+
+	mk_raw_syn(&p, 5001);
+	send_both(&p);
+	mk_raw(&p, IPPROTO_TCP, 40000, 5002);
+	send_both(&p);
+	mk_raw(&p, IPPROTO_UDP, 3000, 53);
+	send_both(&p);
+	n = compare_counters();
+	ck_assert_uint_eq(n, 5);
+	/* and the writes really happened (not just "both zero"): handles
+	 * are chain 1, guard 2, then 3..7 */
+	ck_assert_uint_eq(rule_packets(vm, NFPROTO_IPV4, "d", "out", 3), 1);
+	ck_assert_uint_eq(rule_packets(vm, NFPROTO_IPV4, "d", "out", 5), 2);
+	ck_assert_uint_eq(rule_packets(vm, NFPROTO_IPV4, "d", "out", 6), 1);
+	ck_assert_uint_eq(rule_packets(vm, NFPROTO_IPV4, "d", "out", 7), 1);
+}
+END_TEST
+
+/* IPv6 ::1 -> ::1 UDP, hop limit 77, optionally behind a hop-by-hop
+ * header (PadN) and a destination options header (type 0x1e, 4 bytes) */
+static void mk_raw6(struct pkt *p, bool exts)
+{
+	static const uint8_t hbh[8] = { 60, 0, 1, 4, 0, 0, 0, 0 };
+	static const uint8_t dst[8] = { IPPROTO_UDP, 0, 0x1e, 4, 0xca, 0xfe,
+					0xba, 0xbe };
+	size_t thoff = exts ? 56 : 40;
+
+	mk_ip6(p, "::1", "::1", IPPROTO_UDP, 4000, 4001);
+	p->data[7] = TTL_MARK;
+	if (exts) {
+		memmove(p->data + 56, p->data + 40, 8);
+		memcpy(p->data + 40, hbh, 8);
+		memcpy(p->data + 48, dst, 8);
+		p->data[6] = 0;
+		p->len += 16;
+		p->data[5] += 16;
+	}
+	ck_put16(p->data + thoff + 6,
+		 ck_l4(p->data, 1, thoff, 8, IPPROTO_UDP, 6));
+}
+
+static void send6_both(struct pkt *p, int fd)
+{
+	struct sockaddr_in6 to = { .sin6_family = AF_INET6 };
+	struct nftvm_result res;
+	struct nftvm_pkt vp;
+	struct pkt copy = *p;
+
+	to.sin6_addr = in6addr_loopback;
+	ck_assert_int_eq(sendto(fd, p->data, p->len, 0,
+				(struct sockaddr *)&to, sizeof(to)),
+			 (ssize_t)p->len);
+	vp.data = copy.data;
+	vp.len = copy.len;
+	ck_assert_int_eq(nftvm_eval(vm, NF_INET_LOCAL_OUT, NFPROTO_IPV6, &vp,
+				    NULL, &res), 0);
+}
+
+START_TEST(test_diff_ip6)
+{
+	uint8_t a6[16] = { [15] = 2 };
+	uint16_t l4_ck;
+	struct pkt p, want;
+	unsigned int n;
+	struct vmb v;
+	int fd;
+
+	if (!have_kernel)
+		return;
+	fd = socket(AF_INET6, SOCK_RAW, IPPROTO_RAW);
+	if (fd < 0) {
+		printf("SKIP: no raw IPv6 socket\n");
+		return;
+	}
+	/* ip6 saddr set ::2 through the pseudo header: the UDP checksum
+	 * must become the one recomputed here */
+	mk_raw6(&want, true);
+	want.data[23] = 2;
+	l4_ck = htons(ck_l4(want.data, 1, 56, 8, IPPROTO_UDP, 6));
+
+	vmb_begin(&v);
+	vmb_table(&v, NFPROTO_IPV6, "d6", 0);
+	vmb_chain(&v, NFPROTO_IPV6, "d6", "out", NF_INET_LOCAL_OUT, 0,
+		  NF_ACCEPT, NULL);
+	vmb_rule(&v, NFPROTO_IPV6, "d6", "out",
+		 x_payload(NFT_PAYLOAD_NETWORK_HEADER, 7, 1, NFT_REG_1),
+		 x_cmp(NFT_REG_1, NFT_CMP_NEQ, (uint8_t[]){ TTL_MARK }, 1),
+		 x_verdict(NF_ACCEPT, NULL));
+	/* exthdr hbh exists; exthdr rt missing; hbh nexthdr dst options;
+	 * dst option bytes at 2..5; udp dport seen behind them */
+	vmb_rule(&v, NFPROTO_IPV6, "d6", "out",
+		 x_exthdr(NFT_EXTHDR_OP_IPV6, 0, 0, 1, NFT_REG_1,
+			  NFT_EXTHDR_F_PRESENT),
+		 x_cmp(NFT_REG_1, NFT_CMP_EQ, (uint8_t[]){ 1 }, 1),
+		 x_counter());
+	vmb_rule(&v, NFPROTO_IPV6, "d6", "out",
+		 x_exthdr(NFT_EXTHDR_OP_IPV6, 43, 0, 1, NFT_REG_1,
+			  NFT_EXTHDR_F_PRESENT),
+		 x_cmp(NFT_REG_1, NFT_CMP_EQ, (uint8_t[]){ 0 }, 1),
+		 x_counter());
+	vmb_rule(&v, NFPROTO_IPV6, "d6", "out",
+		 x_exthdr(NFT_EXTHDR_OP_IPV6, 0, 0, 1, NFT_REG_1, 0),
+		 x_cmp(NFT_REG_1, NFT_CMP_EQ, (uint8_t[]){ 60 }, 1),
+		 x_counter());
+	vmb_rule(&v, NFPROTO_IPV6, "d6", "out",
+		 x_exthdr(NFT_EXTHDR_OP_IPV6, 60, 2, 4, NFT_REG_1, 0),
+		 x_cmp(NFT_REG_1, NFT_CMP_EQ,
+		       (uint8_t[]){ 0x1e, 4, 0xca, 0xfe }, 4), x_counter());
+	vmb_rule(&v, NFPROTO_IPV6, "d6", "out", X_L4PROTO(IPPROTO_UDP),
+		 X_DPORT(4001), x_counter());
+	vmb_rule(&v, NFPROTO_IPV6, "d6", "out", X_L4PROTO(IPPROTO_UDP),
+		 x_imm(NFT_REG_1, a6, 16),
+		 x_payload_set(NFT_PAYLOAD_NETWORK_HEADER, 8, 16, NFT_REG_1,
+			       0, 0, NFT_PAYLOAD_L4CSUM_PSEUDOHDR),
+		 x_exthdr(NFT_EXTHDR_OP_IPV6, IPPROTO_UDP, 6, 2, NFT_REG_2, 0),
+		 x_cmp(NFT_REG_2, NFT_CMP_EQ, &l4_ck, 2), x_counter());
+	load_both(&v);
+
+	mk_raw6(&p, true);
+	send6_both(&p, fd);
+	mk_raw6(&p, false);
+	send6_both(&p, fd);
+	close(fd);
+	n = compare_counters_in(NFPROTO_IPV6, "d6");
+	ck_assert_uint_eq(n, 6);
+	/* handles: chain 1, guard 2, then 3..8 */
+	ck_assert_uint_eq(rule_packets(vm, NFPROTO_IPV6, "d6", "out", 3), 1);
+	/* no routing header in either packet */
+	ck_assert_uint_eq(rule_packets(vm, NFPROTO_IPV6, "d6", "out", 4), 2);
+	ck_assert_uint_eq(rule_packets(vm, NFPROTO_IPV6, "d6", "out", 5), 1);
+	ck_assert_uint_eq(rule_packets(vm, NFPROTO_IPV6, "d6", "out", 6), 1);
+	ck_assert_uint_eq(rule_packets(vm, NFPROTO_IPV6, "d6", "out", 7), 2);
+	/* extension headers are outside the UDP checksum: both packets
+	 * carry the same one, and keep it */
+	ck_assert_uint_eq(rule_packets(vm, NFPROTO_IPV6, "d6", "out", 8), 2);
+}
+END_TEST
+
+static Suite *vm_kernel_suite(void)
+{
+	Suite *s = suite_create("vm_kernel");
+	TCase *tc = tcase_create("kernel");
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_diff_stateful);
+	tcase_add_test(tc, test_diff_mangle);
+	tcase_add_test(tc, test_diff_ip6);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+VM_SUITE_MAIN(vm_kernel_suite)
