@@ -66,11 +66,44 @@ static const char *const rv_ip_opt[__RV_IP_MAX] = {
 	[RV_IIF]	= "-i",
 	[RV_OIF]	= "-o",
 	[RV_PROTO]	= "-p",
+	[RV_FRAG]	= "-f",
 };
+
+void rv_match_open(struct rv_ctx *c, const char *name)
+{
+	if (name && c->last_match && !strcmp(c->last_match, name))
+		return;
+	if (name)
+		fprintf(c->m, " -m %s", name);
+	c->last_match = name;
+}
+
+/* Matches iptables prints as numbers where nft prints names. */
+static const char *const rv_numeric_sel[] = { "icmp type ", "icmpv6 type " };
 
 char *rv_stmt_text(const struct rv_ctx *c, const struct stmt *s)
 {
 	struct output_ctx octx = { .flags = NFTC_OUTPUT_STATELESS };
+	char *buf = NULL;
+	size_t len = 0;
+	unsigned int i;
+
+	buf = rv_stmt_text_flags(c, s, octx.flags);
+	for (i = 0; buf && i < sizeof(rv_numeric_sel) / sizeof(char *); i++) {
+		if (strstr(buf, rv_numeric_sel[i])) {
+			free(buf);
+			return rv_stmt_text_flags(c, s, octx.flags |
+						  NFTC_OUTPUT_NUMERIC_SYMBOL);
+		}
+	}
+	(void)len;
+	return buf;
+}
+
+char *rv_stmt_text_flags(const struct rv_ctx *c, const struct stmt *s,
+			 unsigned int flags)
+{
+	struct output_ctx octx = { .flags = flags };
 	char *buf = NULL;
 	size_t len = 0;
 
@@ -107,7 +140,8 @@ static void rv_map_stmts(struct rv_ctx *c, const struct rule *r)
 			rv_note_unsupported(c, s);
 	}
 	if (r->comment) {
-		fputs(" -m comment --comment ", c->m);
+		rv_match_open(c, "comment");
+		fputs(" --comment ", c->m);
 		rv_quote(c->m, r->comment);
 	}
 }
@@ -120,8 +154,8 @@ static void rv_print(FILE *f, struct rv_ctx *c, const char *chain,
 	fprintf(f, "-A %s", chain);
 	for (i = 0; i < __RV_IP_MAX; i++) {
 		if (c->ip[i])
-			fprintf(f, " %s%s %s", rv_neg(c->ip_inv[i]),
-				rv_ip_opt[i], c->ip[i]);
+			fprintf(f, " %s%s%s%s", rv_neg(c->ip_inv[i]),
+				rv_ip_opt[i], *c->ip[i] ? " " : "", c->ip[i]);
 	}
 	fputs(mtext, f);
 	fputs(ttext, f);

@@ -17,6 +17,7 @@ enum rv_ip_field {
 	RV_IIF,
 	RV_OIF,
 	RV_PROTO,
+	RV_FRAG,	/* -f: no value */
 	__RV_IP_MAX
 };
 
@@ -33,6 +34,7 @@ struct rv_ctx {
 	FILE		*m;
 	FILE		*t;
 	bool		has_target;
+	const char	*last_match;	/* options join the match before */
 	char		*unsupported;
 };
 
@@ -42,6 +44,8 @@ char *rv_expr_text(const struct expr *e);
 const char *rv_neg(bool inv);
 /* Print @s quoted the way xtables_save_string() does. */
 void rv_quote(FILE *f, const char *s);
+/* " -m NAME" unless the match printed last is NAME already. */
+void rv_match_open(struct rv_ctx *c, const char *name);
 /* Set field @fld; false when it was set already (cannot be mapped). */
 bool rv_ip_set(struct rv_ctx *c, enum rv_ip_field fld, char *text,
 	       bool inv);
@@ -53,6 +57,8 @@ bool rv_ip_set(struct rv_ctx *c, enum rv_ip_field fld, char *text,
 bool rv_match(struct rv_ctx *c, const char *text);
 /* Text of statement @s as nftc's printer writes it (malloc'ed). */
 char *rv_stmt_text(const struct rv_ctx *c, const struct stmt *s);
+char *rv_stmt_text_flags(const struct rv_ctx *c, const struct stmt *s,
+			 unsigned int flags);
 /* revmap_target.c: statements other than matches. */
 bool rv_stmt(struct rv_ctx *c, const struct stmt *s);
 

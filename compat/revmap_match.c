@@ -20,6 +20,10 @@ enum rv_how {
 	RV_CTSTATE,	/* -m conntrack --ctstate NEW,... */
 	RV_NUMERIC,	/* -m icmp --icmp-type 8 */
 	RV_MARK,	/* -m mark --mark 0x1 */
+	RV_UPPER,	/* -m addrtype --dst-type LOCAL */
+	RV_FLAGS,	/* -m tcp --tcp-flags MASK SET */
+	RV_FLAG,	/* -f: "ip frag-off & 8191 != 0" */
+	RV_PLAIN,	/* -m NAME --OPT VALUE, as nft prints it */
 };
 
 /**
@@ -27,7 +31,8 @@ enum rv_how {
  * @sel: the selector as nftc's printer writes it ("ip saddr")
  * @ip: field of the ip part, or __RV_IP_MAX for a match
  * @match: "-m NAME" of a match; @opt: its option (no dashes)
- * @multi: multiport's option for a set of values
+ * @multi: multiport's option for a set of values (addrtype: the
+ *         interface option)
  *
  * Rules are read in the printer's source form, so lowered shapes
  * (prefixes as short loads, flag tests, merged adjacent loads) come back
@@ -49,7 +54,19 @@ static const struct rv_field_map rv_fields[] = {
 	{ "ip protocol", RV_PROTO, RV_PROTO_NAME },
 	{ "ip6 nexthdr", RV_PROTO, RV_PROTO_NAME },
 	{ "meta mark", __RV_IP_MAX, RV_MARK, "mark", "mark" },
-	{ "ct state", __RV_IP_MAX, RV_CTSTATE, "conntrack", "ctstate" },
+	/* -m state and -m conntrack --ctstate are one VM code; the
+	 * corpus of real rulesets uses state in more files */
+	{ "ct state", __RV_IP_MAX, RV_CTSTATE, "state", "state" },
+	{ "fib daddr type", __RV_IP_MAX, RV_UPPER, "addrtype", "dst-type" },
+	{ "fib saddr type", __RV_IP_MAX, RV_UPPER, "addrtype", "src-type" },
+	{ "fib daddr . iif type", __RV_IP_MAX, RV_UPPER, "addrtype",
+	  "dst-type", "limit-iface-in" },
+	{ "fib saddr . iif type", __RV_IP_MAX, RV_UPPER, "addrtype",
+	  "src-type", "limit-iface-in" },
+	{ "fib daddr . oif type", __RV_IP_MAX, RV_UPPER, "addrtype",
+	  "dst-type", "limit-iface-out" },
+	{ "fib saddr . oif type", __RV_IP_MAX, RV_UPPER, "addrtype",
+	  "src-type", "limit-iface-out" },
 	{ "ip saddr", RV_SRC, RV_ADDR },
 	{ "ip daddr", RV_DST, RV_ADDR },
 	{ "ip6 saddr", RV_SRC, RV_ADDR },
@@ -58,6 +75,15 @@ static const struct rv_field_map rv_fields[] = {
 	{ "tcp dport", __RV_IP_MAX, RV_PORT, "tcp", "dport", "dports" },
 	{ "udp sport", __RV_IP_MAX, RV_PORT, "udp", "sport", "sports" },
 	{ "udp dport", __RV_IP_MAX, RV_PORT, "udp", "dport", "dports" },
+	{ "tcp flags", __RV_IP_MAX, RV_FLAGS, "tcp", "tcp-flags" },
+	{ "ip frag-off & 8191", RV_FRAG, RV_FLAG },
+	{ "ip ttl", __RV_IP_MAX, RV_PLAIN, "ttl", "ttl-eq" },
+	{ "ip6 hoplimit", __RV_IP_MAX, RV_PLAIN, "hl", "hl-eq" },
+	{ "meta skuid", __RV_IP_MAX, RV_PLAIN, "owner", "uid-owner" },
+	{ "meta skgid", __RV_IP_MAX, RV_PLAIN, "owner", "gid-owner" },
+	{ "meta pkttype", __RV_IP_MAX, RV_PLAIN, "pkttype", "pkt-type" },
+	{ "rt type", __RV_IP_MAX, RV_PLAIN, "rt", "rt-type" },
+	{ "ct status", __RV_IP_MAX, RV_UPPER, "conntrack", "ctstatus" },
 	{ "icmp type", __RV_IP_MAX, RV_NUMERIC, "icmp", "icmp-type" },
 	{ "icmpv6 type", __RV_IP_MAX, RV_NUMERIC, "icmp6", "icmpv6-type" },
 };
@@ -134,7 +160,8 @@ static bool rv_ctstate(struct rv_ctx *c, const char *text, bool inv,
 	bool first = true;
 	unsigned int i;
 
-	fprintf(c->m, " -m %s %s--%s ", m->match, rv_neg(inv), m->opt);
+	rv_match_open(c, m->match);
+	fprintf(c->m, " %s--%s ", rv_neg(inv), m->opt);
 	for (i = 0; i < sizeof(rv_ctstates) / sizeof(rv_ctstates[0]); i++) {
 		const char *p = strstr(text, rv_ctstates[i]);
 		size_t k;
@@ -150,6 +177,33 @@ static bool rv_ctstate(struct rv_ctx *c, const char *text, bool inv,
 	return !first;
 }
 
+static void rv_upper(FILE *f, const char *s, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n && s[i]; i++)
+		fputc(toupper((unsigned char)s[i]), f);
+}
+
+/* "syn / fin,syn,rst,ack" (SET / MASK) -> --tcp-flags MASK SET */
+static bool rv_tcp_flags(struct rv_ctx *c, const struct rv_field_map *m,
+			 char *text, bool inv)
+{
+	char *slash = strstr(text, " / ");
+
+	if (!slash) {
+		free(text);
+		return false;
+	}
+	rv_match_open(c, m->match);
+	fprintf(c->m, " %s--%s ", rv_neg(inv), m->opt);
+	rv_upper(c->m, slash + 3, strlen(slash + 3));
+	fputc(' ', c->m);
+	rv_upper(c->m, text, slash - text);
+	free(text);
+	return true;
+}
+
 static bool rv_value(struct rv_ctx *c, const struct rv_field_map *m,
 		     char *text, bool inv)
 {
@@ -163,6 +217,13 @@ static bool rv_value(struct rv_ctx *c, const struct rv_field_map *m,
 			text[strlen(text) - 1] = '+';
 		return rv_ip_set(c, m->ip, text, inv);
 	case RV_ADDR:
+		if (strchr(text, '-')) {	/* a range: -m iprange */
+			rv_match_open(c, "iprange");
+			fprintf(c->m, " %s--%s-range %s", rv_neg(inv), m->ip == RV_SRC ? "src" : "dst",
+				text);
+			free(text);
+			return true;
+		}
 		if (!strchr(text, '/')) {
 			p = NULL;
 			if (asprintf(&p, "%s/%u", text,
@@ -187,28 +248,42 @@ static bool rv_value(struct rv_ctx *c, const struct rv_field_map *m,
 		free(text);
 		if (!p)
 			return false;
-		if (multi)
-			fprintf(c->m, " -m multiport %s--%s %s", rv_neg(inv),
-				m->multi, p);
-		else
-			fprintf(c->m, " -m %s %s--%s %s", m->match,
-				rv_neg(inv), m->opt, p);
+		rv_match_open(c, multi ? "multiport" : m->match);
+		fprintf(c->m, " %s--%s %s", rv_neg(inv),
+			multi ? m->multi : m->opt, p);
 		free(p);
 		return true;
 	case RV_CTSTATE:
 		multi = rv_ctstate(c, text, inv, m);
 		free(text);
 		return multi;
+	case RV_UPPER:
+		rv_match_open(c, m->match);
+		fprintf(c->m, " %s--%s ", rv_neg(inv), m->opt);
+		for (p = text; *p; p++)
+			fputc(*p == ',' ? ',' : toupper((unsigned char)*p),
+			      c->m);
+		if (m->multi)
+			fprintf(c->m, " --%s", m->multi);
+		free(text);
+		return true;
 	case RV_MARK:
-		fprintf(c->m, " -m %s %s--%s 0x%lx", m->match, rv_neg(inv),
-			m->opt, strtoul(text, NULL, 0));
+		rv_match_open(c, m->match);
+		fprintf(c->m, " %s--%s 0x%lx", rv_neg(inv), m->opt,
+			strtoul(text, NULL, 0));
 		free(text);
 		return true;
 	case RV_NUMERIC:
-		fprintf(c->m, " -m %s %s--%s %s", m->match, rv_neg(inv),
-			m->opt, text);
+	case RV_PLAIN:
+		rv_match_open(c, m->match);
+		fprintf(c->m, " %s--%s %s", rv_neg(inv), m->opt, text);
 		free(text);
 		return true;
+	case RV_FLAGS:
+		return rv_tcp_flags(c, m, text, inv);
+	case RV_FLAG:	/* "& 8191 != 0" is -f, "== 0" is ! -f */
+		free(text);
+		return rv_ip_set(c, m->ip, strdup(""), !inv);
 	}
 	free(text);
 	return false;
@@ -231,6 +306,8 @@ bool rv_match(struct rv_ctx *c, const char *text)
 			p += p[1] == '=' ? 3 : 2;
 		}
 		end = rv_value_end(p);
+		if (*p == '.' || *p == '@' || *p == '&' || *p == '|')
+			return false;	/* concatenation, set, bit ops */
 		/* a port match's protocol dependency comes before it */
 		if (m->how == RV_PORT && !c->ip[RV_PROTO])
 			c->ip[RV_PROTO] = strdup(m->match);

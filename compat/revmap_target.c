@@ -57,6 +57,18 @@ static const struct {
 	{ 1, "sec" }, { 60, "min" }, { 3600, "hour" }, { 86400, "day" },
 };
 
+/* LOG's flag options, in the order libxt_LOG's save prints them. */
+static const struct {
+	uint32_t	flag;	/* NF_LOG_* */
+	const char	*opt;
+} rv_log_flags[] = {
+	{ 0x01, "--log-tcp-sequence" },
+	{ 0x02, "--log-tcp-options" },
+	{ 0x04, "--log-ip-options" },
+	{ 0x08, "--log-uid" },
+	{ 0x20, "--log-macdecode" },
+};
+
 #define ARRAY_N(a)	(sizeof(a) / sizeof((a)[0]))
 #define RV_LIMIT_BURST_DEFAULT	5
 #define RV_LOG_LEVEL_DEFAULT	4
@@ -85,6 +97,7 @@ static bool rv_verdict(struct rv_ctx *c, const struct expr *e)
 		if (!strncmp(id, " -j ", 4) || !strncmp(id, " -g ", 4))
 			return rv_target(c, "%s", id);
 		fputs(id, c->m);
+		c->last_match = NULL;
 		return true;
 	}
 	if (e->kind != EXPR_VERDICT)
@@ -113,6 +126,8 @@ static bool rv_verdict(struct rv_ctx *c, const struct expr *e)
 
 static bool rv_log(struct rv_ctx *c, const struct stmt *s)
 {
+	unsigned int i;
+
 	if (s->log.flags & STMT_LOG_GROUP) {
 		if (!rv_target(c, "%s", " -j NFLOG"))
 			return false;
@@ -133,6 +148,10 @@ static bool rv_log(struct rv_ctx *c, const struct stmt *s)
 	if ((s->log.flags & STMT_LOG_LEVEL) &&
 	    s->log.level != RV_LOG_LEVEL_DEFAULT)
 		fprintf(c->t, " --log-level %u", s->log.level);
+	for (i = 0; i < ARRAY_N(rv_log_flags); i++) {
+		if (s->log.logflags & rv_log_flags[i].flag)
+			fprintf(c->t, " %s", rv_log_flags[i].opt);
+	}
 	return true;
 }
 
@@ -158,7 +177,9 @@ static void rv_nat_to(struct rv_ctx *c, const struct stmt *s, bool ports)
 	char *a = s->nat.addr ? rv_expr_text(s->nat.addr) : NULL;
 	char *p = s->nat.proto ? rv_expr_text(s->nat.proto) : NULL;
 
-	if (a)
+	if (a && p && !ports && c->family == NFPROTO_IPV6)
+		fprintf(c->t, "[%s]", a);	/* addr:port is ambiguous */
+	else if (a)
 		fputs(a, c->t);
 	if (p)
 		fprintf(c->t, "%s%s", ports ? "" : ":", p);
@@ -212,7 +233,8 @@ static bool rv_limit(struct rv_ctx *c, const struct stmt *s)
 	for (i = 0; i < ARRAY_N(rv_limit_units); i++) {
 		if (rv_limit_units[i].seconds != s->limit.unit)
 			continue;
-		fprintf(c->m, " -m limit --limit %llu/%s",
+		rv_match_open(c, "limit");
+		fprintf(c->m, " --limit %llu/%s",
 			(unsigned long long)s->limit.rate,
 			rv_limit_units[i].unit);
 		if (s->limit.burst != RV_LIMIT_BURST_DEFAULT)
@@ -220,6 +242,28 @@ static bool rv_limit(struct rv_ctx *c, const struct stmt *s)
 		return true;
 	}
 	return false;
+}
+
+/* "meta mark set 0x1" (MARK --set-mark), "ct zone set 1" (CT --zone) */
+static bool rv_set(struct rv_ctx *c, const struct stmt *s, bool ct)
+{
+	struct expr *e = ct ? s->ct.expr : s->meta.expr;
+	char *v;
+	bool ok;
+
+	if (!e || e->kind != EXPR_VALUE)
+		return false;
+	if (ct ? s->ct.key != NFT_CT_ZONE : s->meta.key != NFT_META_MARK)
+		return false;
+	v = rv_expr_text(e);
+	if (!v)
+		return false;
+	if (ct)
+		ok = rv_target(c, " -j CT --zone %s", v);
+	else if ((ok = rv_target(c, "%s", " -j MARK --set-xmark ")))
+		fprintf(c->t, "0x%lx/0xffffffff", strtoul(v, NULL, 0));
+	free(v);
+	return ok;
 }
 
 bool rv_stmt(struct rv_ctx *c, const struct stmt *s)
@@ -237,6 +281,10 @@ bool rv_stmt(struct rv_ctx *c, const struct stmt *s)
 		return rv_nat(c, s);
 	case STMT_LIMIT:
 		return rv_limit(c, s);
+	case STMT_META:
+		return rv_set(c, s, false);
+	case STMT_CT:
+		return rv_set(c, s, true);
 	case STMT_NOTRACK:
 		return rv_target(c, "%s", " -j CT --notrack");
 	default:

@@ -116,7 +116,8 @@ static struct chain *chain_decl(struct restore_ctx *r,
 
 /*
  * A chain of the input. With --noflush a user chain that exists is
- * flushed, as iptables-restore -n does with a declared chain.
+ * flushed, as iptables-restore -n does with a declared user chain (a
+ * built-in one only gets its policy).
  */
 static int on_chain(void *priv, const struct xlate_chain_info *ci,
 		    struct list_head *cmds)
@@ -130,7 +131,8 @@ static int on_chain(void *priv, const struct xlate_chain_info *ci,
 		return -ENOMEM;
 	ret = push(cmds, CMD_ADD, CMD_OBJ_CHAIN, r->family, ci->table,
 		   ci->name, ci->loc, ch);
-	if (ret == 0 && r->o->noflush && t && chain_cache_find(t, ci->name))
+	if (ret == 0 && r->o->noflush && !ci->base && t &&
+	    chain_cache_find(t, ci->name))
 		ret = push(cmds, CMD_FLUSH, CMD_OBJ_CHAIN, r->family,
 			   ci->table, ci->name, ci->loc, NULL);
 	return ret;

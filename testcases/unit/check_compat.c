@@ -114,7 +114,7 @@ static const struct {
 	{ NFPROTO_IPV4, "tcp dport { 80, 443 } accept",
 	  "-A X -p tcp -m multiport --dports 80,443 -j ACCEPT\n" },
 	{ NFPROTO_IPV4, "ct state established,related accept",
-	  "-A X -m conntrack --ctstate RELATED,ESTABLISHED -j ACCEPT\n" },
+	  "-A X -m state --state RELATED,ESTABLISHED -j ACCEPT\n" },
 	{ NFPROTO_IPV4, "limit rate 3/minute burst 7 packets log prefix \"in \"",
 	  "-A X -m limit --limit 3/min --limit-burst 7 -j LOG --log-prefix \"in \"\n" },
 	{ NFPROTO_IPV4, "meta l4proto tcp reject with tcp reset",
@@ -127,7 +127,20 @@ static const struct {
 	  "-A X -s 2001:db8::/32 -g Y\n" },
 	{ NFPROTO_IPV4, "meta mark 0x1 counter", "-A X -m mark --mark 0x1\n" },
 	/* no iptables form: flagged, never silently dropped */
-	{ NFPROTO_IPV4, "ip ttl 3 accept", NULL, -EOPNOTSUPP },
+	{ NFPROTO_IPV4, "tcp dport 80 tcp flags syn / fin,syn,rst,ack drop",
+	  "-A X -p tcp -m tcp --dport 80 --tcp-flags FIN,SYN,RST,ACK SYN -j DROP\n" },
+	{ NFPROTO_IPV4, "ip frag-off & 0x1fff != 0 drop", "-A X -f -j DROP\n" },
+	{ NFPROTO_IPV4, "meta skuid 3 meta skgid != 4 return",
+	  "-A X -m owner --uid-owner 3 ! --gid-owner 4 -j RETURN\n" },
+	{ NFPROTO_IPV4, "ip saddr 10.0.0.1-10.0.0.9 accept",
+	  "-A X -m iprange --src-range 10.0.0.1-10.0.0.9 -j ACCEPT\n" },
+	{ NFPROTO_IPV4, "icmp type echo-request accept",
+	  "-A X -p icmp -m icmp --icmp-type 8 -j ACCEPT\n" },
+	{ NFPROTO_IPV4, "log prefix \"x\" flags tcp options flags ip options",
+	  "-A X -j LOG --log-prefix \"x\" --log-tcp-options --log-ip-options\n" },
+	{ NFPROTO_IPV4, "meta mark set 0x63", "-A X -j MARK --set-xmark 0x63/0xffffffff\n" },
+	/* no iptables form: flagged, never silently dropped */
+	{ NFPROTO_IPV4, "ip length 100 accept", NULL, -EOPNOTSUPP },
 };
 
 START_TEST(test_revmap)
