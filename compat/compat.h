@@ -102,6 +102,38 @@ const char *compat_prog_name(uint8_t family);
 int compat_rule_save(FILE *f, uint8_t family, const char *chain,
 		     const struct rule *r, bool counters);
 
+/**
+ * struct compat_xt - an xtables match/target as iptables-nft writes it
+ * @target: a target (else a match); @name, @rev: the extension
+ * @data, @len: its kernel structure (XT_ALIGNed length, malloc'ed)
+ */
+struct compat_xt {
+	bool		target;
+	char		name[29];
+	uint8_t		rev;
+	uint32_t	len;
+	void		*data;
+};
+
+struct compat_xt_list {
+	struct compat_xt	*v;
+	unsigned int		n;
+};
+
+/*
+ * Take the statements of evaluated rule @r that iptables-nft writes as
+ * xt-compat expressions (state, multiport, addrtype, owner, icmp, LOG,
+ * REJECT, MASQUERADE, MARK) out of @r and append their xtables form to
+ * @out, in rule order. Returns 0 or -ENOMEM.
+ */
+int compat_xt_fallback(uint8_t family, struct rule *r,
+		       struct compat_xt_list *out);
+void compat_xt_list_free(struct compat_xt_list *l);
+/* Put @l's expressions into linearized rule @r; 0 or -ENOMEM. */
+struct nftnl_rule;
+int compat_xt_apply(uint8_t family, struct nftnl_rule *r,
+		    const struct compat_xt_list *l);
+
 /* A marker the xt hook puts before iptables text in an xt statement. */
 #define COMPAT_XT_MARK	"\001ipt:"
 

@@ -28,6 +28,7 @@
 #include "evaluate.h"
 #include "linearize.h"
 #include "netlink.h"
+#include "batch_edit.h"
 
 struct restore_opts {
 	bool		noflush;
@@ -35,6 +36,7 @@ struct restore_opts {
 	bool		test;
 	bool		verbose;
 	const char	*table;		/* -T: only this one */
+	bool		no_xt;		/* native VM code only */
 	const char	*path;
 };
 
@@ -157,6 +159,93 @@ static unsigned int print_erq(const struct erec_queue *q, bool warnings)
 	return n;
 }
 
+/* xt-compat forms of the rules, by rule ordinal (compat/xtfall.c). */
+struct xt_rules {
+	uint8_t			family;
+	struct compat_xt_list	*v;
+	unsigned int		n;
+};
+
+static int xt_extract(struct restore_ctx *r, struct list_head *cmds,
+		      struct xt_rules *x)
+{
+	struct cmd *cmd;
+	unsigned int n = 0;
+
+	list_for_each_entry(cmd, cmds, list)
+		n += cmd->obj == CMD_OBJ_RULE;
+	x->v = calloc(n + 1, sizeof(*x->v));
+	if (!x->v)
+		return -ENOMEM;
+	list_for_each_entry(cmd, cmds, list) {
+		if (cmd->obj != CMD_OBJ_RULE)
+			continue;
+		if (compat_xt_fallback(r->family, cmd->rule, &x->v[x->n++]))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+static int xt_edit(void *priv, unsigned int idx, struct nftnl_rule *nlr)
+{
+	struct xt_rules *x = priv;
+
+	return idx < x->n ? compat_xt_apply(x->family, nlr, &x->v[idx]) : 0;
+}
+
+static void xt_rules_free(struct xt_rules *x)
+{
+	unsigned int i;
+
+	for (i = 0; i < x->n; i++)
+		compat_xt_list_free(&x->v[i]);
+	free(x->v);
+}
+
+/*
+ * Linearize: nftc's VM code, with the statements iptables-nft writes
+ * as xt-compat expressions in that form (so stock iptables-nft-save
+ * reads the rules), into the batch *out (ended).
+ */
+static int build_batch(struct restore_ctx *r, struct list_head *cmds,
+		       struct nftc_batch **out)
+{
+	struct xt_rules x = { .family = r->family };
+	struct nftc_batch *b1, *b2 = NULL;
+	int ret = -1;
+
+	b1 = nftc_batch_alloc(1);
+	if (!b1 || (!r->o->no_xt && xt_extract(r, cmds, &x) < 0) ||
+	    nftc_linearize(r->nft, cmds, b1, NULL) < 0)
+		goto out;
+	if (r->o->no_xt) {
+		ret = nftc_batch_end(b1);
+		*out = ret ? NULL : b1;
+		return ret ? -1 : 0;
+	}
+	b2 = nftc_batch_alloc(1);
+	ret = b2 ? nftc_batch_edit_rules(b1, b2, xt_edit, &x) : -ENOMEM;
+	if (ret == 0)
+		ret = nftc_batch_end(b2);
+	if (ret < 0) {
+		/* a message libnftnl cannot read back: go native */
+		if (r->o->verbose)
+			fprintf(stderr, "%s-restore: no xt-compat form (%s): "
+				"native VM code only\n",
+				compat_prog_name(r->family), strerror(-ret));
+		ret = 1;
+		nftc_batch_free(b2);
+		b2 = NULL;
+		goto out;
+	}
+	ret = 0;
+out:
+	*out = b2;
+	xt_rules_free(&x);
+	nftc_batch_free(b1);
+	return ret;
+}
+
 /* Compile the commands and send them; 0 or -1 (errors printed). */
 static int commit(struct restore_ctx *r, struct list_head *cmds)
 {
@@ -165,12 +254,9 @@ static int commit(struct restore_ctx *r, struct list_head *cmds)
 
 	if (nftc_evaluate(r->nft, cmds) < 0 || r->nft->erq.num_errors)
 		return -1;
-	batch = nftc_batch_alloc(1);
-	if (!batch)
-		return -1;
-	ret = nftc_linearize(r->nft, cmds, batch, NULL);
-	if (ret == 0)
-		ret = nftc_batch_end(batch);
+	ret = build_batch(r, cmds, &batch);
+	if (ret)
+		return ret;
 	if (ret == 0 && r->o->test)
 		ret = nftc_netlink_commit(r->nft, batch, true, NFTC_NL_CMDS);
 	else if (ret == 0)
@@ -178,6 +264,8 @@ static int commit(struct restore_ctx *r, struct list_head *cmds)
 	nftc_batch_free(batch);
 	return ret ? -1 : 0;
 }
+
+#define RESTORE_RETRY_NATIVE	2
 
 static int restore(uint8_t family, const struct restore_opts *o, char *data)
 {
@@ -208,6 +296,10 @@ static int restore(uint8_t family, const struct restore_opts *o, char *data)
 		goto report;
 	}
 	ret = commit(&r, &cmds);
+	if (ret == 1) {
+		ret = RESTORE_RETRY_NATIVE;
+		goto out_quiet;
+	}
 report:
 	print_erq(xlate_errors(x), o->verbose);
 	if (r.nft)
@@ -216,11 +308,12 @@ report:
 						  r.nft->erq.num_errors : 0) == 0)
 		fprintf(stderr, "%s-restore: the ruleset was not applied\n",
 			compat_prog_name(family));
+out_quiet:
 	cmd_list_free(&cmds);
 out:
 	nftc_ctx_free(r.nft);
 	xlate_ctx_free(x);
-	return ret < 0 ? 1 : 0;
+	return ret == RESTORE_RETRY_NATIVE ? ret : ret < 0 ? 1 : 0;
 }
 
 static void usage(FILE *f, const char *prog)
@@ -256,8 +349,8 @@ int shim_restore_main(uint8_t family, int argc, char **argv)
 	};
 	struct restore_opts o = { .path = "-" };
 	FILE *in = stdin;
-	char *data;
-	int c;
+	char *data, *copy;
+	int c, ret;
 
 	while ((c = getopt_long(argc, argv, "cvVthnw::W:T:M:", opts,
 				NULL)) != -1) {
@@ -302,5 +395,13 @@ int shim_restore_main(uint8_t family, int argc, char **argv)
 			compat_prog_name(family));
 		return 1;
 	}
-	return restore(family, &o, data);
+	copy = strdup(data);
+	ret = restore(family, &o, data);
+	if (ret == RESTORE_RETRY_NATIVE && copy) {
+		o.no_xt = true;
+		ret = restore(family, &o, copy);
+		copy = NULL;
+	}
+	free(copy);
+	return ret == RESTORE_RETRY_NATIVE ? 1 : ret;
 }
