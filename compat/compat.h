@@ -106,9 +106,11 @@ int compat_rule_save(FILE *f, uint8_t family, const char *chain,
  * struct compat_xt - an xtables match/target as iptables-nft writes it
  * @target: a target (else a match); @name, @rev: the extension
  * @data, @len: its kernel structure (XT_ALIGNed length, malloc'ed)
+ * @at: matches kept natively before it in the rule (its place)
  */
 struct compat_xt {
 	bool		target;
+	unsigned int	at;
 	char		name[29];
 	uint8_t		rev;
 	uint32_t	len;

@@ -17,6 +17,7 @@
 #include <linux/netfilter/x_tables.h>
 #include <linux/netfilter/nf_nat.h>
 #include <linux/netfilter/xt_conntrack.h>
+#include <linux/netfilter/xt_state.h>
 #include <linux/netfilter/xt_LOG.h>
 #include <linux/netfilter/xt_multiport.h>
 #include <linux/netfilter/xt_addrtype.h>
@@ -139,6 +140,11 @@ static int fb_ctstate(uint8_t family, const char *text,
 	}
 	if (!ct.state_mask)
 		return 1;
+	/* conntrack's untracked bit is not state's (XT_STATE_UNTRACKED) */
+	if (ct.state_mask & XT_STATE_UNTRACKED) {
+		ct.state_mask &= ~XT_STATE_UNTRACKED;
+		ct.state_mask |= XT_CONNTRACK_STATE_UNTRACKED;
+	}
 	/* -m state is conntrack revision 3 with the state alias flag */
 	ct.match_flags = XT_CONNTRACK_STATE | XT_CONNTRACK_STATE_ALIAS;
 	ct.invert_flags = inv ? XT_CONNTRACK_STATE : 0;
@@ -439,17 +445,23 @@ static int fb_stmt(uint8_t family, const struct stmt *s,
 int compat_xt_fallback(uint8_t family, struct rule *r,
 		       struct compat_xt_list *out)
 {
+	unsigned int kept = 0, first;
 	struct stmt *s, *n;
 	int ret;
 
 	list_for_each_entry_safe(s, n, &r->stmts, list) {
+		first = out->n;
 		ret = fb_stmt(family, s, out);
 		if (ret < 0)
 			return ret;
 		if (ret == 0) {
+			for (; first < out->n; first++)
+				out->v[first].at = kept;
 			list_del(&s->list);
 			stmt_free(s);
 			r->num_stmts--;
+		} else if (s->kind == STMT_EXPRESSION) {
+			kept++;
 		}
 	}
 	return 0;
@@ -536,14 +548,44 @@ static void xt_compat_proto(uint8_t family, struct nftnl_rule *r,
 	}
 }
 
-/* Matches go before the rule's counter (as iptables-nft orders them),
- * targets last. */
+/* The expressions that end a match: each native match is one. */
+static bool ends_match(struct nftnl_expr *e)
+{
+	const char *name = nftnl_expr_get_str(e, NFTNL_EXPR_NAME);
+
+	return !strcmp(name, "cmp") || !strcmp(name, "lookup") ||
+	       !strcmp(name, "range");
+}
+
+static void add_matches(struct nftnl_rule *r, const struct compat_xt_list *l,
+			unsigned int upto, unsigned int *done)
+{
+	struct nftnl_expr *e;
+
+	for (; *done < l->n; (*done)++) {
+		const struct compat_xt *x = &l->v[*done];
+
+		if (x->target)
+			continue;
+		if (x->at > upto)
+			break;
+		e = xt_expr(x);
+		if (e)
+			nftnl_rule_add_expr(r, e);
+	}
+}
+
+/*
+ * Matches go where they were among the native ones (iptables-nft keeps
+ * command line order), and all before the rule's counter; targets
+ * last.
+ */
 int compat_xt_apply(uint8_t family, struct nftnl_rule *r,
 		    const struct compat_xt_list *l)
 {
 	struct nftnl_expr **v, *e;
 	struct nftnl_expr_iter *it;
-	unsigned int n = 0, i, k;
+	unsigned int n = 0, i, k, done = 0, ends = 0;
 	bool placed = false;
 	const char *name;
 
@@ -572,14 +614,15 @@ int compat_xt_apply(uint8_t family, struct nftnl_rule *r,
 	for (i = 0; i <= n; i++) {
 		name = i < n ? nftnl_expr_get_str(v[i], NFTNL_EXPR_NAME) : NULL;
 		if (!placed && (i == n || !strcmp(name, "counter"))) {
-			for (k = 0; k < l->n; k++) {
-				if (!l->v[k].target && (e = xt_expr(&l->v[k])))
-					nftnl_rule_add_expr(r, e);
-			}
+			add_matches(r, l, ~0u, &done);
 			placed = true;
 		}
-		if (i < n)
+		if (!placed)
+			add_matches(r, l, ends, &done);
+		if (i < n) {
 			nftnl_rule_add_expr(r, v[i]);
+			ends += ends_match(v[i]);
+		}
 	}
 	for (k = 0; k < l->n; k++) {
 		if (l->v[k].target && (e = xt_expr(&l->v[k])))
