@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <arpa/inet.h>
 #include <linux/netfilter.h>
 #include <linux/netfilter/x_tables.h>
 #include <linux/netfilter/nf_nat.h>
@@ -238,7 +239,16 @@ static int fb_addrtype(uint8_t family, const char *text,
 	if (!v)
 		return 1;
 	i--;
-	bits = name_bits(v, rtn_types, ARRAY_N(rtn_types));
+	if (*v >= '0' && *v <= '9') {	/* printed numerically */
+		char *end;
+		unsigned long t = strtoul(v, &end, 0);
+
+		if (*end || t >= ARRAY_N(rtn_types))
+			return 1;
+		bits = 1u << t;
+	} else {
+		bits = name_bits(v, rtn_types, ARRAY_N(rtn_types));
+	}
 	if (!bits)
 		return 1;
 	if (sels[i].src) {
@@ -379,12 +389,100 @@ static int fb_reject(uint8_t family, const struct stmt *s,
 	return 1;
 }
 
+static char *expr_text(const struct expr *e)
+{
+	struct output_ctx octx = { .flags = NFTC_OUTPUT_STATELESS };
+	char *buf = NULL;
+	size_t len = 0;
+
+	octx.f = open_memstream(&buf, &len);
+	if (!octx.f)
+		return NULL;
+	nftc_print_expr(&octx, e);
+	fclose(octx.f);
+	return buf;
+}
+
+/* "a.b.c.d[-e.f.g.h]" into @r; false if not that. */
+static bool nat_addrs(const struct expr *e, struct nf_nat_ipv4_range *r)
+{
+	char *t = expr_text(e), *dash;
+	bool ok;
+
+	if (!t)
+		return false;
+	dash = strchr(t, '-');
+	if (dash)
+		*dash++ = '\0';
+	ok = inet_pton(AF_INET, t, &r->min_ip) == 1 &&
+	     inet_pton(AF_INET, dash ? dash : t, &r->max_ip) == 1;
+	free(t);
+	r->flags |= NF_NAT_RANGE_MAP_IPS;
+	return ok;
+}
+
+/* "N[-M]" ports into @r; false if not that. */
+static bool nat_ports(const struct expr *e, struct nf_nat_ipv4_range *r)
+{
+	char *t = expr_text(e), *end;
+	unsigned long lo, hi;
+	bool ok;
+
+	if (!t)
+		return false;
+	lo = hi = strtoul(t, &end, 10);
+	ok = end != t && lo <= 65535;
+	if (ok && *end == '-')
+		hi = strtoul(end + 1, &end, 10);
+	ok = ok && !*end && hi <= 65535 && hi >= lo;
+	free(t);
+	r->min.all = htons(lo);
+	r->max.all = htons(hi);
+	r->flags |= NF_NAT_RANGE_PROTO_SPECIFIED;
+	return ok;
+}
+
+/* IPv4 SNAT/DNAT/REDIRECT: revision 0, one range */
+static int fb_nat4(const struct stmt *s, struct compat_xt_list *l)
+{
+	static const char *const names[] = {
+		[NAT_SNAT] = "SNAT", [NAT_DNAT] = "DNAT",
+		[NAT_REDIR] = "REDIRECT",
+	};
+	struct nf_nat_ipv4_multi_range_compat mr = { .rangesize = 1 };
+	struct nf_nat_ipv4_range *r = &mr.range[0];
+
+	if (s->nat.kind == NAT_MASQ || s->nat.type_flags ||
+	    (s->nat.kind == NAT_REDIR && s->nat.addr) ||
+	    (s->nat.kind != NAT_REDIR && !s->nat.addr))
+		return 1;
+	if (s->nat.addr && !nat_addrs(s->nat.addr, r))
+		return 1;
+	if (s->nat.proto && !nat_ports(s->nat.proto, r))
+		return 1;
+	r->flags |= s->nat.flags & (NF_NAT_RANGE_PROTO_RANDOM |
+				    NF_NAT_RANGE_PERSISTENT);
+	if (s->nat.kind == NAT_DNAT) {
+		/* iptables-nft 1.8.9 writes DNAT as revision 2 */
+		struct nf_nat_range2 r2 = {
+			.flags = r->flags,
+			.min_addr.ip = r->min_ip, .max_addr.ip = r->max_ip,
+			.min_proto = r->min, .max_proto = r->max,
+		};
+
+		return xt_add(l, true, "DNAT", 2, &r2, sizeof(r2));
+	}
+	return xt_add(l, true, names[s->nat.kind], 0, &mr, sizeof(mr));
+}
+
 static int fb_masq(uint8_t family, const struct stmt *s,
 		   struct compat_xt_list *l)
 {
 	struct nf_nat_ipv4_multi_range_compat mr = { .rangesize = 1 };
 	struct nf_nat_range r6 = { 0 };
 
+	if (s->nat.kind != NAT_MASQ && family == NFPROTO_IPV4)
+		return fb_nat4(s, l);
 	if (s->nat.kind != NAT_MASQ || s->nat.addr || s->nat.proto)
 		return 1;
 	if (family == NFPROTO_IPV6) {
