@@ -152,6 +152,32 @@ static int fb_ctstate(uint8_t family, const char *text,
 	return xt_add(l, false, "conntrack", 3, &ct, sizeof(ct));
 }
 
+/*
+ * "ct status dnat" is how xlate reads conntrack's pseudo states
+ * --ctstate SNAT/DNAT (IPS_SRC_NAT 0x10, IPS_DST_NAT 0x20).
+ */
+static int fb_ctstatus(uint8_t family, const char *text,
+		       struct compat_xt_list *l)
+{
+	struct xt_conntrack_mtinfo3 ct = { 0 };
+	unsigned long st;
+	const char *v;
+	char *end;
+	bool inv;
+
+	v = after_sel(text, "ct status", &inv);
+	if (!v)
+		return 1;
+	st = strtoul(v, &end, 0);
+	if (*end || (st != 0x10 && st != 0x20))
+		return 1;
+	ct.state_mask = st == 0x10 ? XT_CONNTRACK_STATE_SNAT :
+				     XT_CONNTRACK_STATE_DNAT;
+	ct.match_flags = XT_CONNTRACK_STATE;
+	ct.invert_flags = inv ? XT_CONNTRACK_STATE : 0;
+	return xt_add(l, false, "conntrack", 3, &ct, sizeof(ct));
+}
+
 static int parse_ports(const char *s, struct xt_multiport_v1 *mp)
 {
 	char *end;
@@ -328,7 +354,8 @@ static int fb_icmp(uint8_t family, const char *text,
 /* Matches: the statement's text against each extension in turn. */
 static int (*const fb_matches[])(uint8_t, const char *,
 				 struct compat_xt_list *) = {
-	fb_ctstate, fb_multiport, fb_addrtype, fb_owner, fb_icmp,
+	fb_ctstate, fb_ctstatus, fb_multiport, fb_addrtype, fb_owner,
+	fb_icmp,
 };
 
 static int fb_log(uint8_t family, const struct stmt *s,
@@ -483,13 +510,16 @@ static int fb_masq(uint8_t family, const struct stmt *s,
 
 	if (s->nat.kind != NAT_MASQ && family == NFPROTO_IPV4)
 		return fb_nat4(s, l);
-	if (s->nat.kind != NAT_MASQ || s->nat.addr || s->nat.proto)
+	if (s->nat.kind != NAT_MASQ || s->nat.addr ||
+	    (s->nat.proto && family == NFPROTO_IPV6))
+		return 1;
+	if (s->nat.proto && !nat_ports(s->nat.proto, &mr.range[0]))
 		return 1;
 	if (family == NFPROTO_IPV6) {
 		r6.flags = s->nat.flags;
 		return xt_add(l, true, "MASQUERADE", 0, &r6, sizeof(r6));
 	}
-	mr.range[0].flags = s->nat.flags;
+	mr.range[0].flags |= s->nat.flags;
 	return xt_add(l, true, "MASQUERADE", 0, &mr, sizeof(mr));
 }
 
