@@ -14,11 +14,17 @@
 #include <stdlib.h>
 #include <string.h>
 #include <linux/netfilter.h>
+#include <linux/netfilter/nf_conntrack_common.h>
+#include <linux/netfilter/xt_conntrack.h>
+#include <linux/netfilter/xt_state.h>
+#include <linux/netfilter/xt_LOG.h>
+#include <linux/netfilter/xt_multiport.h>
 
 #include "nftc.h"
 #include "linearize.h"
 #include "listing.h"
 #include "compat.h"
+#include "rule.h"
 
 START_TEST(test_layout)
 {
@@ -165,6 +171,77 @@ START_TEST(test_revmap)
 }
 END_TEST
 
+/* Evaluate "table ip filter { chain X { RULE; } }", return its rule. */
+static struct rule *eval_one(struct nftc_ctx *ctx, struct list_head *cmds,
+			     const char *rule)
+{
+	struct cmd *cmd;
+	char *text;
+
+	ck_assert_int_ge(asprintf(&text, "table ip filter { chain X { %s; }; }",
+				  rule), 0);
+	ck_assert_int_eq(nftc_parse_buffer(ctx, text, cmds), 0);
+	free(text);
+	ck_assert_int_eq(nftc_evaluate(ctx, cmds), 0);
+	list_for_each_entry(cmd, cmds, list) {
+		if (cmd->obj == CMD_OBJ_RULE)
+			return cmd->rule;
+	}
+	ck_abort_msg("no rule");
+	return NULL;
+}
+
+START_TEST(test_xt_fallback)
+{
+	struct list_head cmds = LIST_HEAD_INIT(cmds);
+	struct compat_xt_list l = { 0 };
+	const struct xt_conntrack_mtinfo3 *ct;
+	const struct xt_log_info *li;
+	const struct xt_multiport_v1 *mp;
+	struct nftc_ctx *ctx = nftc_ctx_alloc();
+	struct rule *r;
+
+	ctx->resolver = &nftc_resolver_builtin;
+	r = eval_one(ctx, &cmds, "meta l4proto tcp tcp dport { 22, 80-89 } "
+		     "ct state established,related counter "
+		     "log prefix \"in \" level warn");
+	ck_assert_int_eq(compat_xt_fallback(NFPROTO_IPV4, r, &l), 0);
+	ck_assert_uint_eq(l.n, 3);
+	/* multiport revision 1: dports 22 and the range 80:89 */
+	ck_assert(!l.v[0].target);
+	ck_assert_str_eq(l.v[0].name, "multiport");
+	ck_assert_uint_eq(l.v[0].rev, 1);
+	mp = l.v[0].data;
+	ck_assert_uint_eq(mp->flags, XT_MULTIPORT_DESTINATION);
+	ck_assert_uint_eq(mp->count, 3);
+	ck_assert_uint_eq(mp->ports[0], 22);
+	ck_assert_uint_eq(mp->ports[1], 80);
+	ck_assert_uint_eq(mp->pflags[1], 1);
+	ck_assert_uint_eq(mp->ports[2], 89);
+	/* after "meta l4proto tcp": one native match before it */
+	ck_assert_uint_eq(l.v[0].at, 1);
+	/* -m state: conntrack revision 3 with the state alias */
+	ck_assert_str_eq(l.v[1].name, "conntrack");
+	ck_assert_uint_eq(l.v[1].rev, 3);
+	ct = l.v[1].data;
+	ck_assert_uint_eq(ct->state_mask, XT_STATE_BIT(IP_CT_ESTABLISHED) |
+			  XT_STATE_BIT(IP_CT_RELATED));
+	ck_assert_uint_eq(ct->match_flags, XT_CONNTRACK_STATE |
+			  XT_CONNTRACK_STATE_ALIAS);
+	/* LOG: level warn is 4, the prefix as given */
+	ck_assert(l.v[2].target);
+	ck_assert_str_eq(l.v[2].name, "LOG");
+	li = l.v[2].data;
+	ck_assert_uint_eq(li->level, 4);
+	ck_assert_str_eq(li->prefix, "in ");
+	/* what stays native: l4proto and the counter */
+	ck_assert_uint_eq(list_count(&r->stmts), 2);
+	compat_xt_list_free(&l);
+	cmd_list_free(&cmds);
+	nftc_ctx_free(ctx);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("compat");
@@ -174,6 +251,7 @@ int main(void)
 
 	tcase_add_test(tc, test_layout);
 	tcase_add_test(tc, test_revmap);
+	tcase_add_test(tc, test_xt_fallback);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
