@@ -31,6 +31,7 @@ struct shim_dump_ctx {
 	uint8_t			family;
 	struct table		*index_table;
 	struct delin_set_index	*index;
+	struct shim_xt		xt;
 };
 
 static int run(struct shim_dump_ctx *d, uint16_t type, mnl_cb_t cb)
@@ -91,7 +92,7 @@ static struct chain *find_chain(struct table *t, const char *name)
 
 static void rule_parsed(struct shim_dump_ctx *d, const struct nftnl_rule *nlr)
 {
-	struct delin_ctx dctx = { .xt_xlate = shim_xt_save };
+	struct delin_ctx dctx = { .xt_xlate = shim_xt_save, .xt_priv = &d->xt };
 	struct table *t;
 	struct chain *c;
 	struct rule *r;
@@ -152,7 +153,9 @@ static bool drop_xt_rules(struct shim_ruleset *s)
 
 int shim_dump(struct shim_ruleset *s, uint8_t family)
 {
-	struct shim_dump_ctx d = { .s = s, .family = family };
+	struct shim_dump_ctx d = {
+		.s = s, .family = family, .xt = SHIM_XT_INIT,
+	};
 	int ret;
 
 	s->ctrs = NULL;
@@ -174,6 +177,7 @@ int shim_dump(struct shim_ruleset *s, uint8_t family)
 	if (ret == -ENOENT)
 		ret = 0;
 out:
+	shim_xt_done(&d.xt);
 	delin_set_index_free(d.index);
 	if (d.nl)
 		mnl_socket_close(d.nl);

@@ -223,6 +223,12 @@ static int build_batch(struct restore_ctx *r, struct list_head *cmds,
 		*out = ret ? NULL : b1;
 		return ret ? -1 : 0;
 	}
+	/*
+	 * The IR is not needed any more: kernel errors are located by the
+	 * rule lines the batch records (memory: 50,000 rules of IR).
+	 */
+	cmd_list_free(cmds);
+	init_list_head(cmds);
 	b2 = nftc_batch_alloc(1);
 	ret = b2 ? nftc_batch_edit_rules(b1, b2, xt_edit, &x) : -ENOMEM;
 	if (ret == 0)
@@ -250,6 +256,7 @@ out:
 static int commit(struct restore_ctx *r, struct list_head *cmds)
 {
 	struct nftc_batch *batch;
+	unsigned int flags;
 	int ret;
 
 	if (nftc_evaluate(r->nft, cmds) < 0 || r->nft->erq.num_errors)
@@ -257,10 +264,11 @@ static int commit(struct restore_ctx *r, struct list_head *cmds)
 	ret = build_batch(r, cmds, &batch);
 	if (ret)
 		return ret;
+	flags = r->o->no_xt ? NFTC_NL_CMDS : 0;
 	if (ret == 0 && r->o->test)
-		ret = nftc_netlink_commit(r->nft, batch, true, NFTC_NL_CMDS);
+		ret = nftc_netlink_commit(r->nft, batch, true, flags);
 	else if (ret == 0)
-		ret = nftc_netlink_send(r->nft, batch, NFTC_NL_CMDS);
+		ret = nftc_netlink_send(r->nft, batch, flags);
 	nftc_batch_free(batch);
 	return ret ? -1 : 0;
 }

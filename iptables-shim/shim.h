@@ -9,6 +9,7 @@
  * returns iptables' exit status.
  */
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -22,8 +23,33 @@ char *shim_read_all(FILE *in);
 
 /* xt.c: libxtables for @family (once per process); 0 or -1. */
 int shim_xt_init(uint8_t family);
+/**
+ * struct shim_xt - the xt hook's state (its delin_ctx.xt_priv)
+ * @pipe: where extensions' save() output is caught; @stdout_fd: the
+ *       real stdout meanwhile. Initialise with SHIM_XT_INIT.
+ */
+#define SHIM_XT_CACHE	64
+
+struct shim_xt_ext {
+	bool		target;
+	char		name[32];
+	uint32_t	rev;
+	void		*ext;	/* struct xtables_match / xtables_target */
+};
+
+struct shim_xt {
+	int			pipe[2];
+	int			stdout_fd;
+	/* extensions looked up: libxtables asks the kernel each time */
+	struct shim_xt_ext	cache[SHIM_XT_CACHE];
+	unsigned int		ncache;
+};
+
+#define SHIM_XT_INIT	{ .pipe = { -1, -1 }, .stdout_fd = -1 }
+
 /* A delin_ctx xt hook: COMPAT_XT_MARK + iptables text, or NULL. */
 char *shim_xt_save(void *priv, const struct delin_xt *xt);
+void shim_xt_done(struct shim_xt *c);
 
 /**
  * struct shim_ruleset - the kernel's ruleset of one family, for save

@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <unistd.h>
 #include <xtables.h>
 #include <linux/netfilter_ipv4/ip_tables.h>
@@ -34,30 +35,97 @@ int shim_xt_init(uint8_t family)
 	return 0;
 }
 
-/* Run @fn(@a, @b) with stdout caught; the text (malloc'ed) or NULL. */
-static char *catch_stdout(void (*fn)(const void *, const void *),
+/*
+ * Run @fn(@a, @b) with stdout caught in @c's pipe (one for all calls:
+ * a save of 50,000 rules makes as many; an extension prints far less
+ * than a pipe holds); the text (malloc'ed) or NULL.
+ */
+static char *catch_stdout(struct shim_xt *c, void (*fn)(const void *,
+							   const void *),
 			  const void *a, const void *b)
 {
-	FILE *tmp = tmpfile();
-	char *text = NULL;
-	int saved;
+	size_t len = 0, cap = 256;
+	char *text, *nt;
+	ssize_t n;
 
-	if (!tmp)
-		return NULL;
+	if (c->pipe[0] < 0) {
+		if (pipe2(c->pipe, O_NONBLOCK | O_CLOEXEC) < 0)
+			return NULL;
+		c->stdout_fd = dup(STDOUT_FILENO);
+		if (c->stdout_fd < 0)
+			return NULL;
+	}
 	fflush(stdout);
-	saved = dup(STDOUT_FILENO);
-	if (saved < 0 || dup2(fileno(tmp), STDOUT_FILENO) < 0)
-		goto out;
+	if (dup2(c->pipe[1], STDOUT_FILENO) < 0)
+		return NULL;
 	fn(a, b);
 	fflush(stdout);
-	dup2(saved, STDOUT_FILENO);
-	rewind(tmp);
-	text = shim_read_all(tmp);
-out:
-	if (saved >= 0)
-		close(saved);
-	fclose(tmp);
+	dup2(c->stdout_fd, STDOUT_FILENO);
+	text = malloc(cap);
+	while (text && (n = read(c->pipe[0], text + len, cap - len - 1)) > 0) {
+		len += n;
+		if (len + 1 < cap)
+			continue;
+		cap *= 2;
+		nt = realloc(text, cap);
+		if (!nt) {
+			free(text);
+			return NULL;
+		}
+		text = nt;
+	}
+	if (text)
+		text[len] = '\0';
 	return text;
+}
+
+void shim_xt_done(struct shim_xt *c)
+{
+	unsigned int i;
+
+	for (i = 0; i < 2; i++) {
+		if (c->pipe[i] >= 0)
+			close(c->pipe[i]);
+		c->pipe[i] = -1;
+	}
+	if (c->stdout_fd >= 0)
+		close(c->stdout_fd);
+	c->stdout_fd = -1;
+}
+
+/* The extension @name/@rev, looked up once per process run. */
+static void *find_ext(struct shim_xt *c, bool target, const char *name,
+		      uint32_t rev)
+{
+	struct shim_xt_ext *e;
+	unsigned int i;
+	void *ext;
+
+	for (i = 0; i < c->ncache; i++) {
+		e = &c->cache[i];
+		if (e->target == target && e->rev == rev &&
+		    !strcmp(e->name, name))
+			return e->ext;
+	}
+	if (target) {
+		ext = xtables_find_target_revision(name, XTF_TRY_LOAD, NULL,
+						   rev);
+		if (!ext)
+			ext = xtables_find_target(name, XTF_TRY_LOAD);
+	} else {
+		ext = xtables_find_match_revision(name, XTF_TRY_LOAD, NULL,
+						  rev);
+		if (!ext)
+			ext = xtables_find_match(name, XTF_TRY_LOAD, NULL);
+	}
+	if (c->ncache < SHIM_XT_CACHE) {
+		e = &c->cache[c->ncache++];
+		e->target = target;
+		snprintf(e->name, sizeof(e->name), "%s", name);
+		e->rev = rev;
+		e->ext = ext;
+	}
+	return ext;
 }
 
 struct xt_call {
@@ -86,7 +154,8 @@ static void call_save(const void *args, const void *ent)
 		a->call->t->save(&a->ip, ent);
 }
 
-static char *save_match(const struct delin_xt *xt, struct save_args *a)
+static char *save_match(struct shim_xt *c, const struct delin_xt *xt,
+			struct save_args *a)
 {
 	size_t sz = XT_ALIGN(sizeof(struct xt_entry_match)) + xt->len;
 	struct xt_entry_match *em = calloc(1, sz);
@@ -96,10 +165,7 @@ static char *save_match(const struct delin_xt *xt, struct save_args *a)
 
 	if (!em)
 		return NULL;
-	call.m = xtables_find_match_revision(xt->name, XTF_TRY_LOAD, NULL,
-					     xt->rev);
-	if (!call.m)
-		call.m = xtables_find_match(xt->name, XTF_TRY_LOAD, NULL);
+	call.m = find_ext(c, false, xt->name, xt->rev);
 	if (!call.m)
 		goto out;
 	em->u.match_size = sz;
@@ -107,7 +173,7 @@ static char *save_match(const struct delin_xt *xt, struct save_args *a)
 	em->u.user.revision = xt->rev;
 	memcpy(em->data, xt->info, xt->len);
 	a->call = &call;
-	body = catch_stdout(call_save, a, em);
+	body = catch_stdout(c, call_save, a, em);
 	name = call.m->alias ? call.m->alias(em) : call.m->name;
 	if (body && asprintf(&text, "%s -m %s%s", COMPAT_XT_MARK, name,
 			     body) < 0)
@@ -118,7 +184,8 @@ out:
 	return text;
 }
 
-static char *save_target(const struct delin_xt *xt, struct save_args *a)
+static char *save_target(struct shim_xt *c, const struct delin_xt *xt,
+			 struct save_args *a)
 {
 	size_t sz = XT_ALIGN(sizeof(struct xt_entry_target)) + xt->len;
 	struct xt_entry_target *et = calloc(1, sz);
@@ -128,10 +195,7 @@ static char *save_target(const struct delin_xt *xt, struct save_args *a)
 
 	if (!et)
 		return NULL;
-	call.t = xtables_find_target_revision(xt->name, XTF_TRY_LOAD, NULL,
-					      xt->rev);
-	if (!call.t)
-		call.t = xtables_find_target(xt->name, XTF_TRY_LOAD);
+	call.t = find_ext(c, true, xt->name, xt->rev);
 	if (!call.t)
 		goto out;
 	et->u.target_size = sz;
@@ -139,7 +203,7 @@ static char *save_target(const struct delin_xt *xt, struct save_args *a)
 	et->u.user.revision = xt->rev;
 	memcpy(et->data, xt->info, xt->len);
 	a->call = &call;
-	body = catch_stdout(call_save, a, et);
+	body = catch_stdout(c, call_save, a, et);
 	name = call.t->alias ? call.t->alias(et) : call.t->name;
 	if (body && asprintf(&text, "%s -j %s%s", COMPAT_XT_MARK, name,
 			     body) < 0)
@@ -163,8 +227,8 @@ char *shim_xt_save(void *priv, const struct delin_xt *xt)
 		a.ip.v4.proto = xt->proto;
 	}
 	if (!strcmp(xt->kind, "match"))
-		return save_match(xt, &a);
+		return save_match(priv, xt, &a);
 	if (!strcmp(xt->kind, "target"))
-		return save_target(xt, &a);
+		return save_target(priv, xt, &a);
 	return NULL;
 }

@@ -4,9 +4,10 @@
 
 /*
  * Editing a finished batch: its messages are read back into libnftnl
- * objects and appended to a new batch, each attributed to the command
- * and location the old batch recorded, so kernel errors map back to the
- * source as before. A callback may change each rule on the way: the
+ * objects and appended to a new batch, each attributed to the location
+ * the old batch recorded (not to its command: the commands may be freed
+ * once the old batch is built, so send the new one without
+ * NFTC_NL_CMDS), so kernel errors map back to the source lines. A callback may change each rule on the way: the
  * iptables drop-ins put iptables-nft's xt-compat expressions into rules
  * this way (compat/).
  */
