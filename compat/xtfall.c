@@ -24,6 +24,7 @@
 #include <linux/netfilter/xt_addrtype.h>
 #include <linux/netfilter/xt_owner.h>
 #include <linux/netfilter/xt_mark.h>
+#include <linux/netfilter/xt_CT.h>
 #include <linux/netfilter_ipv4/ip_tables.h>
 #include <linux/netfilter_ipv4/ipt_REJECT.h>
 #include <linux/netfilter_ipv6/ip6_tables.h>
@@ -502,13 +503,77 @@ static int fb_nat4(const struct stmt *s, struct compat_xt_list *l)
 	return xt_add(l, true, names[s->nat.kind], 0, &mr, sizeof(mr));
 }
 
+/* "addr[-addr]" of @family into @min/@max; false if not that. */
+static bool nat_addrs6(const struct expr *e, union nf_inet_addr *min,
+		       union nf_inet_addr *max)
+{
+	char *t = expr_text(e), *dash, *a = t;
+	bool ok;
+
+	if (!t)
+		return false;
+	if (*a == '[')		/* [addr]:port is printed for ports only */
+		a++;
+	dash = strchr(a, '-');
+	if (dash)
+		*dash++ = '\0';
+	ok = inet_pton(AF_INET6, a, min) == 1 &&
+	     inet_pton(AF_INET6, dash ? dash : a, max) == 1;
+	free(t);
+	return ok;
+}
+
+/*
+ * IPv6 NAT targets as iptables-nft 1.8.9 writes them: SNAT revision 1,
+ * DNAT revision 2, REDIRECT and MASQUERADE revision 0 (the first three
+ * on struct nf_nat_range's layout, which nf_nat_range2 extends).
+ */
+static int fb_nat6(const struct stmt *s, struct compat_xt_list *l)
+{
+	static const struct {
+		const char	*name;
+		uint8_t		rev;
+		bool		addr;	/* needs an address */
+	} t[] = {
+		[NAT_SNAT] = { "SNAT", 1, true },
+		[NAT_DNAT] = { "DNAT", 2, true },
+		[NAT_MASQ] = { "MASQUERADE", 0, false },
+		[NAT_REDIR] = { "REDIRECT", 0, false },
+	};
+	struct nf_nat_range2 r = { 0 };
+	struct nf_nat_ipv4_range p4 = { 0 };
+	enum nat_kind k = s->nat.kind;
+
+	if (s->nat.type_flags || !s->nat.addr != !t[k].addr)
+		return 1;
+	if (s->nat.addr) {
+		if (!nat_addrs6(s->nat.addr, &r.min_addr, &r.max_addr))
+			return 1;
+		r.flags |= NF_NAT_RANGE_MAP_IPS;
+	}
+	if (s->nat.proto) {
+		if (!nat_ports(s->nat.proto, &p4))
+			return 1;
+		r.min_proto = p4.min;
+		r.max_proto = p4.max;
+		r.flags |= NF_NAT_RANGE_PROTO_SPECIFIED;
+	}
+	r.flags |= s->nat.flags & (NF_NAT_RANGE_PROTO_RANDOM |
+				   NF_NAT_RANGE_PERSISTENT);
+	return xt_add(l, true, t[k].name, t[k].rev, &r,
+		      t[k].rev == 2 ? sizeof(struct nf_nat_range2) :
+				      sizeof(struct nf_nat_range));
+}
+
 static int fb_masq(uint8_t family, const struct stmt *s,
 		   struct compat_xt_list *l)
 {
 	struct nf_nat_ipv4_multi_range_compat mr = { .rangesize = 1 };
 	struct nf_nat_range r6 = { 0 };
 
-	if (s->nat.kind != NAT_MASQ && family == NFPROTO_IPV4)
+	if (family == NFPROTO_IPV6)
+		return fb_nat6(s, l);
+	if (s->nat.kind != NAT_MASQ)
 		return fb_nat4(s, l);
 	if (s->nat.kind != NAT_MASQ || s->nat.addr ||
 	    (s->nat.proto && family == NFPROTO_IPV6))
@@ -542,6 +607,34 @@ static int fb_mark(uint8_t family, const struct stmt *s,
 	return xt_add(l, true, "MARK", 2, &m, sizeof(m));
 }
 
+/* CT --zone N / --notrack: revision 2, as iptables-nft 1.8.9 */
+static int fb_ct(uint8_t family, const struct stmt *s,
+		 struct compat_xt_list *l)
+{
+	struct xt_ct_target_info_v1 ct = { 0 };
+	char *text, *end;
+	unsigned long zone;
+
+	if (s->kind == STMT_NOTRACK) {
+		ct.flags = XT_CT_NOTRACK;
+		return xt_add(l, true, "CT", 2, &ct, sizeof(ct));
+	}
+	if (s->ct.key != NFT_CT_ZONE || s->ct.direction >= 0 || !s->ct.expr ||
+	    s->ct.expr->kind != EXPR_VALUE)
+		return 1;
+	text = expr_text(s->ct.expr);
+	if (!text)
+		return 1;
+	zone = strtoul(text, &end, 0);
+	if (*end || zone > 0xffff) {
+		free(text);
+		return 1;
+	}
+	free(text);
+	ct.zone = zone;
+	return xt_add(l, true, "CT", 2, &ct, sizeof(ct));
+}
+
 /* 0: converted, 1: stays native, <0: error */
 static int fb_stmt(uint8_t family, const struct stmt *s,
 		   struct compat_xt_list *l)
@@ -565,6 +658,9 @@ static int fb_stmt(uint8_t family, const struct stmt *s,
 		return fb_masq(family, s, l);
 	case STMT_META:
 		return fb_mark(family, s, l);
+	case STMT_CT:
+	case STMT_NOTRACK:
+		return fb_ct(family, s, l);
 	default:
 		return 1;
 	}
