@@ -122,13 +122,23 @@ struct compat_xt_list {
 	unsigned int		n;
 };
 
+/**
+ * enum compat_xt_flags - what the IR does not tell
+ * @COMPAT_XT_CONNTRACK: the rule said "-m conntrack --ctstate", not
+ *                       "-m state" (both are "ct state" in the IR; the
+ *                       xt form differs in the state alias flag)
+ */
+enum compat_xt_flags {
+	COMPAT_XT_CONNTRACK	= (1 << 0),
+};
+
 /*
  * Take the statements of evaluated rule @r that iptables-nft writes as
  * xt-compat expressions (state, multiport, addrtype, owner, icmp, LOG,
  * REJECT, MASQUERADE, MARK) out of @r and append their xtables form to
  * @out, in rule order. Returns 0 or -ENOMEM.
  */
-int compat_xt_fallback(uint8_t family, struct rule *r,
+int compat_xt_fallback(uint8_t family, struct rule *r, unsigned int flags,
 		       struct compat_xt_list *out);
 void compat_xt_list_free(struct compat_xt_list *l);
 /* Put @l's expressions into linearized rule @r; 0 or -ENOMEM. */

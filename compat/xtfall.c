@@ -121,7 +121,7 @@ static const char *const ct_states[] = {
 	[6] = "untracked",
 };
 
-static int fb_ctstate(uint8_t family, const char *text,
+static int fb_ctstate(uint8_t family, const char *text, unsigned int flags,
 		      struct compat_xt_list *l)
 {
 	struct xt_conntrack_mtinfo3 ct = { 0 };
@@ -148,7 +148,9 @@ static int fb_ctstate(uint8_t family, const char *text,
 		ct.state_mask |= XT_CONNTRACK_STATE_UNTRACKED;
 	}
 	/* -m state is conntrack revision 3 with the state alias flag */
-	ct.match_flags = XT_CONNTRACK_STATE | XT_CONNTRACK_STATE_ALIAS;
+	ct.match_flags = XT_CONNTRACK_STATE;
+	if (!(flags & COMPAT_XT_CONNTRACK))
+		ct.match_flags |= XT_CONNTRACK_STATE_ALIAS;
 	ct.invert_flags = inv ? XT_CONNTRACK_STATE : 0;
 	return xt_add(l, false, "conntrack", 3, &ct, sizeof(ct));
 }
@@ -157,7 +159,7 @@ static int fb_ctstate(uint8_t family, const char *text,
  * "ct status dnat" is how xlate reads conntrack's pseudo states
  * --ctstate SNAT/DNAT (IPS_SRC_NAT 0x10, IPS_DST_NAT 0x20).
  */
-static int fb_ctstatus(uint8_t family, const char *text,
+static int fb_ctstatus(uint8_t family, const char *text, unsigned int flags,
 		       struct compat_xt_list *l)
 {
 	struct xt_conntrack_mtinfo3 ct = { 0 };
@@ -213,7 +215,7 @@ static int parse_ports(const char *s, struct xt_multiport_v1 *mp)
 	return *s == '}' && !s[1] ? 0 : -1;
 }
 
-static int fb_multiport(uint8_t family, const char *text,
+static int fb_multiport(uint8_t family, const char *text, unsigned int flags,
 			struct compat_xt_list *l)
 {
 	static const char *const sels[] = {
@@ -240,7 +242,7 @@ static const char *const rtn_types[] = {
 	"blackhole", "unreachable", "prohibit", "throw", "nat", "xresolve",
 };
 
-static int fb_addrtype(uint8_t family, const char *text,
+static int fb_addrtype(uint8_t family, const char *text, unsigned int flags,
 		       struct compat_xt_list *l)
 {
 	static const struct {
@@ -289,7 +291,7 @@ static int fb_addrtype(uint8_t family, const char *text,
 	return xt_add(l, false, "addrtype", 1, &at, sizeof(at));
 }
 
-static int fb_owner(uint8_t family, const char *text,
+static int fb_owner(uint8_t family, const char *text, unsigned int flags,
 		    struct compat_xt_list *l)
 {
 	struct xt_owner_match_info o = { 0 };
@@ -325,7 +327,7 @@ static int fb_owner(uint8_t family, const char *text,
 	return xt_add(l, false, "owner", 1, &o, sizeof(o));
 }
 
-static int fb_icmp(uint8_t family, const char *text,
+static int fb_icmp(uint8_t family, const char *text, unsigned int flags,
 		   struct compat_xt_list *l)
 {
 	struct ipt_icmp ic = { .code = { 0, 0xff } };
@@ -353,7 +355,7 @@ static int fb_icmp(uint8_t family, const char *text,
 }
 
 /* Matches: the statement's text against each extension in turn. */
-static int (*const fb_matches[])(uint8_t, const char *,
+static int (*const fb_matches[])(uint8_t, const char *, unsigned int,
 				 struct compat_xt_list *) = {
 	fb_ctstate, fb_ctstatus, fb_multiport, fb_addrtype, fb_owner,
 	fb_icmp,
@@ -636,7 +638,7 @@ static int fb_ct(uint8_t family, const struct stmt *s,
 }
 
 /* 0: converted, 1: stays native, <0: error */
-static int fb_stmt(uint8_t family, const struct stmt *s,
+static int fb_stmt(uint8_t family, const struct stmt *s, unsigned int flags,
 		   struct compat_xt_list *l)
 {
 	unsigned int i;
@@ -647,7 +649,7 @@ static int fb_stmt(uint8_t family, const struct stmt *s,
 	case STMT_EXPRESSION:
 		text = stmt_text(family, s, NFTC_OUTPUT_NUMERIC_SYMBOL);
 		for (i = 0; text && ret == 1 && i < ARRAY_N(fb_matches); i++)
-			ret = fb_matches[i](family, text, l);
+			ret = fb_matches[i](family, text, flags, l);
 		free(text);
 		return ret;
 	case STMT_LOG:
@@ -666,7 +668,7 @@ static int fb_stmt(uint8_t family, const struct stmt *s,
 	}
 }
 
-int compat_xt_fallback(uint8_t family, struct rule *r,
+int compat_xt_fallback(uint8_t family, struct rule *r, unsigned int flags,
 		       struct compat_xt_list *out)
 {
 	unsigned int kept = 0, first;
@@ -675,7 +677,7 @@ int compat_xt_fallback(uint8_t family, struct rule *r,
 
 	list_for_each_entry_safe(s, n, &r->stmts, list) {
 		first = out->n;
-		ret = fb_stmt(family, s, out);
+		ret = fb_stmt(family, s, flags, out);
 		if (ret < 0)
 			return ret;
 		if (ret == 0) {

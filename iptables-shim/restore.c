@@ -166,6 +166,26 @@ struct xt_rules {
 	unsigned int		n;
 };
 
+/*
+ * What the IR lost and the rule's input line still says (the rule
+ * command's location is its whole line): enum compat_xt_flags.
+ */
+static unsigned int xt_line_flags(const struct cmd *cmd)
+{
+	const struct location *loc = &cmd->location;
+	const char *line, *end;
+
+	if (!loc->indesc || !loc->indesc->data ||
+	    loc->line_offset >= loc->indesc->size)
+		return 0;
+	line = loc->indesc->data + loc->line_offset;
+	end = memchr(line, '\n', loc->indesc->size - loc->line_offset);
+	if (!end)
+		end = loc->indesc->data + loc->indesc->size;
+	return memmem(line, end - line, "--ctstate", 9) ? COMPAT_XT_CONNTRACK :
+							   0;
+}
+
 static int xt_extract(struct restore_ctx *r, struct list_head *cmds,
 		      struct xt_rules *x)
 {
@@ -180,7 +200,8 @@ static int xt_extract(struct restore_ctx *r, struct list_head *cmds,
 	list_for_each_entry(cmd, cmds, list) {
 		if (cmd->obj != CMD_OBJ_RULE)
 			continue;
-		if (compat_xt_fallback(r->family, cmd->rule, &x->v[x->n++]))
+		if (compat_xt_fallback(r->family, cmd->rule,
+				       xt_line_flags(cmd), &x->v[x->n++]))
 			return -ENOMEM;
 	}
 	return 0;

@@ -205,7 +205,7 @@ START_TEST(test_xt_fallback)
 	r = eval_one(ctx, &cmds, "meta l4proto tcp tcp dport { 22, 80-89 } "
 		     "ct state established,related counter "
 		     "log prefix \"in \" level warn");
-	ck_assert_int_eq(compat_xt_fallback(NFPROTO_IPV4, r, &l), 0);
+	ck_assert_int_eq(compat_xt_fallback(NFPROTO_IPV4, r, 0, &l), 0);
 	ck_assert_uint_eq(l.n, 3);
 	/* multiport revision 1: dports 22 and the range 80:89 */
 	ck_assert(!l.v[0].target);
