@@ -127,9 +127,14 @@ struct compat_xt_list {
  * @COMPAT_XT_CONNTRACK: the rule said "-m conntrack --ctstate", not
  *                       "-m state" (both are "ct state" in the IR; the
  *                       xt form differs in the state alias flag)
+ * @COMPAT_XT_MP_SPORTS/@COMPAT_XT_MP_DPORTS: "-m multiport --sports /
+ *                       --dports" with one port: the IR holds a plain
+ *                       port match
  */
 enum compat_xt_flags {
 	COMPAT_XT_CONNTRACK	= (1 << 0),
+	COMPAT_XT_MP_SPORTS	= (1 << 1),
+	COMPAT_XT_MP_DPORTS	= (1 << 2),
 };
 
 /*

@@ -24,6 +24,7 @@
 #include <linux/netfilter/xt_addrtype.h>
 #include <linux/netfilter/xt_owner.h>
 #include <linux/netfilter/xt_mark.h>
+#include <linux/netfilter/xt_mac.h>
 #include <linux/netfilter/xt_CT.h>
 #include <linux/netfilter_ipv4/ip_tables.h>
 #include <linux/netfilter_ipv4/ipt_REJECT.h>
@@ -226,12 +227,24 @@ static int fb_multiport(uint8_t family, const char *text, unsigned int flags,
 	unsigned int i;
 	bool inv;
 
+	char one[32];
+	bool src;
+
 	for (i = 0; i < ARRAY_N(sels) && !v; i++)
 		v = after_sel(text, sels[i], &inv);
-	if (!v || *v != '{' || parse_ports(v, &mp))
+	if (!v)
 		return 1;
-	mp.flags = strstr(text, "sport") == text + 4 ? XT_MULTIPORT_SOURCE :
-						     XT_MULTIPORT_DESTINATION;
+	src = strstr(text, "sport") == text + 4;
+	/* one port of "-m multiport --dports 22": a plain match in the IR */
+	if (*v != '{' && (flags & (src ? COMPAT_XT_MP_SPORTS :
+				   COMPAT_XT_MP_DPORTS)) &&
+	    strlen(v) < sizeof(one) - 4 && !strchr(v, ' ')) {
+		snprintf(one, sizeof(one), "{ %s }", v);
+		v = one;
+	}
+	if (*v != '{' || parse_ports(v, &mp))
+		return 1;
+	mp.flags = src ? XT_MULTIPORT_SOURCE : XT_MULTIPORT_DESTINATION;
 	mp.invert = inv;
 	return xt_add(l, false, "multiport", 1, &mp, sizeof(mp));
 }
@@ -354,11 +367,31 @@ static int fb_icmp(uint8_t family, const char *text, unsigned int flags,
 	return xt_add(l, false, "icmp", 0, &ic, sizeof(ic));
 }
 
+/* -m mac --mac-source: "ether saddr 58:94:6b:17:41:7c" */
+static int fb_mac(uint8_t family, const char *text, unsigned int flags,
+		  struct compat_xt_list *l)
+{
+	struct xt_mac_info mi = { 0 };
+	unsigned int b[6], i;
+	const char *v;
+	char end;
+	bool inv;
+
+	v = after_sel(text, "ether saddr", &inv);
+	if (!v || sscanf(v, "%x:%x:%x:%x:%x:%x%c", &b[0], &b[1], &b[2], &b[3],
+			 &b[4], &b[5], &end) != 6)
+		return 1;
+	for (i = 0; i < 6; i++)
+		mi.srcaddr[i] = b[i];
+	mi.invert = inv;
+	return xt_add(l, false, "mac", 0, &mi, sizeof(mi));
+}
+
 /* Matches: the statement's text against each extension in turn. */
 static int (*const fb_matches[])(uint8_t, const char *, unsigned int,
 				 struct compat_xt_list *) = {
 	fb_ctstate, fb_ctstatus, fb_multiport, fb_addrtype, fb_owner,
-	fb_icmp,
+	fb_icmp, fb_mac,
 };
 
 static int fb_log(uint8_t family, const struct stmt *s,
@@ -774,6 +807,11 @@ static void xt_compat_proto(uint8_t family, struct nftnl_rule *r,
 	}
 }
 
+static bool is_cmp(struct nftnl_expr *e)
+{
+	return !strcmp(nftnl_expr_get_str(e, NFTNL_EXPR_NAME), "cmp");
+}
+
 /* The expressions that end a match: each native match is one. */
 static bool ends_match(struct nftnl_expr *e)
 {
@@ -847,7 +885,9 @@ int compat_xt_apply(uint8_t family, struct nftnl_rule *r,
 			add_matches(r, l, ends, &done);
 		if (i < n) {
 			nftnl_rule_add_expr(r, v[i]);
-			ends += ends_match(v[i]);
+			/* a range as "cmp gte, cmp lte" is one match */
+			ends += ends_match(v[i]) &&
+				!(i + 1 < n && is_cmp(v[i]) && is_cmp(v[i + 1]));
 		}
 	}
 	for (k = 0; k < l->n; k++) {

@@ -166,6 +166,18 @@ struct xt_rules {
 	unsigned int		n;
 };
 
+/* Options of the input line the IR does not keep apart. */
+static const struct {
+	const char	*word;
+	unsigned int	flag;	/* enum compat_xt_flags */
+} xt_line_hints[] = {
+	{ "--ctstate",			COMPAT_XT_CONNTRACK },
+	{ "--sports",			COMPAT_XT_MP_SPORTS },
+	{ "--source-ports",		COMPAT_XT_MP_SPORTS },
+	{ "--dports",			COMPAT_XT_MP_DPORTS },
+	{ "--destination-ports",	COMPAT_XT_MP_DPORTS },
+};
+
 /*
  * What the IR lost and the rule's input line still says (the rule
  * command's location is its whole line): enum compat_xt_flags.
@@ -173,6 +185,7 @@ struct xt_rules {
 static unsigned int xt_line_flags(const struct cmd *cmd)
 {
 	const struct location *loc = &cmd->location;
+	unsigned int i, flags = 0;
 	const char *line, *end;
 
 	if (!loc->indesc || !loc->indesc->data ||
@@ -182,8 +195,13 @@ static unsigned int xt_line_flags(const struct cmd *cmd)
 	end = memchr(line, '\n', loc->indesc->size - loc->line_offset);
 	if (!end)
 		end = loc->indesc->data + loc->indesc->size;
-	return memmem(line, end - line, "--ctstate", 9) ? COMPAT_XT_CONNTRACK :
-							   0;
+	for (i = 0; i < sizeof(xt_line_hints) / sizeof(xt_line_hints[0]);
+	     i++) {
+		if (memmem(line, end - line, xt_line_hints[i].word,
+			   strlen(xt_line_hints[i].word)))
+			flags |= xt_line_hints[i].flag;
+	}
+	return flags;
 }
 
 static int xt_extract(struct restore_ctx *r, struct list_head *cmds,

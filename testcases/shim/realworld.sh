@@ -21,8 +21,8 @@ SHARED=${NFTKIT_SHARED:-$(dirname "$0")/../../../shared}
 RW="$SHARED/realworld"
 SHIM=${SHIM:-${top_builddir:-$(dirname "$0")/../../build}/iptables-shim}
 MIN_LOAD=${MIN_LOAD:-39}
-MIN_SAVE=${MIN_SAVE:-25}
-MIN_STOCK_READS=${MIN_STOCK_READS:-25}
+MIN_SAVE=${MIN_SAVE:-27}
+MIN_STOCK_READS=${MIN_STOCK_READS:-26}
 # isem-ugent.rules: xlate reads the pre-2010 "-d ! X" that 1.8.9 refuses
 MAX_ACCEPTED=${MAX_ACCEPTED:-1}
 
