@@ -97,4 +97,40 @@ const struct xlate_stats *xlate_stats(const struct xlate_ctx *ctx);
  */
 void xlate_format_erec(FILE *f, const struct error_record *erec);
 
+/*
+ * shim_api.c: what was read, as nftc commands (for iptables-restore-nft,
+ * which linearizes them itself instead of printing). Per table, in
+ * input order: @ops->table (the caller may add commands before the
+ * table's, e.g. to replace it; returning 1 skips the table), the
+ * table's sets, @ops->chain for each chain, then one CMD_ADD rule
+ * command per translated rule. The rules are moved out of @ctx.
+ * Returns 0 or -1 (ENOMEM, or a callback's negative return).
+ */
+struct list_head;
+struct location;
+
+/**
+ * struct xlate_chain_info - a chain read (":NAME POLICY [p:b]")
+ * @base: a built-in chain of the table; @policy NF_ACCEPT/NF_DROP
+ */
+struct xlate_chain_info {
+	const char		*table;
+	const char		*name;
+	bool			base;
+	int			policy;
+	uint64_t		packets;
+	uint64_t		bytes;
+	const struct location	*loc;
+};
+
+struct xlate_cmd_ops {
+	int	(*table)(void *priv, const char *table,
+			 const struct location *loc, struct list_head *cmds);
+	int	(*chain)(void *priv, const struct xlate_chain_info *ci,
+			 struct list_head *cmds);
+};
+
+int xlate_take_cmds(struct xlate_ctx *ctx, const struct xlate_cmd_ops *ops,
+		    void *priv, struct list_head *cmds);
+
 #endif

@@ -1,0 +1,216 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The reverse map: a decompiled rule (nftc IR, as nftc's delinearizer
+ * reads it back from VM code) printed as an iptables-save "-A" line.
+ *
+ * The ip part (-s -d -i -o -p) is collected wherever it appears in the
+ * rule and printed first, in iptables' order; matches follow in rule
+ * order, then the target. xt-compat expressions written by stock
+ * iptables-nft arrive as verdict symbols carrying COMPAT_XT_MARK and
+ * the text libxtables printed for them (the CLI's delinearizer hook).
+ */
+#define _GNU_SOURCE
+#include <config.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "compat.h"
+#include "revmap_int.h"
+#include "rule.h"
+#include "printer.h"
+
+char *rv_expr_text(const struct expr *e)
+{
+	struct output_ctx octx = { .flags = NFTC_OUTPUT_STATELESS };
+	char *buf = NULL;
+	size_t len = 0;
+
+	octx.f = open_memstream(&buf, &len);
+	if (!octx.f)
+		return NULL;
+	nftc_print_expr(&octx, e);
+	fclose(octx.f);
+	return buf;
+}
+
+const char *rv_neg(bool inv)
+{
+	return inv ? "! " : "";
+}
+
+void rv_quote(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			fputc('\\', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+bool rv_ip_set(struct rv_ctx *c, enum rv_ip_field fld, char *text, bool inv)
+{
+	if (!text || c->ip[fld]) {
+		free(text);
+		return false;
+	}
+	c->ip[fld] = text;
+	c->ip_inv[fld] = inv;
+	return true;
+}
+
+static const char *const rv_ip_opt[__RV_IP_MAX] = {
+	[RV_SRC]	= "-s",
+	[RV_DST]	= "-d",
+	[RV_IIF]	= "-i",
+	[RV_OIF]	= "-o",
+	[RV_PROTO]	= "-p",
+	[RV_FRAG]	= "-f",
+};
+
+void rv_match_open(struct rv_ctx *c, const char *name)
+{
+	if (name && c->last_match && !strcmp(c->last_match, name))
+		return;
+	if (name)
+		fprintf(c->m, " -m %s", name);
+	c->last_match = name;
+}
+
+/* Matches iptables prints as numbers where nft prints names. */
+static const char *const rv_numeric_sel[] = { "icmp type ", "icmpv6 type " };
+
+char *rv_stmt_text(const struct rv_ctx *c, const struct stmt *s)
+{
+	struct output_ctx octx = { .flags = NFTC_OUTPUT_STATELESS };
+	char *buf = NULL;
+	size_t len = 0;
+	unsigned int i;
+
+	buf = rv_stmt_text_flags(c, s, octx.flags);
+	for (i = 0; buf && i < sizeof(rv_numeric_sel) / sizeof(char *); i++) {
+		if (strstr(buf, rv_numeric_sel[i])) {
+			free(buf);
+			return rv_stmt_text_flags(c, s, octx.flags |
+						  NFTC_OUTPUT_NUMERIC_SYMBOL);
+		}
+	}
+	(void)len;
+	return buf;
+}
+
+char *rv_stmt_text_flags(const struct rv_ctx *c, const struct stmt *s,
+			 unsigned int flags)
+{
+	struct output_ctx octx = { .flags = flags };
+	char *buf = NULL;
+	size_t len = 0;
+
+	octx.f = open_memstream(&buf, &len);
+	if (!octx.f)
+		return NULL;
+	octx.family = c->family;
+	nftc_print_stmt(&octx, s);
+	fclose(octx.f);
+	return buf;
+}
+
+static void rv_note_unsupported(struct rv_ctx *c, const struct stmt *s)
+{
+	if (!c->unsupported)
+		c->unsupported = rv_stmt_text(c, s);
+}
+
+static void rv_map_stmts(struct rv_ctx *c, const struct rule *r)
+{
+	const struct stmt *s;
+
+	list_for_each_entry(s, &r->stmts, list) {
+		bool ok;
+		char *text;
+
+		if (s->kind == STMT_EXPRESSION) {
+			text = rv_stmt_text(c, s);
+			ok = text && rv_match(c, text);
+			free(text);
+		} else
+			ok = rv_stmt(c, s);
+		if (!ok)
+			rv_note_unsupported(c, s);
+	}
+	if (r->comment) {
+		rv_match_open(c, "comment");
+		fputs(" --comment ", c->m);
+		rv_quote(c->m, r->comment);
+	}
+}
+
+static void rv_print(FILE *f, struct rv_ctx *c, const char *chain,
+		     char *mtext, char *ttext)
+{
+	unsigned int i;
+
+	fprintf(f, "-A %s", chain);
+	for (i = 0; i < __RV_IP_MAX; i++) {
+		if (c->ip[i])
+			fprintf(f, " %s%s%s%s", rv_neg(c->ip_inv[i]),
+				rv_ip_opt[i], *c->ip[i] ? " " : "", c->ip[i]);
+	}
+	fputs(mtext, f);
+	fputs(ttext, f);
+	fputc('\n', f);
+}
+
+static uint64_t rv_counter(const struct rule *r, bool bytes)
+{
+	const struct stmt *s;
+
+	list_for_each_entry(s, &r->stmts, list) {
+		if (s->kind == STMT_COUNTER)
+			return bytes ? s->counter.bytes : s->counter.packets;
+	}
+	return 0;
+}
+
+int compat_rule_save(FILE *f, uint8_t family, const char *chain,
+		     const struct rule *r, bool counters)
+{
+	struct rv_ctx c = { .family = family };
+	char *mtext = NULL, *ttext = NULL;
+	size_t mlen = 0, tlen = 0;
+	unsigned int i;
+	int ret = 0;
+
+	c.m = open_memstream(&mtext, &mlen);
+	c.t = open_memstream(&ttext, &tlen);
+	if (!c.m || !c.t) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	rv_map_stmts(&c, r);
+	fclose(c.m);
+	fclose(c.t);
+	c.m = c.t = NULL;
+	if (counters)
+		fprintf(f, "[%llu:%llu] ",
+			(unsigned long long)rv_counter(r, false),
+			(unsigned long long)rv_counter(r, true));
+	if (c.unsupported) {
+		fprintf(f, "# unsupported: -A %s: %s\n", chain, c.unsupported);
+		ret = -EOPNOTSUPP;
+	} else {
+		rv_print(f, &c, chain, mtext, ttext);
+	}
+out:
+	if (c.m)
+		fclose(c.m);
+	if (c.t)
+		fclose(c.t);
+	free(mtext);
+	free(ttext);
+	free(c.unsupported);
+	for (i = 0; i < __RV_IP_MAX; i++)
+		free(c.ip[i]);
+	return ret;
+}

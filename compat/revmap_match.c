@@ -1,0 +1,319 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Reverse map of matches: one row per (protocol header field | meta
+ * key | ct key) the iptables model has, with the option it becomes.
+ */
+#define _GNU_SOURCE
+#include <config.h>
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+#include <linux/netfilter.h>
+#include "revmap_int.h"
+
+/* How a field's value is printed on the iptables side. */
+enum rv_how {
+	RV_IFNAME,	/* "eth*" -> eth+ */
+	RV_ADDR,	/* a.b.c.d -> a.b.c.d/32 */
+	RV_PROTO_NAME,	/* tcp, ipv6-icmp */
+	RV_PORT,	/* -m tcp --dport, sets -> -m multiport */
+	RV_CTSTATE,	/* -m conntrack --ctstate NEW,... */
+	RV_NUMERIC,	/* -m icmp --icmp-type 8 */
+	RV_MARK,	/* -m mark --mark 0x1 */
+	RV_UPPER,	/* -m addrtype --dst-type LOCAL */
+	RV_FLAGS,	/* -m tcp --tcp-flags MASK SET */
+	RV_FLAG,	/* -f: "ip frag-off & 8191 != 0" */
+	RV_PLAIN,	/* -m NAME --OPT VALUE, as nft prints it */
+};
+
+/**
+ * struct rv_field_map - one IR selector and its iptables option
+ * @sel: the selector as nftc's printer writes it ("ip saddr")
+ * @ip: field of the ip part, or __RV_IP_MAX for a match
+ * @match: "-m NAME" of a match; @opt: its option (no dashes)
+ * @multi: multiport's option for a set of values (addrtype: the
+ *         interface option)
+ *
+ * Rules are read in the printer's source form, so lowered shapes
+ * (prefixes as short loads, flag tests, merged adjacent loads) come back
+ * as the selectors written here.
+ */
+struct rv_field_map {
+	const char		*sel;
+	enum rv_ip_field	ip;
+	enum rv_how		how;
+	const char		*match;
+	const char		*opt;
+	const char		*multi;
+};
+
+static const struct rv_field_map rv_fields[] = {
+	{ "iifname", RV_IIF, RV_IFNAME },
+	{ "oifname", RV_OIF, RV_IFNAME },
+	{ "meta l4proto", RV_PROTO, RV_PROTO_NAME },
+	{ "ip protocol", RV_PROTO, RV_PROTO_NAME },
+	{ "ip6 nexthdr", RV_PROTO, RV_PROTO_NAME },
+	{ "meta mark", __RV_IP_MAX, RV_MARK, "mark", "mark" },
+	/* -m state and -m conntrack --ctstate are one VM code; the
+	 * corpus of real rulesets uses state in more files */
+	{ "ct state", __RV_IP_MAX, RV_CTSTATE, "state", "state" },
+	{ "fib daddr type", __RV_IP_MAX, RV_UPPER, "addrtype", "dst-type" },
+	{ "fib saddr type", __RV_IP_MAX, RV_UPPER, "addrtype", "src-type" },
+	{ "fib daddr . iif type", __RV_IP_MAX, RV_UPPER, "addrtype",
+	  "dst-type", "limit-iface-in" },
+	{ "fib saddr . iif type", __RV_IP_MAX, RV_UPPER, "addrtype",
+	  "src-type", "limit-iface-in" },
+	{ "fib daddr . oif type", __RV_IP_MAX, RV_UPPER, "addrtype",
+	  "dst-type", "limit-iface-out" },
+	{ "fib saddr . oif type", __RV_IP_MAX, RV_UPPER, "addrtype",
+	  "src-type", "limit-iface-out" },
+	{ "ip saddr", RV_SRC, RV_ADDR },
+	{ "ip daddr", RV_DST, RV_ADDR },
+	{ "ip6 saddr", RV_SRC, RV_ADDR },
+	{ "ip6 daddr", RV_DST, RV_ADDR },
+	{ "tcp sport", __RV_IP_MAX, RV_PORT, "tcp", "sport", "sports" },
+	{ "tcp dport", __RV_IP_MAX, RV_PORT, "tcp", "dport", "dports" },
+	{ "udp sport", __RV_IP_MAX, RV_PORT, "udp", "sport", "sports" },
+	{ "udp dport", __RV_IP_MAX, RV_PORT, "udp", "dport", "dports" },
+	{ "tcp flags", __RV_IP_MAX, RV_FLAGS, "tcp", "tcp-flags" },
+	{ "ip frag-off & 8191", RV_FRAG, RV_FLAG },
+	{ "ip ttl", __RV_IP_MAX, RV_PLAIN, "ttl", "ttl-eq" },
+	{ "ip6 hoplimit", __RV_IP_MAX, RV_PLAIN, "hl", "hl-eq" },
+	{ "meta skuid", __RV_IP_MAX, RV_PLAIN, "owner", "uid-owner" },
+	{ "meta skgid", __RV_IP_MAX, RV_PLAIN, "owner", "gid-owner" },
+	{ "meta pkttype", __RV_IP_MAX, RV_PLAIN, "pkttype", "pkt-type" },
+	{ "rt type", __RV_IP_MAX, RV_PLAIN, "rt", "rt-type" },
+	{ "ct status", __RV_IP_MAX, RV_UPPER, "conntrack", "ctstatus" },
+	{ "icmp type", __RV_IP_MAX, RV_NUMERIC, "icmp", "icmp-type" },
+	{ "icmpv6 type", __RV_IP_MAX, RV_NUMERIC, "icmp6", "icmpv6-type" },
+};
+
+/* ct state bits in the order iptables prints them. */
+static const char *const rv_ctstates[] = {
+	"invalid", "new", "related", "established", "untracked",
+};
+
+#define RV_NFIELDS	(sizeof(rv_fields) / sizeof(rv_fields[0]))
+
+/* The selector starting at @p (followed by a blank), or NULL. */
+static const struct rv_field_map *rv_field_at(const char *p)
+{
+	unsigned int i;
+	size_t n;
+
+	for (i = 0; i < RV_NFIELDS; i++) {
+		n = strlen(rv_fields[i].sel);
+		if (!strncmp(p, rv_fields[i].sel, n) && p[n] == ' ')
+			return &rv_fields[i];
+	}
+	return NULL;
+}
+
+/* End of the value starting at @p: the next selector, or the end. */
+static const char *rv_value_end(const char *p)
+{
+	bool quoted = false;
+
+	for (; *p; p++) {
+		if (*p == '"')
+			quoted = !quoted;
+		else if (!quoted && *p == ' ' && rv_field_at(p + 1))
+			return p;
+	}
+	return p;
+}
+
+/* Drop the quotes nft prints around strings. */
+static char *rv_unquote(char *s)
+{
+	size_t n = strlen(s);
+
+	if (n >= 2 && s[0] == '"' && s[n - 1] == '"') {
+		memmove(s, s + 1, n - 2);
+		s[n - 2] = '\0';
+	}
+	return s;
+}
+
+/* "{ 53, 67-69 }" -> "53,67:69"; "1-2" -> "1:2". */
+static char *rv_port_list(const char *s, bool *multi)
+{
+	char *out = malloc(strlen(s) + 1), *o = out;
+
+	if (!out)
+		return NULL;
+	*multi = false;
+	for (; *s; s++) {
+		if (*s == '{' || *s == '}' || *s == ' ')
+			continue;
+		if (*s == ',')
+			*multi = true;
+		*o++ = *s == '-' ? ':' : *s;
+	}
+	*o = '\0';
+	return out;
+}
+
+static bool rv_ctstate(struct rv_ctx *c, const char *text, bool inv,
+		       const struct rv_field_map *m)
+{
+	bool first = true;
+	unsigned int i;
+
+	rv_match_open(c, m->match);
+	fprintf(c->m, " %s--%s ", rv_neg(inv), m->opt);
+	for (i = 0; i < sizeof(rv_ctstates) / sizeof(rv_ctstates[0]); i++) {
+		const char *p = strstr(text, rv_ctstates[i]);
+		size_t k;
+
+		if (!p)
+			continue;
+		if (!first)
+			fputc(',', c->m);
+		for (k = 0; rv_ctstates[i][k]; k++)
+			fputc(toupper((unsigned char)rv_ctstates[i][k]), c->m);
+		first = false;
+	}
+	return !first;
+}
+
+static void rv_upper(FILE *f, const char *s, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n && s[i]; i++)
+		fputc(toupper((unsigned char)s[i]), f);
+}
+
+/* "syn / fin,syn,rst,ack" (SET / MASK) -> --tcp-flags MASK SET */
+static bool rv_tcp_flags(struct rv_ctx *c, const struct rv_field_map *m,
+			 char *text, bool inv)
+{
+	char *slash = strstr(text, " / ");
+
+	if (!slash) {
+		free(text);
+		return false;
+	}
+	rv_match_open(c, m->match);
+	fprintf(c->m, " %s--%s ", rv_neg(inv), m->opt);
+	rv_upper(c->m, slash + 3, strlen(slash + 3));
+	fputc(' ', c->m);
+	rv_upper(c->m, text, slash - text);
+	free(text);
+	return true;
+}
+
+static bool rv_value(struct rv_ctx *c, const struct rv_field_map *m,
+		     char *text, bool inv)
+{
+	bool multi;
+	char *p;
+
+	switch (m->how) {
+	case RV_IFNAME:
+		rv_unquote(text);
+		if (*text && text[strlen(text) - 1] == '*')
+			text[strlen(text) - 1] = '+';
+		return rv_ip_set(c, m->ip, text, inv);
+	case RV_ADDR:
+		if (strchr(text, '-')) {	/* a range: -m iprange */
+			rv_match_open(c, "iprange");
+			fprintf(c->m, " %s--%s-range %s", rv_neg(inv), m->ip == RV_SRC ? "src" : "dst",
+				text);
+			free(text);
+			return true;
+		}
+		if (!strchr(text, '/')) {
+			p = NULL;
+			if (asprintf(&p, "%s/%u", text,
+				     c->family == NFPROTO_IPV6 ? 128 : 32) < 0)
+				p = NULL;
+			free(text);
+			text = p;
+		}
+		return rv_ip_set(c, m->ip, text, inv);
+	case RV_PROTO_NAME:
+		if (!strcmp(text, "icmpv6")) {
+			free(text);
+			text = strdup("ipv6-icmp");
+		}
+		if (c->ip[RV_PROTO] && text && !strcmp(c->ip[RV_PROTO], text)) {
+			free(text);	/* the dependency of a port match */
+			return true;
+		}
+		return rv_ip_set(c, m->ip, text, inv);
+	case RV_PORT:
+		p = rv_port_list(text, &multi);
+		free(text);
+		if (!p)
+			return false;
+		rv_match_open(c, multi ? "multiport" : m->match);
+		fprintf(c->m, " %s--%s %s", rv_neg(inv),
+			multi ? m->multi : m->opt, p);
+		free(p);
+		return true;
+	case RV_CTSTATE:
+		multi = rv_ctstate(c, text, inv, m);
+		free(text);
+		return multi;
+	case RV_UPPER:
+		rv_match_open(c, m->match);
+		fprintf(c->m, " %s--%s ", rv_neg(inv), m->opt);
+		for (p = text; *p; p++)
+			fputc(*p == ',' ? ',' : toupper((unsigned char)*p),
+			      c->m);
+		if (m->multi)
+			fprintf(c->m, " --%s", m->multi);
+		free(text);
+		return true;
+	case RV_MARK:
+		rv_match_open(c, m->match);
+		fprintf(c->m, " %s--%s 0x%lx", rv_neg(inv), m->opt,
+			strtoul(text, NULL, 0));
+		free(text);
+		return true;
+	case RV_NUMERIC:
+	case RV_PLAIN:
+		rv_match_open(c, m->match);
+		fprintf(c->m, " %s--%s %s", rv_neg(inv), m->opt, text);
+		free(text);
+		return true;
+	case RV_FLAGS:
+		return rv_tcp_flags(c, m, text, inv);
+	case RV_FLAG:	/* "& 8191 != 0" is -f, "== 0" is ! -f */
+		free(text);
+		return rv_ip_set(c, m->ip, strdup(""), !inv);
+	}
+	free(text);
+	return false;
+}
+
+bool rv_match(struct rv_ctx *c, const char *text)
+{
+	const struct rv_field_map *m;
+	const char *p = text, *end;
+	bool inv;
+
+	while (*p) {
+		m = rv_field_at(p);
+		if (!m)
+			return false;
+		p += strlen(m->sel) + 1;
+		inv = false;
+		if (!strncmp(p, "!= ", 3) || !strncmp(p, "! ", 2)) {
+			inv = true;
+			p += p[1] == '=' ? 3 : 2;
+		}
+		end = rv_value_end(p);
+		if (*p == '.' || *p == '@' || *p == '&' || *p == '|')
+			return false;	/* concatenation, set, bit ops */
+		/* a port match's protocol dependency comes before it */
+		if (m->how == RV_PORT && !c->ip[RV_PROTO])
+			c->ip[RV_PROTO] = strdup(m->match);
+		if (!rv_value(c, m, strndup(p, end - p), inv))
+			return false;
+		p = *end ? end + 1 : end;
+	}
+	return true;
+}

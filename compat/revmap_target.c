@@ -1,0 +1,293 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Reverse map of statements: verdicts, targets (LOG, REJECT, NAT,
+ * CT --notrack) and limit, as iptables' target/match options. Facts in
+ * tables: the verdict words, the reject codes per family, the limit
+ * units.
+ */
+#define _GNU_SOURCE
+#include <config.h>
+#include <stdlib.h>
+#include <string.h>
+#include <linux/netfilter.h>
+#include <linux/netfilter/nf_tables.h>
+#include <linux/netfilter/nf_nat.h>
+#include "compat.h"
+#include "revmap_int.h"
+
+static const struct {
+	int		verdict;
+	const char	*target;
+} rv_verdicts[] = {
+	{ NF_ACCEPT,	"ACCEPT" },
+	{ NF_DROP,	"DROP" },
+	{ NFT_RETURN,	"RETURN" },
+};
+
+/* REJECT --reject-with by family and nft reject type/code. */
+static const struct {
+	uint8_t			family;
+	enum nft_reject_types	type;
+	int			code;	/* -1: the default */
+	const char		*with;
+} rv_rejects[] = {
+	{ NFPROTO_IPV4, NFT_REJECT_ICMP_UNREACH, -1, "icmp-port-unreachable" },
+	{ NFPROTO_IPV4, NFT_REJECT_ICMP_UNREACH, 3, "icmp-port-unreachable" },
+	{ NFPROTO_IPV4, NFT_REJECT_ICMP_UNREACH, 0, "icmp-net-unreachable" },
+	{ NFPROTO_IPV4, NFT_REJECT_ICMP_UNREACH, 1, "icmp-host-unreachable" },
+	{ NFPROTO_IPV4, NFT_REJECT_ICMP_UNREACH, 2, "icmp-proto-unreachable" },
+	{ NFPROTO_IPV4, NFT_REJECT_ICMP_UNREACH, 9, "icmp-net-prohibited" },
+	{ NFPROTO_IPV4, NFT_REJECT_ICMP_UNREACH, 10, "icmp-host-prohibited" },
+	{ NFPROTO_IPV4, NFT_REJECT_ICMP_UNREACH, 13, "icmp-admin-prohibited" },
+	{ NFPROTO_IPV6, NFT_REJECT_ICMP_UNREACH, -1, "icmp6-port-unreachable" },
+	{ NFPROTO_IPV6, NFT_REJECT_ICMP_UNREACH, 4, "icmp6-port-unreachable" },
+	{ NFPROTO_IPV6, NFT_REJECT_ICMP_UNREACH, 0, "icmp6-no-route" },
+	{ NFPROTO_IPV6, NFT_REJECT_ICMP_UNREACH, 1, "icmp6-adm-prohibited" },
+	{ NFPROTO_IPV6, NFT_REJECT_ICMP_UNREACH, 3, "icmp6-addr-unreachable" },
+	{ NFPROTO_IPV4, NFT_REJECT_ICMPX_UNREACH, -1, "icmp-port-unreachable" },
+	{ NFPROTO_IPV6, NFT_REJECT_ICMPX_UNREACH, -1, "icmp6-port-unreachable" },
+	{ NFPROTO_IPV4, NFT_REJECT_TCP_RST, -1, "tcp-reset" },
+	{ NFPROTO_IPV6, NFT_REJECT_TCP_RST, -1, "tcp-reset" },
+};
+
+static const struct {
+	uint64_t	seconds;
+	const char	*unit;
+} rv_limit_units[] = {
+	{ 1, "sec" }, { 60, "min" }, { 3600, "hour" }, { 86400, "day" },
+};
+
+/* LOG's flag options, in the order libxt_LOG's save prints them. */
+static const struct {
+	uint32_t	flag;	/* NF_LOG_* */
+	const char	*opt;
+} rv_log_flags[] = {
+	{ 0x01, "--log-tcp-sequence" },
+	{ 0x02, "--log-tcp-options" },
+	{ 0x04, "--log-ip-options" },
+	{ 0x08, "--log-uid" },
+	{ 0x20, "--log-macdecode" },
+};
+
+#define ARRAY_N(a)	(sizeof(a) / sizeof((a)[0]))
+#define RV_LIMIT_BURST_DEFAULT	5
+#define RV_LOG_LEVEL_DEFAULT	4
+
+static bool rv_target(struct rv_ctx *c, const char *fmt, const char *arg)
+{
+	if (c->has_target)
+		return false;
+	c->has_target = true;
+	fprintf(c->t, fmt, arg);
+	return true;
+}
+
+static bool rv_verdict(struct rv_ctx *c, const struct expr *e)
+{
+	const char *id;
+	char *chain;
+	unsigned int i;
+	bool ok;
+
+	if (e->kind == EXPR_SYMBOL) {
+		id = e->sym.identifier;
+		if (strncmp(id, COMPAT_XT_MARK, strlen(COMPAT_XT_MARK)))
+			return false;
+		id += strlen(COMPAT_XT_MARK);
+		if (!strncmp(id, " -j ", 4) || !strncmp(id, " -g ", 4))
+			return rv_target(c, "%s", id);
+		fputs(id, c->m);
+		c->last_match = NULL;
+		return true;
+	}
+	if (e->kind != EXPR_VERDICT)
+		return false;
+	for (i = 0; i < ARRAY_N(rv_verdicts); i++) {
+		if (rv_verdicts[i].verdict == e->verdict.verdict)
+			return rv_target(c, " -j %s", rv_verdicts[i].target);
+	}
+	if (e->verdict.verdict == NFT_CONTINUE)
+		return true;
+	if ((e->verdict.verdict != NFT_JUMP &&
+	     e->verdict.verdict != NFT_GOTO) || !e->verdict.chain)
+		return false;
+	chain = rv_expr_text(e->verdict.chain);
+	if (!chain)
+		return false;
+	if (chain[0] == '"') {	/* quoted by the printer */
+		memmove(chain, chain + 1, strlen(chain));
+		chain[strlen(chain) - 1] = '\0';
+	}
+	ok = rv_target(c, e->verdict.verdict == NFT_JUMP ? " -j %s" :
+		       " -g %s", chain);
+	free(chain);
+	return ok;
+}
+
+static bool rv_log(struct rv_ctx *c, const struct stmt *s)
+{
+	unsigned int i;
+
+	if (s->log.flags & STMT_LOG_GROUP) {
+		if (!rv_target(c, "%s", " -j NFLOG"))
+			return false;
+		if (s->log.prefix) {
+			fputs(" --nflog-prefix ", c->t);
+			rv_quote(c->t, s->log.prefix);
+		}
+		if (s->log.group)
+			fprintf(c->t, " --nflog-group %u", s->log.group);
+		return true;
+	}
+	if (!rv_target(c, "%s", " -j LOG"))
+		return false;
+	if (s->log.prefix && *s->log.prefix) {
+		fputs(" --log-prefix ", c->t);
+		rv_quote(c->t, s->log.prefix);
+	}
+	if ((s->log.flags & STMT_LOG_LEVEL) &&
+	    s->log.level != RV_LOG_LEVEL_DEFAULT)
+		fprintf(c->t, " --log-level %u", s->log.level);
+	for (i = 0; i < ARRAY_N(rv_log_flags); i++) {
+		if (s->log.logflags & rv_log_flags[i].flag)
+			fprintf(c->t, " %s", rv_log_flags[i].opt);
+	}
+	return true;
+}
+
+static bool rv_reject(struct rv_ctx *c, const struct stmt *s)
+{
+	uint8_t fam = s->reject.family ? s->reject.family : c->family;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_N(rv_rejects); i++) {
+		if (rv_rejects[i].family == c->family &&
+		    rv_rejects[i].type == s->reject.type &&
+		    rv_rejects[i].code == s->reject.icmp_code)
+			return rv_target(c, " -j REJECT --reject-with %s",
+					 rv_rejects[i].with);
+	}
+	(void)fam;
+	return false;
+}
+
+/* "a.b.c.d[-e.f.g.h][:port[-port]]" from the nat statement. */
+static void rv_nat_to(struct rv_ctx *c, const struct stmt *s, bool ports)
+{
+	char *a = s->nat.addr ? rv_expr_text(s->nat.addr) : NULL;
+	char *p = s->nat.proto ? rv_expr_text(s->nat.proto) : NULL;
+
+	if (a && p && !ports && c->family == NFPROTO_IPV6)
+		fprintf(c->t, "[%s]", a);	/* addr:port is ambiguous */
+	else if (a)
+		fputs(a, c->t);
+	if (p)
+		fprintf(c->t, "%s%s", ports ? "" : ":", p);
+	free(a);
+	free(p);
+}
+
+static bool rv_nat(struct rv_ctx *c, const struct stmt *s)
+{
+	switch (s->nat.kind) {
+	case NAT_SNAT:
+		if (!rv_target(c, "%s", " -j SNAT --to-source "))
+			return false;
+		rv_nat_to(c, s, false);
+		break;
+	case NAT_DNAT:
+		if (!rv_target(c, "%s", " -j DNAT --to-destination "))
+			return false;
+		rv_nat_to(c, s, false);
+		break;
+	case NAT_MASQ:
+		if (!rv_target(c, "%s", " -j MASQUERADE"))
+			return false;
+		if (s->nat.proto) {
+			fputs(" --to-ports ", c->t);
+			rv_nat_to(c, s, true);
+		}
+		break;
+	case NAT_REDIR:
+		if (!rv_target(c, "%s", " -j REDIRECT"))
+			return false;
+		if (s->nat.proto) {
+			fputs(" --to-ports ", c->t);
+			rv_nat_to(c, s, true);
+		}
+		break;
+	}
+	if (s->nat.flags & NF_NAT_RANGE_PROTO_RANDOM)
+		fputs(" --random", c->t);
+	if (s->nat.flags & NF_NAT_RANGE_PERSISTENT)
+		fputs(" --persistent", c->t);
+	return true;
+}
+
+static bool rv_limit(struct rv_ctx *c, const struct stmt *s)
+{
+	unsigned int i;
+
+	if (s->limit.type != NFT_LIMIT_PKTS)
+		return false;
+	for (i = 0; i < ARRAY_N(rv_limit_units); i++) {
+		if (rv_limit_units[i].seconds != s->limit.unit)
+			continue;
+		rv_match_open(c, "limit");
+		fprintf(c->m, " --limit %llu/%s",
+			(unsigned long long)s->limit.rate,
+			rv_limit_units[i].unit);
+		if (s->limit.burst != RV_LIMIT_BURST_DEFAULT)
+			fprintf(c->m, " --limit-burst %u", s->limit.burst);
+		return true;
+	}
+	return false;
+}
+
+/* "meta mark set 0x1" (MARK --set-mark), "ct zone set 1" (CT --zone) */
+static bool rv_set(struct rv_ctx *c, const struct stmt *s, bool ct)
+{
+	struct expr *e = ct ? s->ct.expr : s->meta.expr;
+	char *v;
+	bool ok;
+
+	if (!e || e->kind != EXPR_VALUE)
+		return false;
+	if (ct ? s->ct.key != NFT_CT_ZONE : s->meta.key != NFT_META_MARK)
+		return false;
+	v = rv_expr_text(e);
+	if (!v)
+		return false;
+	if (ct)
+		ok = rv_target(c, " -j CT --zone %s", v);
+	else if ((ok = rv_target(c, "%s", " -j MARK --set-xmark ")))
+		fprintf(c->t, "0x%lx/0xffffffff", strtoul(v, NULL, 0));
+	free(v);
+	return ok;
+}
+
+bool rv_stmt(struct rv_ctx *c, const struct stmt *s)
+{
+	switch (s->kind) {
+	case STMT_COUNTER:
+		return true;
+	case STMT_VERDICT:
+		return rv_verdict(c, s->expr);
+	case STMT_LOG:
+		return rv_log(c, s);
+	case STMT_REJECT:
+		return rv_reject(c, s);
+	case STMT_NAT:
+		return rv_nat(c, s);
+	case STMT_LIMIT:
+		return rv_limit(c, s);
+	case STMT_META:
+		return rv_set(c, s, false);
+	case STMT_CT:
+		return rv_set(c, s, true);
+	case STMT_NOTRACK:
+		return rv_target(c, "%s", " -j CT --notrack");
+	default:
+		return false;
+	}
+}

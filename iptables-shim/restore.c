@@ -1,0 +1,454 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * iptables-restore-nft / ip6tables-restore-nft: iptables-save text ->
+ * xlate IR -> nftc evaluator and linearizer -> one netlink batch.
+ *
+ * The whole input is translated and compiled before anything is sent;
+ * any error means nothing is sent, and every error is printed as
+ * FILE:LINE:COL: error: ... The batch holds all the input's COMMIT
+ * sections, so the file applies atomically: all of it or none.
+ *
+ * Tables as iptables-nft: a table the input names is replaced (deleted
+ * and created again in the same batch) unless --noflush; a table it
+ * does not name is untouched. Base chains get iptables-nft's hooks,
+ * types and priorities (compat/) and the policy of the input.
+ */
+#define _GNU_SOURCE
+#include <config.h>
+#include <errno.h>
+#include <getopt.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <linux/netfilter.h>
+#include "shim.h"
+#include "compat.h"
+#include "xlate.h"
+#include "nftc.h"
+#include "evaluate.h"
+#include "linearize.h"
+#include "netlink.h"
+#include "batch_edit.h"
+
+struct restore_opts {
+	bool		noflush;
+	bool		counters;
+	bool		test;
+	bool		verbose;
+	const char	*table;		/* -T: only this one */
+	bool		no_xt;		/* native VM code only */
+	const char	*path;
+};
+
+struct restore_ctx {
+	uint8_t			family;
+	const struct restore_opts *o;
+	struct nftc_ctx		*nft;
+	int			nerr;
+};
+
+static void handle_init(struct handle *h, uint8_t family, const char *table,
+			const char *chain)
+{
+	memset(h, 0, sizeof(*h));
+	h->family = family;
+	h->table.name = strdup(table);
+	if (chain)
+		h->chain.name = strdup(chain);
+}
+
+static int push(struct list_head *cmds, enum cmd_ops op, enum cmd_obj obj,
+		uint8_t family, const char *table, const char *chain,
+		const struct location *loc, void *data)
+{
+	struct handle h;
+	struct cmd *cmd;
+
+	handle_init(&h, family, table, chain);
+	cmd = cmd_alloc(op, obj, &h, loc, data);
+	handle_free(&h);
+	if (!cmd)
+		return -ENOMEM;
+	list_add_tail(&cmd->list, cmds);
+	return 0;
+}
+
+/* A table of the input: replaced unless --noflush; -T selects one. */
+static int on_table(void *priv, const char *table, const struct location *loc,
+		    struct list_head *cmds)
+{
+	struct restore_ctx *r = priv;
+
+	if (r->o->table && strcmp(r->o->table, table))
+		return 1;
+	if (!r->o->noflush && table_cache_find(r->nft, r->family, table) &&
+	    push(cmds, CMD_DELETE, CMD_OBJ_TABLE, r->family, table, NULL, loc,
+		 NULL) < 0)
+		return -ENOMEM;
+	return push(cmds, CMD_ADD, CMD_OBJ_TABLE, r->family, table, NULL, loc,
+		    table_alloc());
+}
+
+static struct chain *chain_decl(struct restore_ctx *r,
+				const struct xlate_chain_info *ci)
+{
+	const struct compat_chain *cc = NULL;
+	struct chain *ch = chain_alloc();
+	char prio[16];
+
+	if (!ch)
+		return NULL;
+	handle_init(&ch->handle, r->family, ci->table, ci->name);
+	ch->location = *ci->loc;
+	if (ci->base)
+		cc = compat_chain_find(compat_table_find(r->family, ci->table),
+				       ci->name);
+	if (!cc)
+		return ch;
+	ch->is_base = true;
+	ch->type.name = strdup(cc->type);
+	ch->hook_name.name = strdup(cc->hook_name);
+	snprintf(prio, sizeof(prio), "%d", cc->prio);
+	ch->priority = symbol_expr_alloc(ci->loc, SYMBOL_VALUE, prio);
+	ch->policy = symbol_expr_alloc(ci->loc, SYMBOL_VALUE,
+				       ci->policy == NF_DROP ? "drop" :
+							       "accept");
+	return ch;
+}
+
+/*
+ * A chain of the input. With --noflush a user chain that exists is
+ * flushed, as iptables-restore -n does with a declared user chain (a
+ * built-in one only gets its policy).
+ */
+static int on_chain(void *priv, const struct xlate_chain_info *ci,
+		    struct list_head *cmds)
+{
+	struct restore_ctx *r = priv;
+	struct table *t = table_cache_find(r->nft, r->family, ci->table);
+	struct chain *ch = chain_decl(r, ci);
+	int ret;
+
+	if (!ch)
+		return -ENOMEM;
+	ret = push(cmds, CMD_ADD, CMD_OBJ_CHAIN, r->family, ci->table,
+		   ci->name, ci->loc, ch);
+	if (ret == 0 && r->o->noflush && !ci->base && t &&
+	    chain_cache_find(t, ci->name))
+		ret = push(cmds, CMD_FLUSH, CMD_OBJ_CHAIN, r->family,
+			   ci->table, ci->name, ci->loc, NULL);
+	return ret;
+}
+
+static const struct xlate_cmd_ops restore_ops = {
+	.table	= on_table,
+	.chain	= on_chain,
+};
+
+static unsigned int print_erq(const struct erec_queue *q, bool warnings)
+{
+	const struct error_record *e;
+	unsigned int n = 0;
+
+	list_for_each_entry(e, &q->records, list) {
+		if (e->type != EREC_ERROR && !warnings)
+			continue;
+		xlate_format_erec(stderr, e);
+		n += e->type == EREC_ERROR;
+	}
+	return n;
+}
+
+/* xt-compat forms of the rules, by rule ordinal (compat/xtfall.c). */
+struct xt_rules {
+	uint8_t			family;
+	struct compat_xt_list	*v;
+	unsigned int		n;
+};
+
+/* Options of the input line the IR does not keep apart. */
+static const struct {
+	const char	*word;
+	unsigned int	flag;	/* enum compat_xt_flags */
+} xt_line_hints[] = {
+	{ "--ctstate",			COMPAT_XT_CONNTRACK },
+	{ "--sports",			COMPAT_XT_MP_SPORTS },
+	{ "--source-ports",		COMPAT_XT_MP_SPORTS },
+	{ "--dports",			COMPAT_XT_MP_DPORTS },
+	{ "--destination-ports",	COMPAT_XT_MP_DPORTS },
+};
+
+/*
+ * What the IR lost and the rule's input line still says (the rule
+ * command's location is its whole line): enum compat_xt_flags.
+ */
+static unsigned int xt_line_flags(const struct cmd *cmd)
+{
+	const struct location *loc = &cmd->location;
+	unsigned int i, flags = 0;
+	const char *line, *end;
+
+	if (!loc->indesc || !loc->indesc->data ||
+	    loc->line_offset >= loc->indesc->size)
+		return 0;
+	line = loc->indesc->data + loc->line_offset;
+	end = memchr(line, '\n', loc->indesc->size - loc->line_offset);
+	if (!end)
+		end = loc->indesc->data + loc->indesc->size;
+	for (i = 0; i < sizeof(xt_line_hints) / sizeof(xt_line_hints[0]);
+	     i++) {
+		if (memmem(line, end - line, xt_line_hints[i].word,
+			   strlen(xt_line_hints[i].word)))
+			flags |= xt_line_hints[i].flag;
+	}
+	return flags;
+}
+
+static int xt_extract(struct restore_ctx *r, struct list_head *cmds,
+		      struct xt_rules *x)
+{
+	struct cmd *cmd;
+	unsigned int n = 0;
+
+	list_for_each_entry(cmd, cmds, list)
+		n += cmd->obj == CMD_OBJ_RULE;
+	x->v = calloc(n + 1, sizeof(*x->v));
+	if (!x->v)
+		return -ENOMEM;
+	list_for_each_entry(cmd, cmds, list) {
+		if (cmd->obj != CMD_OBJ_RULE)
+			continue;
+		if (compat_xt_fallback(r->family, cmd->rule,
+				       xt_line_flags(cmd), &x->v[x->n++]))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+static int xt_edit(void *priv, unsigned int idx, struct nftnl_rule *nlr)
+{
+	struct xt_rules *x = priv;
+
+	return idx < x->n ? compat_xt_apply(x->family, nlr, &x->v[idx]) : 0;
+}
+
+static void xt_rules_free(struct xt_rules *x)
+{
+	unsigned int i;
+
+	for (i = 0; i < x->n; i++)
+		compat_xt_list_free(&x->v[i]);
+	free(x->v);
+}
+
+/*
+ * Linearize: nftc's VM code, with the statements iptables-nft writes
+ * as xt-compat expressions in that form (so stock iptables-nft-save
+ * reads the rules), into the batch *out (ended).
+ */
+static int build_batch(struct restore_ctx *r, struct list_head *cmds,
+		       struct nftc_batch **out)
+{
+	struct xt_rules x = { .family = r->family };
+	struct nftc_batch *b1, *b2 = NULL;
+	int ret = -1;
+
+	b1 = nftc_batch_alloc(1);
+	if (!b1 || (!r->o->no_xt && xt_extract(r, cmds, &x) < 0) ||
+	    nftc_linearize(r->nft, cmds, b1, NULL) < 0)
+		goto out;
+	if (r->o->no_xt) {
+		ret = nftc_batch_end(b1);
+		*out = ret ? NULL : b1;
+		return ret ? -1 : 0;
+	}
+	/*
+	 * The IR is not needed any more: kernel errors are located by the
+	 * rule lines the batch records (memory: 50,000 rules of IR).
+	 */
+	cmd_list_free(cmds);
+	init_list_head(cmds);
+	b2 = nftc_batch_alloc(1);
+	ret = b2 ? nftc_batch_edit_rules(b1, b2, xt_edit, &x) : -ENOMEM;
+	if (ret == 0)
+		ret = nftc_batch_end(b2);
+	if (ret < 0) {
+		/* a message libnftnl cannot read back: go native */
+		if (r->o->verbose)
+			fprintf(stderr, "%s-restore: no xt-compat form (%s): "
+				"native VM code only\n",
+				compat_prog_name(r->family), strerror(-ret));
+		ret = 1;
+		nftc_batch_free(b2);
+		b2 = NULL;
+		goto out;
+	}
+	ret = 0;
+out:
+	*out = b2;
+	xt_rules_free(&x);
+	nftc_batch_free(b1);
+	return ret;
+}
+
+/* Compile the commands and send them; 0 or -1 (errors printed). */
+static int commit(struct restore_ctx *r, struct list_head *cmds)
+{
+	struct nftc_batch *batch;
+	unsigned int flags;
+	int ret;
+
+	if (nftc_evaluate(r->nft, cmds) < 0 || r->nft->erq.num_errors)
+		return -1;
+	ret = build_batch(r, cmds, &batch);
+	if (ret)
+		return ret;
+	flags = r->o->no_xt ? NFTC_NL_CMDS : 0;
+	if (ret == 0 && r->o->test)
+		ret = nftc_netlink_commit(r->nft, batch, true, flags);
+	else if (ret == 0)
+		ret = nftc_netlink_send(r->nft, batch, flags);
+	nftc_batch_free(batch);
+	return ret ? -1 : 0;
+}
+
+#define RESTORE_RETRY_NATIVE	2
+
+static int restore(uint8_t family, const struct restore_opts *o, char *data)
+{
+	struct list_head cmds = LIST_HEAD_INIT(cmds);
+	struct restore_ctx r = { .family = family, .o = o };
+	struct xlate_ctx *x;
+	int ret = -1;
+
+	x = xlate_ctx_alloc(family, o->counters ? XLATE_F_COUNTERS : 0);
+	r.nft = nftc_ctx_alloc();
+	if (!x || !r.nft) {
+		fprintf(stderr, "%s-restore: out of memory\n",
+			compat_prog_name(family));
+		free(data);
+		goto out;
+	}
+	r.nft->resolver = &nftc_resolver_builtin;
+	r.nft->erq.max_errors = ~0u;
+	xlate_read_save(x, strcmp(o->path, "-") ? o->path : "<stdin>", data);
+	if (xlate_errors(x)->num_errors)
+		goto report;
+	/* what the kernel holds: tables to replace, chains jumped to */
+	if (!o->test || !getenv(NFTC_OFFLINE_ENV))
+		nftc_netlink_cache_seed(r.nft);
+	if (xlate_take_cmds(x, &restore_ops, &r, &cmds) < 0) {
+		fprintf(stderr, "%s-restore: out of memory\n",
+			compat_prog_name(family));
+		goto report;
+	}
+	ret = commit(&r, &cmds);
+	if (ret == 1) {
+		ret = RESTORE_RETRY_NATIVE;
+		goto out_quiet;
+	}
+report:
+	print_erq(xlate_errors(x), o->verbose);
+	if (r.nft)
+		print_erq(&r.nft->erq, o->verbose);
+	if (ret < 0 && xlate_errors(x)->num_errors + (r.nft ?
+						  r.nft->erq.num_errors : 0) == 0)
+		fprintf(stderr, "%s-restore: the ruleset was not applied\n",
+			compat_prog_name(family));
+out_quiet:
+	cmd_list_free(&cmds);
+out:
+	nftc_ctx_free(r.nft);
+	xlate_ctx_free(x);
+	return ret == RESTORE_RETRY_NATIVE ? ret : ret < 0 ? 1 : 0;
+}
+
+static void usage(FILE *f, const char *prog)
+{
+	fprintf(f,
+"Usage: %s [-c] [-v] [-V] [-t] [-h] [-n] [-w secs] [-W usecs] [-T table] [-M command] [file]\n"
+"	   [ --counters ]\n"
+"	   [ --verbose ]\n"
+"	   [ --version]\n"
+"	   [ --test ]\n"
+"	   [ --help ]\n"
+"	   [ --noflush ]\n"
+"	   [ --wait=<seconds>\n"
+"	   [ --wait-interval=<usecs>\n"
+"	   [ --table=<TABLE> ]\n"
+"	   [ --modprobe=<command> ]\n", prog);
+}
+
+int shim_restore_main(uint8_t family, int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "counters",	no_argument,		NULL, 'c' },
+		{ "verbose",	no_argument,		NULL, 'v' },
+		{ "version",	no_argument,		NULL, 'V' },
+		{ "test",	no_argument,		NULL, 't' },
+		{ "help",	no_argument,		NULL, 'h' },
+		{ "noflush",	no_argument,		NULL, 'n' },
+		{ "wait",	optional_argument,	NULL, 'w' },
+		{ "wait-interval", required_argument,	NULL, 'W' },
+		{ "table",	required_argument,	NULL, 'T' },
+		{ "modprobe",	required_argument,	NULL, 'M' },
+		{ NULL },
+	};
+	struct restore_opts o = { .path = "-" };
+	FILE *in = stdin;
+	char *data, *copy;
+	int c, ret;
+
+	while ((c = getopt_long(argc, argv, "cvVthnw::W:T:M:", opts,
+				NULL)) != -1) {
+		switch (c) {
+		case 'c': o.counters = true; break;
+		case 'v': o.verbose = true; break;
+		case 't': o.test = true; break;
+		case 'n': o.noflush = true; break;
+		case 'T': o.table = optarg; break;
+		case 'w': case 'W': case 'M':
+			break;	/* nf_tables needs no lock, no modprobe */
+		case 'V':
+			printf("%s-restore v1.8.9 (nftkit)\n",
+			       compat_prog_name(family));
+			return 0;
+		case 'h':
+			usage(stdout, argv[0]);
+			return 0;
+		default:
+			usage(stderr, argv[0]);
+			return 1;
+		}
+	}
+	if (optind + 1 < argc) {
+		fprintf(stderr, "Unknown arguments found on commandline\n");
+		return 1;
+	}
+	if (optind < argc && strcmp(argv[optind], "-")) {
+		o.path = argv[optind];
+		in = fopen(o.path, "re");
+		if (!in) {
+			fprintf(stderr, "Can't open %s: %s\n", o.path,
+				strerror(errno));
+			return 1;
+		}
+	}
+	data = shim_read_all(in);
+	if (in != stdin)
+		fclose(in);
+	if (!data) {
+		fprintf(stderr, "%s-restore: out of memory\n",
+			compat_prog_name(family));
+		return 1;
+	}
+	copy = strdup(data);
+	ret = restore(family, &o, data);
+	if (ret == RESTORE_RETRY_NATIVE && copy) {
+		o.no_xt = true;
+		ret = restore(family, &o, copy);
+		copy = NULL;
+	}
+	free(copy);
+	return ret == RESTORE_RETRY_NATIVE ? 1 : ret;
+}

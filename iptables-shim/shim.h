@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef SHIM_SHIM_H
+#define SHIM_SHIM_H
+
+/*
+ * iptables drop-ins: one binary, dispatched on the name it is called
+ * by (iptables-restore-nft, ip6tables-save-nft, ...). Each entry point
+ * is a main(): it parses its options, prints its diagnostics and
+ * returns iptables' exit status.
+ */
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+struct delin_xt;
+
+int shim_restore_main(uint8_t family, int argc, char **argv);
+int shim_save_main(uint8_t family, int argc, char **argv);
+
+/* The whole of @in (NUL terminated, malloc'ed), NULL on ENOMEM. */
+char *shim_read_all(FILE *in);
+
+/* xt.c: libxtables for @family (once per process); 0 or -1. */
+int shim_xt_init(uint8_t family);
+/**
+ * struct shim_xt - the xt hook's state (its delin_ctx.xt_priv)
+ * @pipe: where extensions' save() output is caught; @stdout_fd: the
+ *       real stdout meanwhile. Initialise with SHIM_XT_INIT.
+ */
+#define SHIM_XT_CACHE	64
+
+struct shim_xt_ext {
+	bool		target;
+	char		name[32];
+	uint32_t	rev;
+	void		*ext;	/* struct xtables_match / xtables_target */
+};
+
+struct shim_xt {
+	int			pipe[2];
+	int			stdout_fd;
+	/* extensions looked up: libxtables asks the kernel each time */
+	struct shim_xt_ext	cache[SHIM_XT_CACHE];
+	unsigned int		ncache;
+};
+
+#define SHIM_XT_INIT	{ .pipe = { -1, -1 }, .stdout_fd = -1 }
+
+/* A delin_ctx xt hook: COMPAT_XT_MARK + iptables text, or NULL. */
+char *shim_xt_save(void *priv, const struct delin_xt *xt);
+void shim_xt_done(struct shim_xt *c);
+
+/**
+ * struct shim_ruleset - the kernel's ruleset of one family, for save
+ * @rs: decompiled (xt-compat expressions through shim_xt_save)
+ * @ctrs: base chain counters (the IR has none), @nctrs rows
+ */
+struct shim_chain_ctr {
+	char		*table;
+	char		*chain;
+	uint64_t	packets;
+	uint64_t	bytes;
+};
+
+#include "listing.h"
+
+struct shim_ruleset {
+	struct nftc_ruleset	rs;
+	struct shim_chain_ctr	*ctrs;
+	unsigned int		nctrs;
+};
+
+/* dump.c: 0 or a negative errno; free with shim_ruleset_free() always. */
+int shim_dump(struct shim_ruleset *s, uint8_t family);
+void shim_ruleset_free(struct shim_ruleset *s);
+const struct shim_chain_ctr *shim_chain_ctr(const struct shim_ruleset *s,
+					    const char *table,
+					    const char *chain);
+
+#endif

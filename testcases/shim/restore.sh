@@ -1,0 +1,148 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# iptables-restore-nft semantics, in private network namespaces, with
+# stock nft / iptables-nft-save as the oracle:
+#  * an error in the last COMMIT (one our translator finds, and one only
+#    the kernel finds) changes nothing: `nft list ruleset` is unchanged,
+#    the exit status is 1 and stderr names FILE:LINE of the bad line;
+#  * a restored table is replaced, a table the file does not name is
+#    untouched; --noflush appends and flushes only declared chains;
+#  * policies and, with -c, rule and base chain counters are kept;
+#  * -T restores one table only; -t changes nothing.
+# Needs root and nf_tables; skips (77) otherwise.
+set -u
+SKIP=77
+SHIM=${SHIM:-${top_builddir:-$(dirname "$0")/../../build}/iptables-shim}
+R="$SHIM/iptables-restore-nft"
+S="$SHIM/iptables-save-nft"
+[ -x "$R" ] || { echo "no $R"; exit $SKIP; }
+command -v iptables-nft-save >/dev/null || { echo "no stock iptables"; exit $SKIP; }
+unshare -n nft list ruleset >/dev/null 2>&1 || {
+	echo "no root/nf_tables in a private netns"; exit $SKIP; }
+unset NFTKIT_OFFLINE_CHECK
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+pass=0 fail=0
+ok() { pass=$((pass + 1)); echo "ok   $*"; }
+ko() { fail=$((fail + 1)); echo "FAIL $*"; }
+
+cat > "$work/base" <<'X'
+*filter
+:INPUT DROP [0:0]
+:FORWARD ACCEPT [0:0]
+:OUTPUT ACCEPT [0:0]
+:OLD - [0:0]
+-A INPUT -i lo -j ACCEPT
+-A INPUT -j OLD
+-A OLD -p tcp -m tcp --dport 22 -j ACCEPT
+COMMIT
+*mangle
+:PREROUTING ACCEPT [0:0]
+-A PREROUTING -i eth9 -j MARK --set-xmark 0x1/0xffffffff
+COMMIT
+X
+# line 12 (the last COMMIT's rule) is wrong for our translator
+cat > "$work/bad-xlate" <<'X'
+*filter
+:INPUT ACCEPT [0:0]
+:FORWARD ACCEPT [0:0]
+:OUTPUT ACCEPT [0:0]
+-A INPUT -p udp -m udp --dport 53 -j ACCEPT
+COMMIT
+*nat
+:PREROUTING ACCEPT [0:0]
+:INPUT ACCEPT [0:0]
+:OUTPUT ACCEPT [0:0]
+:POSTROUTING ACCEPT [0:0]
+-A POSTROUTING -o eth0 -j NOSUCHTARGET
+COMMIT
+X
+# line 9: only the kernel knows masquerade is for nat chains
+sed 's/-j NOSUCHTARGET/-j ACCEPT/' "$work/bad-xlate" > "$work/bad-kernel"
+cat >> "$work/bad-kernel" <<'X'
+*raw
+:PREROUTING ACCEPT [0:0]
+:OUTPUT ACCEPT [0:0]
+-A PREROUTING -j MASQUERADE
+COMMIT
+X
+
+for bad in bad-xlate:12 bad-kernel:17; do
+	f=${bad%:*} line=${bad#*:}
+	unshare -n sh -c "'$R' '$work/base' || exit 9
+		nft list ruleset > '$work/before' 2>/dev/null
+		'$R' '$work/$f' 2> '$work/err'; echo \$? > '$work/rc'
+		nft list ruleset > '$work/after' 2>/dev/null"
+	if [ "$(cat "$work/rc")" = 1 ] && cmp -s "$work/before" "$work/after" &&
+	   grep -q "^$work/$f:$line:" "$work/err"; then
+		ok "$f: refused at line $line, nothing changed"
+	else
+		ko "$f: rc=$(cat "$work/rc") $(head -2 "$work/err")"
+		diff "$work/before" "$work/after" | head -5
+	fi
+done
+
+# replace / untouched / --noflush / -T / -t
+cat > "$work/new" <<'X'
+*filter
+:INPUT ACCEPT [0:0]
+:FORWARD DROP [0:0]
+:OUTPUT ACCEPT [0:0]
+:NEW - [0:0]
+-A INPUT -j NEW
+COMMIT
+X
+unshare -n sh -c "'$R' '$work/base' && '$R' '$work/new' &&
+	nft list ruleset 2>/dev/null" > "$work/o"
+if grep -q 'hook forward priority filter; policy drop;' "$work/o" &&
+   grep -q 'counter packets 0 bytes 0 jump NEW$' "$work/o" &&
+   ! grep -q 'OLD\|dport 22\|"lo"' "$work/o" &&
+   grep -q 'iifname "eth9" counter packets 0 bytes 0 meta mark set' "$work/o"
+then
+	ok "filter replaced, mangle untouched"
+else
+	ko "replace"; cat "$work/o"
+fi
+unshare -n sh -c "'$R' '$work/base' && '$R' -n '$work/new' &&
+	iptables-nft-save -t filter" | grep -v '^#' > "$work/o"
+if grep -q '^-A INPUT -i lo -j ACCEPT$' "$work/o" &&
+   grep -q '^-A INPUT -j NEW$' "$work/o" && grep -q '^:OLD' "$work/o" &&
+   grep -q 'dport 22' "$work/o"; then
+	ok "--noflush appends"
+else
+	ko "--noflush"; cat "$work/o"
+fi
+unshare -n sh -c "'$R' '$work/base' && '$R' -T mangle '$work/new' &&
+	'$R' -t '$work/new' && iptables-nft-save -t filter" |
+	grep -v '^#' > "$work/o"
+if grep -q '^-A INPUT -j OLD$' "$work/o" && ! grep -q NEW "$work/o"; then
+	ok "-T other table and -t change nothing"
+else
+	ko "-T/-t"; cat "$work/o"
+fi
+cat > "$work/ctr" <<'X'
+*filter
+:INPUT DROP [0:0]
+:FORWARD ACCEPT [0:0]
+:OUTPUT ACCEPT [0:0]
+[7:700] -A INPUT -i lo -j ACCEPT
+[0:0] -A INPUT -p icmp -j ACCEPT
+COMMIT
+X
+unshare -n sh -c "'$R' -c '$work/ctr' && iptables-nft-save -c" |
+	grep -v '^#' > "$work/o"
+if grep -q '^\[7:700\] -A INPUT -i lo -j ACCEPT$' "$work/o" &&
+   grep -q '^:INPUT DROP' "$work/o"; then
+	ok "-c keeps counters, policy kept"
+else
+	ko "-c"; cat "$work/o"
+fi
+unshare -n sh -c "'$R' -c '$work/ctr' && '$S' -c" | grep -v '^#' > "$work/o2"
+if cmp -s "$work/o" "$work/o2"; then
+	ok "save -c prints what stock save -c prints"
+else
+	ko "save -c"; diff "$work/o" "$work/o2"
+fi
+echo "shim/restore: $pass passed, $fail failed"
+[ "$fail" = 0 ]

@@ -1,0 +1,261 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Unit tests of libcompat: the iptables-nft table layout and the
+ * reverse map. A rule written in nft syntax is compiled into a batch,
+ * read back as the kernel stores it (nftc_ruleset_from_batch), and
+ * printed with compat_rule_save(); the expected text is the
+ * iptables-save line of the iptables rule iptables-translate turns
+ * into that nft rule (iptables 1.8.9 semantics), written by hand.
+ */
+#define _GNU_SOURCE
+#include <check.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <linux/netfilter.h>
+#include <linux/netfilter/nf_conntrack_common.h>
+#include <linux/netfilter/xt_conntrack.h>
+#include <linux/netfilter/xt_state.h>
+#include <linux/netfilter/xt_LOG.h>
+#include <linux/netfilter/xt_multiport.h>
+
+#include "nftc.h"
+#include "linearize.h"
+#include "listing.h"
+#include "compat.h"
+#include "rule.h"
+
+START_TEST(test_layout)
+{
+	const struct compat_table *t;
+	const struct compat_chain *c;
+	unsigned int n;
+
+	ck_assert_ptr_nonnull(compat_tables(NFPROTO_IPV4, &n));
+	ck_assert_uint_eq(n, 5);
+	ck_assert_ptr_null(compat_tables(NFPROTO_ARP, &n));
+	t = compat_table_find(NFPROTO_IPV6, "nat");
+	ck_assert_ptr_nonnull(t);
+	c = compat_chain_find(t, "POSTROUTING");
+	ck_assert_ptr_nonnull(c);
+	ck_assert_int_eq(c->prio, 100);
+	ck_assert_str_eq(c->type, "nat");
+	ck_assert_ptr_eq(compat_chain_by_hook(t, NF_INET_PRE_ROUTING, -100,
+					      "nat"), &t->chains[0]);
+	t = compat_table_find(NFPROTO_IPV4, "mangle");
+	c = compat_chain_find(t, "OUTPUT");
+	ck_assert_str_eq(c->type, "route");
+	ck_assert_int_eq(c->prio, -150);
+	t = compat_table_find(NFPROTO_IPV4, "security");
+	ck_assert_int_eq(compat_chain_find(t, "INPUT")->prio, 150);
+	ck_assert_ptr_null(compat_chain_find(t, "PREROUTING"));
+	ck_assert_ptr_null(compat_table_find(NFPROTO_IPV4, "broute"));
+	/* iptables-nft-save order: mangle security raw filter nat */
+	ck_assert_uint_lt(compat_table_find(NFPROTO_IPV4, "mangle")->save_rank,
+			  compat_table_find(NFPROTO_IPV4, "raw")->save_rank);
+	ck_assert_uint_lt(compat_table_find(NFPROTO_IPV4, "filter")->save_rank,
+			  compat_table_find(NFPROTO_IPV4, "nat")->save_rank);
+}
+END_TEST
+
+/* Compile "table FAM T { chain C { RULE } }" and save its one rule. */
+static char *save_one(uint8_t family, const char *rule, int *ret)
+{
+	struct list_head cmds = LIST_HEAD_INIT(cmds);
+	struct nftc_ruleset rs;
+	struct nftc_batch *batch;
+	struct nftc_ctx *ctx;
+	struct table *t;
+	struct chain *c;
+	char *text, *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	ck_assert_int_ge(asprintf(&text, "table %s filter { chain Y { }; chain X { %s; }; }",
+				  family == NFPROTO_IPV6 ? "ip6" : "ip", rule),
+			 0);
+	ctx = nftc_ctx_alloc();
+	ctx->resolver = &nftc_resolver_builtin;
+	ck_assert_int_eq(nftc_parse_buffer(ctx, text, &cmds), 0);
+	if (nftc_evaluate(ctx, &cmds) < 0)
+		erec_queue_format(stderr, &ctx->erq);
+	ck_assert_int_eq(ctx->erq.num_errors, 0);
+	batch = nftc_batch_alloc(1);
+	ck_assert_int_eq(nftc_linearize(ctx, &cmds, batch, NULL), 0);
+	ck_assert_int_eq(nftc_batch_end(batch), 0);
+	ck_assert_int_eq(nftc_ruleset_from_batch(&rs, batch), 0);
+	f = open_memstream(&buf, &len);
+	*ret = 1;
+	list_for_each_entry(t, &rs.tables, list)
+		list_for_each_entry(c, &t->chains, list) {
+			struct rule *r;
+
+			list_for_each_entry(r, &c->rules, list)
+				*ret = compat_rule_save(f, family, "X", r,
+							false);
+		}
+	fclose(f);
+	nftc_ruleset_free(&rs);
+	nftc_batch_free(batch);
+	cmd_list_free(&cmds);
+	nftc_ctx_free(ctx);
+	free(text);
+	return buf;
+}
+
+static const struct {
+	uint8_t		family;
+	const char	*nft;
+	const char	*ipt;
+	int		ret;
+} cases[] = {
+	{ NFPROTO_IPV4, "iifname \"lo\" counter accept", "-A X -i lo -j ACCEPT\n" },
+	{ NFPROTO_IPV4, "oifname \"eth*\" ip saddr != 10.0.0.0/8 drop",
+	  "-A X ! -s 10.0.0.0/8 -o eth+ -j DROP\n" },
+	{ NFPROTO_IPV4, "ip daddr 192.0.2.1 ip protocol tcp tcp dport 22 accept",
+	  "-A X -d 192.0.2.1/32 -p tcp -m tcp --dport 22 -j ACCEPT\n" },
+	{ NFPROTO_IPV4, "meta l4proto udp udp sport 1000-2000 return",
+	  "-A X -p udp -m udp --sport 1000:2000 -j RETURN\n" },
+	{ NFPROTO_IPV4, "tcp dport { 80, 443 } accept",
+	  "-A X -p tcp -m multiport --dports 80,443 -j ACCEPT\n" },
+	{ NFPROTO_IPV4, "ct state established,related accept",
+	  "-A X -m state --state RELATED,ESTABLISHED -j ACCEPT\n" },
+	{ NFPROTO_IPV4, "limit rate 3/minute burst 7 packets log prefix \"in \"",
+	  "-A X -m limit --limit 3/min --limit-burst 7 -j LOG --log-prefix \"in \"\n" },
+	{ NFPROTO_IPV4, "meta l4proto tcp reject with tcp reset",
+	  "-A X -p tcp -j REJECT --reject-with tcp-reset\n" },
+	{ NFPROTO_IPV4, "reject with icmp type host-prohibited",
+	  "-A X -j REJECT --reject-with icmp-host-prohibited\n" },
+	{ NFPROTO_IPV4, "counter jump Y comment \"a b\"",
+	  "-A X -m comment --comment \"a b\" -j Y\n" },
+	{ NFPROTO_IPV6, "ip6 saddr 2001:db8::/32 goto Y",
+	  "-A X -s 2001:db8::/32 -g Y\n" },
+	{ NFPROTO_IPV4, "meta mark 0x1 counter", "-A X -m mark --mark 0x1\n" },
+	/* no iptables form: flagged, never silently dropped */
+	{ NFPROTO_IPV4, "tcp dport 80 tcp flags syn / fin,syn,rst,ack drop",
+	  "-A X -p tcp -m tcp --dport 80 --tcp-flags FIN,SYN,RST,ACK SYN -j DROP\n" },
+	{ NFPROTO_IPV4, "ip frag-off & 0x1fff != 0 drop", "-A X -f -j DROP\n" },
+	{ NFPROTO_IPV4, "meta skuid 3 meta skgid != 4 return",
+	  "-A X -m owner --uid-owner 3 ! --gid-owner 4 -j RETURN\n" },
+	{ NFPROTO_IPV4, "ip saddr 10.0.0.1-10.0.0.9 accept",
+	  "-A X -m iprange --src-range 10.0.0.1-10.0.0.9 -j ACCEPT\n" },
+	{ NFPROTO_IPV4, "icmp type echo-request accept",
+	  "-A X -p icmp -m icmp --icmp-type 8 -j ACCEPT\n" },
+	{ NFPROTO_IPV4, "log prefix \"x\" flags tcp options flags ip options",
+	  "-A X -j LOG --log-prefix \"x\" --log-tcp-options --log-ip-options\n" },
+	{ NFPROTO_IPV4, "meta mark set 0x63", "-A X -j MARK --set-xmark 0x63/0xffffffff\n" },
+	/* no iptables form: flagged, never silently dropped */
+	{ NFPROTO_IPV4, "ip length 100 accept", NULL, -EOPNOTSUPP },
+};
+
+START_TEST(test_revmap)
+{
+	unsigned int i, fails = 0;
+	int ret;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *got = save_one(cases[i].family, cases[i].nft, &ret);
+
+		if (ret != cases[i].ret ||
+		    (cases[i].ipt && strcmp(got, cases[i].ipt)) ||
+		    (!cases[i].ipt && strncmp(got, "# unsupported", 13))) {
+			fprintf(stderr, "revmap %s\n  want: %s  got:  %s",
+				cases[i].nft, cases[i].ipt ? cases[i].ipt :
+				"# unsupported\n", got);
+			fails++;
+		}
+		free(got);
+	}
+	ck_assert_uint_eq(fails, 0);
+}
+END_TEST
+
+/* Evaluate "table ip filter { chain X { RULE; } }", return its rule. */
+static struct rule *eval_one(struct nftc_ctx *ctx, struct list_head *cmds,
+			     const char *rule)
+{
+	struct cmd *cmd;
+	char *text;
+
+	ck_assert_int_ge(asprintf(&text, "table ip filter { chain X { %s; }; }",
+				  rule), 0);
+	ck_assert_int_eq(nftc_parse_buffer(ctx, text, cmds), 0);
+	free(text);
+	ck_assert_int_eq(nftc_evaluate(ctx, cmds), 0);
+	list_for_each_entry(cmd, cmds, list) {
+		if (cmd->obj == CMD_OBJ_RULE)
+			return cmd->rule;
+	}
+	ck_abort_msg("no rule");
+	return NULL;
+}
+
+START_TEST(test_xt_fallback)
+{
+	struct list_head cmds = LIST_HEAD_INIT(cmds);
+	struct compat_xt_list l = { 0 };
+	const struct xt_conntrack_mtinfo3 *ct;
+	const struct xt_log_info *li;
+	const struct xt_multiport_v1 *mp;
+	struct nftc_ctx *ctx = nftc_ctx_alloc();
+	struct rule *r;
+
+	ctx->resolver = &nftc_resolver_builtin;
+	r = eval_one(ctx, &cmds, "meta l4proto tcp tcp dport { 22, 80-89 } "
+		     "ct state established,related counter "
+		     "log prefix \"in \" level warn");
+	ck_assert_int_eq(compat_xt_fallback(NFPROTO_IPV4, r, 0, &l), 0);
+	ck_assert_uint_eq(l.n, 3);
+	/* multiport revision 1: dports 22 and the range 80:89 */
+	ck_assert(!l.v[0].target);
+	ck_assert_str_eq(l.v[0].name, "multiport");
+	ck_assert_uint_eq(l.v[0].rev, 1);
+	mp = l.v[0].data;
+	ck_assert_uint_eq(mp->flags, XT_MULTIPORT_DESTINATION);
+	ck_assert_uint_eq(mp->count, 3);
+	ck_assert_uint_eq(mp->ports[0], 22);
+	ck_assert_uint_eq(mp->ports[1], 80);
+	ck_assert_uint_eq(mp->pflags[1], 1);
+	ck_assert_uint_eq(mp->ports[2], 89);
+	/* after "meta l4proto tcp": one native match before it */
+	ck_assert_uint_eq(l.v[0].at, 1);
+	/* -m state: conntrack revision 3 with the state alias */
+	ck_assert_str_eq(l.v[1].name, "conntrack");
+	ck_assert_uint_eq(l.v[1].rev, 3);
+	ct = l.v[1].data;
+	ck_assert_uint_eq(ct->state_mask, XT_STATE_BIT(IP_CT_ESTABLISHED) |
+			  XT_STATE_BIT(IP_CT_RELATED));
+	ck_assert_uint_eq(ct->match_flags, XT_CONNTRACK_STATE |
+			  XT_CONNTRACK_STATE_ALIAS);
+	/* LOG: level warn is 4, the prefix as given */
+	ck_assert(l.v[2].target);
+	ck_assert_str_eq(l.v[2].name, "LOG");
+	li = l.v[2].data;
+	ck_assert_uint_eq(li->level, 4);
+	ck_assert_str_eq(li->prefix, "in ");
+	/* what stays native: l4proto and the counter */
+	ck_assert_uint_eq(list_count(&r->stmts), 2);
+	compat_xt_list_free(&l);
+	cmd_list_free(&cmds);
+	nftc_ctx_free(ctx);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("compat");
+	TCase *tc = tcase_create("core");
+	SRunner *sr;
+	int nfail;
+
+	tcase_add_test(tc, test_layout);
+	tcase_add_test(tc, test_revmap);
+	tcase_add_test(tc, test_xt_fallback);
+	suite_add_tcase(s, tc);
+	sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	nfail = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return nfail ? 1 : 0;
+}
