@@ -4,6 +4,7 @@
 
 /* Internal interface of the linearization pass (linearize*.c, batch.c). */
 
+#include <stdbool.h>
 #include <libnftnl/rule.h>
 #include <libnftnl/expr.h>
 #include <libnftnl/set.h>
@@ -12,6 +13,12 @@
 #include <libnftnl/object.h>
 #include <libnftnl/flowtable.h>
 #include "linearize.h"
+
+struct nlmsghdr;
+struct nlattr;
+
+/* Room for one directly written expression (an immediate with a chain). */
+#define LIN_SCRATCH_WORDS	256
 
 /**
  * struct lin_ctx - state of the linearization of one rule
@@ -38,6 +45,20 @@ struct lin_ctx {
 	void			(*expr_loc_cb)(void *priv,
 					       const struct location *loc);
 	void			*expr_loc_priv;
+	/*
+	 * lin_emit.c: the rule message being written, with its
+	 * NFTA_RULE_EXPRESSIONS nest open (linearize.c); NULL: expressions
+	 * become libnftnl objects on @nlr. @nexprs: expressions so far.
+	 * @cur, @nest_*: the expression being written; @scratch: its
+	 * message when @nlh is NULL.
+	 */
+	struct nlmsghdr		*nlh;
+	unsigned int		nexprs;
+	struct nlmsghdr		*cur;
+	struct nlattr		*nest_list;
+	struct nlattr		*nest_elem;
+	struct nlattr		*nest_data;
+	uint32_t		scratch[LIN_SCRATCH_WORDS];
 };
 
 /*
@@ -60,9 +81,21 @@ enum nft_registers get_register_expr(struct lin_ctx *ctx,
 				     const struct expr *expr);
 void release_register_expr(struct lin_ctx *ctx, const struct expr *expr);
 
-/* Append expression @e to the rule (records its source location). */
+/*
+ * lin_emit.c: append expression @e to the rule (takes ownership, records
+ * its source location); or write one directly: lin_emit_begin() returns
+ * the message to put the attributes of NFTA_EXPR_DATA into, in
+ * libnftnl's order, and lin_emit_end() closes it.
+ */
 void lin_add_expr(struct lin_ctx *ctx, struct nftnl_expr *e,
 		  const struct location *loc);
+struct nlmsghdr *lin_emit_begin(struct lin_ctx *ctx, const char *name);
+void lin_emit_end(struct lin_ctx *ctx, const struct location *loc);
+/* NFTA_xxx_DATA { NFTA_DATA_VALUE @buf } as libnftnl writes value data. */
+void lin_put_data(struct nlmsghdr *nlh, uint16_t type, const void *buf,
+		  unsigned int len);
+/* Print the rule message @nlh (--debug=netlink), checking its bytes. */
+int lin_rule_debug(FILE *out, const struct nlmsghdr *nlh, bool with_handle);
 
 /* lin_expr.c: load the value of @expr into @dreg. */
 void lin_expr(struct lin_ctx *ctx, enum nft_registers dreg,
@@ -91,11 +124,6 @@ int lin_set_elems(struct nftc_ctx *nft, struct nftc_batch *batch,
 
 /* linearize.c: text of a string constant or symbol; -1 if not one. */
 int lin_expr_to_string(const struct expr *expr, char *buf, size_t size);
-/* linearize.c: VM code of @rule in a new nftnl_rule (NULL on error). */
-struct nftnl_rule *lin_rule_build(struct nftc_ctx *nft,
-				  struct nftc_batch *batch,
-				  const struct rule *rule, uint32_t family,
-				  FILE *debug_out);
 
 /* batch.c: append libnftnl objects as messages. */
 int batch_add_table(struct nftc_batch *b, uint16_t type, uint16_t flags,
@@ -104,6 +132,14 @@ int batch_add_chain(struct nftc_batch *b, uint16_t type, uint16_t flags,
 		    uint32_t family, struct nftnl_chain *c);
 int batch_add_rule(struct nftc_batch *b, uint16_t type, uint16_t flags,
 		   uint32_t family, struct nftnl_rule *r);
+/*
+ * batch.c: a message written in place: header (next sequence number)
+ * and room for BATCH_MSG_MAX bytes; batch_obj_end() appends it, a
+ * message never ended is simply not part of the batch.
+ */
+struct nlmsghdr *batch_obj_begin(struct nftc_batch *b, uint16_t type,
+				 uint16_t flags, uint32_t family);
+int batch_obj_end(struct nftc_batch *b, struct nlmsghdr *nlh);
 int batch_add_set(struct nftc_batch *b, uint16_t type, uint16_t flags,
 		  uint32_t family, struct nftnl_set *s);
 int batch_add_setelems(struct nftc_batch *b, uint16_t type, uint16_t flags,
