@@ -5,10 +5,14 @@
 # CPU and peak RSS, each the median of RUNS runs. Not part of make check.
 #
 #   compile-100k.sh [-s "10000 20000 50000 100000"] [-n RUNS] [-S] [-o DIR]
+#                   [-I RULES]
 #     -s  sizes (rules), ascending; growth is reported first -> last
 #     -n  runs per size and tool (default 3; medians reported)
 #     -S  ours only (skip stock nft)
 #     -o  where the generated rulesets go (default a temp dir)
+#     -I  also count user-space instructions (valgrind callgrind) on a
+#         RULES-rule file: independent of the machine's load; ~1 minute
+#         for stock at 10000
 # Environment: NFT=path to our nft (default ../../build/nftc/nft from here).
 #
 # Three columns of figures per size:
@@ -26,13 +30,15 @@ sizes="10000 20000 50000 100000"
 runs=3
 stock=1
 dir=""
-while getopts s:n:So:h opt; do
+icount=""
+while getopts s:n:So:I:h opt; do
 	case $opt in
 	s) sizes=$OPTARG ;;
 	n) runs=$OPTARG ;;
 	S) stock=0 ;;
 	o) dir=$OPTARG ;;
-	*) sed -n '3,21p' "$0"; exit 2 ;;
+	I) icount=$OPTARG ;;
+	*) sed -n '3,24p' "$0"; exit 2 ;;
 	esac
 done
 NFT=${NFT:-$here/../../build/nftc/nft}
@@ -138,3 +144,35 @@ END {
 			(m[b] - m[a]) * 1024 / (n[nn] - n[1])
 	}
 }' "$dir/results"
+
+# instructions PREFIX... -- CMD...: user-space instructions CMD executes
+# (callgrind), PREFIX (env, unshare) running valgrind itself
+instructions() {
+	pre=""
+	while [ "$1" != "--" ]; do pre="$pre $1"; shift; done
+	shift
+	$pre valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" \
+		>/dev/null 2>"$dir/vg" || { echo fail; return; }
+	sed -n 's/.*Collected : *\([0-9]*\).*/\1/p' "$dir/vg" | tail -1
+}
+
+if [ -n "$icount" ]; then
+	if ! command -v valgrind >/dev/null; then
+		echo "note: valgrind not installed: no instruction counts"
+		exit 0
+	fi
+	f="$dir/bench-$icount.nft"
+	[ -f "$f" ] || python3 "$here/gen-ruleset.py" "$icount" >"$f"
+	io=$(instructions env NFTKIT_OFFLINE_CHECK=1 -- "$NFT" -c -f "$f")
+	ik=-; is=-
+	[ $kernel = 1 ] && ik=$(instructions env -u NFTKIT_OFFLINE_CHECK \
+		unshare -n -- "$NFT" -c -f "$f")
+	[ $stock = 1 ] && is=$(instructions unshare -n -- "$STOCK" -c -f "$f")
+	echo
+	echo "user-space instructions, $icount rules (callgrind):"
+	echo "$io $ik $is" | awk '{
+		printf "  ours-offline %s\n  ours-kernel  %s\n  stock        %s\n",
+			$1, $2, $3
+		if ($3 != "-" && $3 != "fail" && $2 > 0)
+			printf "  stock / ours-kernel x%.2f\n", $3 / $2 }'
+fi
