@@ -62,13 +62,13 @@ struct nlmsghdr *lin_emit_begin(struct lin_ctx *ctx, const char *name)
 	if (!nlh) {
 		nlh = mnl_nlmsg_put_header(ctx->scratch);
 		mnl_nlmsg_put_extra_header(nlh, sizeof(struct nfgenmsg));
-		ctx->nest_list = mnl_attr_nest_start(nlh,
+		ctx->nest_list = lin_nest_start(nlh,
 						     NFTA_RULE_EXPRESSIONS);
 	}
 	ctx->cur = nlh;
-	ctx->nest_elem = mnl_attr_nest_start(nlh, NFTA_LIST_ELEM);
-	mnl_attr_put_strz(nlh, NFTA_EXPR_NAME, name);
-	ctx->nest_data = mnl_attr_nest_start(nlh, NFTA_EXPR_DATA);
+	ctx->nest_elem = lin_nest_start(nlh, NFTA_LIST_ELEM);
+	lin_attr_put_strz(nlh, NFTA_EXPR_NAME, name);
+	ctx->nest_data = lin_nest_start(nlh, NFTA_EXPR_DATA);
 	return nlh;
 }
 
@@ -88,10 +88,10 @@ void lin_emit_end(struct lin_ctx *ctx, const struct location *loc)
 	struct nlmsghdr *nlh = ctx->cur;
 	struct nftnl_expr *e;
 
-	mnl_attr_nest_end(nlh, ctx->nest_data);
-	mnl_attr_nest_end(nlh, ctx->nest_elem);
+	lin_nest_end(nlh, ctx->nest_data);
+	lin_nest_end(nlh, ctx->nest_elem);
 	if (!ctx->nlh && ctx->nlr) {
-		mnl_attr_nest_end(nlh, ctx->nest_list);
+		lin_nest_end(nlh, ctx->nest_list);
 		e = scratch_to_object(nlh);
 		if (!e) {
 			erec_error(&ctx->nft->erq, loc,
@@ -119,9 +119,9 @@ void lin_add_expr(struct lin_ctx *ctx, struct nftnl_expr *e,
 	if (!e)
 		return;
 	if (ctx->nlh) {
-		nest = mnl_attr_nest_start(ctx->nlh, NFTA_LIST_ELEM);
+		nest = lin_nest_start(ctx->nlh, NFTA_LIST_ELEM);
 		nftnl_expr_build_payload(ctx->nlh, e);
-		mnl_attr_nest_end(ctx->nlh, nest);
+		lin_nest_end(ctx->nlh, nest);
 		nftnl_expr_free(e);
 	} else if (ctx->nlr) {
 		nftnl_rule_add_expr(ctx->nlr, e);
@@ -135,10 +135,10 @@ void lin_add_expr(struct lin_ctx *ctx, struct nftnl_expr *e,
 void lin_put_data(struct nlmsghdr *nlh, uint16_t type, const void *buf,
 		  unsigned int len)
 {
-	struct nlattr *nest = mnl_attr_nest_start(nlh, type);
+	struct nlattr *nest = lin_nest_start(nlh, type);
 
-	mnl_attr_put(nlh, NFTA_DATA_VALUE, len, buf);
-	mnl_attr_nest_end(nlh, nest);
+	lin_attr_put(nlh, NFTA_DATA_VALUE, len, buf);
+	lin_nest_end(nlh, nest);
 }
 
 /*

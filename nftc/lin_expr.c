@@ -181,12 +181,12 @@ static void lin_payload(struct lin_ctx *ctx, enum nft_registers dreg,
 {
 	struct nlmsghdr *nlh = lin_emit_begin(ctx, "payload");
 
-	mnl_attr_put_u32(nlh, NFTA_PAYLOAD_DREG, htonl(dreg));
-	mnl_attr_put_u32(nlh, NFTA_PAYLOAD_BASE,
+	lin_attr_put_u32(nlh, NFTA_PAYLOAD_DREG, htonl(dreg));
+	lin_attr_put_u32(nlh, NFTA_PAYLOAD_BASE,
 			 htonl(expr->payload.base - 1));
-	mnl_attr_put_u32(nlh, NFTA_PAYLOAD_OFFSET,
+	lin_attr_put_u32(nlh, NFTA_PAYLOAD_OFFSET,
 			 htonl(expr->payload.offset / 8));
-	mnl_attr_put_u32(nlh, NFTA_PAYLOAD_LEN,
+	lin_attr_put_u32(nlh, NFTA_PAYLOAD_LEN,
 			 htonl(BITS_TO_BYTES(expr->len)));
 	lin_emit_end(ctx, &expr->location);
 }
@@ -214,8 +214,8 @@ static void lin_meta(struct lin_ctx *ctx, enum nft_registers dreg,
 {
 	struct nlmsghdr *nlh = lin_emit_begin(ctx, "meta");
 
-	mnl_attr_put_u32(nlh, NFTA_META_KEY, htonl(expr->meta.key));
-	mnl_attr_put_u32(nlh, NFTA_META_DREG, htonl(dreg));
+	lin_attr_put_u32(nlh, NFTA_META_KEY, htonl(expr->meta.key));
+	lin_attr_put_u32(nlh, NFTA_META_DREG, htonl(dreg));
 	lin_emit_end(ctx, &expr->location);
 }
 
@@ -224,10 +224,10 @@ static void lin_ct(struct lin_ctx *ctx, enum nft_registers dreg,
 {
 	struct nlmsghdr *nlh = lin_emit_begin(ctx, "ct");
 
-	mnl_attr_put_u32(nlh, NFTA_CT_KEY, htonl(expr->ct.key));
-	mnl_attr_put_u32(nlh, NFTA_CT_DREG, htonl(dreg));
+	lin_attr_put_u32(nlh, NFTA_CT_KEY, htonl(expr->ct.key));
+	lin_attr_put_u32(nlh, NFTA_CT_DREG, htonl(dreg));
 	if (expr->ct.direction >= 0)
-		mnl_attr_put_u8(nlh, NFTA_CT_DIRECTION, expr->ct.direction);
+		lin_attr_put_u8(nlh, NFTA_CT_DIRECTION, expr->ct.direction);
 	lin_emit_end(ctx, &expr->location);
 }
 
@@ -633,8 +633,8 @@ static void lin_cmp_data(struct lin_ctx *ctx, enum nft_registers sreg,
 {
 	struct nlmsghdr *nlh = lin_emit_begin(ctx, "cmp");
 
-	mnl_attr_put_u32(nlh, NFTA_CMP_SREG, htonl(sreg));
-	mnl_attr_put_u32(nlh, NFTA_CMP_OP, htonl(op));
+	lin_attr_put_u32(nlh, NFTA_CMP_SREG, htonl(sreg));
+	lin_attr_put_u32(nlh, NFTA_CMP_OP, htonl(op));
 	lin_put_data(nlh, NFTA_CMP_DATA, buf, len);
 	lin_emit_end(ctx, loc);
 }

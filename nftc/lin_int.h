@@ -5,6 +5,9 @@
 /* Internal interface of the linearization pass (linearize*.c, batch.c). */
 
 #include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+#include <linux/netlink.h>
 #include <libnftnl/rule.h>
 #include <libnftnl/expr.h>
 #include <libnftnl/set.h>
@@ -14,11 +17,68 @@
 #include <libnftnl/flowtable.h>
 #include "linearize.h"
 
-struct nlmsghdr;
-struct nlattr;
 
 /* Room for one directly written expression (an immediate with a chain). */
 #define LIN_SCRATCH_WORDS	256
+
+/*
+ * Netlink attributes for the directly written expressions (lin_emit.c),
+ * inline: a rule puts some 30 of them. Same layout as libmnl's
+ * mnl_attr_put*() and mnl_attr_nest_*(): 4-byte aligned, padding
+ * zeroed, nests flagged NLA_F_NESTED. @nlh has room (the batch keeps
+ * BATCH_MSG_MAX bytes free for the message being written).
+ */
+static inline struct nlattr *lin_attr_tail(struct nlmsghdr *nlh)
+{
+	return (struct nlattr *)((char *)nlh + NLMSG_ALIGN(nlh->nlmsg_len));
+}
+
+static inline void lin_attr_put(struct nlmsghdr *nlh, uint16_t type,
+				size_t len, const void *data)
+{
+	struct nlattr *attr = lin_attr_tail(nlh);
+	char *payload = (char *)attr + NLA_HDRLEN;
+
+	attr->nla_type = type;
+	attr->nla_len = NLA_HDRLEN + len;
+	memcpy(payload, data, len);
+	memset(payload + len, 0, NLA_ALIGN(len) - len);
+	nlh->nlmsg_len += NLA_ALIGN(attr->nla_len);
+}
+
+/* @v in network order already */
+static inline void lin_attr_put_u32(struct nlmsghdr *nlh, uint16_t type,
+				    uint32_t v)
+{
+	lin_attr_put(nlh, type, sizeof(v), &v);
+}
+
+static inline void lin_attr_put_u8(struct nlmsghdr *nlh, uint16_t type,
+				   uint8_t v)
+{
+	lin_attr_put(nlh, type, sizeof(v), &v);
+}
+
+static inline void lin_attr_put_strz(struct nlmsghdr *nlh, uint16_t type,
+				     const char *s)
+{
+	lin_attr_put(nlh, type, strlen(s) + 1, s);
+}
+
+static inline struct nlattr *lin_nest_start(struct nlmsghdr *nlh,
+					    uint16_t type)
+{
+	struct nlattr *start = lin_attr_tail(nlh);
+
+	start->nla_type = NLA_F_NESTED | type;
+	nlh->nlmsg_len += NLA_HDRLEN;
+	return start;
+}
+
+static inline void lin_nest_end(struct nlmsghdr *nlh, struct nlattr *start)
+{
+	start->nla_len = (char *)lin_attr_tail(nlh) - (char *)start;
+}
 
 /**
  * struct lin_ctx - state of the linearization of one rule

@@ -75,16 +75,16 @@ static void lin_verdict(struct lin_ctx *ctx, const struct expr *expr,
 	}
 	/* written directly (lin_emit.c): nearly every rule ends in one */
 	nlh = lin_emit_begin(ctx, "immediate");
-	mnl_attr_put_u32(nlh, NFTA_IMMEDIATE_DREG, htonl(NFT_REG_VERDICT));
-	data = mnl_attr_nest_start(nlh, NFTA_IMMEDIATE_DATA);
-	verdict = mnl_attr_nest_start(nlh, NFTA_DATA_VERDICT);
-	mnl_attr_put_u32(nlh, NFTA_VERDICT_CODE,
+	lin_attr_put_u32(nlh, NFTA_IMMEDIATE_DREG, htonl(NFT_REG_VERDICT));
+	data = lin_nest_start(nlh, NFTA_IMMEDIATE_DATA);
+	verdict = lin_nest_start(nlh, NFTA_DATA_VERDICT);
+	lin_attr_put_u32(nlh, NFTA_VERDICT_CODE,
 			 htonl((uint32_t)expr->verdict.verdict));
 	if (expr->verdict.chain &&
 	    lin_expr_to_string(expr->verdict.chain, chain, sizeof(chain)) >= 0)
-		mnl_attr_put_strz(nlh, NFTA_VERDICT_CHAIN, chain);
-	mnl_attr_nest_end(nlh, verdict);
-	mnl_attr_nest_end(nlh, data);
+		lin_attr_put_strz(nlh, NFTA_VERDICT_CHAIN, chain);
+	lin_nest_end(nlh, verdict);
+	lin_nest_end(nlh, data);
 	lin_emit_end(ctx, &expr->location);
 }
 

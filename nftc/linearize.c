@@ -478,7 +478,7 @@ static int lin_rule_comment(struct nlmsghdr *nlh, const char *comment)
 	udbuf = lin_udata_comment(NFTNL_UDATA_RULE_COMMENT, comment);
 	if (!udbuf)
 		return -1;
-	mnl_attr_put(nlh, NFTA_RULE_USERDATA, nftnl_udata_buf_len(udbuf),
+	lin_attr_put(nlh, NFTA_RULE_USERDATA, nftnl_udata_buf_len(udbuf),
 		     nftnl_udata_buf_data(udbuf));
 	nftnl_udata_buf_free(udbuf);
 	return 0;
@@ -550,9 +550,9 @@ static int lin_rule_write(struct lin_cmd_ctx *cctx, struct nlmsghdr *nlh,
 	struct lin_ctx lctx;
 	size_t list_start;
 
-	mnl_attr_put_strz(nlh, NFTA_RULE_TABLE, rule->handle.table.name);
+	lin_attr_put_strz(nlh, NFTA_RULE_TABLE, rule->handle.table.name);
 	if (rule->handle.chain.name)
-		mnl_attr_put_strz(nlh, NFTA_RULE_CHAIN,
+		lin_attr_put_strz(nlh, NFTA_RULE_CHAIN,
 				  rule->handle.chain.name);
 	if (ids->has_handle)
 		mnl_attr_put_u64(nlh, NFTA_RULE_HANDLE, htobe64(ids->handle));
@@ -569,12 +569,12 @@ static int lin_rule_write(struct lin_cmd_ctx *cctx, struct nlmsghdr *nlh,
 	lctx.debug_out = cctx->debug_out;
 	lctx.nlh = nlh;
 	list_start = nlh->nlmsg_len;
-	lctx.nest_list = mnl_attr_nest_start(nlh, NFTA_RULE_EXPRESSIONS);
+	lctx.nest_list = lin_nest_start(nlh, NFTA_RULE_EXPRESSIONS);
 	list_for_each_entry(s, &rule->stmts, list)
 		lin_stmt(&lctx, s);
 	/* libnftnl leaves out the nest of an empty rule */
 	if (lctx.nexprs)
-		mnl_attr_nest_end(nlh, lctx.nest_list);
+		lin_nest_end(nlh, lctx.nest_list);
 	else
 		nlh->nlmsg_len = list_start;
 	lin_rule_too_long(nft, lctx.nexprs, rule);
