@@ -489,6 +489,17 @@ static int batch_obj_commit(struct nftc_batch *b, struct nlmsghdr *nlh)
 	return 0;
 }
 
+struct nlmsghdr *batch_obj_begin(struct nftc_batch *b, uint16_t type,
+				 uint16_t flags, uint32_t family)
+{
+	return batch_obj_start(b, type, flags, family);
+}
+
+int batch_obj_end(struct nftc_batch *b, struct nlmsghdr *nlh)
+{
+	return batch_obj_commit(b, nlh);
+}
+
 /**
  * batch_add_table - append a table message
  * @type: NFT_MSG_NEWTABLE / NFT_MSG_DELTABLE

@@ -180,6 +180,7 @@ static int value_mul_add(struct value *v, unsigned int base, unsigned int d)
 int dt_parse_number(const char *s, struct value *v)
 {
 	unsigned int base = 10;
+	uint64_t n = 0;
 
 	value_init(v, NFTC_VALUE_MAX * 8);
 	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
@@ -191,6 +192,21 @@ int dt_parse_number(const char *s, struct value *v)
 	}
 	if (*s == '\0')
 		return -1;
+	/*
+	 * Digits accumulate in a machine word while they fit (every number
+	 * a ruleset usually holds); the first one that would overflow it
+	 * moves the rest to the full-width value.
+	 */
+	for (; *s; s++) {
+		int d = digit_value(*s);
+
+		if (d >= (int)base)
+			return -1;
+		if (n > (UINT64_MAX - d) / base)
+			break;
+		n = n * base + d;
+	}
+	value_set_u64(v, NFTC_VALUE_MAX * 8, n);
 	for (; *s; s++) {
 		int d = digit_value(*s);
 

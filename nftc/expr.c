@@ -101,10 +101,12 @@ struct expr *expr_alloc(const struct location *loc, enum expr_kind kind,
 			const struct datatype *dtype, enum byteorder byteorder,
 			unsigned int len)
 {
-	struct expr *e = calloc(1, sizeof(*e));
+	struct expr *e = malloc(sizeof(*e));
 
 	if (!e)
 		return NULL;
+	/* malloc, not calloc: glibc's calloc bypasses the thread cache */
+	memset(e, 0, sizeof(*e));
 	init_list_head(&e->list);
 	e->location = loc ? *loc : internal_location;
 	e->kind = kind;

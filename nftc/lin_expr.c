@@ -12,6 +12,7 @@
  */
 #include <string.h>
 #include <arpa/inet.h>
+#include <libmnl/libmnl.h>
 #include "lin_int.h"
 #include "expr.h"
 #include "rule.h"
@@ -120,19 +121,6 @@ void release_register_expr(struct lin_ctx *ctx, const struct expr *expr)
 		ctx->reg_low = 1;
 }
 
-/**
- * lin_add_expr - append @e to the rule being built
- * @loc: source token that produced it (kept for error mapping)
- */
-void lin_add_expr(struct lin_ctx *ctx, struct nftnl_expr *e,
-		  const struct location *loc)
-{
-	if (!e)
-		return;
-	nftnl_rule_add_expr(ctx->nlr, e);
-	if (ctx->expr_loc_cb)
-		ctx->expr_loc_cb(ctx->expr_loc_priv, loc);
-}
 
 /* Round a member width up to whole 32-bit register words, in bytes. */
 static unsigned int concat_member_bytes(const struct expr *e)
@@ -187,20 +175,20 @@ static struct nftnl_expr *alloc_nle(const char *name)
 	return nftnl_expr_alloc(name);
 }
 
+/* Written directly (lin_emit.c): the most frequent load. */
 static void lin_payload(struct lin_ctx *ctx, enum nft_registers dreg,
 			const struct expr *expr)
 {
-	struct nftnl_expr *e = alloc_nle("payload");
+	struct nlmsghdr *nlh = lin_emit_begin(ctx, "payload");
 
-	if (!e)
-		return;
-	nftnl_expr_set_u32(e, NFTNL_EXPR_PAYLOAD_DREG, dreg);
-	nftnl_expr_set_u32(e, NFTNL_EXPR_PAYLOAD_BASE,
-			   expr->payload.base - 1);
-	nftnl_expr_set_u32(e, NFTNL_EXPR_PAYLOAD_OFFSET,
-			   expr->payload.offset / 8);
-	nftnl_expr_set_u32(e, NFTNL_EXPR_PAYLOAD_LEN, BITS_TO_BYTES(expr->len));
-	lin_add_expr(ctx, e, &expr->location);
+	lin_attr_put_u32(nlh, NFTA_PAYLOAD_DREG, htonl(dreg));
+	lin_attr_put_u32(nlh, NFTA_PAYLOAD_BASE,
+			 htonl(expr->payload.base - 1));
+	lin_attr_put_u32(nlh, NFTA_PAYLOAD_OFFSET,
+			 htonl(expr->payload.offset / 8));
+	lin_attr_put_u32(nlh, NFTA_PAYLOAD_LEN,
+			 htonl(BITS_TO_BYTES(expr->len)));
+	lin_emit_end(ctx, &expr->location);
 }
 
 static void lin_exthdr(struct lin_ctx *ctx, enum nft_registers dreg,
@@ -224,27 +212,23 @@ static void lin_exthdr(struct lin_ctx *ctx, enum nft_registers dreg,
 static void lin_meta(struct lin_ctx *ctx, enum nft_registers dreg,
 		     const struct expr *expr)
 {
-	struct nftnl_expr *e = alloc_nle("meta");
+	struct nlmsghdr *nlh = lin_emit_begin(ctx, "meta");
 
-	if (!e)
-		return;
-	nftnl_expr_set_u32(e, NFTNL_EXPR_META_KEY, expr->meta.key);
-	nftnl_expr_set_u32(e, NFTNL_EXPR_META_DREG, dreg);
-	lin_add_expr(ctx, e, &expr->location);
+	lin_attr_put_u32(nlh, NFTA_META_KEY, htonl(expr->meta.key));
+	lin_attr_put_u32(nlh, NFTA_META_DREG, htonl(dreg));
+	lin_emit_end(ctx, &expr->location);
 }
 
 static void lin_ct(struct lin_ctx *ctx, enum nft_registers dreg,
 		   const struct expr *expr)
 {
-	struct nftnl_expr *e = alloc_nle("ct");
+	struct nlmsghdr *nlh = lin_emit_begin(ctx, "ct");
 
-	if (!e)
-		return;
-	nftnl_expr_set_u32(e, NFTNL_EXPR_CT_DREG, dreg);
-	nftnl_expr_set_u32(e, NFTNL_EXPR_CT_KEY, expr->ct.key);
+	lin_attr_put_u32(nlh, NFTA_CT_KEY, htonl(expr->ct.key));
+	lin_attr_put_u32(nlh, NFTA_CT_DREG, htonl(dreg));
 	if (expr->ct.direction >= 0)
-		nftnl_expr_set_u8(e, NFTNL_EXPR_CT_DIR, expr->ct.direction);
-	lin_add_expr(ctx, e, &expr->location);
+		lin_attr_put_u8(nlh, NFTA_CT_DIRECTION, expr->ct.direction);
+	lin_emit_end(ctx, &expr->location);
 }
 
 static void lin_rt(struct lin_ctx *ctx, enum nft_registers dreg,
@@ -647,14 +631,12 @@ static void lin_cmp_data(struct lin_ctx *ctx, enum nft_registers sreg,
 			 enum nft_cmp_ops op, const uint8_t *buf,
 			 unsigned int len, const struct location *loc)
 {
-	struct nftnl_expr *e = alloc_nle("cmp");
+	struct nlmsghdr *nlh = lin_emit_begin(ctx, "cmp");
 
-	if (!e)
-		return;
-	nftnl_expr_set_u32(e, NFTNL_EXPR_CMP_SREG, sreg);
-	nftnl_expr_set_u32(e, NFTNL_EXPR_CMP_OP, op);
-	nftnl_expr_set(e, NFTNL_EXPR_CMP_DATA, buf, len);
-	lin_add_expr(ctx, e, loc);
+	lin_attr_put_u32(nlh, NFTA_CMP_SREG, htonl(sreg));
+	lin_attr_put_u32(nlh, NFTA_CMP_OP, htonl(op));
+	lin_put_data(nlh, NFTA_CMP_DATA, buf, len);
+	lin_emit_end(ctx, loc);
 }
 
 static void lin_cmp(struct lin_ctx *ctx, enum nft_registers sreg,

@@ -4,6 +4,10 @@
 
 /* Internal interface of the linearization pass (linearize*.c, batch.c). */
 
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+#include <linux/netlink.h>
 #include <libnftnl/rule.h>
 #include <libnftnl/expr.h>
 #include <libnftnl/set.h>
@@ -12,6 +16,69 @@
 #include <libnftnl/object.h>
 #include <libnftnl/flowtable.h>
 #include "linearize.h"
+
+
+/* Room for one directly written expression (an immediate with a chain). */
+#define LIN_SCRATCH_WORDS	256
+
+/*
+ * Netlink attributes for the directly written expressions (lin_emit.c),
+ * inline: a rule puts some 30 of them. Same layout as libmnl's
+ * mnl_attr_put*() and mnl_attr_nest_*(): 4-byte aligned, padding
+ * zeroed, nests flagged NLA_F_NESTED. @nlh has room (the batch keeps
+ * BATCH_MSG_MAX bytes free for the message being written).
+ */
+static inline struct nlattr *lin_attr_tail(struct nlmsghdr *nlh)
+{
+	return (struct nlattr *)((char *)nlh + NLMSG_ALIGN(nlh->nlmsg_len));
+}
+
+static inline void lin_attr_put(struct nlmsghdr *nlh, uint16_t type,
+				size_t len, const void *data)
+{
+	struct nlattr *attr = lin_attr_tail(nlh);
+	char *payload = (char *)attr + NLA_HDRLEN;
+
+	attr->nla_type = type;
+	attr->nla_len = NLA_HDRLEN + len;
+	memcpy(payload, data, len);
+	memset(payload + len, 0, NLA_ALIGN(len) - len);
+	nlh->nlmsg_len += NLA_ALIGN(attr->nla_len);
+}
+
+/* @v in network order already */
+static inline void lin_attr_put_u32(struct nlmsghdr *nlh, uint16_t type,
+				    uint32_t v)
+{
+	lin_attr_put(nlh, type, sizeof(v), &v);
+}
+
+static inline void lin_attr_put_u8(struct nlmsghdr *nlh, uint16_t type,
+				   uint8_t v)
+{
+	lin_attr_put(nlh, type, sizeof(v), &v);
+}
+
+static inline void lin_attr_put_strz(struct nlmsghdr *nlh, uint16_t type,
+				     const char *s)
+{
+	lin_attr_put(nlh, type, strlen(s) + 1, s);
+}
+
+static inline struct nlattr *lin_nest_start(struct nlmsghdr *nlh,
+					    uint16_t type)
+{
+	struct nlattr *start = lin_attr_tail(nlh);
+
+	start->nla_type = NLA_F_NESTED | type;
+	nlh->nlmsg_len += NLA_HDRLEN;
+	return start;
+}
+
+static inline void lin_nest_end(struct nlmsghdr *nlh, struct nlattr *start)
+{
+	start->nla_len = (char *)lin_attr_tail(nlh) - (char *)start;
+}
 
 /**
  * struct lin_ctx - state of the linearization of one rule
@@ -38,6 +105,20 @@ struct lin_ctx {
 	void			(*expr_loc_cb)(void *priv,
 					       const struct location *loc);
 	void			*expr_loc_priv;
+	/*
+	 * lin_emit.c: the rule message being written, with its
+	 * NFTA_RULE_EXPRESSIONS nest open (linearize.c); NULL: expressions
+	 * become libnftnl objects on @nlr. @nexprs: expressions so far.
+	 * @cur, @nest_*: the expression being written; @scratch: its
+	 * message when @nlh is NULL.
+	 */
+	struct nlmsghdr		*nlh;
+	unsigned int		nexprs;
+	struct nlmsghdr		*cur;
+	struct nlattr		*nest_list;
+	struct nlattr		*nest_elem;
+	struct nlattr		*nest_data;
+	uint32_t		scratch[LIN_SCRATCH_WORDS];
 };
 
 /*
@@ -60,9 +141,21 @@ enum nft_registers get_register_expr(struct lin_ctx *ctx,
 				     const struct expr *expr);
 void release_register_expr(struct lin_ctx *ctx, const struct expr *expr);
 
-/* Append expression @e to the rule (records its source location). */
+/*
+ * lin_emit.c: append expression @e to the rule (takes ownership, records
+ * its source location); or write one directly: lin_emit_begin() returns
+ * the message to put the attributes of NFTA_EXPR_DATA into, in
+ * libnftnl's order, and lin_emit_end() closes it.
+ */
 void lin_add_expr(struct lin_ctx *ctx, struct nftnl_expr *e,
 		  const struct location *loc);
+struct nlmsghdr *lin_emit_begin(struct lin_ctx *ctx, const char *name);
+void lin_emit_end(struct lin_ctx *ctx, const struct location *loc);
+/* NFTA_xxx_DATA { NFTA_DATA_VALUE @buf } as libnftnl writes value data. */
+void lin_put_data(struct nlmsghdr *nlh, uint16_t type, const void *buf,
+		  unsigned int len);
+/* Print the rule message @nlh (--debug=netlink), checking its bytes. */
+int lin_rule_debug(FILE *out, const struct nlmsghdr *nlh, bool with_handle);
 
 /* lin_expr.c: load the value of @expr into @dreg. */
 void lin_expr(struct lin_ctx *ctx, enum nft_registers dreg,
@@ -91,11 +184,6 @@ int lin_set_elems(struct nftc_ctx *nft, struct nftc_batch *batch,
 
 /* linearize.c: text of a string constant or symbol; -1 if not one. */
 int lin_expr_to_string(const struct expr *expr, char *buf, size_t size);
-/* linearize.c: VM code of @rule in a new nftnl_rule (NULL on error). */
-struct nftnl_rule *lin_rule_build(struct nftc_ctx *nft,
-				  struct nftc_batch *batch,
-				  const struct rule *rule, uint32_t family,
-				  FILE *debug_out);
 
 /* batch.c: append libnftnl objects as messages. */
 int batch_add_table(struct nftc_batch *b, uint16_t type, uint16_t flags,
@@ -104,6 +192,14 @@ int batch_add_chain(struct nftc_batch *b, uint16_t type, uint16_t flags,
 		    uint32_t family, struct nftnl_chain *c);
 int batch_add_rule(struct nftc_batch *b, uint16_t type, uint16_t flags,
 		   uint32_t family, struct nftnl_rule *r);
+/*
+ * batch.c: a message written in place: header (next sequence number)
+ * and room for BATCH_MSG_MAX bytes; batch_obj_end() appends it, a
+ * message never ended is simply not part of the batch.
+ */
+struct nlmsghdr *batch_obj_begin(struct nftc_batch *b, uint16_t type,
+				 uint16_t flags, uint32_t family);
+int batch_obj_end(struct nftc_batch *b, struct nlmsghdr *nlh);
 int batch_add_set(struct nftc_batch *b, uint16_t type, uint16_t flags,
 		  uint32_t family, struct nftnl_set *s);
 int batch_add_setelems(struct nftc_batch *b, uint16_t type, uint16_t flags,

@@ -10,6 +10,8 @@
  */
 #include <errno.h>
 #include <string.h>
+#include <arpa/inet.h>
+#include <libmnl/libmnl.h>
 #include <linux/netfilter.h>
 #include <linux/netfilter/nf_tables.h>
 #include "lin_int.h"
@@ -63,22 +65,27 @@ static void lin_verdict(struct lin_ctx *ctx, const struct expr *expr,
 			const struct location *loc)
 {
 	char chain[NFT_CHAIN_MAXNAMELEN];
-	struct nftnl_expr *e;
+	struct nlattr *data, *verdict;
+	struct nlmsghdr *nlh;
 
 	if (expr->kind != EXPR_VERDICT) {
 		/* vmap: a lookup whose result is the verdict */
 		lin_expr(ctx, NFT_REG_VERDICT, expr);
 		return;
 	}
-	e = lin_alloc(ctx, "immediate", loc);
-	if (!e)
-		return;
-	nftnl_expr_set_u32(e, NFTNL_EXPR_IMM_DREG, NFT_REG_VERDICT);
+	/* written directly (lin_emit.c): nearly every rule ends in one */
+	nlh = lin_emit_begin(ctx, "immediate");
+	lin_attr_put_u32(nlh, NFTA_IMMEDIATE_DREG, htonl(NFT_REG_VERDICT));
+	data = lin_nest_start(nlh, NFTA_IMMEDIATE_DATA);
+	verdict = lin_nest_start(nlh, NFTA_DATA_VERDICT);
+	lin_attr_put_u32(nlh, NFTA_VERDICT_CODE,
+			 htonl((uint32_t)expr->verdict.verdict));
 	if (expr->verdict.chain &&
 	    lin_expr_to_string(expr->verdict.chain, chain, sizeof(chain)) >= 0)
-		nftnl_expr_set_str(e, NFTNL_EXPR_IMM_CHAIN, chain);
-	nftnl_expr_set_u32(e, NFTNL_EXPR_IMM_VERDICT, expr->verdict.verdict);
-	lin_add_expr(ctx, e, &expr->location);
+		lin_attr_put_strz(nlh, NFTA_VERDICT_CHAIN, chain);
+	lin_nest_end(nlh, verdict);
+	lin_nest_end(nlh, data);
+	lin_emit_end(ctx, &expr->location);
 }
 
 /**

@@ -10,13 +10,16 @@
  * position are set, a table never. Anonymous sets are emitted (and
  * printed) just before the first rule that uses them.
  */
+#include <endian.h>
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <net/if.h>
 #include <linux/netlink.h>
 #include <linux/netfilter.h>
 #include <linux/netfilter/nf_tables.h>
+#include <libmnl/libmnl.h>
 #include <libnftnl/udata.h>
 #include "lin_int.h"
 #include "evaluate.h"
@@ -468,15 +471,15 @@ static int lin_anon_sets(struct lin_cmd_ctx *ctx, const struct rule *rule)
 	return ret < 0 ? -1 : 0;
 }
 
-static int lin_rule_comment(struct nftnl_rule *r, const char *comment)
+static int lin_rule_comment(struct nlmsghdr *nlh, const char *comment)
 {
 	struct nftnl_udata_buf *udbuf;
 
 	udbuf = lin_udata_comment(NFTNL_UDATA_RULE_COMMENT, comment);
 	if (!udbuf)
 		return -1;
-	nftnl_rule_set_data(r, NFTNL_RULE_USERDATA, nftnl_udata_buf_data(udbuf),
-			    nftnl_udata_buf_len(udbuf));
+	lin_attr_put(nlh, NFTA_RULE_USERDATA, nftnl_udata_buf_len(udbuf),
+		     nftnl_udata_buf_data(udbuf));
 	nftnl_udata_buf_free(udbuf);
 	return 0;
 }
@@ -484,23 +487,14 @@ static int lin_rule_comment(struct nftnl_rule *r, const char *comment)
 /* The kernel's limit (net/netfilter/nf_tables_api.c). */
 #define NFT_RULE_MAXEXPRS	128
 
-static int lin_count_expr(struct nftnl_expr *e, void *data)
-{
-	(*(unsigned int *)data)++;
-	return 0;
-}
-
 /*
  * The kernel refuses a rule of more than NFT_RULE_MAXEXPRS expressions
  * with EINVAL; say so here, where the rule is known, as offline checks
  * must reject what the kernel would.
  */
-static int lin_rule_too_long(struct nftc_ctx *nft, struct nftnl_rule *r,
+static int lin_rule_too_long(struct nftc_ctx *nft, unsigned int n,
 			     const struct rule *rule)
 {
-	unsigned int n = 0;
-
-	nftnl_expr_foreach(r, lin_count_expr, &n);
 	if (n <= NFT_RULE_MAXEXPRS)
 		return 0;
 	return erec_error(&nft->erq, &rule->location,
@@ -510,53 +504,81 @@ static int lin_rule_too_long(struct nftc_ctx *nft, struct nftnl_rule *r,
 }
 
 /**
- * lin_rule_build - the VM code of one rule into a new nftnl_rule
- * @family: table family
- *
- * Returns the rule (table, chain, position, userdata set) or NULL with
- * an error queued.
+ * struct lin_rule_ids - what a rule message carries besides the rule
+ * @position: NFTA_RULE_POSITION, 0 for none
+ * @handle: NFTA_RULE_HANDLE (replace) when @has_handle
  */
-struct nftnl_rule *lin_rule_build(struct nftc_ctx *nft,
-				  struct nftc_batch *batch,
-				  const struct rule *rule, uint32_t family,
-				  FILE *debug_out)
+struct lin_rule_ids {
+	uint64_t	position;
+	uint64_t	handle;
+	bool		has_handle;
+};
+
+static struct lin_rule_ids lin_rule_ids(const struct cmd *cmd)
 {
+	const struct handle *rh = &cmd->rule->handle;
+	struct lin_rule_ids ids = { 0 };
+
+	if (rh->position.present && rh->position.id)
+		ids.position = rh->position.id;
+	/* "add/insert rule ... handle N" means position N */
+	else if (cmd->op != CMD_REPLACE && rh->handle.present &&
+		 rh->handle.id)
+		ids.position = rh->handle.id;
+	if (cmd->op == CMD_REPLACE && rh->handle.present) {
+		ids.handle = rh->handle.id;
+		ids.has_handle = true;
+	} else if (cmd->op == CMD_REPLACE && cmd->handle.handle.present) {
+		ids.handle = cmd->handle.handle.id;
+		ids.has_handle = true;
+	}
+	return ids;
+}
+
+/*
+ * The VM code of @rule into the message @nlh, in libnftnl's attribute
+ * order: table, chain, handle, position, userdata, expressions. Returns
+ * 0, or -1 with an error queued.
+ */
+static int lin_rule_write(struct lin_cmd_ctx *cctx, struct nlmsghdr *nlh,
+			  const struct rule *rule, uint32_t family,
+			  const struct lin_rule_ids *ids)
+{
+	struct nftc_ctx *nft = cctx->nft;
 	unsigned int errors = nft->erq.num_errors;
-	struct nftnl_rule *r;
 	const struct stmt *s;
 	struct lin_ctx lctx;
+	size_t list_start;
 
-	r = nftnl_rule_alloc();
-	if (!r)
-		return NULL;
-	nftnl_rule_set_u32(r, NFTNL_RULE_FAMILY, family);
-	nftnl_rule_set_str(r, NFTNL_RULE_TABLE, rule->handle.table.name);
+	lin_attr_put_strz(nlh, NFTA_RULE_TABLE, rule->handle.table.name);
 	if (rule->handle.chain.name)
-		nftnl_rule_set_str(r, NFTNL_RULE_CHAIN,
-				   rule->handle.chain.name);
-	if (rule->handle.position.present && rule->handle.position.id)
-		nftnl_rule_set_u64(r, NFTNL_RULE_POSITION,
-				   rule->handle.position.id);
+		lin_attr_put_strz(nlh, NFTA_RULE_CHAIN,
+				  rule->handle.chain.name);
+	if (ids->has_handle)
+		mnl_attr_put_u64(nlh, NFTA_RULE_HANDLE, htobe64(ids->handle));
+	if (ids->position)
+		mnl_attr_put_u64(nlh, NFTA_RULE_POSITION,
+				 htobe64(ids->position));
+	if (rule->comment && lin_rule_comment(nlh, rule->comment) < 0)
+		return lin_nomem(cctx);
 
-	memset(&lctx, 0, sizeof(lctx));
+	memset(&lctx, 0, offsetof(struct lin_ctx, scratch));
 	lctx.nft = nft;
-	lctx.nlr = r;
 	lctx.family = family;
-	lctx.batch = batch;
-	lctx.debug_out = debug_out;
+	lctx.batch = cctx->batch;
+	lctx.debug_out = cctx->debug_out;
+	lctx.nlh = nlh;
+	list_start = nlh->nlmsg_len;
+	lctx.nest_list = lin_nest_start(nlh, NFTA_RULE_EXPRESSIONS);
 	list_for_each_entry(s, &rule->stmts, list)
 		lin_stmt(&lctx, s);
-	if (lin_rule_too_long(nft, r, rule) < 0)
-		goto err_free;
-
-	if (rule->comment && lin_rule_comment(r, rule->comment) < 0)
-		goto err_free;
-	if (nft->erq.num_errors != errors)
-		goto err_free;
-	return r;
-err_free:
-	nftnl_rule_free(r);
-	return NULL;
+	/* libnftnl leaves out the nest of an empty rule */
+	if (lctx.nexprs)
+		lin_nest_end(nlh, lctx.nest_list);
+	else
+		nlh->nlmsg_len = list_start;
+	lin_rule_too_long(nft, lctx.nexprs, rule);
+	return nft->erq.num_errors != errors ? -1 : 0;
 }
 
 static int lin_rule_add(struct lin_cmd_ctx *ctx, uint16_t flags)
@@ -564,36 +586,28 @@ static int lin_rule_add(struct lin_cmd_ctx *ctx, uint16_t flags)
 	const struct cmd *cmd = ctx->cmd;
 	const struct rule *rule = cmd->rule;
 	uint32_t family = cmd->handle.family;
-	struct nftnl_rule *r;
+	struct lin_rule_ids ids = lin_rule_ids(cmd);
+	struct nlmsghdr *nlh;
 	int ret;
 
 	if (lin_anon_sets(ctx, rule) < 0)
 		return -1;
 	nftc_batch_set_source(ctx->batch, cmd, &rule->location);
-	r = lin_rule_build(ctx->nft, ctx->batch, rule, family,
-			   ctx->debug_out);
-	if (!r) {
-		if (ctx->nft->erq.num_errors)
-			return -1;
+	nlh = batch_obj_begin(ctx->batch, NFT_MSG_NEWRULE, flags, family);
+	if (!nlh)
 		return lin_nomem(ctx);
-	}
-	/* "add/insert rule ... handle N" means position N */
-	if (cmd->op != CMD_REPLACE && !rule->handle.position.present &&
-	    rule->handle.handle.present && rule->handle.handle.id)
-		nftnl_rule_set_u64(r, NFTNL_RULE_POSITION,
-				   rule->handle.handle.id);
+	if (lin_rule_write(ctx, nlh, rule, family, &ids) < 0)
+		return -1;
 	if (ctx->debug_out) {
-		nftnl_rule_fprintf(ctx->debug_out, r, NFTNL_OUTPUT_DEFAULT, 0);
-		fputc('\n', ctx->debug_out);
+		ret = lin_rule_debug(ctx->debug_out, nlh, ids.has_handle);
+		if (ret == -EPROTO)
+			return erec_error(&ctx->nft->erq, &rule->location,
+					  "internal error: rule message "
+					  "differs from libnftnl's");
+		if (ret < 0)
+			return lin_nomem(ctx);
 	}
-	if (cmd->op == CMD_REPLACE && rule->handle.handle.present)
-		nftnl_rule_set_u64(r, NFTNL_RULE_HANDLE,
-				   rule->handle.handle.id);
-	else if (cmd->op == CMD_REPLACE && cmd->handle.handle.present)
-		nftnl_rule_set_u64(r, NFTNL_RULE_HANDLE,
-				   cmd->handle.handle.id);
-	ret = batch_add_rule(ctx->batch, NFT_MSG_NEWRULE, flags, family, r);
-	nftnl_rule_free(r);
+	ret = batch_obj_end(ctx->batch, nlh);
 	return lin_batch_err(ctx, ret);
 }
 

@@ -162,10 +162,12 @@ void chain_free(struct chain *chain)
  */
 struct rule *rule_alloc(const struct location *loc, const struct handle *h)
 {
-	struct rule *r = calloc(1, sizeof(*r));
+	struct rule *r = malloc(sizeof(*r));
 
 	if (!r)
 		return NULL;
+	/* malloc, not calloc: glibc's calloc bypasses the thread cache */
+	memset(r, 0, sizeof(*r));
 	init_list_head(&r->list);
 	init_list_head(&r->stmts);
 	r->location = loc ? *loc : internal_location;

@@ -56,10 +56,12 @@ const char *stmt_kind_name(enum stmt_kind kind)
  */
 struct stmt *stmt_alloc(const struct location *loc, enum stmt_kind kind)
 {
-	struct stmt *s = calloc(1, sizeof(*s));
+	struct stmt *s = malloc(sizeof(*s));
 
 	if (!s)
 		return NULL;
+	/* malloc, not calloc: glibc's calloc bypasses the thread cache */
+	memset(s, 0, sizeof(*s));
 	init_list_head(&s->list);
 	s->location = loc ? *loc : internal_location;
 	s->kind = kind;

@@ -408,11 +408,17 @@ void value_resize_bytes(struct value *v, unsigned int len)
  */
 bool value_fits(const struct value *v, unsigned int len)
 {
-	unsigned int i;
+	unsigned int nb = value_bytes(v), i, full;
 
-	for (i = len; i < v->len; i++)
-		if (value_test_bit(v, i))
+	if (len >= v->len)
+		return true;
+	/* Bytes wholly above @len, then the partial byte holding bit @len. */
+	full = nb - BITS_TO_BYTES(len);
+	for (i = 0; i < full; i++)
+		if (v->data[i])
 			return false;
+	if (len % 8 && (v->data[full] >> (len % 8)))
+		return false;
 	return true;
 }
 
