@@ -437,8 +437,13 @@ static void string_type_print(const struct expr *expr,
 	unsigned int i, nb = BITS_TO_BYTES(expr->value.len);
 
 	fputc('"', octx->f);
-	for (i = 0; i < nb && expr->value.data[i]; i++)
+	for (i = 0; i < nb && expr->value.data[i]; i++) {
+		/* a literal trailing star is escaped: not a wildcard */
+		if (expr->value.data[i] == '*' &&
+		    (i + 1 == nb || !expr->value.data[i + 1]))
+			fputc('\\', octx->f);
 		fputc(expr->value.data[i], octx->f);
+	}
 	fputc('"', octx->f);
 }
 

@@ -55,6 +55,7 @@ struct dump_ctx {
 	FILE			*warn;		/* warnings, or NULL */
 	struct delin_set_index	*index;		/* of index_table's sets */
 	const struct table	*index_table;
+	bool			no_elems;	/* cache: declarations only */
 };
 
 typedef int (*dump_cb)(const struct nlmsghdr *nlh, void *data);
@@ -413,7 +414,7 @@ static int dump_all(struct dump_ctx *d, uint32_t family, bool rules)
 		/* old kernels know no flowtables/objects */
 		if (ret < 0 && ret != -EOPNOTSUPP && ret != -ENOENT)
 			return ret;
-		if (i == 2) {
+		if (i == 2 && !d->no_elems) {
 			ret = dump_elems(d);
 			if (ret < 0)
 				return ret;
@@ -480,6 +481,28 @@ int nftc_ruleset_dump(struct nftc_ruleset *rs, uint32_t family)
 	ret = dump_open(&d, rs);
 	if (ret == 0)
 		ret = dump_ruleset(&d, family, true);
+	dump_close(&d);
+	return ret;
+}
+
+/**
+ * nftc_ruleset_dump_decls - the kernel's declarations into @rs
+ *
+ * Tables, chains, named sets (without their elements), objects and
+ * flowtables; no rules: what the evaluator's cache needs, at a cost
+ * independent of the number of rules and elements.
+ */
+int nftc_ruleset_dump_decls(struct nftc_ruleset *rs)
+{
+	struct dump_ctx d;
+	int ret;
+
+	nftc_ruleset_init(rs);
+	ret = dump_open(&d, rs);
+	if (ret == 0) {
+		d.no_elems = true;
+		ret = dump_ruleset(&d, 0, false);
+	}
 	dump_close(&d);
 	return ret;
 }

@@ -408,6 +408,9 @@ static int compile(struct nftc_ctx *ctx, const struct cli_opts *o)
 				ret = -1;
 		goto out;
 	}
+	/* As stock: what the kernel holds is known before evaluating. */
+	if (ret == 0 && !(o->check && getenv(NFTC_OFFLINE_ENV)))
+		nftc_netlink_cache_seed(ctx);	/* else: on its own */
 	/* Evaluate even after parse errors: report everything we can. */
 	if (nftc_evaluate(ctx, &cmds) < 0 || ret < 0) {
 		ret = -1;
