@@ -487,7 +487,8 @@ int main(int argc, char **argv)
 		case 'n':
 			o.oflags |= NFTC_OUTPUT_NUMERIC_ALL |
 				    NFTC_OUTPUT_NUMERIC_SYMBOL |
-				    NFTC_OUTPUT_NUMERIC_PROTO;
+				    NFTC_OUTPUT_NUMERIC_PROTO |
+				    NFTC_OUTPUT_SECONDS;	/* stock: -n is all */
 			break;
 		case 's':
 			o.oflags |= NFTC_OUTPUT_STATELESS;

@@ -781,9 +781,10 @@ static void print_obj_data(struct output_ctx *octx, const struct obj *o)
 
 	switch (o->type) {
 	case NFT_OBJECT_COUNTER:
+		if (stateless)	/* stock: an empty block */
+			break;
 		fprintf(octx->f, "\t\tpackets %" PRIu64 " bytes %" PRIu64 "\n",
-			stateless ? 0 : o->counter.packets,
-			stateless ? 0 : o->counter.bytes);
+			o->counter.packets, o->counter.bytes);
 		break;
 	case NFT_OBJECT_QUOTA:
 		fprintf(octx->f, "\t\t%s",
