@@ -83,8 +83,6 @@ void lin_stmt(struct lin_ctx *ctx, const struct stmt *stmt);
 struct nftnl_expr *lin_stmt_stateful(const struct stmt *stmt);
 
 /* lin_set.c: sets (declaration message + element messages). */
-/* An anonymous set's own unique name (see lin_set.c). */
-int lin_set_anon_name(struct set *set, unsigned int pid, uint64_t stamp);
 int lin_set_add(struct nftc_ctx *nft, struct nftc_batch *batch,
 		const struct set *set, uint32_t family, FILE *debug_out);
 int lin_set_elems(struct nftc_ctx *nft, struct nftc_batch *batch,

@@ -10,8 +10,6 @@
  * the rule converts the looked-up value with hton for range lookups.
  */
 #include <errno.h>
-#include <inttypes.h>
-#include <stdio.h>
 #include <linux/netlink.h>
 #include <stdlib.h>
 #include <string.h>
@@ -743,39 +741,6 @@ static void debug_print_empty_elems(FILE *out, const struct set *set)
 	nftnl_set_set_str(nls, NFTNL_SET_NAME, set_name(set));
 	debug_print_set(out, nls);
 	nftnl_set_free(nls);
-}
-
-/**
- * lin_set_anon_name - give anonymous set @set a name of its own
- *
- * Stock sends every anonymous set as "__set%d" and the kernel names it
- * (nf_tables_set_alloc_name): a sscanf() over every set of the table
- * per new set, and a rule looking up "__set%d" misses by name and
- * walks the whole transaction for the set id. Both grow with the batch,
- * so 20,000 anonymous sets cost minutes of kernel time. The kernel
- * takes any name for a set flagged NFT_SET_ANONYMOUS (the flag, not the
- * name, makes it anonymous: listings are unchanged), so a name that is
- * unique already is found by name at once. Unique: the batch's set id
- * plus this process's id and start time (names of earlier batches stay
- * in the kernel). The --debug=netlink text keeps stock's "__set%d".
- * Returns 0 or -ENOMEM (the old name is kept).
- */
-int lin_set_anon_name(struct set *set, unsigned int pid, uint64_t stamp)
-{
-	const char *old = set->handle.set.name;
-	char buf[64], *n;
-
-	if (!set_is_anonymous(set) || !old || !strstr(old, "%d"))
-		return 0;
-	snprintf(buf, sizeof(buf), "%s%u_%x_%" PRIx64,
-		 set_is_map(set) ? "__map" : "__set", set->handle.set_id,
-		 pid, stamp);
-	n = strdup(buf);
-	if (!n)
-		return -ENOMEM;
-	free(set->handle.set.name);
-	set->handle.set.name = n;
-	return 0;
 }
 
 /**

@@ -11,8 +11,6 @@
  * printed) just before the first rule that uses them.
  */
 #include <errno.h>
-#include <time.h>
-#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 #include <net/if.h>
@@ -459,11 +457,6 @@ static int lin_anon_sets(struct lin_cmd_ctx *ctx, const struct rule *rule)
 	for (i = 0; i < v.n && ret == 0; i++) {
 		const struct set *set = v.sets[i];
 
-		/* off the kernel's quadratic naming path (lin_set.c) */
-		if (!(ctx->nft->debug & NFTC_DEBUG_NETLINK) &&
-		    lin_set_anon_name((struct set *)set, (unsigned int)getpid(),
-				      (uint64_t)time(NULL)) < 0)
-			ret = -ENOMEM;
 		nftc_batch_set_source(ctx->batch, ctx->cmd, &set->location);
 		ret = lin_set_add(ctx->nft, ctx->batch, set,
 				  rule->handle.family, ctx->debug_out);

@@ -399,11 +399,13 @@ static int compile(struct nftc_ctx *ctx, const struct cli_opts *o)
 	}
 	/* "list ...": read back from the kernel (list.c) */
 	if (ret == 0 && !list_empty(&cmds) &&
-	    list_first_entry(&cmds, struct cmd, list)->op == CMD_LIST) {
+	    (list_first_entry(&cmds, struct cmd, list)->op == CMD_LIST ||
+	     list_first_entry(&cmds, struct cmd, list)->op == CMD_RESET)) {
 		struct cmd *cmd;
 
+		/* "reset counters" lists what it zeroes (list.c) */
 		list_for_each_entry(cmd, &cmds, list)
-			if (cmd->op == CMD_LIST &&
+			if ((cmd->op == CMD_LIST || cmd->op == CMD_RESET) &&
 			    nftc_list(ctx, cmd, o->oflags, stdout, stderr) < 0)
 				ret = -1;
 		goto out;
