@@ -131,7 +131,7 @@ while read -r line; do
 				sed -Ei "s/ expires [0-9a-z]+//g" "$work/$t.$x"
 			done
 			cmp -s "$work/s.$x" "$work/o.$x" && continue
-			[ -n "$ok" ] && echo "FAIL $line"
+			[ -n "$ok" ] && echo "${known:+GAP}${known:-FAIL} $line"
 			ok=
 			diff "$work/s.$x" "$work/o.$x" | head -10 |
 				sed "s/^/  $x /"
