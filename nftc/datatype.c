@@ -454,7 +454,7 @@ static void string_type_print(const struct expr *expr,
 
 	fputc('"', octx->f);
 	for (i = 0; i < nb && expr->value.data[i]; i++) {
-		/* a literal trailing star, not a wildcard: "\*" */
+		/* a literal trailing star is escaped: not a wildcard */
 		if (expr->value.data[i] == '*' &&
 		    (i + 1 == nb || !expr->value.data[i + 1]))
 			fputc('\\', octx->f);

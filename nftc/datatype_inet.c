@@ -687,6 +687,7 @@ const struct datatype dscp_type = {
 	.byteorder	= BYTEORDER_BIG,
 	.size		= 6,
 	.basetype	= &integer_type,
+	.basefmt	= "0x%.2" PRIx64,	/* unnamed values, as stock */
 	.sym_tbl	= &dscp_tbl,
 };
 

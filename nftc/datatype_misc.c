@@ -805,6 +805,22 @@ static int day_type_parse(struct dt_parse_ctx *ctx,
 	return dt_const_u64(dtype, sym, value_get_u64(&v), res);
 }
 
+/* Stock quotes day names in listings: meta day "Saturday". */
+static void day_type_print(const struct expr *expr, struct output_ctx *octx)
+{
+	const struct symbolic_constant *s;
+	uint64_t n = value_get_u64(&expr->value);
+
+	for (s = day_syms; s->identifier; s++) {
+		if (s->value == n &&
+		    !(octx->flags & NFTC_OUTPUT_NUMERIC_SYMBOL)) {
+			fprintf(octx->f, "\"%s\"", s->identifier);
+			return;
+		}
+	}
+	integer_type_print(expr, octx);
+}
+
 const struct datatype day_type = {
 	.type		= TYPE_TIME_DAY,
 	.name		= "day",
@@ -814,6 +830,7 @@ const struct datatype day_type = {
 	.basetype	= &integer_type,
 	.sym_tbl	= &day_tbl,
 	.parse		= day_type_parse,
+	.print		= day_type_print,
 };
 
 /* cgroup v2 paths name inodes of the cgroup file system: needs I/O. */

@@ -136,11 +136,15 @@ void erec_format(FILE *f, const struct error_record *erec)
 	}
 
 	erec_print_include_chain(f, in->parent, in);
-	fprintf(f, "%s:%u:%u-%u: %s: %s\n", in->name, loc->first_line,
-		loc->first_column,
-		loc->last_line == loc->first_line ? loc->last_column :
-						    loc->first_column,
-		erec_type_names[erec->type], erec->msg);
+	/* stock names no position in the command line, only underlines */
+	if (in->kind == INPUT_CMDLINE)
+		fprintf(f, "%s: %s\n", erec_type_names[erec->type], erec->msg);
+	else
+		fprintf(f, "%s:%u:%u-%u: %s: %s\n", in->name,
+			loc->first_line, loc->first_column,
+			loc->last_line == loc->first_line ?
+			loc->last_column : loc->first_column,
+			erec_type_names[erec->type], erec->msg);
 
 	if (loc->line_offset > in->size)
 		return;

@@ -1347,7 +1347,8 @@ int expr_evaluate_relational(struct eval_ctx *ctx, struct expr **expr)
 	if (rel->pair.left->kind == EXPR_FIB &&
 	    is_exists_symbol(rel->pair.right)) {
 		rel->pair.left->fib.flags |= NFTA_FIB_F_PRESENT;
-		expr_set_type(rel->pair.left, &boolean_type, BYTEORDER_HOST, 8);
+		/* stock compares the present flag as a 32-bit word */
+		expr_set_type(rel->pair.left, &boolean_type, BYTEORDER_HOST, 32);
 	}
 	if (expr_evaluate(ctx, &rel->pair.left) < 0)
 		return -1;

@@ -16,6 +16,7 @@
 #include <linux/netfilter.h>
 #include <linux/netfilter/nf_tables.h>
 #include "evaluate.h"
+#include "misspell.h"
 #include "interval.h"
 #include "rule.h"
 
@@ -189,57 +190,6 @@ static const char *family_name(uint32_t family)
 	return "unknown";
 }
 
-/* Optimal string alignment distance (edits incl. transpositions). */
-static unsigned int string_distance(const char *a, const char *b)
-{
-	unsigned int la = strlen(a), lb = strlen(b), i, j, r;
-	unsigned int *d = calloc((la + 1) * (lb + 1), sizeof(*d));
-
-	if (!d)
-		return ~0u;
-#define D(x, y) d[(x) * (lb + 1) + (y)]
-	for (i = 0; i <= la; i++)
-		D(i, 0) = i;
-	for (j = 0; j <= lb; j++)
-		D(0, j) = j;
-	for (i = 1; i <= la; i++) {
-		for (j = 1; j <= lb; j++) {
-			unsigned int sub = a[i - 1] != b[j - 1];
-			unsigned int v = D(i - 1, j) + 1;
-
-			if (D(i, j - 1) + 1 < v)
-				v = D(i, j - 1) + 1;
-			if (D(i - 1, j - 1) + sub < v)
-				v = D(i - 1, j - 1) + sub;
-			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] &&
-			    a[i - 2] == b[j - 1] && D(i - 2, j - 2) + 1 < v)
-				v = D(i - 2, j - 2) + 1;
-			D(i, j) = v;
-		}
-	}
-	r = D(la, lb);
-#undef D
-	free(d);
-	return r;
-}
-
-/* Is @cand close enough to @name to suggest it (stock's thresholds)? */
-static unsigned int misspell_distance(const char *name, const char *cand)
-{
-	unsigned int la = strlen(name), lb = strlen(cand), max, min, thr, d;
-
-	max = la > lb ? la : lb;
-	min = la > lb ? lb : la;
-	if (max <= 1)
-		return ~0u;
-	if (max - min <= 1)
-		thr = (max + 2) / 3 ? (max + 2) / 3 : 1;
-	else
-		thr = (max + 4) / 3;
-	d = string_distance(name, cand);
-	return d > thr ? ~0u : d;
-}
-
 static struct set *table_find_set(struct table *table, const char *name)
 {
 	struct set *s;
@@ -266,7 +216,7 @@ struct set *set_lookup_ref(struct eval_ctx *ctx, const struct name_ref *name,
 {
 	const struct set *best = NULL;
 	const struct table *best_t = NULL;
-	unsigned int best_d = ~0u, d;
+	unsigned int best_d = ~0u;
 	struct table *t;
 	struct set *s;
 
@@ -279,18 +229,25 @@ struct set *set_lookup_ref(struct eval_ctx *ctx, const struct name_ref *name,
 		list_for_each_entry(s, &t->sets, list) {
 			if (!s->handle.set.name || (s->flags & SET_F_ANONYMOUS))
 				continue;
-			d = misspell_distance(name->name, s->handle.set.name);
-			if (d < best_d) {
-				best_d = d;
+			/* stock's set_lookup_fuzzy: an exact name ends it */
+			if (!strcmp(s->handle.set.name, name->name)) {
+				best = s;
+				best_t = t;
+				goto found;
+			}
+			if (misspell_better(s->handle.set.name, name->name,
+					    &best_d)) {
 				best = s;
 				best_t = t;
 			}
 		}
 	}
+found:
 	if (best)
 		erec_error(&ctx->nft->erq, loc,
-			   "No such file or directory; did you mean set "
+			   "No such file or directory; did you mean %s "
 			   "\u2018%s\u2019 in table %s \u2018%s\u2019?",
+			   best->flags & SET_F_MAP ? "map" : "set",
 			   best->handle.set.name,
 			   family_name(best_t->handle.family),
 			   best_t->handle.table.name);
@@ -1143,6 +1100,51 @@ int set_evaluate(struct eval_ctx *ctx, struct set *set)
 }
 
 /* A new anonymous set of the current table keyed like @key. */
+/* The field of @d that @k (a raw payload) loads exactly, or NULL. */
+static const struct proto_hdr_template *
+raw_field(const struct proto_desc *d, const struct expr *k)
+{
+	const struct proto_hdr_template *t;
+	unsigned int i;
+
+	for (i = 1; d && i < PROTO_HDRS_MAX; i++) {
+		t = &d->templates[i];
+		if (t->token && !t->meta_key && t->dtype &&
+		    t->offset == k->payload.offset && t->len == k->len)
+			return t;
+	}
+	return NULL;
+}
+
+/*
+ * Stock keys an anonymous set looked up by a raw transport payload with
+ * the field the protocol matched before names ("meta l4proto tcp
+ * @th,16,16 { 22, 80 }" is a set of tcp dport), or else the th field.
+ */
+static void anon_key_complete(struct eval_ctx *ctx, struct expr *k)
+{
+	const struct proto_hdr_template *t;
+	const struct proto_desc *d;
+
+	if (k->kind != EXPR_PAYLOAD || !k->payload.is_raw ||
+	    k->payload.base != PROTO_BASE_TRANSPORT_HDR ||
+	    ctx->pctx.protocol[PROTO_BASE_TRANSPORT_HDR].offset)
+		return;
+	d = ctx->pctx.protocol[PROTO_BASE_TRANSPORT_HDR].desc;
+	t = raw_field(d, k);
+	if (!t) {
+		d = &proto_th;
+		t = raw_field(d, k);
+	}
+	if (!t)
+		return;
+	k->payload.desc = d;
+	k->payload.tmpl = t;
+	k->payload.is_raw = false;
+	k->dtype = t->dtype;
+	k->byteorder = t->byteorder;
+}
+
 static struct set *anon_set_alloc(struct eval_ctx *ctx, const struct expr *key,
 				  struct expr *init, bool map)
 {
@@ -1158,6 +1160,7 @@ static struct set *anon_set_alloc(struct eval_ctx *ctx, const struct expr *key,
 		set_free(set);
 		return NULL;
 	}
+	anon_key_complete(ctx, set->key);
 	set->handle.set.name = strdup(map ? "__map%d" : "__set%d");
 	set->handle.set.location = init->location;
 	if (ctx->table) {

@@ -137,9 +137,7 @@ static int stmt_evaluate_verdict(struct eval_ctx *ctx, struct stmt *stmt)
 	 * the chain name as stock nft does.
 	 */
 	if (ctx->table && !chain_cache_find(ctx->table, chain))
-		return stmt_error(ctx, &v->verdict.chain->location,
-				  "Could not process rule: No such file or "
-				  "directory");
+		return eval_jump_enoent(ctx, &v->verdict.chain->location);
 	return 0;
 }
 
@@ -852,6 +850,44 @@ static bool stmt_is_stateful(const struct stmt *s)
 	}
 }
 
+/* "meter NAME { KEY ... }": the parser's placeholder set has no key. */
+static bool stmt_is_meter(const struct stmt *stmt)
+{
+	const struct expr *ref = stmt->set.set;
+
+	return ref && ref->kind == EXPR_SET_REF && ref->set_ref.set &&
+	       (ref->set_ref.set->flags & SET_F_EVAL) &&
+	       !ref->set_ref.set->key && !stmt->set.data;
+}
+
+/* The key decides the meter set's type: evaluate it, then declare. */
+static int stmt_evaluate_meter(struct eval_ctx *ctx, struct stmt *stmt)
+{
+	struct expr **key = &stmt->set.key;
+	struct stmt *s;
+
+	if ((*key)->kind == EXPR_SET_ELEM)
+		key = &(*key)->elem.key;
+	ctx->ectx.key = NULL;
+	if (expr_evaluate(ctx, key) < 0)
+		return -1;
+	if (expr_is_constant(*key))
+		return stmt_error(ctx, &(*key)->location,
+				  "Key expression can not be constant");
+	if (stmt->set.key->kind == EXPR_SET_ELEM)
+		stmt->set.key->len = (*key)->len;
+	if (set_meter_declare(ctx, stmt) < 0)
+		return -1;
+	list_for_each_entry(s, &stmt->set.stmts, list) {
+		if (stmt_evaluate(ctx, s) < 0)
+			return -1;
+		if (!stmt_is_stateful(s))
+			return stmt_error(ctx, &s->location,
+					  "statement must be stateful");
+	}
+	return 0;
+}
+
 static int stmt_evaluate_set(struct eval_ctx *ctx, struct stmt *stmt)
 {
 	struct expr **key = &stmt->set.key;
@@ -859,12 +895,16 @@ static int stmt_evaluate_set(struct eval_ctx *ctx, struct stmt *stmt)
 	struct set *set;
 
 	expr_set_context(ctx, NULL, BYTEORDER_INVALID, 0);
+	if (stmt_is_meter(stmt))
+		return stmt_evaluate_meter(ctx, stmt);
 	if (expr_evaluate(ctx, &stmt->set.set) < 0)
 		return -1;
 	if (stmt->set.set->kind != EXPR_SET_REF || !stmt->set.set->set_ref.set)
 		return stmt_error(ctx, &stmt->set.set->location,
 				  "Expression does not refer to a set");
 	set = stmt->set.set->set_ref.set;
+	/* stock marks a set updated from the packet path dynamic */
+	set->flags |= SET_F_EVAL;
 	if ((*key)->kind == EXPR_SET_ELEM) {
 		if ((*key)->elem.comment)
 			return stmt_error(ctx, &(*key)->location,

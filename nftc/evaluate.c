@@ -18,6 +18,8 @@
 #include "expr.h"
 #include "stmt.h"
 #include "rule.h"
+#include "misspell.h"
+#include "netlink.h"
 
 /* What stock nft lets a comment be (the kernel stores 256 bytes). */
 #define NFTC_COMMENT_MAXLEN	128
@@ -107,49 +109,6 @@ struct obj *obj_cache_find(struct table *table, const char *name,
 	return NULL;
 }
 
-/* Edit distance, for "did you mean" suggestions. */
-static unsigned int string_distance(const char *a, const char *b)
-{
-	unsigned int la = strlen(a), lb = strlen(b), i, j;
-	unsigned int row[64], prev, tmp;
-
-	if (lb >= 64)
-		return ~0u;
-	for (j = 0; j <= lb; j++)
-		row[j] = j;
-	for (i = 1; i <= la; i++) {
-		prev = row[0];
-		row[0] = i;
-		for (j = 1; j <= lb; j++) {
-			unsigned int best = prev + (a[i - 1] != b[j - 1]);
-
-			tmp = row[j];
-			if (row[j] + 1 < best)
-				best = row[j] + 1;
-			if (row[j - 1] + 1 < best)
-				best = row[j - 1] + 1;
-			row[j] = best;
-			prev = tmp;
-		}
-	}
-	return row[lb];
-}
-
-static bool string_misspelled(const char *a, const char *b,
-			      unsigned int *best)
-{
-	unsigned int la = strlen(a), lb = strlen(b), max, d;
-
-	max = la > lb ? la : lb;
-	if (max <= 1)
-		return false;
-	d = string_distance(a, b);
-	if (d > (max < 4 ? 1 : max / 2) || d >= *best)
-		return false;
-	*best = d;
-	return true;
-}
-
 static int eval_error(struct eval_ctx *ctx, const struct location *loc,
 		      const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -182,40 +141,152 @@ static const struct location *name_loc(const struct name_ref *n,
 	return &cmd->location;
 }
 
-/* The table a command names, or a kernel-like ENOENT error. */
+/*
+ * "did you mean ...": stock's fuzzy lookups. A table by name in any
+ * family; a chain of what the kernel holds (a rejected batch leaves
+ * only that), an exact name first.
+ */
+static struct table *table_fuzzy(struct eval_ctx *ctx, const char *name)
+{
+	struct table *t, *found = NULL;
+	unsigned int best = ~0u;
+
+	list_for_each_entry(t, &ctx->nft->tables, list) {
+		if (!t->handle.table.name)
+			continue;
+		if (!strcmp(t->handle.table.name, name))
+			return t;
+		if (misspell_better(t->handle.table.name, name, &best))
+			found = t;
+	}
+	return found;
+}
+
+static struct chain *chain_fuzzy(struct eval_ctx *ctx, const char *name,
+				 struct table **tp)
+{
+	struct chain *c, *found = NULL;
+	unsigned int best = ~0u;
+	struct table *t;
+
+	*tp = NULL;
+	list_for_each_entry(t, &ctx->nft->tables, list) {
+		list_for_each_entry(c, &t->chains, list) {
+			if (!(c->flags & NFTC_CHAIN_F_KERNEL) ||
+			    !c->handle.chain.name)
+				continue;
+			if (!strcmp(c->handle.chain.name, name)) {
+				*tp = t;
+				return c;
+			}
+			if (misspell_better(c->handle.chain.name, name,
+					    &best)) {
+				found = c;
+				*tp = t;
+			}
+		}
+	}
+	return found;
+}
+
+/*
+ * The kernel's ENOENT for a rule of chain @chain in table @h at @loc,
+ * worded as stock words it: a close table, else a close chain, else
+ * the kernel's words. @exact_ok: a chain of that very name elsewhere
+ * is no suggestion (rules; not chain commands).
+ */
+static int enoent_chain(struct eval_ctx *ctx, const struct handle *h,
+			const struct location *tloc, const char *chain,
+			const struct location *loc, bool exact_ok)
+{
+	struct table *t = NULL;
+	struct chain *c = chain ? chain_fuzzy(ctx, chain, &t) : NULL;
+
+	if (t && !table_cache_find(ctx->nft, h->family, h->table.name)) {
+		erec_error(eval_kernel_errq(ctx), tloc,
+			   "%s; did you mean table \u2018%s\u2019 in family "
+			   "%s?", strerror(ENOENT), t->handle.table.name,
+			   family_name(t->handle.family));
+		return -1;
+	}
+	if (c && !(exact_ok && !strcmp(c->handle.chain.name, chain))) {
+		erec_error(eval_kernel_errq(ctx), loc,
+			   "%s; did you mean chain \u2018%s\u2019 in table %s "
+			   "\u2018%s\u2019?", strerror(ENOENT),
+			   c->handle.chain.name, family_name(t->handle.family),
+			   t->handle.table.name);
+		return -1;
+	}
+	return kernel_error(ctx, loc, ENOENT);
+}
+
+/* A jump to a chain the kernel will not find (eval_stmt.c). */
+int eval_jump_enoent(struct eval_ctx *ctx, const struct location *loc)
+{
+	const struct handle *h = ctx->table ? &ctx->table->handle :
+					      &ctx->cmd->handle;
+	const char *chain = ctx->chain ? ctx->chain->handle.chain.name :
+					 ctx->cmd->handle.chain.name;
+
+	return enoent_chain(ctx, h, loc, chain, loc, true);
+}
+
+static bool cmd_is_rule_add(const struct cmd *cmd)
+{
+	return cmd->obj == CMD_OBJ_RULE &&
+	       (cmd->op == CMD_ADD || cmd->op == CMD_CREATE ||
+		cmd->op == CMD_INSERT || cmd->op == CMD_REPLACE);
+}
+
+/* The table a command names, or ENOENT in stock's words. */
 static struct table *cmd_table(struct eval_ctx *ctx, struct cmd *cmd)
 {
 	const struct handle *h = &cmd->handle;
+	const struct location *loc = name_loc(&h->table, cmd);
 	struct table *t;
 
 	t = table_cache_find(ctx->nft, h->family, h->table.name);
-	if (!t)
-		kernel_error(ctx, name_loc(&h->table, cmd), ENOENT);
-	return t;
+	if (t)
+		return t;
+	if (cmd_is_rule_add(cmd) ||
+	    (cmd->op == CMD_DELETE && cmd->obj == CMD_OBJ_CHAIN)) {
+		enoent_chain(ctx, h, loc, h->chain.name, loc,
+			     cmd->obj == CMD_OBJ_RULE);
+		return NULL;
+	}
+	t = h->table.name ? table_fuzzy(ctx, h->table.name) : NULL;
+	if (cmd->op == CMD_ADD || cmd->op == CMD_CREATE) {
+		/* the evaluator's own words (no "Could not process") */
+		if (t)
+			eval_error(ctx, loc, "%s; did you mean table "
+				   "\u2018%s\u2019 in family %s?",
+				   strerror(ENOENT), t->handle.table.name,
+				   family_name(t->handle.family));
+		else
+			eval_error(ctx, loc, "%s", strerror(ENOENT));
+	} else if (t && cmd->op == CMD_DELETE && cmd->obj == CMD_OBJ_TABLE) {
+		erec_error(eval_kernel_errq(ctx), loc, "%s; did you mean "
+			   "table \u2018%s\u2019 in family %s?",
+			   strerror(ENOENT), t->handle.table.name,
+			   family_name(t->handle.family));
+	} else {
+		kernel_error(ctx, loc, ENOENT);
+	}
+	return NULL;
 }
 
 static struct chain *cmd_chain(struct eval_ctx *ctx, struct cmd *cmd,
 			       struct table *table)
 {
 	const struct handle *h = &cmd->handle;
-	unsigned int best = ~0u;
-	struct chain *c, *guess = NULL;
+	struct chain *c;
 
 	c = chain_cache_find(table, h->chain.name);
 	if (c)
 		return c;
-	list_for_each_entry(c, &table->chains, list) {
-		if (h->chain.name && c->handle.chain.name &&
-		    string_misspelled(h->chain.name, c->handle.chain.name,
-				      &best))
-			guess = c;
-	}
-	if (guess)
-		eval_error(ctx, name_loc(&h->chain, cmd),
-			   "%s; did you mean chain \u2018%s\u2019 in table %s "
-			   "\u2018%s\u2019?", strerror(ENOENT),
-			   guess->handle.chain.name, family_name(h->family),
-			   table->handle.table.name);
+	if (cmd_is_rule_add(cmd) || cmd->op == CMD_DELETE)
+		enoent_chain(ctx, h, name_loc(&h->table, cmd), h->chain.name,
+			     name_loc(&h->chain, cmd), cmd_is_rule_add(cmd));
 	else
 		kernel_error(ctx, name_loc(&h->chain, cmd), ENOENT);
 	return NULL;
@@ -1214,9 +1285,13 @@ static int elems_cmd_evaluate(struct eval_ctx *ctx, struct cmd *cmd,
 	struct set *set = set_cache_find(t, cmd->handle.set.name);
 	int ret;
 
-	if (!set)
-		return eval_error(ctx, name_loc(&cmd->handle.set, cmd), "%s",
-				  strerror(ENOENT));
+	if (!set) {
+		/* stock's words, "did you mean" included */
+		ctx->table = t;
+		set_lookup_ref(ctx, &cmd->handle.set,
+			       name_loc(&cmd->handle.set, cmd));
+		return -1;
+	}
 	if (!cmd->expr)
 		return 0;
 	ctx->set = set;

@@ -56,6 +56,9 @@ static inline struct erec_queue *eval_kernel_errq(struct eval_ctx *ctx)
 						 &ctx->nft->erq;
 }
 
+/* ENOENT of a jump to a missing chain at @loc, in stock's words. */
+int eval_jump_enoent(struct eval_ctx *ctx, const struct location *loc);
+
 /* Set what the next expression to evaluate is expected to be. */
 void expr_set_context(struct eval_ctx *ctx, const struct datatype *dtype,
 		      enum byteorder byteorder, unsigned int len);

@@ -430,6 +430,7 @@ static void lin_collect_stmt(struct lin_set_vec *v, const struct stmt *s)
 		break;
 	case STMT_SET:
 	case STMT_MAP:
+		lin_collect_expr(v, s->set.set);	/* meter sets */
 		lin_collect_expr(v, s->set.key);
 		lin_collect_expr(v, s->set.data);
 		list_for_each_entry(i, &s->set.stmts, list)

@@ -55,6 +55,8 @@ struct dump_ctx {
 	FILE			*warn;		/* warnings, or NULL */
 	struct delin_set_index	*index;		/* of index_table's sets */
 	const struct table	*index_table;
+	bool			no_elems;	/* cache: declarations only */
+	const struct cmd	*reset;		/* reset counters/quotas */
 };
 
 typedef int (*dump_cb)(const struct nlmsghdr *nlh, void *data);
@@ -393,6 +395,50 @@ static int dump_elems(struct dump_ctx *d)
 	return 0;
 }
 
+/* "reset counter(s)/quota(s)": the objects' values, zeroed as read */
+static uint32_t reset_obj_type(enum cmd_obj obj)
+{
+	switch (obj) {
+	case CMD_OBJ_COUNTER:
+	case CMD_OBJ_COUNTERS:
+		return NFT_OBJECT_COUNTER;
+	case CMD_OBJ_QUOTA:
+	case CMD_OBJ_QUOTAS:
+		return NFT_OBJECT_QUOTA;
+	default:
+		return 0;
+	}
+}
+
+static int dump_objs(struct dump_ctx *d, uint32_t family)
+{
+	const struct cmd *c = d->reset;
+	const struct handle *h;
+	struct nftnl_obj *o;
+	struct nlmsghdr *nlh;
+	bool one;
+
+	if (!c || !reset_obj_type(c->obj))
+		return dump_simple(d, NFT_MSG_GETOBJ, family, obj_cb);
+	h = &c->handle;
+	one = c->obj == CMD_OBJ_COUNTER || c->obj == CMD_OBJ_QUOTA;
+	o = nftnl_obj_alloc();
+	if (!o)
+		return -ENOMEM;
+	nftnl_obj_set_u32(o, NFTNL_OBJ_TYPE, reset_obj_type(c->obj));
+	if (h->table.name)
+		nftnl_obj_set_str(o, NFTNL_OBJ_TABLE, h->table.name);
+	if (one && h->obj.name)
+		nftnl_obj_set_str(o, NFTNL_OBJ_NAME, h->obj.name);
+	d->seq++;
+	nlh = nftnl_nlmsg_build_hdr(d->buf, NFT_MSG_GETOBJ_RESET,
+				    h->family, NLM_F_ACK |
+				    (one ? 0 : NLM_F_DUMP), d->seq);
+	nftnl_obj_nlmsg_build_payload(nlh, o);
+	nftnl_obj_free(o);
+	return dump_run(d, nlh, obj_cb, d);
+}
+
 static int dump_all(struct dump_ctx *d, uint32_t family, bool rules)
 {
 	static const struct {
@@ -409,11 +455,15 @@ static int dump_all(struct dump_ctx *d, uint32_t family, bool rules)
 	int ret;
 
 	for (i = 0; i < sizeof(steps) / sizeof(steps[0]); i++) {
-		ret = dump_simple(d, steps[i].type, family, steps[i].cb);
+		if (steps[i].type == NFT_MSG_GETOBJ)
+			ret = dump_objs(d, family);
+		else
+			ret = dump_simple(d, steps[i].type, family,
+					  steps[i].cb);
 		/* old kernels know no flowtables/objects */
 		if (ret < 0 && ret != -EOPNOTSUPP && ret != -ENOENT)
 			return ret;
-		if (i == 2) {
+		if (i == 2 && !d->no_elems) {
 			ret = dump_elems(d);
 			if (ret < 0)
 				return ret;
@@ -480,6 +530,28 @@ int nftc_ruleset_dump(struct nftc_ruleset *rs, uint32_t family)
 	ret = dump_open(&d, rs);
 	if (ret == 0)
 		ret = dump_ruleset(&d, family, true);
+	dump_close(&d);
+	return ret;
+}
+
+/**
+ * nftc_ruleset_dump_decls - the kernel's declarations into @rs
+ *
+ * Tables, chains, named sets (without their elements), objects and
+ * flowtables; no rules: what the evaluator's cache needs, at a cost
+ * independent of the number of rules and elements.
+ */
+int nftc_ruleset_dump_decls(struct nftc_ruleset *rs)
+{
+	struct dump_ctx d;
+	int ret;
+
+	nftc_ruleset_init(rs);
+	ret = dump_open(&d, rs);
+	if (ret == 0) {
+		d.no_elems = true;
+		ret = dump_ruleset(&d, 0, false);
+	}
 	dump_close(&d);
 	return ret;
 }
@@ -1207,8 +1279,11 @@ int nftc_list(struct nftc_ctx *ctx, const struct cmd *cmd,
 
 	nftc_ruleset_init(&rs);
 	ret = dump_open(&d, &rs);
-	if (ret == 0)
+	if (ret == 0) {
+		if (cmd->op == CMD_RESET)
+			d.reset = cmd;
 		ret = dump_ruleset(&d, 0, false);
+	}
 	if (ret < 0) {
 		erec_error(&ctx->erq, &cmd->location,
 			   "Could not process rule: %s", strerror(-ret));

@@ -30,6 +30,8 @@ struct nftc_ruleset {
  * nftc_ruleset_free() either way.
  */
 int nftc_ruleset_dump(struct nftc_ruleset *rs, uint32_t family);
+/* Declarations only (no rules, no set elements): the evaluator's cache. */
+int nftc_ruleset_dump_decls(struct nftc_ruleset *rs);
 void nftc_ruleset_free(struct nftc_ruleset *rs);
 
 /*

@@ -399,15 +399,20 @@ static int compile(struct nftc_ctx *ctx, const struct cli_opts *o)
 	}
 	/* "list ...": read back from the kernel (list.c) */
 	if (ret == 0 && !list_empty(&cmds) &&
-	    list_first_entry(&cmds, struct cmd, list)->op == CMD_LIST) {
+	    (list_first_entry(&cmds, struct cmd, list)->op == CMD_LIST ||
+	     list_first_entry(&cmds, struct cmd, list)->op == CMD_RESET)) {
 		struct cmd *cmd;
 
+		/* "reset counters" lists what it zeroes (list.c) */
 		list_for_each_entry(cmd, &cmds, list)
-			if (cmd->op == CMD_LIST &&
+			if ((cmd->op == CMD_LIST || cmd->op == CMD_RESET) &&
 			    nftc_list(ctx, cmd, o->oflags, stdout, stderr) < 0)
 				ret = -1;
 		goto out;
 	}
+	/* As stock: what the kernel holds is known before evaluating. */
+	if (ret == 0 && !(o->check && getenv(NFTC_OFFLINE_ENV)))
+		nftc_netlink_cache_seed(ctx);	/* else: on its own */
 	/* Evaluate even after parse errors: report everything we can. */
 	if (nftc_evaluate(ctx, &cmds) < 0 || ret < 0) {
 		ret = -1;
@@ -484,7 +489,8 @@ int main(int argc, char **argv)
 		case 'n':
 			o.oflags |= NFTC_OUTPUT_NUMERIC_ALL |
 				    NFTC_OUTPUT_NUMERIC_SYMBOL |
-				    NFTC_OUTPUT_NUMERIC_PROTO;
+				    NFTC_OUTPUT_NUMERIC_PROTO |
+				    NFTC_OUTPUT_SECONDS;	/* stock: -n is all */
 			break;
 		case 's':
 			o.oflags |= NFTC_OUTPUT_STATELESS;

@@ -852,13 +852,18 @@ int nftc_netlink_cache_seed(struct nftc_ctx *nft)
 	struct table *t, *tn;
 	int ret;
 
-	ret = nftc_ruleset_dump(&rs, 0);
+	ret = nftc_ruleset_dump_decls(&rs);
 	if (ret < 0) {
 		nftc_ruleset_free(&rs);
 		return nl_unreachable(-ret) ? 0 : ret;
 	}
 	list_for_each_entry_safe(t, tn, &rs.tables, list) {
+		struct chain *c;
+
 		cache_strip_table(t);
+		/* "did you mean" looks at what the kernel holds */
+		list_for_each_entry(c, &t->chains, list)
+			c->flags |= NFTC_CHAIN_F_KERNEL;
 		list_del(&t->list);
 		list_add_tail(&t->list, &nft->tables);
 	}

@@ -74,6 +74,8 @@ int nftc_netlink_send(struct nftc_ctx *ctx, const struct nftc_batch *batch,
  * Returns 0 or a negative errno (the cache is then empty).
  */
 int nftc_netlink_cache_seed(struct nftc_ctx *ctx);
+/* chain->flags bit of a seeded chain: the kernel holds it */
+#define NFTC_CHAIN_F_KERNEL	(1u << 31)
 
 /* Set (to anything) in the environment: -c never talks to the kernel. */
 #define NFTC_OFFLINE_ENV	"NFTKIT_OFFLINE_CHECK"

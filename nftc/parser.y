@@ -225,6 +225,9 @@ line		:	common_block
 		|	stmt_sep
 		|	base_cmd stmt_sep
 			{
+				/* stock's command span ends with its separator */
+				if ($1)
+					$1->location = @$;
 				if (parser_cmd_done(state, $1) < 0)
 					YYABORT;
 			}

@@ -407,8 +407,33 @@ static void print_elem_stmts(struct output_ctx *octx,
 	octx->flags = flags;
 }
 
+/*
+ * A dynset with statements on an anonymous set is a meter to stock:
+ * "meter NAME size N { KEY STMT }".
+ */
+static bool print_meter_head(struct output_ctx *octx, const struct stmt *s)
+{
+	const struct set *set = s->set.set && s->set.set->kind ==
+				EXPR_SET_REF ? s->set.set->set_ref.set : NULL;
+
+	if (!set || !(set->flags & SET_F_ANONYMOUS) ||
+	    list_empty(&s->set.stmts) || !set->handle.set.name)
+		return false;
+	fprintf(octx->f, "meter %s ", set->handle.set.name);
+	if (set->size)
+		fprintf(octx->f, "size %u ", set->size);
+	return true;
+}
+
 static void print_set_stmt(struct output_ctx *octx, const struct stmt *s)
 {
+	if (print_meter_head(octx, s)) {
+		fputs("{ ", octx->f);
+		nftc_print_expr(octx, s->set.key);
+		print_elem_stmts(octx, &s->set.stmts);
+		fputs(" }", octx->f);
+		return;
+	}
 	fprintf(octx->f, "%s ", s->set.op <= NFT_DYNSET_OP_DELETE ?
 		dynset_ops[s->set.op] : "unknown");
 	nftc_print_expr(octx, s->set.set);

@@ -381,6 +381,18 @@ static void dep_walk(struct dep_cand *c, unsigned int n, const struct expr *e)
 	}
 }
 
+/*
+ * Stock keeps the dependency of a nat port map keyed by one transport
+ * field: "ip6 nexthdr tcp redirect to :tcp dport map { ... }" (not so
+ * for address maps and concatenations).
+ */
+static bool nat_map_keeps_dep(const struct expr *e)
+{
+	return e && e->kind == EXPR_MAP && e->map.key &&
+	       e->map.key->kind == EXPR_PAYLOAD &&
+	       e->map.key->payload.base == PROTO_BASE_TRANSPORT_HDR;
+}
+
 static void dep_walk_stmt(struct dep_cand *c, unsigned int n,
 			  const struct stmt *s)
 {
@@ -407,7 +419,8 @@ static void dep_walk_stmt(struct dep_cand *c, unsigned int n,
 		break;
 	case STMT_NAT:
 		dep_walk(c, n, s->nat.addr);
-		dep_walk(c, n, s->nat.proto);
+		if (!nat_map_keeps_dep(s->nat.proto))
+			dep_walk(c, n, s->nat.proto);
 		break;
 	case STMT_DUP:
 		dep_walk(c, n, s->dup.to);
@@ -769,9 +782,10 @@ static void print_obj_data(struct output_ctx *octx, const struct obj *o)
 
 	switch (o->type) {
 	case NFT_OBJECT_COUNTER:
+		if (stateless)	/* stock: an empty block */
+			break;
 		fprintf(octx->f, "\t\tpackets %" PRIu64 " bytes %" PRIu64 "\n",
-			stateless ? 0 : o->counter.packets,
-			stateless ? 0 : o->counter.bytes);
+			o->counter.packets, o->counter.bytes);
 		break;
 	case NFT_OBJECT_QUOTA:
 		fprintf(octx->f, "\t\t%s",

@@ -73,6 +73,9 @@ struct proto_hdr_template {
 
 /**
  * enum proto_desc_id - protocol descriptions, for fast identity tests
+ *
+ * Set userdata records typeof payload keys by these numbers: keep them
+ * equal to stock nft 1.0.6's (UNKNOWN .. ETHER).
  */
 enum proto_desc_id {
 	PROTO_DESC_UNKNOWN,
@@ -86,13 +89,14 @@ enum proto_desc_id {
 	PROTO_DESC_TCP,
 	PROTO_DESC_DCCP,
 	PROTO_DESC_SCTP,
-	PROTO_DESC_ICMPV6,
+	PROTO_DESC_TH,
 	PROTO_DESC_IP,
 	PROTO_DESC_IP6,
+	PROTO_DESC_ICMPV6,
 	PROTO_DESC_ARP,
 	PROTO_DESC_VLAN,
 	PROTO_DESC_ETHER,
-	PROTO_DESC_TH,
+	/* up to here the numbers are stock's set userdata (typeof) ABI */
 	PROTO_DESC_INET,
 	PROTO_DESC_INET_SERVICE,
 	PROTO_DESC_NETDEV,
