@@ -187,6 +187,20 @@ static __u32 nftvm_chain_use(const struct nftvm_chain *c)
 	return n;
 }
 
+/* As the kernel: the list, and the one device again on its own. */
+static void nftvm_fill_devs(struct nftvm_nlbuf *b, const struct nftvm_chain *c)
+{
+	struct nlattr *devs;
+	unsigned int i;
+
+	devs = nftvm_nla_nest_start(b, NFTA_HOOK_DEVS);
+	for (i = 0; i < c->ndevs; i++)
+		nftvm_nla_put_str(b, NFTA_DEVICE_NAME, c->devs[i]);
+	nftvm_nla_nest_end(b, devs);
+	if (c->ndevs == 1)
+		nftvm_nla_put_str(b, NFTA_HOOK_DEV, c->devs[0]);
+}
+
 static int nftvm_fill_chain(struct nftvm_dump *d, const struct nftvm_chain *c,
 			    __u16 flags)
 {
@@ -202,6 +216,8 @@ static int nftvm_fill_chain(struct nftvm_dump *d, const struct nftvm_chain *c,
 		hook = nftvm_nla_nest_start(&d->b, NFTA_CHAIN_HOOK);
 		nftvm_nla_put_be32(&d->b, NFTA_HOOK_HOOKNUM, c->hooknum);
 		nftvm_nla_put_be32(&d->b, NFTA_HOOK_PRIORITY, (__u32)c->prio);
+		if (c->ndevs)
+			nftvm_fill_devs(&d->b, c);
 		nftvm_nla_nest_end(&d->b, hook);
 		nftvm_nla_put_be32(&d->b, NFTA_CHAIN_POLICY, c->policy);
 		nftvm_nla_put_str(&d->b, NFTA_CHAIN_TYPE,

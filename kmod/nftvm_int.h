@@ -315,6 +315,8 @@ struct nftvm_chain {
 	__u64			reg_seq;	/* registration order */
 	void			*udata;
 	__u32			udlen;
+	char			(*devs)[NFTVM_IFNAMSIZ];	/* netdev hooks */
+	__u32			ndevs;
 	/* validation scratch, see validate.c */
 	__u32			vepoch;
 	__u8			vlevel;
