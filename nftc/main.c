@@ -21,6 +21,7 @@
 #include "netlink.h"
 #include "parser_state.h"
 #include "transport.h"
+#include "trace.h"
 #include <sys/stat.h>
 
 enum nft_exit {
@@ -90,7 +91,9 @@ static void usage(FILE *f, const char *argv0)
 "      --builtin-resolver        Resolve service and protocol names from built-in tables only\n"
 "                                (deterministic; host names are not resolved)\n"
 "      --offline <statefile>     Apply to and list the nftkit VM kept in <statefile>\n"
-"                                instead of the kernel (created on first use)\n",
+"                                instead of the kernel (created on first use);\n"
+"                                \"trace packet SELECTORS... [hook NAME]\" runs one\n"
+"                                packet through it\n",
 		argv0);
 }
 
@@ -543,7 +546,13 @@ int main(int argc, char **argv)
 			goto err;
 		}
 	}
-	ret = compile(ctx, &o);
+	/* "trace packet ...": not nft language, the words are selectors */
+	if (!o.file && argc - optind >= 2 && !strcmp(argv[optind], "trace") &&
+	    !strcmp(argv[optind + 1], "packet"))
+		ret = nftc_trace_packet(ctx, ctx->offline, argc - optind - 2,
+					argv + optind + 2, stdout, stderr);
+	else
+		ret = compile(ctx, &o);
 	erec_queue_format(stderr, &ctx->erq);
 	nftc_offline_close(ctx->offline);
 	free(o.cmdline);
