@@ -4,8 +4,8 @@
  * A dump answers NEWSETELEM messages (table, set, a nest of elements) of
  * at most NFTVM_ELEM_MSG_MAX bytes each, at least one even for an empty
  * set, then NLMSG_DONE.  Interval sets list their boundaries in
- * descending key order, as the kernel's red-black tree walks them; the
- * catch-all element comes last.
+ * descending key order, as the kernel's red-black tree walks them, sets
+ * of small keys in its bitmap's order; the catch-all element comes last.
  */
 #include "nftvm_int.h"
 
@@ -133,6 +133,47 @@ static int nftvm_elem_collect(const struct nftvm_set *set,
 	return 0;
 }
 
+/*
+ * Sets of 1- and 2-byte keys live in the kernel's bitmap backend, which
+ * walks them by the key read as a host-order integer; user space shows
+ * ties between equal-ranking elements in that order, so keep it.
+ */
+static bool nftvm_set_is_bitmap(const struct nftvm_set *s)
+{
+	return s->klen <= 2 &&
+	       !(s->flags & (NFT_SET_INTERVAL | NFT_SET_MAP | NFT_SET_OBJECT |
+			     NFT_SET_TIMEOUT | NFT_SET_EVAL));
+}
+
+static __u32 nftvm_bitmap_index(const struct nftvm_set *s,
+				const struct nftvm_elem *e)
+{
+	__u16 k16;
+
+	if (s->klen == 1)
+		return *(const __u8 *)nftvm_elem_key(e);
+	nftvm_memcpy(&k16, nftvm_elem_key(e), 2);
+	return k16;
+}
+
+/* Shell sort by bitmap index: no libc in the VM core. */
+static void nftvm_sort_bitmap(const struct nftvm_set *s,
+			      const struct nftvm_elem **v, unsigned int n)
+{
+	const struct nftvm_elem *tmp;
+	unsigned int gap, i, j;
+
+	for (gap = n / 2; gap > 0; gap /= 2)
+		for (i = gap; i < n; i++) {
+			tmp = v[i];
+			for (j = i; j >= gap &&
+			     nftvm_bitmap_index(s, v[j - gap]) >
+			     nftvm_bitmap_index(s, tmp); j -= gap)
+				v[j] = v[j - gap];
+			v[j] = tmp;
+		}
+}
+
 static int nftvm_dump_elems(struct nftvm_dump *d, const struct nftvm_set *s)
 {
 	struct nftvm_elem_dump ed = { .d = d, .set = s };
@@ -146,6 +187,8 @@ static int nftvm_dump_elems(struct nftvm_dump *d, const struct nftvm_set *s)
 		if (!vec.v)
 			return -NFTVM_ENOMEM;
 		s->type->walk(s, nftvm_elem_collect, &vec);
+		if (nftvm_set_is_bitmap(s))
+			nftvm_sort_bitmap(s, vec.v, vec.n);
 	}
 	nftvm_elem_msg_open(&ed, NLM_F_MULTI);
 	for (i = 0; i < vec.n && !err; i++)
