@@ -93,7 +93,8 @@ static void usage(FILE *f, const char *argv0)
 "      --offline <statefile>     Apply to and list the nftkit VM kept in <statefile>\n"
 "                                instead of the kernel (created on first use);\n"
 "                                \"trace packet SELECTORS... [hook NAME]\" runs one\n"
-"                                packet through it\n",
+"                                packet through it, \"trace pcap FILE [hook NAME]\" a\n"
+"                                capture with per-rule hit counts\n",
 		argv0);
 }
 
@@ -548,9 +549,10 @@ int main(int argc, char **argv)
 	}
 	/* "trace packet ...": not nft language, the words are selectors */
 	if (!o.file && argc - optind >= 2 && !strcmp(argv[optind], "trace") &&
-	    !strcmp(argv[optind + 1], "packet"))
-		ret = nftc_trace_packet(ctx, ctx->offline, argc - optind - 2,
-					argv + optind + 2, stdout, stderr);
+	    (!strcmp(argv[optind + 1], "packet") ||
+	     !strcmp(argv[optind + 1], "pcap")))
+		ret = nftc_trace_packet(ctx, ctx->offline, argc - optind - 1,
+					argv + optind + 1, stdout, stderr);
 	else
 		ret = compile(ctx, &o);
 	erec_queue_format(stderr, &ctx->erq);

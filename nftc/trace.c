@@ -340,6 +340,31 @@ static int trace_run(struct nftc_ctx *ctx, struct nftc_offline *off,
 	return 0;
 }
 
+/* "trace pcap FILE [hook NAME]" */
+static int trace_pcap_args(struct nftc_ctx *ctx, struct nftc_offline *off,
+			   int argc, char **argv, FILE *out)
+{
+	char *rest = NULL;
+	int hook, ret;
+
+	if (argc < 1) {
+		erec_error(&ctx->erq, NULL, "trace pcap needs a file");
+		return -1;
+	}
+	ret = split_args(ctx, argc - 1, argv + 1, &rest, &hook);
+	if (ret == 0 && *rest) {
+		erec_error(&ctx->erq, NULL, "trace pcap: unexpected \"%s\"",
+			   rest);
+		ret = -1;
+	}
+	free(rest);
+	if (ret < 0)
+		return -1;
+	return nftc_trace_pcap(ctx, off, argv[0],
+			       hook >= 0 ? (unsigned int)hook :
+					   NF_INET_LOCAL_IN, out);
+}
+
 int nftc_trace_packet(struct nftc_ctx *ctx, struct nftc_offline *off,
 		      int argc, char **argv, FILE *out, FILE *warn)
 {
@@ -351,9 +376,14 @@ int nftc_trace_packet(struct nftc_ctx *ctx, struct nftc_offline *off,
 
 	if (!off) {
 		erec_error(&ctx->erq, NULL,
-			   "trace packet needs --offline STATEFILE");
+			   "trace needs --offline STATEFILE");
 		return -1;
 	}
+	if (argc >= 1 && !strcmp(argv[0], "pcap"))
+		return trace_pcap_args(ctx, off, argc - 1, argv + 1, out);
+	/* "packet" */
+	argc--;
+	argv++;
 	if (split_args(ctx, argc, argv, &sel, &hook) < 0)
 		goto out;
 	if (compile_selectors(ctx, sel, &batch) < 0)
