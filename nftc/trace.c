@@ -127,7 +127,8 @@ static int compile_selectors(struct nftc_ctx *ctx, const char *sel,
 	if (ret == 0)
 		ret = nftc_batch_end(*batch);
 	cmd_list_free(&cmds);
-	/* the parser keeps the text for diagnostics: it lives in ctx */
+	/* the parser keeps its own copy for diagnostics */
+	free(text);
 	return ret;
 }
 
