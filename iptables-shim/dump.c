@@ -160,7 +160,7 @@ int shim_dump(struct shim_ruleset *s, uint8_t family)
 
 	s->ctrs = NULL;
 	s->nctrs = 0;
-	ret = nftc_ruleset_dump(&s->rs, family);
+	ret = nftc_ruleset_dump(&s->rs, family, NULL);
 	if (ret < 0)
 		return ret;
 	d.buf = malloc(SHIM_DUMP_BUFSIZ);

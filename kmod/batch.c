@@ -6,38 +6,81 @@
 #include "nftvm_int.h"
 
 #define NFTVM_ATTR_MAX	32
+/* one reply message at most: a rule of 128 expressions fits */
+#define NFTVM_DUMP_BUFSIZ	(64 * 1024)
 
 /**
- * struct nftvm_msg_desc - how to handle one NFT_MSG_* in a batch
- * A message without an entry (GET*, unknown) is -EINVAL, as in a
- * kernel batch.
+ * struct nftvm_msg_desc - how to handle one NFT_MSG_*
+ * @fn:		in a batch; a message without one (GET*, unknown) is
+ *		-EINVAL there, as in a kernel batch
+ * @get:	outside a batch (nftvm_request(), dump.c)
  */
 struct nftvm_msg_desc {
 	nftvm_msg_fn			fn;
+	nftvm_get_fn			get;
 	unsigned int			maxattr;
 	const struct nftvm_nla_policy	*policy;
 };
 
+static const struct nftvm_nla_policy nftvm_gen_policy[NFTA_GEN_MAX + 1] = {
+	[NFTA_GEN_ID]		= { .type = NFTVM_NLA_U32 },
+};
+
+static const struct nftvm_nla_policy nftvm_obj_policy[NFTA_OBJ_MAX + 1] = {
+	[NFTA_OBJ_TABLE]	= { .type = NFTVM_NLA_STRING,
+				    .len = NFTVM_NAME_MAXLEN - 1 },
+	[NFTA_OBJ_NAME]		= { .type = NFTVM_NLA_STRING,
+				    .len = NFTVM_NAME_MAXLEN - 1 },
+	[NFTA_OBJ_TYPE]		= { .type = NFTVM_NLA_U32 },
+	[NFTA_OBJ_HANDLE]	= { .type = NFTVM_NLA_U64 },
+};
+
 static const struct nftvm_msg_desc nftvm_msgs[NFT_MSG_MAX] = {
-	[NFT_MSG_NEWTABLE]	= { nftvm_newtable, NFTA_TABLE_MAX,
+	[NFT_MSG_GETGEN]	= { NULL, nftvm_getgen, NFTA_GEN_MAX,
+				    nftvm_gen_policy },
+	[NFT_MSG_GETTABLE]	= { NULL, nftvm_gettable, NFTA_TABLE_MAX,
 				    nftvm_table_policy },
-	[NFT_MSG_DELTABLE]	= { nftvm_deltable, NFTA_TABLE_MAX,
-				    nftvm_table_policy },
-	[NFT_MSG_NEWCHAIN]	= { nftvm_newchain, NFTA_CHAIN_MAX,
+	[NFT_MSG_GETCHAIN]	= { NULL, nftvm_getchain, NFTA_CHAIN_MAX,
 				    nftvm_chain_policy },
-	[NFT_MSG_DELCHAIN]	= { nftvm_delchain, NFTA_CHAIN_MAX,
-				    nftvm_chain_policy },
-	[NFT_MSG_NEWRULE]	= { nftvm_newrule, NFTA_RULE_MAX,
+	[NFT_MSG_GETRULE]	= { NULL, nftvm_getrule, NFTA_RULE_MAX,
 				    nftvm_rule_policy },
-	[NFT_MSG_DELRULE]	= { nftvm_delrule, NFTA_RULE_MAX,
-				    nftvm_rule_policy },
-	[NFT_MSG_NEWSET]	= { nftvm_newset, NFTA_SET_MAX,
+	[NFT_MSG_GETSET]	= { NULL, nftvm_getset, NFTA_SET_MAX,
 				    nftvm_set_policy },
-	[NFT_MSG_DELSET]	= { nftvm_delset, NFTA_SET_MAX,
-				    nftvm_set_policy },
-	[NFT_MSG_NEWSETELEM]	= { nftvm_newsetelem, NFTA_SET_ELEM_LIST_MAX,
+	[NFT_MSG_GETSETELEM]	= { NULL, nftvm_getsetelem,
+				    NFTA_SET_ELEM_LIST_MAX,
 				    nftvm_set_elem_list_policy },
-	[NFT_MSG_DELSETELEM]	= { nftvm_delsetelem, NFTA_SET_ELEM_LIST_MAX,
+	[NFT_MSG_GETOBJ]	= { NULL, nftvm_getobj, NFTA_OBJ_MAX,
+				    nftvm_obj_policy },
+	[NFT_MSG_GETFLOWTABLE]	= { NULL, nftvm_getflowtable, 0,
+				    nftvm_gen_policy },
+	[NFT_MSG_NEWTABLE]	= { nftvm_newtable, NULL, NFTA_TABLE_MAX,
+				    nftvm_table_policy },
+	[NFT_MSG_DELTABLE]	= { nftvm_deltable, NULL,
+				    NFTA_TABLE_MAX,
+				    nftvm_table_policy },
+	[NFT_MSG_NEWCHAIN]	= { nftvm_newchain, NULL,
+				    NFTA_CHAIN_MAX,
+				    nftvm_chain_policy },
+	[NFT_MSG_DELCHAIN]	= { nftvm_delchain, NULL,
+				    NFTA_CHAIN_MAX,
+				    nftvm_chain_policy },
+	[NFT_MSG_NEWRULE]	= { nftvm_newrule, NULL,
+				    NFTA_RULE_MAX,
+				    nftvm_rule_policy },
+	[NFT_MSG_DELRULE]	= { nftvm_delrule, NULL,
+				    NFTA_RULE_MAX,
+				    nftvm_rule_policy },
+	[NFT_MSG_NEWSET]	= { nftvm_newset, NULL,
+				    NFTA_SET_MAX,
+				    nftvm_set_policy },
+	[NFT_MSG_DELSET]	= { nftvm_delset, NULL,
+				    NFTA_SET_MAX,
+				    nftvm_set_policy },
+	[NFT_MSG_NEWSETELEM]	= { nftvm_newsetelem, NULL,
+				    NFTA_SET_ELEM_LIST_MAX,
+				    nftvm_set_elem_list_policy },
+	[NFT_MSG_DELSETELEM]	= { nftvm_delsetelem, NULL,
+				    NFTA_SET_ELEM_LIST_MAX,
 				    nftvm_set_elem_list_policy },
 	[NFT_MSG_NEWOBJ]	= { nftvm_newobj, NFTA_OBJ_MAX,
 				    nftvm_obj_policy },
@@ -208,5 +251,72 @@ int nftvm_batch_process(struct nftvm *vm, const void *buf, size_t len,
 err_abort:
 	nftvm_trans_abort(vm);
 	nftvm_err_set(err, buf, nlh, index, &ctx, ret);
+	return ret;
+}
+
+/**
+ * nftvm_request - answer one request sent outside a batch (GET*)
+ * @vm: the ruleset
+ * @buf: the request message, as sent to a NETLINK_NETFILTER socket
+ * @len: bytes in @buf
+ * @portid: the requester's netlink port, echoed in the replies
+ * @fn: receives every reply message (NEW* messages, NLMSG_DONE)
+ * @arg: passed to @fn
+ * @err: filled in when the request fails (may be NULL)
+ *
+ * Dumps (NLM_F_DUMP) answer NLM_F_MULTI messages and NLMSG_DONE, single
+ * gets one message; acknowledgements and NLMSG_ERROR are the caller's
+ * (the netlink core's) business, as in the kernel.
+ *
+ * Return: 0, or the negative errno the kernel would answer.
+ */
+int nftvm_request(struct nftvm *vm, const void *buf, size_t len,
+		  __u32 portid, nftvm_reply_fn fn, void *arg,
+		  struct nftvm_err *err)
+{
+	const struct nlattr *tb[NFTVM_ATTR_MAX + 1];
+	const struct nlmsghdr *nlh = buf;
+	struct nftvm_dump d = { .vm = vm, .portid = portid, .fn = fn,
+				.arg = arg };
+	const struct nftvm_msg_desc *desc;
+	const struct nfgenmsg *nfg;
+	const void *attrs;
+	unsigned int msg;
+	size_t alen;
+	int ret = -NFTVM_EINVAL;
+
+	d.ctx.vm = vm;
+	if (len < NLMSG_HDRLEN || nlh->nlmsg_len < NFTVM_NFGEN_LEN ||
+	    nlh->nlmsg_len > len ||
+	    (nlh->nlmsg_type >> 8) != NFNL_SUBSYS_NFTABLES)
+		goto out;
+	msg = nlh->nlmsg_type & 0xff;
+	if (msg >= NFT_MSG_MAX || !nftvm_msgs[msg].get) {
+		ret = -NFTVM_EOPNOTSUPP;
+		goto out;
+	}
+	desc = &nftvm_msgs[msg];
+	nfg = NLMSG_DATA(nlh);
+	d.family = nfg->nfgen_family;
+	d.ctx.family = nfg->nfgen_family;
+	d.nlflags = nlh->nlmsg_flags;
+	d.seq = nlh->nlmsg_seq;
+	attrs = nftvm_msg_attrs(nlh, &alen);
+	ret = nftvm_nla_parse(&d.ctx, tb, desc->maxattr, desc->policy, attrs,
+			      alen);
+	if (ret < 0)
+		goto out;
+	d.b.cap = NFTVM_DUMP_BUFSIZ;
+	d.b.buf = nftvm_alloc(d.b.cap);
+	if (!d.b.buf) {
+		ret = -NFTVM_ENOMEM;
+		goto out;
+	}
+	ret = desc->get(&d, tb);
+	nftvm_free(d.b.buf);
+out:
+	if (ret < 0)
+		nftvm_err_set(err, buf, ret == -NFTVM_EINVAL &&
+			      len < NLMSG_HDRLEN ? NULL : nlh, 0, &d.ctx, ret);
 	return ret;
 }

@@ -95,11 +95,76 @@ static int nftvm_chain_type_lookup(const struct nlattr *attr, __u8 family)
 	return -NFTVM_ENOENT;
 }
 
+/**
+ * struct nftvm_hook_spec - a parsed NFTA_CHAIN_HOOK
+ * @dev, @devs: the device attributes of a netdev hook (one of them)
+ */
 struct nftvm_hook_spec {
-	__u32	hooknum;
-	__s32	prio;
-	int	type;
+	__u32			hooknum;
+	__s32			prio;
+	int			type;
+	const struct nlattr	*dev;
+	const struct nlattr	*devs;
 };
+
+#define NFTVM_NETDEVICE_MAX	256	/* NFT_NETDEVICE_MAX */
+
+/* Hooks that attach to devices (nft_base_chain_netdev()). */
+static bool nftvm_hook_netdev(__u8 family, __u32 hooknum)
+{
+	return family == NFPROTO_NETDEV ||
+	       (family == NFPROTO_INET && hooknum == NF_INET_INGRESS);
+}
+
+/*
+ * The device names of a netdev hook.  The VM has no devices: any name
+ * is taken (the kernel wants the device to exist, -ENOENT).
+ */
+static int nftvm_chain_set_devs(struct nftvm_ctx *ctx, struct nftvm_chain *c,
+				const struct nftvm_hook_spec *hs)
+{
+	const struct nlattr *pos;
+	unsigned int n = 0, i;
+	int rem;
+
+	if (hs->dev) {
+		n = 1;
+	} else {
+		nftvm_nla_for_each_nested(pos, hs->devs, rem) {
+			if (nftvm_nla_type(pos) != NFTA_DEVICE_NAME ||
+			    nftvm_nla_len(pos) < 1 ||
+			    nftvm_strnlen(nftvm_nla_data(pos),
+					  nftvm_nla_len(pos)) >= NFTVM_IFNAMSIZ)
+				return nftvm_fail(ctx, pos, -NFTVM_EINVAL);
+			if (++n == NFTVM_NETDEVICE_MAX)
+				return nftvm_fail(ctx, pos, -NFTVM_EFBIG);
+		}
+		if (!n)
+			return nftvm_fail(ctx, hs->devs, -NFTVM_EINVAL);
+	}
+	c->devs = nftvm_alloc(n * NFTVM_IFNAMSIZ);
+	if (!c->devs)
+		return -NFTVM_ENOMEM;
+	if (hs->dev) {
+		nftvm_memcpy(c->devs[0], nftvm_nla_data(hs->dev),
+			     nftvm_strnlen(nftvm_nla_data(hs->dev),
+					   nftvm_nla_len(hs->dev)));
+	} else {
+		i = 0;
+		nftvm_nla_for_each_nested(pos, hs->devs, rem) {
+			for (n = 0; n < i; n++)
+				if (nftvm_nla_streq(pos, c->devs[n]))
+					return nftvm_fail(ctx, pos,
+							  -NFTVM_EEXIST);
+			nftvm_memcpy(c->devs[i++], nftvm_nla_data(pos),
+				     nftvm_strnlen(nftvm_nla_data(pos),
+						   nftvm_nla_len(pos)));
+		}
+		n = i;
+	}
+	c->ndevs = n;
+	return 0;
+}
 
 static int nftvm_chain_parse_hook(struct nftvm_ctx *ctx,
 				  const struct nlattr **tb,
@@ -128,6 +193,16 @@ static int nftvm_chain_parse_hook(struct nftvm_ctx *ctx,
 	if (hs->type == NFTVM_CHAIN_NAT && hs->prio <= NFTVM_PRI_CONNTRACK)
 		return nftvm_fail(ctx, ha[NFTA_HOOK_PRIORITY],
 				  -NFTVM_EOPNOTSUPP);
+	hs->dev = ha[NFTA_HOOK_DEV];
+	hs->devs = hs->dev ? NULL : ha[NFTA_HOOK_DEVS];
+	if (nftvm_hook_netdev(ctx->family, hs->hooknum)) {
+		if (!hs->dev && !hs->devs)
+			return nftvm_fail(ctx, tb[NFTA_CHAIN_HOOK],
+					  -NFTVM_EINVAL);
+	} else if (hs->dev || hs->devs) {
+		return nftvm_fail(ctx, hs->dev ? hs->dev : hs->devs,
+				  -NFTVM_EOPNOTSUPP);
+	}
 	return 0;
 }
 
@@ -249,6 +324,13 @@ static int nftvm_chain_add(struct nftvm_ctx *ctx, struct nftvm_table *table,
 		c->prio = hs.prio;
 		c->type = (__u8)hs.type;
 		c->policy = policy;
+		if (hs.dev || hs.devs) {
+			err = nftvm_chain_set_devs(ctx, c, &hs);
+			if (err < 0) {
+				nftvm_chain_free(c);
+				return err;
+			}
+		}
 	}
 	err = nftvm_trans_add(ctx, NFTVM_TRANS_NEWCHAIN, c, table, NULL);
 	if (err < 0) {

@@ -157,6 +157,7 @@ void nftvm_table_free(struct nftvm_table *table)
 
 void nftvm_chain_free(struct nftvm_chain *chain)
 {
+	nftvm_free(chain->devs);
 	nftvm_free(chain->udata);
 	nftvm_free(chain->name);
 	nftvm_free(chain);

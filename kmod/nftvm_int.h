@@ -440,6 +440,8 @@ struct nftvm_chain {
 	__u64			reg_seq;	/* registration order */
 	void			*udata;
 	__u32			udlen;
+	char			(*devs)[NFTVM_IFNAMSIZ];	/* netdev hooks */
+	__u32			ndevs;
 	/* validation scratch, see validate.c */
 	__u32			vepoch;
 	__u8			vlevel;
@@ -757,5 +759,46 @@ int nftvm_validate_set_jumps(struct nftvm_ctx *ctx,
 			     const struct nftvm_set *set,
 			     const struct nftvm_elem *e);
 int nftvm_validate_table(struct nftvm_ctx *ctx, struct nftvm_table *table);
+
+/* ------------------------------------------------------------ dumps */
+
+/**
+ * struct nftvm_dump - one GET request being answered (dump.c)
+ * @ctx:	message context, receives the culprit attribute on error
+ * @nlflags:	the request's flags (NLM_F_DUMP: a dump)
+ * @seq:	the request's sequence number, echoed in every reply
+ * @portid:	the requester's port, echoed in every reply
+ * @fn:		receives each reply message
+ * @b:		scratch buffer the current reply is built in
+ */
+struct nftvm_dump {
+	struct nftvm		*vm;
+	struct nftvm_ctx	ctx;
+	__u16			nlflags;
+	__u8			family;
+	__u32			seq;
+	__u32			portid;
+	nftvm_reply_fn		fn;
+	void			*arg;
+	struct nftvm_nlbuf	b;
+};
+
+typedef int (*nftvm_get_fn)(struct nftvm_dump *d, const struct nlattr **tb);
+
+struct nlmsghdr *nftvm_dump_msg_start(struct nftvm_dump *d, __u16 event,
+				      __u16 flags, __u8 family);
+int nftvm_dump_msg_end(struct nftvm_dump *d, struct nlmsghdr *nlh);
+int nftvm_dump_done(struct nftvm_dump *d);
+struct nftvm_set *nftvm_set_find_attr(const struct nftvm_table *t,
+				      const struct nlattr *name);
+
+int nftvm_getgen(struct nftvm_dump *d, const struct nlattr **tb);
+int nftvm_gettable(struct nftvm_dump *d, const struct nlattr **tb);
+int nftvm_getchain(struct nftvm_dump *d, const struct nlattr **tb);
+int nftvm_getrule(struct nftvm_dump *d, const struct nlattr **tb);
+int nftvm_getset(struct nftvm_dump *d, const struct nlattr **tb);
+int nftvm_getsetelem(struct nftvm_dump *d, const struct nlattr **tb);
+int nftvm_getobj(struct nftvm_dump *d, const struct nlattr **tb);
+int nftvm_getflowtable(struct nftvm_dump *d, const struct nlattr **tb);
 
 #endif /* NFTVM_INT_H */

@@ -29,19 +29,21 @@
 #include "delinearize.h"
 #include "printer.h"
 #include "linearize.h"
+#include "transport.h"
 
 #define DUMP_BUFSIZ	(256 * 1024)
 #define DUMP_RETRIES	8
 
 /**
  * struct dump_ctx - one netlink socket used for a series of dumps
- * @nl: the socket; @portid: its port; @seq: last sequence number
+ * @nl: the socket or offline VM (transport.h); @portid: its port;
+ * @seq: last sequence number
  * @buf: receive buffer
  * @rs: ruleset being filled
  * @set: set whose elements the current dump returns
  */
 struct dump_ctx {
-	struct mnl_socket	*nl;
+	struct nftc_transport	*nl;
 	uint32_t		portid;
 	uint32_t		seq;
 	char			*buf;
@@ -129,12 +131,13 @@ static int dump_run(struct dump_ctx *d, struct nlmsghdr *nlh, dump_cb cb,
 {
 	int ret;
 
-	if (mnl_socket_sendto(d->nl, nlh, nlh->nlmsg_len) < 0)
-		return -errno;
+	ret = nftc_transport_send(d->nl, nlh, nlh->nlmsg_len);
+	if (ret < 0)
+		return ret;
 	for (;;) {
-		ret = mnl_socket_recvfrom(d->nl, d->buf, DUMP_BUFSIZ);
+		ret = nftc_transport_recv(d->nl, d->buf, DUMP_BUFSIZ, false);
 		if (ret < 0)
-			return -errno;
+			return ret;
 		ret = mnl_cb_run(d->buf, ret, d->seq, d->portid, cb, data);
 		if (ret <= 0)
 			break;
@@ -475,19 +478,20 @@ static int dump_all(struct dump_ctx *d, uint32_t family, bool rules)
 	return ret == -ENOENT ? 0 : ret;
 }
 
-static int dump_open(struct dump_ctx *d, struct nftc_ruleset *rs)
+static int dump_open(struct dump_ctx *d, struct nftc_ruleset *rs,
+		     struct nftc_offline *off)
 {
+	int ret;
+
 	memset(d, 0, sizeof(*d));
 	d->rs = rs;
 	d->buf = malloc(DUMP_BUFSIZ);
 	if (!d->buf)
 		return -ENOMEM;
-	d->nl = mnl_socket_open(NETLINK_NETFILTER);
-	if (!d->nl)
-		return -errno;
-	if (mnl_socket_bind(d->nl, 0, MNL_SOCKET_AUTOPID) < 0)
-		return -errno;
-	d->portid = mnl_socket_get_portid(d->nl);
+	ret = nftc_transport_open(off, &d->nl);
+	if (ret < 0)
+		return ret;
+	d->portid = d->nl->portid;
 	d->seq = time(NULL);
 	return 0;
 }
@@ -495,8 +499,7 @@ static int dump_open(struct dump_ctx *d, struct nftc_ruleset *rs)
 static void dump_close(struct dump_ctx *d)
 {
 	delin_set_index_free(d->index);
-	if (d->nl)
-		mnl_socket_close(d->nl);
+	nftc_transport_close(d->nl);
 	free(d->buf);
 }
 
@@ -521,13 +524,14 @@ static int dump_ruleset(struct dump_ctx *d, uint32_t family, bool rules)
 /**
  * nftc_ruleset_dump - read the kernel's ruleset of @family into @rs
  */
-int nftc_ruleset_dump(struct nftc_ruleset *rs, uint32_t family)
+int nftc_ruleset_dump(struct nftc_ruleset *rs, uint32_t family,
+		      struct nftc_offline *off)
 {
 	struct dump_ctx d;
 	int ret;
 
 	nftc_ruleset_init(rs);
-	ret = dump_open(&d, rs);
+	ret = dump_open(&d, rs, off);
 	if (ret == 0)
 		ret = dump_ruleset(&d, family, true);
 	dump_close(&d);
@@ -541,13 +545,13 @@ int nftc_ruleset_dump(struct nftc_ruleset *rs, uint32_t family)
  * flowtables; no rules: what the evaluator's cache needs, at a cost
  * independent of the number of rules and elements.
  */
-int nftc_ruleset_dump_decls(struct nftc_ruleset *rs)
+int nftc_ruleset_dump_decls(struct nftc_ruleset *rs, struct nftc_offline *off)
 {
 	struct dump_ctx d;
 	int ret;
 
 	nftc_ruleset_init(rs);
-	ret = dump_open(&d, rs);
+	ret = dump_open(&d, rs, off);
 	if (ret == 0) {
 		d.no_elems = true;
 		ret = dump_ruleset(&d, 0, false);
@@ -1278,7 +1282,7 @@ int nftc_list(struct nftc_ctx *ctx, const struct cmd *cmd,
 	int ret;
 
 	nftc_ruleset_init(&rs);
-	ret = dump_open(&d, &rs);
+	ret = dump_open(&d, &rs, ctx->offline);
 	if (ret == 0) {
 		if (cmd->op == CMD_RESET)
 			d.reset = cmd;

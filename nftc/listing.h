@@ -25,13 +25,16 @@ struct nftc_ruleset {
 };
 
 /*
- * Dump everything of @family (0: every family) from the kernel into @rs
- * (initialised by the call). Returns 0 or a negative errno; release with
- * nftc_ruleset_free() either way.
+ * Dump everything of @family (0: every family) from the kernel (or with
+ * @off, the offline VM: transport.h) into @rs (initialised by the call).
+ * Returns 0 or a negative errno; release with nftc_ruleset_free() either
+ * way.
  */
-int nftc_ruleset_dump(struct nftc_ruleset *rs, uint32_t family);
+struct nftc_offline;
+int nftc_ruleset_dump(struct nftc_ruleset *rs, uint32_t family,
+		      struct nftc_offline *off);
 /* Declarations only (no rules, no set elements): the evaluator's cache. */
-int nftc_ruleset_dump_decls(struct nftc_ruleset *rs);
+int nftc_ruleset_dump_decls(struct nftc_ruleset *rs, struct nftc_offline *off);
 void nftc_ruleset_free(struct nftc_ruleset *rs);
 
 /*

@@ -20,6 +20,8 @@
 #include "pipeline.h"
 #include "netlink.h"
 #include "parser_state.h"
+#include "transport.h"
+#include "trace.h"
 #include <sys/stat.h>
 
 enum nft_exit {
@@ -35,6 +37,7 @@ struct cli_opts {
 	bool		builtin_resolver;
 	char		*cmdline;
 	unsigned int	oflags;	/* enum nftc_output_flags (list) */
+	const char	*offline;	/* --offline STATEFILE */
 };
 
 static const struct {
@@ -53,6 +56,7 @@ static const struct {
 
 enum {
 	OPT_BUILTIN_RESOLVER = 0x100,
+	OPT_OFFLINE,
 };
 
 static const struct option long_options[] = {
@@ -68,6 +72,7 @@ static const struct option long_options[] = {
 	{ "echo",		no_argument,		NULL, 'e' },
 	{ "builtin-resolver",	no_argument,		NULL,
 						OPT_BUILTIN_RESOLVER },
+	{ "offline",		required_argument,	NULL, OPT_OFFLINE },
 	{ NULL }
 };
 
@@ -84,7 +89,12 @@ static void usage(FILE *f, const char *argv0)
 "  -I, --includepath <directory> Add <directory> to the paths searched for include files.\n"
 "      --debug <level [,level...]> Specify debugging level (scanner, parser, eval, netlink, all)\n"
 "      --builtin-resolver        Resolve service and protocol names from built-in tables only\n"
-"                                (deterministic; host names are not resolved)\n",
+"                                (deterministic; host names are not resolved)\n"
+"      --offline <statefile>     Apply to and list the nftkit VM kept in <statefile>\n"
+"                                instead of the kernel (created on first use);\n"
+"                                \"trace packet SELECTORS... [hook NAME]\" runs one\n"
+"                                packet through it, \"trace pcap FILE [hook NAME]\" a\n"
+"                                capture with per-rule hit counts\n",
 		argv0);
 }
 
@@ -311,6 +321,7 @@ static struct nftc_ctx *ctx_clone_settings(const struct nftc_ctx *ctx)
 	n->resolver = ctx->resolver;
 	n->debug = ctx->debug;
 	n->erq.max_errors = ctx->erq.max_errors;
+	n->offline = ctx->offline;
 	for (i = 0; i < ctx->num_include_paths; i++)
 		nftc_add_include_path(n, ctx->include_paths[i]);
 	return n;
@@ -343,6 +354,9 @@ static int compile_streaming(struct nftc_ctx *ctx, const struct cli_opts *o,
 		free(copy);
 		return 1;
 	}
+	/* offline: what the VM holds is known, as the kernel's would be */
+	if (sctx->offline)
+		nftc_netlink_cache_seed(sctx);
 	if (nftc_compile_file_streaming(sctx, o->file, copy, size, stdout,
 					&batch) < 0) {
 		nftc_ctx_free(sctx);
@@ -410,8 +424,11 @@ static int compile(struct nftc_ctx *ctx, const struct cli_opts *o)
 				ret = -1;
 		goto out;
 	}
-	/* As stock: what the kernel holds is known before evaluating. */
-	if (ret == 0 && !(o->check && getenv(NFTC_OFFLINE_ENV)))
+	/*
+	 * As stock: what the kernel (or the offline VM) holds is known
+	 * before evaluating.
+	 */
+	if (ret == 0 && (ctx->offline || !(o->check && getenv(NFTC_OFFLINE_ENV))))
 		nftc_netlink_cache_seed(ctx);	/* else: on its own */
 	/* Evaluate even after parse errors: report everything we can. */
 	if (nftc_evaluate(ctx, &cmds) < 0 || ret < 0) {
@@ -486,6 +503,9 @@ int main(int argc, char **argv)
 		case OPT_BUILTIN_RESOLVER:
 			o.builtin_resolver = true;
 			break;
+		case OPT_OFFLINE:
+			o.offline = optarg;
+			break;
 		case 'n':
 			o.oflags |= NFTC_OUTPUT_NUMERIC_ALL |
 				    NFTC_OUTPUT_NUMERIC_SYMBOL |
@@ -525,8 +545,25 @@ int main(int argc, char **argv)
 		goto err;
 	}
 
-	ret = compile(ctx, &o);
+	if (o.offline) {
+		char msg[512];
+
+		ctx->offline = nftc_offline_open(o.offline, msg, sizeof(msg));
+		if (!ctx->offline) {
+			fprintf(stderr, "Error: %s\n", msg);
+			goto err;
+		}
+	}
+	/* "trace packet ...": not nft language, the words are selectors */
+	if (!o.file && argc - optind >= 2 && !strcmp(argv[optind], "trace") &&
+	    (!strcmp(argv[optind + 1], "packet") ||
+	     !strcmp(argv[optind + 1], "pcap")))
+		ret = nftc_trace_packet(ctx, ctx->offline, argc - optind - 1,
+					argv + optind + 1, stdout, stderr);
+	else
+		ret = compile(ctx, &o);
 	erec_queue_format(stderr, &ctx->erq);
+	nftc_offline_close(ctx->offline);
 	free(o.cmdline);
 	nftc_ctx_free(ctx);
 	resolver_memo_fini(&memo);

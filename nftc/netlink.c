@@ -31,6 +31,7 @@
 #include "erec.h"
 #include "netlink.h"
 #include "listing.h"
+#include "transport.h"
 
 /* Generation changes tolerated before giving up (-ERESTART). */
 #define NL_GENID_RETRIES	8
@@ -58,7 +59,7 @@ struct nl_err {
  * @nft: compiler context (errors go to nft->erq)
  * @batch: what is sent
  * @flags: enum nftc_nl_flags
- * @nl: the socket; @portid its address
+ * @tp: the socket or the offline VM (transport.h); @portid its address
  * @genid: ruleset generation the batch is meant for
  * @nqueries: GETGEN requests so far (their sequence numbers differ)
  * @errs: errors received (@nerrs used, @errs_cap allocated)
@@ -69,7 +70,7 @@ struct nl_ctx {
 	struct nftc_ctx			*nft;
 	const struct nftc_batch		*batch;
 	unsigned int			flags;
-	struct mnl_socket		*nl;
+	struct nftc_transport		*tp;
 	uint32_t			portid;
 	uint32_t			genid;
 	unsigned int			nqueries;
@@ -85,18 +86,11 @@ struct nl_ctx {
 
 static int nl_open(struct nl_ctx *ctx)
 {
-	int one = 1;
+	int ret = nftc_transport_open(ctx->nft->offline, &ctx->tp);
 
-	ctx->nl = mnl_socket_open(NETLINK_NETFILTER);
-	if (!ctx->nl)
-		return -errno;
-	if (mnl_socket_bind(ctx->nl, 0, MNL_SOCKET_AUTOPID) < 0)
-		return -errno;
-	ctx->portid = mnl_socket_get_portid(ctx->nl);
-	/* Both are optional: old kernels just give less detail. */
-	mnl_socket_setsockopt(ctx->nl, NETLINK_EXT_ACK, &one, sizeof(one));
-	mnl_socket_setsockopt(ctx->nl, NETLINK_CAP_ACK, &one, sizeof(one));
-	return 0;
+	if (ret == 0)
+		ctx->portid = ctx->tp->portid;
+	return ret;
 }
 
 static int nl_genid_cb(const struct nlmsghdr *nlh, void *data)
@@ -128,12 +122,13 @@ static int nl_get_genid(struct nl_ctx *ctx)
 
 	/* No ack: the NEWGEN reply (or an error) is the whole answer. */
 	nlh = nftnl_nlmsg_build_hdr(buf, NFT_MSG_GETGEN, AF_UNSPEC, 0, seq);
-	if (mnl_socket_sendto(ctx->nl, nlh, nlh->nlmsg_len) < 0)
-		return -errno;
+	ret = nftc_transport_send(ctx->tp, nlh, nlh->nlmsg_len);
+	if (ret < 0)
+		return ret;
 	do {
-		ret = mnl_socket_recvfrom(ctx->nl, buf, sizeof(buf));
+		ret = nftc_transport_recv(ctx->tp, buf, sizeof(buf), false);
 		if (ret < 0)
-			return -errno;
+			return ret;
 		ret = mnl_cb_run(buf, ret, seq, ctx->portid, nl_genid_cb,
 				 &ctx->genid);
 	} while (ret == MNL_CB_OK);
@@ -148,10 +143,13 @@ static int nl_get_genid(struct nl_ctx *ctx)
  */
 static void nl_set_buffers(struct nl_ctx *ctx, size_t len, unsigned int msgs)
 {
-	int fd = mnl_socket_get_fd(ctx->nl);
+	int fd = ctx->tp->fd;
 	size_t rcv = (size_t)msgs * NL_RCVBUF_PER_MSG;
 	int cur = 0, val;
 	socklen_t sl = sizeof(cur);
+
+	if (fd < 0)	/* the offline VM has no socket buffers */
+		return;
 
 	len += MNL_SOCKET_BUFFER_SIZE;
 	if (len > INT_MAX / 2)
@@ -320,7 +318,6 @@ static int nl_parse_error(struct nl_ctx *ctx, const struct nlmsghdr *nlh)
 /* Read every reply already queued; never blocks. */
 static int nl_drain(struct nl_ctx *ctx)
 {
-	int fd = mnl_socket_get_fd(ctx->nl);
 	char *buf = malloc(NL_RECV_BUFSIZ);
 	const struct nlmsghdr *nlh;
 	ssize_t len;
@@ -329,10 +326,8 @@ static int nl_drain(struct nl_ctx *ctx)
 	if (!buf)
 		return -ENOMEM;
 	for (;;) {
-		len = recv(fd, buf, NL_RECV_BUFSIZ, MSG_DONTWAIT);
-		if (len < 0 && errno == EINTR)
-			continue;
-		if (len < 0 && errno == ENOBUFS) {
+		len = nftc_transport_recv(ctx->tp, buf, NL_RECV_BUFSIZ, true);
+		if (len == -ENOBUFS) {
 			ctx->lost = true;
 			continue;
 		}
@@ -347,8 +342,8 @@ static int nl_drain(struct nl_ctx *ctx)
 				goto out;
 		}
 	}
-	if (len < 0 && errno != EAGAIN && errno != EWOULDBLOCK)
-		ret = -errno;
+	if (len < 0 && len != -EAGAIN)
+		ret = (int)len;
 out:
 	free(buf);
 	return ret;
@@ -358,11 +353,10 @@ out:
 static int nl_talk(struct nl_ctx *ctx)
 {
 	char begin[MNL_SOCKET_BUFFER_SIZE / 8], endbuf[NL_FRAME_LEN];
-	struct sockaddr_nl snl = { .nl_family = AF_NETLINK };
-	struct msghdr msg = { 0 };
 	struct iovec *iov = NULL;
 	size_t total;
-	int cnt, ret;
+	ssize_t ret;
+	int cnt;
 
 	cnt = nl_build_iov(ctx, begin, &iov, &total);
 	if (cnt < 0)
@@ -372,16 +366,10 @@ static int nl_talk(struct nl_ctx *ctx)
 	if (iov[cnt].iov_len)
 		cnt++;
 	nl_set_buffers(ctx, total, nftc_batch_num_msgs(ctx->batch));
-	msg.msg_name = &snl;
-	msg.msg_namelen = sizeof(snl);
-	msg.msg_iov = iov;
-	msg.msg_iovlen = cnt;
-	do {
-		ret = sendmsg(mnl_socket_get_fd(ctx->nl), &msg, 0);
-	} while (ret < 0 && errno == EINTR);
+	ret = nftc_transport_sendv(ctx->tp, iov, cnt);
 	free(iov);
 	if (ret < 0)
-		return -errno;
+		return (int)ret;
 	return nl_drain(ctx);
 }
 
@@ -806,8 +794,7 @@ int nftc_netlink_send(struct nftc_ctx *nft, const struct nftc_batch *batch,
 	if (!nftc_batch_num_msgs(batch))
 		return 0;
 	ret = nl_run(&ctx);
-	if (ctx.nl)
-		mnl_socket_close(ctx.nl);
+	nftc_transport_close(ctx.tp);
 	free(ctx.errs);
 	return ret;
 }
@@ -817,7 +804,8 @@ int nftc_netlink_commit(struct nftc_ctx *nft, const struct nftc_batch *batch,
 {
 	int ret;
 
-	if (check && getenv(NFTC_OFFLINE_ENV))
+	/* an offline state file is always there to check against */
+	if (check && getenv(NFTC_OFFLINE_ENV) && !nft->offline)
 		return 0;
 	ret = nftc_netlink_send(nft, batch, flags | (check ? NFTC_NL_CHECK :
 							  0));
@@ -852,7 +840,7 @@ int nftc_netlink_cache_seed(struct nftc_ctx *nft)
 	struct table *t, *tn;
 	int ret;
 
-	ret = nftc_ruleset_dump_decls(&rs);
+	ret = nftc_ruleset_dump_decls(&rs, nft->offline);
 	if (ret < 0) {
 		nftc_ruleset_free(&rs);
 		return nl_unreachable(-ret) ? 0 : ret;

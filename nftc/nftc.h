@@ -29,6 +29,8 @@ enum nftc_debug {
  *          commands (add rule ..., @set references) resolve against
  * @debug: enum nftc_debug
  * @next_set_id: batch-local ids of anonymous sets
+ * @offline: the offline backend (transport.h) requests go to instead of
+ *           the kernel, NULL for the kernel; not owned
  */
 struct nftc_ctx {
 	struct erec_queue		erq;
@@ -39,6 +41,7 @@ struct nftc_ctx {
 	struct list_head		tables;
 	unsigned int			debug;
 	unsigned int			next_set_id;
+	struct nftc_offline		*offline;
 };
 
 struct nftc_ctx *nftc_ctx_alloc(void);

@@ -1,444 +1,437 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The expressions' ops->dump against the kernel's dump.  One batch with
- * rules using the VM's newer expressions (writes, ct, exthdr, stateful,
- * objects, NAT, reject, log, dynset, queue, dup, ...) is loaded into
- * nf_tables (private network namespace) and into libnftvm; every rule
- * the kernel lists (GETRULE dump) is printed with libnftnl and compared
- * with the same rule rebuilt from the VM's ops->dump attributes.  This
- * is white-box: it walks the VM's rules through nftvm_int.h, the way the
- * GET answers will.  Needs root and nf_tables: otherwise SKIP (pass).
+ * libnftvm GET answers (kmod/dump.c, dump_set.c) read back by libnftnl:
+ * what a batch built with libnftnl put in, a dump must give back, in the
+ * kernel's framing (NLM_F_MULTI, NLMSG_DONE, the request's seq and port).
  */
 #define _GNU_SOURCE
-#include "check_vm_exprs.h"
-#include "../../kmod/nftvm_int.h"
+#include "check_vm_common.h"
 
-#include <sched.h>
-#include <sys/socket.h>
-#include <sys/time.h>
-#include <unistd.h>
-
-#define MAXRULES	64
+#define PORTID	4242
 
 static struct nftvm *vm;
-static struct mnl_socket *nl;
-static char *kdump[MAXRULES];
-static uint64_t khandle[MAXRULES];
-static unsigned int nk;
+
+/* the replies of one request, concatenated */
+struct replies {
+	char	*buf;
+	size_t	len;
+	int	nmsgs;
+	int	ndone;
+};
+
+static int collect(void *arg, const void *msg, size_t len)
+{
+	struct replies *r = arg;
+	const struct nlmsghdr *nlh = msg;
+
+	r->buf = realloc(r->buf, r->len + len);
+	ck_assert_ptr_nonnull(r->buf);
+	memcpy(r->buf + r->len, msg, len);
+	r->len += len;
+	r->nmsgs++;
+	if (nlh->nlmsg_type == NLMSG_DONE)
+		r->ndone++;
+	return 0;
+}
+
+static int request(int type, int family, int flags, uint32_t seq,
+		   void (*payload)(struct nlmsghdr *, void *), void *arg,
+		   struct replies *r, struct nftvm_err *err)
+{
+	char buf[4096];
+	struct nlmsghdr *nlh;
+
+	memset(r, 0, sizeof(*r));
+	nlh = nftnl_nlmsg_build_hdr(buf, type, family, flags, seq);
+	if (payload)
+		payload(nlh, arg);
+	return nftvm_request(vm, buf, nlh->nlmsg_len, PORTID, collect, r,
+			     err);
+}
+
+#define for_each_reply(nlh, r, rest)					\
+	for (nlh = (struct nlmsghdr *)(r)->buf, rest = (int)(r)->len;	\
+	     mnl_nlmsg_ok(nlh, rest); nlh = mnl_nlmsg_next(nlh, &rest))
 
 static void setup(void)
 {
-	struct timeval tv = { .tv_usec = 200000 };
+	uint32_t k22 = htonl(22), k80 = htonl(80);
+	uint32_t a1 = htonl(0x0a000000), a2 = htonl(0x0b000000);
+	struct nftnl_set *s;
+	struct vmb v;
 
 	vm = nftvm_new();
 	ck_assert_ptr_nonnull(vm);
-	nl = NULL;
-	if (geteuid() != 0 || unshare(CLONE_NEWNET) < 0) {
-		printf("SKIP: needs root and a private network namespace\n");
-		return;
-	}
-	nl = mnl_socket_open(NETLINK_NETFILTER);
-	if (nl && mnl_socket_bind(nl, 0, MNL_SOCKET_AUTOPID) < 0) {
-		mnl_socket_close(nl);
-		nl = NULL;
-	}
-	if (nl)
-		setsockopt(mnl_socket_get_fd(nl), SOL_SOCKET, SO_RCVTIMEO,
-			   &tv, sizeof(tv));
+	vmb_begin(&v);
+	vmb_table(&v, NFPROTO_IPV4, "t", 0);
+	vmb_table(&v, NFPROTO_IPV6, "six", 0);
+	vmb_chain(&v, NFPROTO_IPV4, "t", "in", NF_INET_LOCAL_IN, -5, NF_DROP,
+		  NULL);
+	vmb_chain(&v, NFPROTO_IPV4, "t", "c1", -1, 0, -1, NULL);
+	s = mk_set("t", "ports", 1, 0, 4, 0, 0);
+	nftnl_set_set_data(s, NFTNL_SET_USERDATA, "ud", 2);
+	vmb_set(&v, NFPROTO_IPV4, s);
+	set_add_key(s, &k22, 4, 0);
+	set_add_key(s, &k80, 4, 0);
+	vmb_elems(&v, NFPROTO_IPV4, s, NFT_MSG_NEWSETELEM, NLM_F_CREATE);
+	nftnl_set_free(s);
+	s = mk_set("t", "nets", 2, NFT_SET_INTERVAL, 4, 0, 0);
+	vmb_set(&v, NFPROTO_IPV4, s);
+	set_add_key(s, &a1, 4, 0);
+	set_add_key(s, &a2, 4, NFT_SET_ELEM_INTERVAL_END);
+	vmb_elems(&v, NFPROTO_IPV4, s, NFT_MSG_NEWSETELEM, NLM_F_CREATE);
+	nftnl_set_free(s);
+	vmb_rule(&v, NFPROTO_IPV4, "t", "in", x_counter(),
+		 x_verdict(NF_ACCEPT, NULL));
+	vmb_rule(&v, NFPROTO_IPV4, "t", "in", x_verdict(NFT_JUMP, "c1"));
+	ck_assert_int_eq(vmb_send(vm, &v, NULL), 0);
 }
 
 static void teardown(void)
 {
-	unsigned int i;
-
-	for (i = 0; i < nk; i++)
-		free(kdump[i]);
-	nk = 0;
-	if (nl)
-		mnl_socket_close(nl);
 	nftvm_destroy(vm);
 	vm = NULL;
 }
 
-static int nl_drain(void)
+/* every reply carries the request's seq and port; one DONE, last */
+static void check_framing(const struct replies *r, uint32_t seq, int n)
 {
-	char buf[MNL_SOCKET_BUFFER_SIZE];
-	int ret, err = 0;
-
-	for (;;) {
-		ret = mnl_socket_recvfrom(nl, buf, sizeof(buf));
-		if (ret <= 0)
-			return err;
-		ret = mnl_cb_run(buf, ret, 0, 0, NULL, NULL);
-		if (ret < 0 && !err)
-			err = -errno;
-	}
-}
-
-static char *rule_text(const struct nftnl_rule *r)
-{
-	char buf[4096];
-
-	nftnl_rule_snprintf(buf, sizeof(buf), r, NFTNL_OUTPUT_DEFAULT, 0);
-	return strdup(buf);
-}
-
-static int krule_cb(const struct nlmsghdr *nlh, void *data)
-{
-	struct nftnl_rule *r = nftnl_rule_alloc();
-
-	if (nftnl_rule_nlmsg_parse(nlh, r) == 0 && nk < MAXRULES) {
-		khandle[nk] = nftnl_rule_get_u64(r, NFTNL_RULE_HANDLE);
-		kdump[nk++] = rule_text(r);
-	}
-	nftnl_rule_free(r);
-	return MNL_CB_OK;
-}
-
-static void kernel_rules(const char *table)
-{
-	char buf[MNL_SOCKET_BUFFER_SIZE];
-	struct nftnl_rule *r = nftnl_rule_alloc();
 	struct nlmsghdr *nlh;
-	int ret;
+	int rest, i = 0;
 
-	memset(buf, 0, sizeof(buf));
-	nlh = nftnl_nlmsg_build_hdr(buf, NFT_MSG_GETRULE, NFPROTO_IPV4,
-				    NLM_F_DUMP, 1);
-	nftnl_rule_set_str(r, NFTNL_RULE_TABLE, table);
-	nftnl_rule_nlmsg_build_payload(nlh, r);
-	nftnl_rule_free(r);
-	ck_assert_int_ge(mnl_socket_sendto(nl, nlh, nlh->nlmsg_len), 0);
-	do {
-		ret = mnl_socket_recvfrom(nl, buf, sizeof(buf));
-		ck_assert_int_gt(ret, 0);
-		ret = mnl_cb_run(buf, ret, 0, 0, krule_cb, NULL);
-	} while (ret > 0);
-}
-
-/* the VM's rule as a NEWRULE message built from ops->dump, printed */
-static char *vm_rule_text(const struct nftvm_rule *rule)
-{
-	static uint8_t msg[16384];
-	struct nlmsghdr *nlh = (struct nlmsghdr *)msg;
-	struct nfgenmsg *nfg = (struct nfgenmsg *)(msg + NLMSG_HDRLEN);
-	struct nftvm_nlbuf b = { 0 };
-	struct nlattr *list, *el, *data;
-	const struct nftvm_expr *e;
-	struct nftnl_rule *r;
-	char *text;
-
-	memset(msg, 0, sizeof(msg));
-	nlh->nlmsg_type = NFNL_SUBSYS_NFTABLES << 8 | NFT_MSG_NEWRULE;
-	nfg->nfgen_family = rule->chain->table->family;
-	b.buf = msg + NLMSG_HDRLEN + NLMSG_ALIGN(sizeof(*nfg));
-	b.cap = sizeof(msg) - (b.buf - msg);
-	nftvm_nla_put_str(&b, NFTA_RULE_TABLE, rule->chain->table->name);
-	nftvm_nla_put_str(&b, NFTA_RULE_CHAIN, rule->chain->name);
-	nftvm_nla_put_be64(&b, NFTA_RULE_HANDLE, rule->handle);
-	/* the kernel lists the handle of the rule before as position */
-	if (rule->list.prev != &rule->chain->rules)
-		nftvm_nla_put_be64(&b, NFTA_RULE_POSITION,
-				   nftvm_list_entry(rule->list.prev,
-						    struct nftvm_rule,
-						    list)->handle);
-	list = nftvm_nla_nest_start(&b, NFTA_RULE_EXPRESSIONS);
-	nftvm_rule_for_each_expr(e, rule) {
-		el = nftvm_nla_nest_start(&b, NFTA_LIST_ELEM);
-		nftvm_nla_put_str(&b, NFTA_EXPR_NAME, e->ops->name);
-		data = nftvm_nla_nest_start(&b, NFTA_EXPR_DATA);
-		e->ops->dump(&b, e);
-		nftvm_nla_nest_end(&b, data);
-		nftvm_nla_nest_end(&b, el);
+	ck_assert_int_eq(r->nmsgs, n + 1);
+	ck_assert_int_eq(r->ndone, 1);
+	for_each_reply(nlh, r, rest) {
+		ck_assert_uint_eq(nlh->nlmsg_seq, seq);
+		ck_assert_uint_eq(nlh->nlmsg_pid, PORTID);
+		if (++i <= n)
+			ck_assert(nlh->nlmsg_flags & NLM_F_MULTI);
+		else
+			ck_assert_int_eq(nlh->nlmsg_type, NLMSG_DONE);
 	}
-	nftvm_nla_nest_end(&b, list);
-	ck_assert(!b.overflow);
-	nlh->nlmsg_len = (uint32_t)(b.buf - msg + b.len);
-	r = nftnl_rule_alloc();
-	ck_assert_int_eq(nftnl_rule_nlmsg_parse(nlh, r), 0);
-	text = rule_text(r);
-	nftnl_rule_free(r);
-	return text;
+	ck_assert_int_eq(i, n + 1);
 }
 
-static const struct nftvm_rule *vm_rule(uint64_t handle)
+START_TEST(test_tables)
 {
-	const struct nftvm_table *t;
-	const struct nftvm_chain *c;
-	const struct nftvm_rule *r;
+	struct nftnl_table *t;
+	struct nlmsghdr *nlh;
+	struct replies r;
+	int rest, n = 0;
 
-	nftvm_list_for_each_entry(t, &vm->tables, list)
-		nftvm_list_for_each_entry(c, &t->chains, list)
-			nftvm_list_for_each_entry(r, &c->rules, list)
-				if (r->handle == handle)
-					return r;
-	return NULL;
-}
-
-static void rules(struct vmb *v)
-{
-	uint32_t a = inet_addr("192.0.2.1"), one = 1;
-	uint16_t port = htons(8080);
-	struct nftnl_expr *e;
-	struct nftnl_set *s;
-
-	vmb_table(v, NFPROTO_IPV4, "d", 0);
-	vmb_chain(v, NFPROTO_IPV4, "d", "out", NF_INET_LOCAL_OUT, 0,
-		  NF_ACCEPT, NULL);
-	vmb_chain(v, NFPROTO_IPV4, "d", "post", NF_INET_POST_ROUTING, 100,
-		  NF_ACCEPT, "nat");
-	vmb_chain(v, NFPROTO_IPV4, "d", "pre", NF_INET_PRE_ROUTING, -100,
-		  NF_ACCEPT, "nat");
-	vmb_obj(v, NFPROTO_IPV4, mk_obj("d", "c1", NFT_OBJECT_COUNTER),
-		NFT_MSG_NEWOBJ, NLM_F_CREATE);
-	s = mk_set("d", "dyn", 1, NFT_SET_EVAL | NFT_SET_TIMEOUT, 4, 0, 0);
-	vmb_set(v, NFPROTO_IPV4, s);
-	nftnl_set_free(s);
-	vmb_rule(v, NFPROTO_IPV4, "d", "out", x_imm(NFT_REG_1, &a, 4),
-		 x_payload_set(NFT_PAYLOAD_NETWORK_HEADER, 12, 4, NFT_REG_1,
-			       NFT_PAYLOAD_CSUM_INET, 10,
-			       NFT_PAYLOAD_L4CSUM_PSEUDOHDR));
-	vmb_rule(v, NFPROTO_IPV4, "d", "out", x_imm(NFT_REG_1, &one, 4),
-		 x_meta_set(NFT_META_MARK, NFT_REG_1),
-		 x_ct_set(NFT_CT_MARK, NFT_REG_1));
-	vmb_rule(v, NFPROTO_IPV4, "d", "out", x_ct(NFT_CT_STATE, NFT_REG_1, -1),
-		 x_ct(NFT_CT_PROTO_DST, NFT_REG_2, IP_CT_DIR_REPLY),
-		 x_ct(NFT_CT_BYTES, NFT_REG_3, IP_CT_DIR_ORIGINAL),
-		 x_ct(NFT_CT_ZONE, NFT_REG_4, -1));
-	vmb_rule(v, NFPROTO_IPV4, "d", "out",
-		 x_exthdr(NFT_EXTHDR_OP_TCPOPT, 2, 2, 2, NFT_REG_1, 0),
-		 x_exthdr(NFT_EXTHDR_OP_TCPOPT, 4, 0, 1, NFT_REG_2,
-			  NFT_EXTHDR_F_PRESENT),
-		 x_exthdr_set(2, 2, 2, NFT_REG_1));
-	vmb_rule(v, NFPROTO_IPV4, "d", "out",
-		 x_limit(10, 1, 5, NFT_LIMIT_PKTS, 0),
-		 x_limit(1000, 60, 100, NFT_LIMIT_PKT_BYTES, NFT_LIMIT_F_INV),
-		 x_quota(1000, NFT_QUOTA_F_INV), x_counter(),
-		 nftnl_expr_alloc("last"), x_connlimit(3, NFT_CONNLIMIT_F_INV),
-		 x_objref(NFT_OBJECT_COUNTER, "c1"));
-	vmb_rule(v, NFPROTO_IPV4, "d", "out",
-		 x_numgen(NFT_NG_INCREMENTAL, 4, 2, NFT_REG_1),
-		 x_jhash(NFT_REG_1, 4, 16, 0xfeed, NFT_REG_2),
-		 x_symhash(8, NFT_REG_3), x_log("p: ", 2), x_log(NULL, -1));
-	e = nftnl_expr_alloc("log");
-	nftnl_expr_set_u16(e, NFTNL_EXPR_LOG_GROUP, 3);
-	nftnl_expr_set_u32(e, NFTNL_EXPR_LOG_SNAPLEN, 100);
-	nftnl_expr_set_u16(e, NFTNL_EXPR_LOG_QTHRESHOLD, 10);
-	vmb_rule(v, NFPROTO_IPV4, "d", "out", e);
-	vmb_rule(v, NFPROTO_IPV4, "d", "out",
-		 x_payload(NFT_PAYLOAD_NETWORK_HEADER, 12, 4, NFT_REG_1),
-		 x_dynset_expr(x_dynset("dyn", 1, NFT_DYNSET_OP_UPDATE,
-					NFT_REG_1, 0, 5000),
-			       x_limit(1, 1, 0, 0, 0)),
-		 nftnl_expr_alloc("notrack"));
-	vmb_rule(v, NFPROTO_IPV4, "d", "out",
-		 x_reject(NFT_REJECT_ICMP_UNREACH, 3));
-	vmb_rule(v, NFPROTO_IPV4, "d", "out", x_reject(NFT_REJECT_TCP_RST, -1));
-	/* no queue: this machine's kernel has no nft_queue */
-	vmb_rule(v, NFPROTO_IPV4, "d", "out", x_imm(NFT_REG_1, &a, 4),
-		 ({ struct nftnl_expr *d = nftnl_expr_alloc("dup");
-		    nftnl_expr_set_u32(d, NFTNL_EXPR_DUP_SREG_ADDR, NFT_REG_1);
-		    d; }));
-	vmb_rule(v, NFPROTO_IPV4, "d", "post", x_imm(NFT_REG_1, &a, 4),
-		 x_imm(NFT_REG_2, &port, 2),
-		 x_nat(NFT_NAT_SNAT, NFPROTO_IPV4, NFT_REG_1, NFT_REG_2, 0,
-		       NF_NAT_RANGE_PERSISTENT));
-	vmb_rule(v, NFPROTO_IPV4, "d", "post", nftnl_expr_alloc("masq"));
-	vmb_rule(v, NFPROTO_IPV4, "d", "post", x_imm(NFT_REG_1, &port, 2),
-		 ({ struct nftnl_expr *m = nftnl_expr_alloc("masq");
-		    nftnl_expr_set_u32(m, NFTNL_EXPR_MASQ_FLAGS,
-				       NF_NAT_RANGE_PROTO_RANDOM);
-		    nftnl_expr_set_u32(m, NFTNL_EXPR_MASQ_REG_PROTO_MIN,
-				       NFT_REG_1);
-		    m; }));
-	vmb_rule(v, NFPROTO_IPV4, "d", "pre", x_imm(NFT_REG_1, &a, 4),
-		 x_nat(NFT_NAT_DNAT, NFPROTO_IPV4, NFT_REG_1, 0, 0, 0));
-	/* a jhash without seed, exthdr ipv6, a dynset without timeout,
-	 * quota and limit with defaults, ct zone set by direction */
-	e = nftnl_expr_alloc("hash");
-	nftnl_expr_set_u32(e, NFTNL_EXPR_HASH_SREG, NFT_REG_1);
-	nftnl_expr_set_u32(e, NFTNL_EXPR_HASH_DREG, NFT_REG_2);
-	nftnl_expr_set_u32(e, NFTNL_EXPR_HASH_LEN, 4);
-	nftnl_expr_set_u32(e, NFTNL_EXPR_HASH_MODULUS, 2);
-	nftnl_expr_set_u32(e, NFTNL_EXPR_HASH_OFFSET, 100);
-	vmb_rule(v, NFPROTO_IPV4, "d", "out",
-		 x_payload(NFT_PAYLOAD_NETWORK_HEADER, 12, 4, NFT_REG_1), e,
-		 x_exthdr(NFT_EXTHDR_OP_IPV6, 0, 0, 1, NFT_REG_1,
-			  NFT_EXTHDR_F_PRESENT),
-		 x_exthdr(NFT_EXTHDR_OP_IPV6, 44, 2, 2, NFT_REG_1, 0),
-		 x_dynset("dyn", 1, NFT_DYNSET_OP_ADD, NFT_REG_1, 0, 0),
-		 ({ struct nftnl_expr *q = nftnl_expr_alloc("quota");
-		    nftnl_expr_set_u64(q, NFTNL_EXPR_QUOTA_BYTES, 5);
-		    q; }),
-		 ({ struct nftnl_expr *l = nftnl_expr_alloc("limit");
-		    nftnl_expr_set_u64(l, NFTNL_EXPR_LIMIT_RATE, 3);
-		    nftnl_expr_set_u64(l, NFTNL_EXPR_LIMIT_UNIT, 1);
-		    l; }));
-	vmb_rule(v, NFPROTO_IPV4, "d", "pre", x_imm(NFT_REG_1, &port, 2),
-		 ({ struct nftnl_expr *r = nftnl_expr_alloc("redir");
-		    nftnl_expr_set_u32(r, NFTNL_EXPR_REDIR_REG_PROTO_MIN,
-				       NFT_REG_1);
-		    r; }));
-}
-
-START_TEST(test_dump_like_kernel)
-{
-	const struct nftvm_rule *r;
-	struct nftvm_err err;
-	unsigned int i, same = 0;
-	struct vmb v;
-	char *mine;
-
-	if (!nl)
-		return;
-	vmb_begin(&v);
-	rules(&v);
-	nftnl_batch_end(mnl_nlmsg_batch_current(v.b), v.seq++);
-	mnl_nlmsg_batch_next(v.b);
-	ck_assert_int_eq(nftvm_batch_process(vm, mnl_nlmsg_batch_head(v.b),
-					     mnl_nlmsg_batch_size(v.b), &err),
-			 0);
-	ck_assert_int_ge(mnl_socket_sendto(nl, mnl_nlmsg_batch_head(v.b),
-					   mnl_nlmsg_batch_size(v.b)), 0);
-	mnl_nlmsg_batch_stop(v.b);
-	free(v.buf);
-	ck_assert_int_eq(nl_drain(), 0);
-
-	kernel_rules("d");
-	ck_assert_uint_eq(nk, 17);
-	for (i = 0; i < nk; i++) {
-		r = vm_rule(khandle[i]);
-		ck_assert_msg(r != NULL, "no VM rule %llu",
-			      (unsigned long long)khandle[i]);
-		mine = vm_rule_text(r);
-		ck_assert_msg(!strcmp(mine, kdump[i]),
-			      "rule %llu\n kernel: %s\n vm:     %s",
-			      (unsigned long long)khandle[i], kdump[i], mine);
-		free(mine);
-		same++;
+	ck_assert_int_eq(request(NFT_MSG_GETTABLE, NFPROTO_UNSPEC,
+				 NLM_F_DUMP, 7, NULL, NULL, &r, NULL), 0);
+	check_framing(&r, 7, 2);
+	for_each_reply(nlh, &r, rest) {
+		if (nlh->nlmsg_type == NLMSG_DONE)
+			break;
+		t = nftnl_table_alloc();
+		ck_assert_int_eq(nftnl_table_nlmsg_parse(nlh, t), 0);
+		if (n == 0) {
+			ck_assert_str_eq(nftnl_table_get_str(t,
+					 NFTNL_TABLE_NAME), "t");
+			ck_assert_int_eq(nftnl_table_get_u32(t,
+					 NFTNL_TABLE_FAMILY), NFPROTO_IPV4);
+			/* two chains and two sets */
+			ck_assert_int_eq(nftnl_table_get_u32(t,
+					 NFTNL_TABLE_USE), 4);
+			ck_assert_int_eq(nftnl_table_get_u64(t,
+					 NFTNL_TABLE_HANDLE), 1);
+		} else {
+			ck_assert_str_eq(nftnl_table_get_str(t,
+					 NFTNL_TABLE_NAME), "six");
+			ck_assert_int_eq(nftnl_table_get_u64(t,
+					 NFTNL_TABLE_HANDLE), 2);
+		}
+		nftnl_table_free(t);
+		n++;
 	}
-	ck_assert_uint_eq(same, nk);
+	free(r.buf);
+
+	/* a family narrows the dump */
+	ck_assert_int_eq(request(NFT_MSG_GETTABLE, NFPROTO_IPV6, NLM_F_DUMP,
+				 8, NULL, NULL, &r, NULL), 0);
+	check_framing(&r, 8, 1);
+	free(r.buf);
 }
 END_TEST
 
-static int kobj_cb(const struct nlmsghdr *nlh, void *data)
+static void chain_payload(struct nlmsghdr *nlh, void *arg)
 {
-	struct nftnl_obj *o = nftnl_obj_alloc();
-	char buf[1024];
+	struct nftnl_chain *c = nftnl_chain_alloc();
 
-	if (nftnl_obj_nlmsg_parse(nlh, o) == 0 && nk < MAXRULES) {
-		nftnl_obj_snprintf(buf, sizeof(buf), o, NFTNL_OUTPUT_DEFAULT,
-				   0);
-		kdump[nk++] = strdup(buf);
+	nftnl_chain_set_str(c, NFTNL_CHAIN_TABLE, "t");
+	nftnl_chain_set_str(c, NFTNL_CHAIN_NAME, arg);
+	nftnl_chain_nlmsg_build_payload(nlh, c);
+	nftnl_chain_free(c);
+}
+
+START_TEST(test_chains)
+{
+	struct nftnl_chain *c = nftnl_chain_alloc();
+	struct nftvm_err err;
+	struct replies r;
+
+	/* single get: one message, no DONE, no MULTI */
+	ck_assert_int_eq(request(NFT_MSG_GETCHAIN, NFPROTO_IPV4, 0, 9,
+				 chain_payload, "in", &r, NULL), 0);
+	ck_assert_int_eq(r.nmsgs, 1);
+	ck_assert_int_eq(r.ndone, 0);
+	ck_assert_int_eq(nftnl_chain_nlmsg_parse((void *)r.buf, c), 0);
+	ck_assert_str_eq(nftnl_chain_get_str(c, NFTNL_CHAIN_NAME), "in");
+	ck_assert_str_eq(nftnl_chain_get_str(c, NFTNL_CHAIN_TYPE), "filter");
+	ck_assert_int_eq(nftnl_chain_get_u32(c, NFTNL_CHAIN_HOOKNUM),
+			 NF_INET_LOCAL_IN);
+	ck_assert_int_eq(nftnl_chain_get_s32(c, NFTNL_CHAIN_PRIO), -5);
+	ck_assert_int_eq(nftnl_chain_get_u32(c, NFTNL_CHAIN_POLICY), NF_DROP);
+	/* two rules */
+	ck_assert_int_eq(nftnl_chain_get_u32(c, NFTNL_CHAIN_USE), 2);
+	ck_assert_int_eq(nftnl_chain_get_u64(c, NFTNL_CHAIN_HANDLE), 1);
+	nftnl_chain_free(c);
+	free(r.buf);
+
+	ck_assert_int_eq(request(NFT_MSG_GETCHAIN, NFPROTO_IPV4, 0, 10,
+				 chain_payload, "c1", &r, NULL), 0);
+	c = nftnl_chain_alloc();
+	ck_assert_int_eq(nftnl_chain_nlmsg_parse((void *)r.buf, c), 0);
+	ck_assert(!nftnl_chain_is_set(c, NFTNL_CHAIN_HOOKNUM));
+	/* one jump to it, no rules */
+	ck_assert_int_eq(nftnl_chain_get_u32(c, NFTNL_CHAIN_USE), 1);
+	nftnl_chain_free(c);
+	free(r.buf);
+
+	/* missing chain: ENOENT blamed on the name, nothing sent */
+	ck_assert_int_eq(request(NFT_MSG_GETCHAIN, NFPROTO_IPV4, 0, 11,
+				 chain_payload, "nope", &r, &err), -ENOENT);
+	ck_assert_int_eq(err.attr, NFTA_CHAIN_NAME);
+	ck_assert_int_eq(r.nmsgs, 0);
+}
+END_TEST
+
+struct expr_names {
+	const char	*v[8];
+	int		n;
+};
+
+static int expr_name_cb(struct nftnl_expr *e, void *data)
+{
+	struct expr_names *x = data;
+
+	x->v[x->n++] = nftnl_expr_get_str(e, NFTNL_EXPR_NAME);
+	return 0;
+}
+
+START_TEST(test_rules)
+{
+	struct expr_names x = { 0 };
+	struct nftnl_rule *rule;
+	struct nlmsghdr *nlh;
+	struct replies r;
+	int rest, n = 0;
+
+	ck_assert_int_eq(request(NFT_MSG_GETRULE, NFPROTO_IPV4, NLM_F_DUMP,
+				 12, NULL, NULL, &r, NULL), 0);
+	check_framing(&r, 12, 2);
+	for_each_reply(nlh, &r, rest) {
+		if (nlh->nlmsg_type == NLMSG_DONE)
+			break;
+		rule = nftnl_rule_alloc();
+		ck_assert_int_eq(nftnl_rule_nlmsg_parse(nlh, rule), 0);
+		ck_assert_str_eq(nftnl_rule_get_str(rule, NFTNL_RULE_CHAIN),
+				 "in");
+		if (n == 0) {
+			/* handles 1, 2: chains; 3, 4: sets; 5, 6 rules */
+			ck_assert_int_eq(nftnl_rule_get_u64(rule,
+					 NFTNL_RULE_HANDLE), 5);
+			ck_assert(!nftnl_rule_is_set(rule,
+						     NFTNL_RULE_POSITION));
+			nftnl_expr_foreach(rule, expr_name_cb, &x);
+			ck_assert_int_eq(x.n, 2);
+			ck_assert_str_eq(x.v[0], "counter");
+			ck_assert_str_eq(x.v[1], "immediate");
+		} else {
+			ck_assert_int_eq(nftnl_rule_get_u64(rule,
+					 NFTNL_RULE_POSITION), 5);
+		}
+		nftnl_rule_free(rule);
+		n++;
 	}
-	nftnl_obj_free(o);
-	return MNL_CB_OK;
+	free(r.buf);
+}
+END_TEST
+
+static void elem_payload(struct nlmsghdr *nlh, void *arg)
+{
+	struct nftnl_set *s = nftnl_set_alloc();
+
+	nftnl_set_set_str(s, NFTNL_SET_TABLE, "t");
+	nftnl_set_set_str(s, NFTNL_SET_NAME, arg);
+	nftnl_set_elems_nlmsg_build_payload(nlh, s);
+	nftnl_set_free(s);
 }
 
-/* the VM's object as a NEWOBJ message from its type's dump, printed */
-static char *vm_obj_text(const struct nftvm_obj *obj)
+static struct nftnl_set *dump_elems(const char *set)
 {
-	static uint8_t msg[4096];
-	struct nlmsghdr *nlh = (struct nlmsghdr *)msg;
-	struct nfgenmsg *nfg = (struct nfgenmsg *)(msg + NLMSG_HDRLEN);
-	struct nftvm_nlbuf b = { 0 };
-	struct nftnl_obj *o;
-	struct nlattr *data;
-	char buf[1024];
+	struct nftnl_set *s = nftnl_set_alloc();
+	struct nlmsghdr *nlh;
+	struct replies r;
+	int rest;
 
-	memset(msg, 0, sizeof(msg));
-	nlh->nlmsg_type = NFNL_SUBSYS_NFTABLES << 8 | NFT_MSG_NEWOBJ;
-	nfg->nfgen_family = obj->table->family;
-	b.buf = msg + NLMSG_HDRLEN + NLMSG_ALIGN(sizeof(*nfg));
-	b.cap = sizeof(msg) - (b.buf - msg);
-	nftvm_nla_put_str(&b, NFTA_OBJ_TABLE, obj->table->name);
-	nftvm_nla_put_str(&b, NFTA_OBJ_NAME, obj->name);
-	nftvm_nla_put_be32(&b, NFTA_OBJ_TYPE, obj->type->type);
-	nftvm_nla_put_be32(&b, NFTA_OBJ_USE, obj->use);
-	nftvm_nla_put_be64(&b, NFTA_OBJ_HANDLE, obj->handle);
-	data = nftvm_nla_nest_start(&b, NFTA_OBJ_DATA);
-	obj->type->dump(&b, obj);
-	nftvm_nla_nest_end(&b, data);
-	ck_assert(!b.overflow);
-	nlh->nlmsg_len = (uint32_t)(b.buf - msg + b.len);
-	o = nftnl_obj_alloc();
-	ck_assert_int_eq(nftnl_obj_nlmsg_parse(nlh, o), 0);
-	nftnl_obj_snprintf(buf, sizeof(buf), o, NFTNL_OUTPUT_DEFAULT, 0);
-	nftnl_obj_free(o);
-	return strdup(buf);
+	ck_assert_int_eq(request(NFT_MSG_GETSETELEM, NFPROTO_IPV4, NLM_F_DUMP,
+				 13, elem_payload, (void *)set, &r, NULL), 0);
+	check_framing(&r, 13, 1);
+	for_each_reply(nlh, &r, rest)
+		if (nlh->nlmsg_type != NLMSG_DONE)
+			ck_assert_int_eq(nftnl_set_elems_nlmsg_parse(nlh, s),
+					 0);
+	free(r.buf);
+	return s;
 }
 
-START_TEST(test_obj_dump_like_kernel)
+START_TEST(test_sets)
 {
-	char buf[MNL_SOCKET_BUFFER_SIZE];
-	const struct nftvm_table *t;
-	const struct nftvm_obj *obj;
-	struct nftnl_obj *o;
+	struct nftnl_set_elems_iter *it;
+	struct nftnl_set_elem *e;
+	struct nftnl_set *s;
+	struct nlmsghdr *nlh;
+	struct replies r;
+	uint32_t len, k, seen = 0;
+	const void *p;
+	int rest, n = 0;
+
+	ck_assert_int_eq(request(NFT_MSG_GETSET, NFPROTO_IPV4, NLM_F_DUMP,
+				 14, NULL, NULL, &r, NULL), 0);
+	check_framing(&r, 14, 2);
+	for_each_reply(nlh, &r, rest) {
+		if (nlh->nlmsg_type == NLMSG_DONE)
+			break;
+		s = nftnl_set_alloc();
+		ck_assert_int_eq(nftnl_set_nlmsg_parse(nlh, s), 0);
+		ck_assert_int_eq(nftnl_set_get_u32(s, NFTNL_SET_KEY_LEN), 4);
+		if (n++ == 0) {
+			ck_assert_str_eq(nftnl_set_get_str(s, NFTNL_SET_NAME),
+					 "ports");
+			p = nftnl_set_get_data(s, NFTNL_SET_USERDATA, &len);
+			ck_assert_int_eq(len, 2);
+			ck_assert(!memcmp(p, "ud", 2));
+		} else {
+			ck_assert_int_eq(nftnl_set_get_u32(s, NFTNL_SET_FLAGS),
+					 NFT_SET_INTERVAL);
+		}
+		nftnl_set_free(s);
+	}
+	free(r.buf);
+
+	s = dump_elems("ports");
+	it = nftnl_set_elems_iter_create(s);
+	while ((e = nftnl_set_elems_iter_next(it))) {
+		p = nftnl_set_elem_get(e, NFTNL_SET_ELEM_KEY, &len);
+		ck_assert_int_eq(len, 4);
+		memcpy(&k, p, 4);
+		seen |= ntohl(k) == 22 ? 1 : ntohl(k) == 80 ? 2 : 4;
+	}
+	nftnl_set_elems_iter_destroy(it);
+	nftnl_set_free(s);
+	ck_assert_int_eq(seen, 3);
+
+	/* interval boundaries: descending, the end flagged */
+	s = dump_elems("nets");
+	it = nftnl_set_elems_iter_create(s);
+	while ((e = nftnl_set_elems_iter_next(it))) {
+		p = nftnl_set_elem_get(e, NFTNL_SET_ELEM_KEY, &len);
+		memcpy(&k, p, 4);
+		if (seen == 3) {
+			ck_assert_uint_eq(ntohl(k), 0x0b000000);
+			ck_assert_int_eq(nftnl_set_elem_get_u32(e,
+					 NFTNL_SET_ELEM_FLAGS),
+					 NFT_SET_ELEM_INTERVAL_END);
+		} else {
+			ck_assert_uint_eq(ntohl(k), 0x0a000000);
+			ck_assert(!nftnl_set_elem_is_set(e,
+						NFTNL_SET_ELEM_FLAGS));
+		}
+		seen++;
+	}
+	nftnl_set_elems_iter_destroy(it);
+	nftnl_set_free(s);
+	ck_assert_int_eq(seen, 5);
+}
+END_TEST
+
+/* many elements: split over messages, none lost */
+START_TEST(test_many_elems)
+{
+	struct nftnl_set *s = mk_set("t", "big", 9, 0, 4, 0, 0);
+	struct nftnl_set_elems_iter *it;
+	struct nlmsghdr *nlh;
+	struct replies r;
+	struct vmb v;
+	uint32_t i, k;
+	int rest, n = 0, msgs = 0;
+
+	vmb_begin(&v);
+	vmb_set(&v, NFPROTO_IPV4, s);
+	for (i = 0; i < 3000; i++) {
+		k = htonl(i);
+		set_add_key(s, &k, 4, 0);
+	}
+	vmb_elems(&v, NFPROTO_IPV4, s, NFT_MSG_NEWSETELEM, NLM_F_CREATE);
+	nftnl_set_free(s);
+	ck_assert_int_eq(vmb_send(vm, &v, NULL), 0);
+
+	s = nftnl_set_alloc();
+	ck_assert_int_eq(request(NFT_MSG_GETSETELEM, NFPROTO_IPV4, NLM_F_DUMP,
+				 15, elem_payload, "big", &r, NULL), 0);
+	for_each_reply(nlh, &r, rest) {
+		ck_assert_uint_le(nlh->nlmsg_len, 8192);
+		if (nlh->nlmsg_type == NLMSG_DONE)
+			continue;
+		msgs++;
+		ck_assert_int_eq(nftnl_set_elems_nlmsg_parse(nlh, s), 0);
+	}
+	free(r.buf);
+	ck_assert_int_gt(msgs, 1);
+	it = nftnl_set_elems_iter_create(s);
+	while (nftnl_set_elems_iter_next(it))
+		n++;
+	nftnl_set_elems_iter_destroy(it);
+	nftnl_set_free(s);
+	ck_assert_int_eq(n, 3000);
+}
+END_TEST
+
+START_TEST(test_genid_and_errors)
+{
 	struct nlmsghdr *nlh;
 	struct nftvm_err err;
-	unsigned int i = 0;
-	struct vmb v;
-	char *mine;
-	int ret;
+	struct replies r;
+	const struct nlattr *a;
+	uint32_t gen = 0;
 
-	if (!nl)
-		return;
-	vmb_begin(&v);
-	vmb_table(&v, NFPROTO_IPV4, "o", 0);
-	o = mk_obj("o", "c", NFT_OBJECT_COUNTER);
-	nftnl_obj_set_u64(o, NFTNL_OBJ_CTR_PKTS, 7);
-	nftnl_obj_set_u64(o, NFTNL_OBJ_CTR_BYTES, 700);
-	vmb_obj(&v, NFPROTO_IPV4, o, NFT_MSG_NEWOBJ, NLM_F_CREATE);
-	o = mk_obj("o", "q", NFT_OBJECT_QUOTA);
-	nftnl_obj_set_u64(o, NFTNL_OBJ_QUOTA_BYTES, 1000);
-	nftnl_obj_set_u64(o, NFTNL_OBJ_QUOTA_CONSUMED, 1000);
-	nftnl_obj_set_u32(o, NFTNL_OBJ_QUOTA_FLAGS, NFT_QUOTA_F_INV);
-	vmb_obj(&v, NFPROTO_IPV4, o, NFT_MSG_NEWOBJ, NLM_F_CREATE);
-	o = mk_obj("o", "l", NFT_OBJECT_LIMIT);
-	nftnl_obj_set_u64(o, NFTNL_OBJ_LIMIT_RATE, 10);
-	nftnl_obj_set_u64(o, NFTNL_OBJ_LIMIT_UNIT, 60);
-	nftnl_obj_set_u32(o, NFTNL_OBJ_LIMIT_BURST, 4);
-	nftnl_obj_set_u32(o, NFTNL_OBJ_LIMIT_TYPE, NFT_LIMIT_PKT_BYTES);
-	vmb_obj(&v, NFPROTO_IPV4, o, NFT_MSG_NEWOBJ, NLM_F_CREATE);
-	vmb_chain(&v, NFPROTO_IPV4, "o", "c", -1, 0, -1, NULL);
-	vmb_rule(&v, NFPROTO_IPV4, "o", "c", x_objref(NFT_OBJECT_QUOTA, "q"));
-	nftnl_batch_end(mnl_nlmsg_batch_current(v.b), v.seq++);
-	mnl_nlmsg_batch_next(v.b);
-	ck_assert_int_eq(nftvm_batch_process(vm, mnl_nlmsg_batch_head(v.b),
-					     mnl_nlmsg_batch_size(v.b), &err),
-			 0);
-	ck_assert_int_ge(mnl_socket_sendto(nl, mnl_nlmsg_batch_head(v.b),
-					   mnl_nlmsg_batch_size(v.b)), 0);
-	mnl_nlmsg_batch_stop(v.b);
-	free(v.buf);
-	ck_assert_int_eq(nl_drain(), 0);
+	ck_assert_int_eq(request(NFT_MSG_GETGEN, NFPROTO_UNSPEC, 0, 16, NULL,
+				 NULL, &r, NULL), 0);
+	ck_assert_int_eq(r.nmsgs, 1);
+	nlh = (struct nlmsghdr *)r.buf;
+	ck_assert_int_eq(NFNL_MSG_TYPE(nlh->nlmsg_type), NFT_MSG_NEWGEN);
+	mnl_attr_for_each(a, nlh, sizeof(struct nfgenmsg))
+		if (mnl_attr_get_type(a) == NFTA_GEN_ID)
+			gen = ntohl(mnl_attr_get_u32(a));
+	ck_assert_uint_eq(gen, nftvm_genid(vm));
+	ck_assert_uint_eq(gen, 1);
+	free(r.buf);
 
-	memset(buf, 0, sizeof(buf));
-	nlh = nftnl_nlmsg_build_hdr(buf, NFT_MSG_GETOBJ, NFPROTO_IPV4,
-				    NLM_F_DUMP, 1);
-	ck_assert_int_ge(mnl_socket_sendto(nl, nlh, nlh->nlmsg_len), 0);
-	do {
-		ret = mnl_socket_recvfrom(nl, buf, sizeof(buf));
-		ck_assert_int_gt(ret, 0);
-		ret = mnl_cb_run(buf, ret, 0, 0, kobj_cb, NULL);
-	} while (ret > 0);
-	ck_assert_uint_eq(nk, 3);
-	if (getenv("VM_DUMP_VERBOSE"))
-		for (i = 0; i < nk; i++)
-			printf("%s\n", kdump[i]);
-	i = 0;
-	/* the kernel lists a table's objects in creation order */
-	t = nftvm_table_find(vm, NFPROTO_IPV4, "o");
-	ck_assert_ptr_nonnull(t);
-	nftvm_list_for_each_entry(obj, &t->objs, list) {
-		mine = vm_obj_text(obj);
-		ck_assert_msg(i < nk && !strcmp(mine, kdump[i]),
-			      "object %s\n kernel: %s\n vm:     %s", obj->name,
-			      i < nk ? kdump[i] : "-", mine);
-		free(mine);
-		i++;
-	}
-	ck_assert_uint_eq(i, 3);
+	/* elements of a set that does not exist */
+	ck_assert_int_eq(request(NFT_MSG_GETSETELEM, NFPROTO_IPV4, NLM_F_DUMP,
+				 17, elem_payload, "nope", &r, &err), -ENOENT);
+	ck_assert_int_eq(err.attr, NFTA_SET_ELEM_LIST_SET);
+	/* a NEW message is no request */
+	ck_assert_int_eq(request(NFT_MSG_NEWTABLE, NFPROTO_IPV4, 0, 18, NULL,
+				 NULL, &r, NULL), -EOPNOTSUPP);
+	/* objects: none, an empty dump */
+	ck_assert_int_eq(request(NFT_MSG_GETOBJ, NFPROTO_UNSPEC, NLM_F_DUMP,
+				 19, NULL, NULL, &r, NULL), 0);
+	check_framing(&r, 19, 0);
+	free(r.buf);
 }
 END_TEST
 
@@ -448,10 +441,23 @@ static Suite *vm_dump_suite(void)
 	TCase *tc = tcase_create("dump");
 
 	tcase_add_checked_fixture(tc, setup, teardown);
-	tcase_add_test(tc, test_dump_like_kernel);
-	tcase_add_test(tc, test_obj_dump_like_kernel);
+	tcase_add_test(tc, test_tables);
+	tcase_add_test(tc, test_chains);
+	tcase_add_test(tc, test_rules);
+	tcase_add_test(tc, test_sets);
+	tcase_add_test(tc, test_many_elems);
+	tcase_add_test(tc, test_genid_and_errors);
 	suite_add_tcase(s, tc);
 	return s;
 }
 
-VM_SUITE_MAIN(vm_dump_suite)
+int main(void)
+{
+	SRunner *sr = srunner_create(vm_dump_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

@@ -276,4 +276,19 @@ int nftvm_elem_counter(const struct nftvm *vm, unsigned int family,
 		       const char *table, const char *set, const void *key,
 		       unsigned int klen, __u64 *packets, __u64 *bytes);
 
+/**
+ * typedef nftvm_reply_fn - receives one reply message of nftvm_request()
+ * @arg:	the caller's cookie
+ * @msg:	a complete netlink message (header included)
+ * @len:	its length, NLMSG_ALIGNed
+ *
+ * The message is only valid during the call.  Return 0 to go on or a
+ * negative errno to abort the request with it.
+ */
+typedef int (*nftvm_reply_fn)(void *arg, const void *msg, size_t len);
+
+int nftvm_request(struct nftvm *vm, const void *buf, size_t len,
+		  __u32 portid, nftvm_reply_fn fn, void *arg,
+		  struct nftvm_err *err);
+
 #endif /* NFTVM_H */

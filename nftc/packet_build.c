@@ -1,0 +1,531 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Packets from selectors (packet_build.h): the VM code of one compiled
+ * rule read as constraints, then headers built around them.
+ *
+ * Registers are tracked as the VM lays them out (32-bit words, NFT_REG_n
+ * is word 4n, NFT_REG32_nn word 4 + nn): a load records where its value
+ * came from at its first word, a bitwise records the mask, and a compare
+ * (or a range, or a lookup in an anonymous set of the same batch) writes
+ * the value it wants back to the source, word by word for concatenations.
+ */
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+#include <libnftnl/expr.h>
+#include <libnftnl/rule.h>
+#include <libnftnl/set.h>
+#include <linux/netfilter.h>
+#include <linux/netfilter/nf_tables.h>
+#include "packet_build.h"
+
+#define REG_WORDS	24
+
+enum reg_src {
+	SRC_NONE,
+	SRC_PAYLOAD,
+	SRC_META,
+	SRC_CT,
+	SRC_OTHER,
+};
+
+/**
+ * struct reg_val - where the value in a register came from
+ * @len: bytes loaded; @mask: a bitwise's mask over them, if @masked
+ */
+struct reg_val {
+	enum reg_src	src;
+	uint32_t	base;		/* payload base, meta or ct key */
+	uint32_t	off;
+	uint32_t	len;
+	bool		masked;
+	uint8_t		mask[16];
+};
+
+struct solver {
+	struct pkt_spec		*ps;
+	struct nftnl_set_list	*sets;
+	struct reg_val		regs[REG_WORDS];
+	char			*err;
+	size_t			errlen;
+	int			failed;
+};
+
+/* One row per meta key that lives in struct nftvm_pktmeta. */
+static const struct meta_field {
+	uint32_t	key;
+	size_t		off;
+	unsigned int	size;
+} meta_fields[] = {
+	{ NFT_META_MARK,	offsetof(struct nftvm_pktmeta, mark),	  4 },
+	{ NFT_META_PRIORITY,	offsetof(struct nftvm_pktmeta, priority), 4 },
+	{ NFT_META_IIF,		offsetof(struct nftvm_pktmeta, iif),	  4 },
+	{ NFT_META_OIF,		offsetof(struct nftvm_pktmeta, oif),	  4 },
+	{ NFT_META_IIFNAME,	offsetof(struct nftvm_pktmeta, iifname), 16 },
+	{ NFT_META_OIFNAME,	offsetof(struct nftvm_pktmeta, oifname), 16 },
+	{ NFT_META_IIFTYPE,	offsetof(struct nftvm_pktmeta, iiftype),  2 },
+	{ NFT_META_OIFTYPE,	offsetof(struct nftvm_pktmeta, oiftype),  2 },
+	{ NFT_META_IIFGROUP,	offsetof(struct nftvm_pktmeta, iifgroup), 4 },
+	{ NFT_META_OIFGROUP,	offsetof(struct nftvm_pktmeta, oifgroup), 4 },
+	{ NFT_META_SKUID,	offsetof(struct nftvm_pktmeta, skuid),	  4 },
+	{ NFT_META_SKGID,	offsetof(struct nftvm_pktmeta, skgid),	  4 },
+	{ NFT_META_CGROUP,	offsetof(struct nftvm_pktmeta, cgroup),	  4 },
+	{ NFT_META_SECMARK,	offsetof(struct nftvm_pktmeta, secmark),  4 },
+	{ NFT_META_PKTTYPE,	offsetof(struct nftvm_pktmeta, pkttype),  1 },
+	{ NFT_META_NFTRACE,	offsetof(struct nftvm_pktmeta, nftrace),  1 },
+	{ NFT_META_CPU,		offsetof(struct nftvm_pktmeta, cpu),	  4 },
+};
+
+static int fail(struct solver *s, const char *what)
+{
+	if (!s->failed)
+		snprintf(s->err, s->errlen, "%s", what);
+	s->failed = -1;
+	return -1;
+}
+
+static int reg_word(uint32_t reg)
+{
+	if (reg >= NFT_REG_1 && reg <= NFT_REG_4)
+		return (int)reg * 4;
+	if (reg >= NFT_REG32_00 && reg <= NFT_REG32_15)
+		return (int)(reg - NFT_REG32_00) + 4;
+	return -1;
+}
+
+static struct reg_val *reg_at(struct solver *s, struct nftnl_expr *e,
+			      uint16_t attr)
+{
+	int w = reg_word(nftnl_expr_get_u32(e, attr));
+
+	return w < 0 ? NULL : &s->regs[w];
+}
+
+/* dst = (dst & ~mask) | (src & mask); @set records the bits fixed */
+static void merge(uint8_t *dst, uint8_t *set, const uint8_t *src,
+		  const struct reg_val *r, unsigned int n)
+{
+	unsigned int i;
+	uint8_t m;
+
+	for (i = 0; i < n; i++) {
+		m = r->masked && i < sizeof(r->mask) ? r->mask[i] : 0xff;
+		dst[i] = (uint8_t)((dst[i] & ~m) | (src[i] & m));
+		if (set)
+			set[i] |= m;
+	}
+}
+
+static void put_meta(struct solver *s, const struct reg_val *r,
+		     const uint8_t *v)
+{
+	struct pkt_spec *ps = s->ps;
+	uint16_t ethertype;
+	size_t i;
+
+	switch (r->base) {
+	case NFT_META_L4PROTO:
+		ps->l4proto = v[0];
+		return;
+	case NFT_META_NFPROTO:
+		ps->nfproto = v[0];
+		return;
+	case NFT_META_PROTOCOL:
+		memcpy(&ethertype, v, 2);
+		ps->nfproto = ntohs(ethertype) == 0x86dd ? NFPROTO_IPV6 :
+			      NFPROTO_IPV4;
+		return;
+	}
+	for (i = 0; i < sizeof(meta_fields) / sizeof(meta_fields[0]); i++) {
+		if (meta_fields[i].key != r->base)
+			continue;
+		merge((uint8_t *)&ps->meta + meta_fields[i].off, NULL, v, r,
+		      r->len < meta_fields[i].size ? r->len :
+						     meta_fields[i].size);
+		if (r->base == NFT_META_SKUID || r->base == NFT_META_SKGID)
+			ps->meta.sk_valid = true;
+		return;
+	}
+}
+
+/* Give the source of @r the value @v (r->len bytes). */
+static void put(struct solver *s, const struct reg_val *r, const uint8_t *v)
+{
+	struct pkt_spec *ps = s->ps;
+	uint32_t state;
+
+	switch (r->src) {
+	case SRC_PAYLOAD:
+		if (r->off + r->len > PKT_HDR_MAX) {
+			fail(s, "header field beyond what trace builds");
+			return;
+		}
+		if (r->base == NFT_PAYLOAD_NETWORK_HEADER) {
+			merge(ps->nh + r->off, ps->nh_set + r->off, v, r,
+			      r->len);
+			if (r->off + r->len > ps->nh_len)
+				ps->nh_len = r->off + r->len;
+		} else if (r->base == NFT_PAYLOAD_TRANSPORT_HEADER) {
+			merge(ps->th + r->off, ps->th_set + r->off, v, r,
+			      r->len);
+			if (r->off + r->len > ps->th_len)
+				ps->th_len = r->off + r->len;
+		} else {
+			fail(s, "only network and transport header fields "
+				"can be traced");
+		}
+		return;
+	case SRC_META:
+		put_meta(s, r, v);
+		return;
+	case SRC_CT:
+		if (r->base == NFT_CT_STATE) {
+			memcpy(&state, v, 4);
+			ps->ct_state |= state;
+		}
+		return;
+	case SRC_NONE:
+	case SRC_OTHER:
+		return;
+	}
+}
+
+/* A value for the register(s) from word @w on: concatenations too. */
+static void put_words(struct solver *s, int w, const uint8_t *v,
+		      unsigned int len)
+{
+	unsigned int done = 0, n;
+	uint8_t tmp[16];
+
+	while (done < len && w < REG_WORDS) {
+		const struct reg_val *r = &s->regs[w];
+
+		if (r->src == SRC_NONE || !r->len)
+			return;
+		n = r->len < sizeof(tmp) ? r->len : sizeof(tmp);
+		memset(tmp, 0, sizeof(tmp));
+		memcpy(tmp, v + done, n <= len - done ? n : len - done);
+		put(s, r, tmp);
+		done += (r->len + 3) & ~3u;
+		w += (int)((r->len + 3) / 4);
+	}
+}
+
+static void do_cmp(struct solver *s, struct nftnl_expr *e)
+{
+	int w = reg_word(nftnl_expr_get_u32(e, NFTNL_EXPR_CMP_SREG));
+	uint32_t op = nftnl_expr_get_u32(e, NFTNL_EXPR_CMP_OP), len, i;
+	const uint8_t *d = nftnl_expr_get(e, NFTNL_EXPR_CMP_DATA, &len);
+	uint8_t v[64];
+	bool zero = true;
+
+	if (w < 0 || !d || len > sizeof(v))
+		return;
+	memcpy(v, d, len);
+	for (i = 0; i < len; i++)
+		zero &= !v[i];
+	switch (op) {
+	case NFT_CMP_EQ:
+	case NFT_CMP_LTE:
+	case NFT_CMP_GTE:
+		break;
+	case NFT_CMP_NEQ:
+		/* "flag set": (x & m) != 0 wants the bits of m */
+		if (!zero || !s->regs[w].masked)
+			return;
+		memcpy(v, s->regs[w].mask, len < 16 ? len : 16);
+		break;
+	case NFT_CMP_GT:
+		/* big-endian increment: the smallest value above */
+		for (i = len; i-- > 0 && ++v[i] == 0;)
+			;
+		break;
+	case NFT_CMP_LT:
+		for (i = len; i-- > 0 && v[i]-- == 0;)
+			;
+		break;
+	default:
+		return;
+	}
+	put_words(s, w, v, len);
+}
+
+static void do_range(struct solver *s, struct nftnl_expr *e)
+{
+	int w = reg_word(nftnl_expr_get_u32(e, NFTNL_EXPR_RANGE_SREG));
+	uint32_t len;
+	const uint8_t *d = nftnl_expr_get(e, NFTNL_EXPR_RANGE_FROM_DATA,
+					  &len);
+
+	if (w >= 0 && d &&
+	    nftnl_expr_get_u32(e, NFTNL_EXPR_RANGE_OP) == NFT_RANGE_EQ)
+		put_words(s, w, d, len);
+}
+
+/* The first element (a range's start) of the set a lookup names. */
+static void do_lookup(struct solver *s, struct nftnl_expr *e)
+{
+	int w = reg_word(nftnl_expr_get_u32(e, NFTNL_EXPR_LOOKUP_SREG));
+	const char *name = nftnl_expr_get_str(e, NFTNL_EXPR_LOOKUP_SET);
+	struct nftnl_set_elems_iter *it;
+	struct nftnl_set_elem *el;
+	struct nftnl_set *set;
+	const void *key;
+	uint32_t len;
+
+	if (w < 0 || !name || !s->sets ||
+	    (nftnl_expr_is_set(e, NFTNL_EXPR_LOOKUP_FLAGS) &&
+	     nftnl_expr_get_u32(e, NFTNL_EXPR_LOOKUP_FLAGS) &
+	     NFT_LOOKUP_F_INV))
+		return;
+	set = nftnl_set_list_lookup_byname(s->sets, name);
+	if (!set) {
+		fail(s, "selector names a set: only sets written in the "
+			"selectors ({ ... }) can be traced");
+		return;
+	}
+	it = nftnl_set_elems_iter_create(set);
+	while (it && (el = nftnl_set_elems_iter_next(it))) {
+		if (nftnl_set_elem_is_set(el, NFTNL_SET_ELEM_FLAGS) &&
+		    (nftnl_set_elem_get_u32(el, NFTNL_SET_ELEM_FLAGS) &
+		     (NFT_SET_ELEM_INTERVAL_END | NFT_SET_ELEM_CATCHALL)))
+			continue;
+		key = nftnl_set_elem_get(el, NFTNL_SET_ELEM_KEY, &len);
+		if (key)
+			put_words(s, w, key, len);
+		break;
+	}
+	nftnl_set_elems_iter_destroy(it);
+}
+
+static void do_load(struct solver *s, struct nftnl_expr *e, const char *name)
+{
+	struct reg_val *r;
+
+	if (!strcmp(name, "payload")) {
+		if (!nftnl_expr_is_set(e, NFTNL_EXPR_PAYLOAD_DREG))
+			return;
+		r = reg_at(s, e, NFTNL_EXPR_PAYLOAD_DREG);
+		if (!r)
+			return;
+		memset(r, 0, sizeof(*r));
+		r->src = SRC_PAYLOAD;
+		r->base = nftnl_expr_get_u32(e, NFTNL_EXPR_PAYLOAD_BASE);
+		r->off = nftnl_expr_get_u32(e, NFTNL_EXPR_PAYLOAD_OFFSET);
+		r->len = nftnl_expr_get_u32(e, NFTNL_EXPR_PAYLOAD_LEN);
+	} else if (!strcmp(name, "meta") || !strcmp(name, "ct")) {
+		bool meta = name[0] == 'm';
+		uint16_t dreg = meta ? NFTNL_EXPR_META_DREG :
+				       NFTNL_EXPR_CT_DREG;
+
+		if (!nftnl_expr_is_set(e, dreg))
+			return;
+		r = reg_at(s, e, dreg);
+		if (!r)
+			return;
+		memset(r, 0, sizeof(*r));
+		r->src = meta ? SRC_META : SRC_CT;
+		r->base = nftnl_expr_get_u32(e, meta ? NFTNL_EXPR_META_KEY :
+						       NFTNL_EXPR_CT_KEY);
+		r->len = r->src == SRC_META &&
+			 (r->base == NFT_META_IIFNAME ||
+			  r->base == NFT_META_OIFNAME) ? 16 :
+			 r->base == NFT_META_L4PROTO ||
+			 r->base == NFT_META_NFPROTO ||
+			 r->base == NFT_META_PKTTYPE ? 1 :
+			 r->base == NFT_META_PROTOCOL ? 2 : 4;
+	}
+}
+
+static void do_bitwise(struct solver *s, struct nftnl_expr *e)
+{
+	int sw = reg_word(nftnl_expr_get_u32(e, NFTNL_EXPR_BITWISE_SREG));
+	int dw = reg_word(nftnl_expr_get_u32(e, NFTNL_EXPR_BITWISE_DREG));
+	const void *mask;
+	uint32_t len = 0;
+
+	if (sw < 0 || dw < 0)
+		return;
+	if (nftnl_expr_is_set(e, NFTNL_EXPR_BITWISE_OP) &&
+	    nftnl_expr_get_u32(e, NFTNL_EXPR_BITWISE_OP) != NFT_BITWISE_BOOL)
+		return;
+	s->regs[dw] = s->regs[sw];
+	mask = nftnl_expr_get(e, NFTNL_EXPR_BITWISE_MASK, &len);
+	if (!mask || len > sizeof(s->regs[dw].mask))
+		return;
+	s->regs[dw].masked = true;
+	memset(s->regs[dw].mask, 0, sizeof(s->regs[dw].mask));
+	memcpy(s->regs[dw].mask, mask, len);
+}
+
+static int solve_expr(struct nftnl_expr *e, void *data)
+{
+	struct solver *s = data;
+	const char *name = nftnl_expr_get_str(e, NFTNL_EXPR_NAME);
+
+	if (!name)
+		return 0;
+	if (!strcmp(name, "cmp"))
+		do_cmp(s, e);
+	else if (!strcmp(name, "range"))
+		do_range(s, e);
+	else if (!strcmp(name, "lookup"))
+		do_lookup(s, e);
+	else if (!strcmp(name, "bitwise"))
+		do_bitwise(s, e);
+	else
+		do_load(s, e, name);
+	return 0;
+}
+
+int pkt_spec_from_rule(struct pkt_spec *ps, struct nftnl_rule *rule,
+		       struct nftnl_set_list *sets, char *err, size_t errlen)
+{
+	struct solver s = {
+		.ps = ps, .sets = sets, .err = err, .errlen = errlen,
+	};
+
+	memset(ps, 0, sizeof(*ps));
+	ps->l4proto = -1;
+	nftnl_expr_foreach(rule, solve_expr, &s);
+	/* a named interface exists: give it an index ("lo" is 1) */
+	if (ps->meta.iifname[0] && !ps->meta.iif)
+		ps->meta.iif = strcmp(ps->meta.iifname, "lo") ? 2 : 1;
+	if (ps->meta.oifname[0] && !ps->meta.oif)
+		ps->meta.oif = strcmp(ps->meta.oifname, "lo") ? 3 : 1;
+	return s.failed;
+}
+
+/* ------------------------------------------------ building */
+
+static uint16_t csum16(const uint8_t *p, size_t len)
+{
+	uint32_t sum = 0;
+	size_t i;
+
+	for (i = 0; i + 1 < len; i += 2)
+		sum += (uint32_t)p[i] << 8 | p[i + 1];
+	if (len & 1)
+		sum += (uint32_t)p[len - 1] << 8;
+	while (sum >> 16)
+		sum = (sum & 0xffff) + (sum >> 16);
+	return (uint16_t)~sum;
+}
+
+/* Defaults under the selectors' bits: @set says which bytes are theirs. */
+static void overlay(uint8_t *dst, const uint8_t *val, const uint8_t *set,
+		    unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		dst[i] = (uint8_t)((dst[i] & ~set[i]) | (val[i] & set[i]));
+}
+
+static unsigned int l4_hdrlen(int proto)
+{
+	switch (proto) {
+	case IPPROTO_TCP:
+		return 20;
+	case IPPROTO_SCTP:
+		return 12;
+	default:
+		return 8;	/* udp, icmp, icmpv6, ... */
+	}
+}
+
+static void l4_defaults(uint8_t *th, int proto)
+{
+	switch (proto) {
+	case IPPROTO_TCP:
+		th[0] = 40000 >> 8;
+		th[1] = 40000 & 0xff;
+		th[12] = 5 << 4;	/* data offset */
+		th[14] = 0xff;		/* window */
+		break;
+	case IPPROTO_UDP:
+	case IPPROTO_UDPLITE:
+		th[0] = 40000 >> 8;
+		th[1] = 40000 & 0xff;
+		break;
+	case IPPROTO_ICMP:
+		th[0] = 8;		/* echo request */
+		break;
+	case IPPROTO_ICMPV6:
+		th[0] = 128;		/* echo request */
+		break;
+	}
+}
+
+static int l4_of(const struct pkt_spec *ps, bool v6)
+{
+	unsigned int at = v6 ? 6 : 9;
+
+	if (ps->l4proto >= 0)
+		return ps->l4proto;
+	if (ps->nh_set[at])
+		return ps->nh[at];
+	return IPPROTO_TCP;
+}
+
+int pkt_build(const struct pkt_spec *ps, uint8_t *buf, size_t cap)
+{
+	bool v6 = ps->nfproto == NFPROTO_IPV6 ||
+		  (!ps->nfproto && ps->nh_set[0] && (ps->nh[0] >> 4) == 6);
+	unsigned int nhl = v6 ? 40 : 20, thl, total;
+	int l4 = l4_of(ps, v6);
+	uint8_t *nh = buf, *th;
+
+	thl = l4_hdrlen(l4);
+	if (ps->th_len > thl)
+		thl = ps->th_len;
+	total = nhl + thl;
+	if (cap < total)
+		return -1;
+	memset(buf, 0, total);
+	th = buf + nhl;
+	if (v6) {
+		static const uint8_t src[16] = { 0x20, 0x01, 0x0d, 0xb8,
+			[15] = 1 }, dst[16] = { 0x20, 0x01, 0x0d, 0xb8,
+			[15] = 2 };
+
+		nh[0] = 0x60;
+		nh[6] = (uint8_t)l4;
+		nh[7] = 64;
+		memcpy(nh + 8, src, 16);
+		memcpy(nh + 24, dst, 16);
+	} else {
+		nh[0] = 0x45;
+		nh[8] = 64;
+		nh[9] = (uint8_t)l4;
+		nh[12] = 192; nh[14] = 2; nh[15] = 1;	/* 192.0.2.1 */
+		nh[16] = 192; nh[18] = 2; nh[19] = 2;	/* 192.0.2.2 */
+	}
+	overlay(nh, ps->nh, ps->nh_set, nhl);
+	l4_defaults(th, l4);
+	overlay(th, ps->th, ps->th_set, thl);
+	/* the header's own shape is not the selectors' to break */
+	if (v6) {
+		nh[0] = (uint8_t)(0x60 | (nh[0] & 0x0f));
+		nh[4] = (uint8_t)(thl >> 8);
+		nh[5] = (uint8_t)thl;
+		nh[6] = (uint8_t)l4;
+	} else {
+		nh[0] = 0x45;
+		nh[2] = (uint8_t)(total >> 8);
+		nh[3] = (uint8_t)total;
+		nh[6] &= 0xe0;		/* no fragment offset */
+		nh[7] = 0;
+		nh[9] = (uint8_t)l4;
+		nh[10] = nh[11] = 0;
+		nh[10] = (uint8_t)(csum16(nh, 20) >> 8);
+		nh[11] = (uint8_t)csum16(nh, 20);
+	}
+	if (l4 == IPPROTO_UDP) {
+		th[4] = (uint8_t)(thl >> 8);
+		th[5] = (uint8_t)thl;
+	}
+	return (int)total;
+}

@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef NFTC_PACKET_BUILD_H
+#define NFTC_PACKET_BUILD_H
+
+/*
+ * A packet made to match selectors: the selectors are compiled as one
+ * rule (the usual parser, evaluator and linearizer, so every protocol
+ * field sits where proto.c says), and the rule's VM code is read as a
+ * set of constraints: each "load a field into a register, [mask it],
+ * compare" sequence writes the value the comparison wants into the
+ * packet header or the packet's metadata. What no selector fixes keeps
+ * a default (TEST-NET addresses, TTL 64, TCP).
+ */
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stddef.h>
+#include <nftvm/nftvm.h>
+
+struct nftnl_rule;
+
+#define PKT_HDR_MAX	64
+
+/**
+ * struct pkt_spec - what the selectors ask of the packet
+ * @nfproto: NFPROTO_IPV4 / NFPROTO_IPV6, 0 if no selector says
+ * @l4proto: IPPROTO_*, -1 if no selector says
+ * @nh, @th: network and transport header bytes, @nh_set/@th_set: the
+ *           bits a selector fixed
+ * @meta: interface names, mark, ... (the VM's packet metadata)
+ * @ct_state: a "ct state" bit wanted (NF_CT_STATE_*_BIT), 0 for none;
+ *            the VM has no conntrack: reported, not evaluated
+ */
+struct pkt_spec {
+	uint8_t			nfproto;
+	int			l4proto;
+	uint8_t			nh[PKT_HDR_MAX];
+	uint8_t			nh_set[PKT_HDR_MAX];
+	uint8_t			th[PKT_HDR_MAX];
+	uint8_t			th_set[PKT_HDR_MAX];
+	unsigned int		nh_len;
+	unsigned int		th_len;
+	struct nftvm_pktmeta	meta;
+	uint32_t		ct_state;
+};
+
+/*
+ * Read the constraints of @rule (and of the anonymous sets @sets, a
+ * libnftnl set list of the same batch, may be NULL) into @ps (zeroed
+ * here). Returns 0, or -1 with a reason in @err.
+ */
+struct nftnl_set_list;
+int pkt_spec_from_rule(struct pkt_spec *ps, struct nftnl_rule *rule,
+		       struct nftnl_set_list *sets, char *err, size_t errlen);
+
+/*
+ * The packet bytes from the network header on: headers filled with
+ * defaults, the selectors' bits written over them, lengths and the IPv4
+ * checksum computed. Returns the length, or -1 if @cap is too small.
+ */
+int pkt_build(const struct pkt_spec *ps, uint8_t *buf, size_t cap);
+
+#endif

@@ -1,0 +1,128 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# nft --offline S trace packet: verdicts of packets described with
+# selectors, against rulesets written so that each verdict follows from
+# the ruleset's meaning (the expectation is the ruleset's, not our
+# tool's output), plus the trace lines that show the way (jump, return,
+# policy, the next base chain after an accept). Needs no root.
+set -u
+NFT=${NFT:-}
+[ -n "$NFT" ] && [ -x "$NFT" ] || { echo "no NFT binary"; exit 77; }
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+pass=0 fail=0
+
+# expect STATE VERDICT SELECTORS...: the last line is "verdict VERDICT"
+expect() {
+	s=$1 want=$2
+	shift 2
+	if ! "$NFT" --offline "$s" trace packet "$@" > "$work/out" \
+		2> "$work/err"; then
+		fail=$((fail + 1)); echo "FAIL (error) $*"
+		sed 's/^/  /' "$work/err"; return
+	fi
+	got=$(tail -n 1 "$work/out")
+	if [ "$got" = "verdict $want" ]; then
+		pass=$((pass + 1))
+	else
+		fail=$((fail + 1)); echo "FAIL $*: want verdict $want"
+		sed 's/^/  /' "$work/out"
+	fi
+}
+
+# has PATTERN: the last trace printed a line matching PATTERN
+has() {
+	if grep -q -- "$1" "$work/out"; then pass=$((pass + 1))
+	else fail=$((fail + 1)); echo "FAIL: no line like '$1'"
+		sed 's/^/  /' "$work/out"; fi
+}
+
+cat > "$work/host.nft" <<'NFT'
+table ip filter {
+	chain input {
+		type filter hook input priority 0; policy drop;
+		tcp dport 22 accept
+		ip saddr 192.168.0.0/16 udp dport 53 accept
+		iifname "lo" accept
+		tcp dport 80 jump web
+	}
+	chain web {
+		ip daddr 10.0.0.2 accept
+		ip daddr 10.0.0.3 drop
+	}
+}
+NFT
+H="$work/host"
+"$NFT" --offline "$H" -f "$work/host.nft" || { echo "load failed"; exit 1; }
+expect "$H" accept ip saddr 10.0.0.1 ip daddr 10.0.0.2 tcp dport 22 \
+	tcp flags syn iifname '"eth0"'
+has 'ip filter input rule tcp dport 22 accept (verdict accept)'
+expect "$H" drop tcp dport 23
+has 'ip filter input policy drop'
+expect "$H" accept ip saddr 192.168.7.9 udp dport 53
+expect "$H" drop ip saddr 10.1.1.1 udp dport 53
+expect "$H" drop ip saddr 192.168.7.9 udp dport 54
+expect "$H" accept iifname '"lo"' udp dport 9
+expect "$H" drop iifname '"eth0"' udp dport 9
+expect "$H" accept tcp dport 80 ip daddr 10.0.0.2
+has 'rule tcp dport 80 jump web (verdict jump web)'
+has 'ip filter web rule ip daddr 10.0.0.2 accept (verdict accept)'
+expect "$H" drop tcp dport 80 ip daddr 10.0.0.3
+expect "$H" drop tcp dport 80 ip daddr 10.0.0.9
+has 'ip filter web verdict continue'
+# ip tables do not see IPv6; nothing hooks output
+expect "$H" accept ip6 saddr 2001:db8::1 tcp dport 23
+expect "$H" accept tcp dport 23 hook output
+
+cat > "$work/gw.nft" <<'NFT'
+table inet fw {
+	set blocked {
+		type ipv4_addr
+		elements = { 203.0.113.7 }
+	}
+	chain early {
+		type filter hook forward priority -10; policy accept;
+		meta mark 0x2 drop
+	}
+	chain fwd {
+		type filter hook forward priority 0; policy accept;
+		ip saddr @blocked drop
+		tcp dport vmap { 25 : drop, 443 : accept }
+		udp dport 9 drop
+	}
+}
+NFT
+G="$work/gw"
+"$NFT" --offline "$G" -f "$work/gw.nft" || { echo "load failed"; exit 1; }
+# both interfaces named: forward
+expect "$G" drop iifname '"eth0"' oifname '"eth1"' ip saddr 203.0.113.7 \
+	tcp dport 443
+has 'inet fw fwd rule ip saddr @blocked drop (verdict drop)'
+expect "$G" accept iifname '"eth0"' oifname '"eth1"' ip saddr 198.51.100.1 \
+	tcp dport 443
+expect "$G" drop iifname '"eth0"' oifname '"eth1"' tcp dport 25
+expect "$G" accept iifname '"eth0"' oifname '"eth1"' tcp dport 26
+# an accept in the early chain moves on to the next: udp 9 still drops
+expect "$G" drop iifname '"eth0"' oifname '"eth1"' udp dport 9
+has 'inet fw early policy accept'
+expect "$G" drop iifname '"eth0"' oifname '"eth1"' meta mark 0x2 \
+	tcp dport 26
+# inet tables see IPv6 too
+expect "$G" drop iifname '"eth0"' oifname '"eth1"' ip6 saddr 2001:db8::5 \
+	tcp dport 25
+expect "$G" accept hook forward ip6 saddr 2001:db8::5 tcp dport 26
+# not forwarded: the input hook has no chains here
+expect "$G" accept iifname '"eth0"' udp dport 9
+
+# errors: bad selectors, and no --offline
+"$NFT" --offline "$H" trace packet tcp dport nosuchservice >/dev/null \
+	2>&1 && { fail=$((fail + 1)); echo "FAIL: bad selector accepted"; } ||
+	pass=$((pass + 1))
+"$NFT" trace packet tcp dport 22 >/dev/null 2>&1 &&
+	{ fail=$((fail + 1)); echo "FAIL: trace without --offline"; } ||
+	pass=$((pass + 1))
+
+echo "offline trace: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]

@@ -1,0 +1,457 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The expressions' ops->dump against the kernel's dump.  One batch with
+ * rules using the VM's newer expressions (writes, ct, exthdr, stateful,
+ * objects, NAT, reject, log, dynset, queue, dup, ...) is loaded into
+ * nf_tables (private network namespace) and into libnftvm; every rule
+ * the kernel lists (GETRULE dump) is printed with libnftnl and compared
+ * with the same rule rebuilt from the VM's ops->dump attributes.  This
+ * is white-box: it walks the VM's rules through nftvm_int.h, the way the
+ * GET answers will.  Needs root and nf_tables: otherwise SKIP (pass).
+ */
+#define _GNU_SOURCE
+#include "check_vm_exprs.h"
+#include "../../kmod/nftvm_int.h"
+
+#include <sched.h>
+#include <sys/socket.h>
+#include <sys/time.h>
+#include <unistd.h>
+
+#define MAXRULES	64
+
+static struct nftvm *vm;
+static struct mnl_socket *nl;
+static char *kdump[MAXRULES];
+static uint64_t khandle[MAXRULES];
+static unsigned int nk;
+
+static void setup(void)
+{
+	struct timeval tv = { .tv_usec = 200000 };
+
+	vm = nftvm_new();
+	ck_assert_ptr_nonnull(vm);
+	nl = NULL;
+	if (geteuid() != 0 || unshare(CLONE_NEWNET) < 0) {
+		printf("SKIP: needs root and a private network namespace\n");
+		return;
+	}
+	nl = mnl_socket_open(NETLINK_NETFILTER);
+	if (nl && mnl_socket_bind(nl, 0, MNL_SOCKET_AUTOPID) < 0) {
+		mnl_socket_close(nl);
+		nl = NULL;
+	}
+	if (nl)
+		setsockopt(mnl_socket_get_fd(nl), SOL_SOCKET, SO_RCVTIMEO,
+			   &tv, sizeof(tv));
+}
+
+static void teardown(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < nk; i++)
+		free(kdump[i]);
+	nk = 0;
+	if (nl)
+		mnl_socket_close(nl);
+	nftvm_destroy(vm);
+	vm = NULL;
+}
+
+static int nl_drain(void)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	int ret, err = 0;
+
+	for (;;) {
+		ret = mnl_socket_recvfrom(nl, buf, sizeof(buf));
+		if (ret <= 0)
+			return err;
+		ret = mnl_cb_run(buf, ret, 0, 0, NULL, NULL);
+		if (ret < 0 && !err)
+			err = -errno;
+	}
+}
+
+static char *rule_text(const struct nftnl_rule *r)
+{
+	char buf[4096];
+
+	nftnl_rule_snprintf(buf, sizeof(buf), r, NFTNL_OUTPUT_DEFAULT, 0);
+	return strdup(buf);
+}
+
+static int krule_cb(const struct nlmsghdr *nlh, void *data)
+{
+	struct nftnl_rule *r = nftnl_rule_alloc();
+
+	if (nftnl_rule_nlmsg_parse(nlh, r) == 0 && nk < MAXRULES) {
+		khandle[nk] = nftnl_rule_get_u64(r, NFTNL_RULE_HANDLE);
+		kdump[nk++] = rule_text(r);
+	}
+	nftnl_rule_free(r);
+	return MNL_CB_OK;
+}
+
+static void kernel_rules(const char *table)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	struct nftnl_rule *r = nftnl_rule_alloc();
+	struct nlmsghdr *nlh;
+	int ret;
+
+	memset(buf, 0, sizeof(buf));
+	nlh = nftnl_nlmsg_build_hdr(buf, NFT_MSG_GETRULE, NFPROTO_IPV4,
+				    NLM_F_DUMP, 1);
+	nftnl_rule_set_str(r, NFTNL_RULE_TABLE, table);
+	nftnl_rule_nlmsg_build_payload(nlh, r);
+	nftnl_rule_free(r);
+	ck_assert_int_ge(mnl_socket_sendto(nl, nlh, nlh->nlmsg_len), 0);
+	do {
+		ret = mnl_socket_recvfrom(nl, buf, sizeof(buf));
+		ck_assert_int_gt(ret, 0);
+		ret = mnl_cb_run(buf, ret, 0, 0, krule_cb, NULL);
+	} while (ret > 0);
+}
+
+/* the VM's rule as a NEWRULE message built from ops->dump, printed */
+static char *vm_rule_text(const struct nftvm_rule *rule)
+{
+	static uint8_t msg[16384];
+	struct nlmsghdr *nlh = (struct nlmsghdr *)msg;
+	struct nfgenmsg *nfg = (struct nfgenmsg *)(msg + NLMSG_HDRLEN);
+	struct nftvm_nlbuf b = { 0 };
+	struct nlattr *list, *el, *data;
+	const struct nftvm_expr *e;
+	struct nftnl_rule *r;
+	char *text;
+
+	memset(msg, 0, sizeof(msg));
+	nlh->nlmsg_type = NFNL_SUBSYS_NFTABLES << 8 | NFT_MSG_NEWRULE;
+	nfg->nfgen_family = rule->chain->table->family;
+	b.buf = msg + NLMSG_HDRLEN + NLMSG_ALIGN(sizeof(*nfg));
+	b.cap = sizeof(msg) - (b.buf - msg);
+	nftvm_nla_put_str(&b, NFTA_RULE_TABLE, rule->chain->table->name);
+	nftvm_nla_put_str(&b, NFTA_RULE_CHAIN, rule->chain->name);
+	nftvm_nla_put_be64(&b, NFTA_RULE_HANDLE, rule->handle);
+	/* the kernel lists the handle of the rule before as position */
+	if (rule->list.prev != &rule->chain->rules)
+		nftvm_nla_put_be64(&b, NFTA_RULE_POSITION,
+				   nftvm_list_entry(rule->list.prev,
+						    struct nftvm_rule,
+						    list)->handle);
+	list = nftvm_nla_nest_start(&b, NFTA_RULE_EXPRESSIONS);
+	nftvm_rule_for_each_expr(e, rule) {
+		el = nftvm_nla_nest_start(&b, NFTA_LIST_ELEM);
+		nftvm_nla_put_str(&b, NFTA_EXPR_NAME, e->ops->name);
+		data = nftvm_nla_nest_start(&b, NFTA_EXPR_DATA);
+		e->ops->dump(&b, e);
+		nftvm_nla_nest_end(&b, data);
+		nftvm_nla_nest_end(&b, el);
+	}
+	nftvm_nla_nest_end(&b, list);
+	ck_assert(!b.overflow);
+	nlh->nlmsg_len = (uint32_t)(b.buf - msg + b.len);
+	r = nftnl_rule_alloc();
+	ck_assert_int_eq(nftnl_rule_nlmsg_parse(nlh, r), 0);
+	text = rule_text(r);
+	nftnl_rule_free(r);
+	return text;
+}
+
+static const struct nftvm_rule *vm_rule(uint64_t handle)
+{
+	const struct nftvm_table *t;
+	const struct nftvm_chain *c;
+	const struct nftvm_rule *r;
+
+	nftvm_list_for_each_entry(t, &vm->tables, list)
+		nftvm_list_for_each_entry(c, &t->chains, list)
+			nftvm_list_for_each_entry(r, &c->rules, list)
+				if (r->handle == handle)
+					return r;
+	return NULL;
+}
+
+static void rules(struct vmb *v)
+{
+	uint32_t a = inet_addr("192.0.2.1"), one = 1;
+	uint16_t port = htons(8080);
+	struct nftnl_expr *e;
+	struct nftnl_set *s;
+
+	vmb_table(v, NFPROTO_IPV4, "d", 0);
+	vmb_chain(v, NFPROTO_IPV4, "d", "out", NF_INET_LOCAL_OUT, 0,
+		  NF_ACCEPT, NULL);
+	vmb_chain(v, NFPROTO_IPV4, "d", "post", NF_INET_POST_ROUTING, 100,
+		  NF_ACCEPT, "nat");
+	vmb_chain(v, NFPROTO_IPV4, "d", "pre", NF_INET_PRE_ROUTING, -100,
+		  NF_ACCEPT, "nat");
+	vmb_obj(v, NFPROTO_IPV4, mk_obj("d", "c1", NFT_OBJECT_COUNTER),
+		NFT_MSG_NEWOBJ, NLM_F_CREATE);
+	s = mk_set("d", "dyn", 1, NFT_SET_EVAL | NFT_SET_TIMEOUT, 4, 0, 0);
+	vmb_set(v, NFPROTO_IPV4, s);
+	nftnl_set_free(s);
+	vmb_rule(v, NFPROTO_IPV4, "d", "out", x_imm(NFT_REG_1, &a, 4),
+		 x_payload_set(NFT_PAYLOAD_NETWORK_HEADER, 12, 4, NFT_REG_1,
+			       NFT_PAYLOAD_CSUM_INET, 10,
+			       NFT_PAYLOAD_L4CSUM_PSEUDOHDR));
+	vmb_rule(v, NFPROTO_IPV4, "d", "out", x_imm(NFT_REG_1, &one, 4),
+		 x_meta_set(NFT_META_MARK, NFT_REG_1),
+		 x_ct_set(NFT_CT_MARK, NFT_REG_1));
+	vmb_rule(v, NFPROTO_IPV4, "d", "out", x_ct(NFT_CT_STATE, NFT_REG_1, -1),
+		 x_ct(NFT_CT_PROTO_DST, NFT_REG_2, IP_CT_DIR_REPLY),
+		 x_ct(NFT_CT_BYTES, NFT_REG_3, IP_CT_DIR_ORIGINAL),
+		 x_ct(NFT_CT_ZONE, NFT_REG_4, -1));
+	vmb_rule(v, NFPROTO_IPV4, "d", "out",
+		 x_exthdr(NFT_EXTHDR_OP_TCPOPT, 2, 2, 2, NFT_REG_1, 0),
+		 x_exthdr(NFT_EXTHDR_OP_TCPOPT, 4, 0, 1, NFT_REG_2,
+			  NFT_EXTHDR_F_PRESENT),
+		 x_exthdr_set(2, 2, 2, NFT_REG_1));
+	vmb_rule(v, NFPROTO_IPV4, "d", "out",
+		 x_limit(10, 1, 5, NFT_LIMIT_PKTS, 0),
+		 x_limit(1000, 60, 100, NFT_LIMIT_PKT_BYTES, NFT_LIMIT_F_INV),
+		 x_quota(1000, NFT_QUOTA_F_INV), x_counter(),
+		 nftnl_expr_alloc("last"), x_connlimit(3, NFT_CONNLIMIT_F_INV),
+		 x_objref(NFT_OBJECT_COUNTER, "c1"));
+	vmb_rule(v, NFPROTO_IPV4, "d", "out",
+		 x_numgen(NFT_NG_INCREMENTAL, 4, 2, NFT_REG_1),
+		 x_jhash(NFT_REG_1, 4, 16, 0xfeed, NFT_REG_2),
+		 x_symhash(8, NFT_REG_3), x_log("p: ", 2), x_log(NULL, -1));
+	e = nftnl_expr_alloc("log");
+	nftnl_expr_set_u16(e, NFTNL_EXPR_LOG_GROUP, 3);
+	nftnl_expr_set_u32(e, NFTNL_EXPR_LOG_SNAPLEN, 100);
+	nftnl_expr_set_u16(e, NFTNL_EXPR_LOG_QTHRESHOLD, 10);
+	vmb_rule(v, NFPROTO_IPV4, "d", "out", e);
+	vmb_rule(v, NFPROTO_IPV4, "d", "out",
+		 x_payload(NFT_PAYLOAD_NETWORK_HEADER, 12, 4, NFT_REG_1),
+		 x_dynset_expr(x_dynset("dyn", 1, NFT_DYNSET_OP_UPDATE,
+					NFT_REG_1, 0, 5000),
+			       x_limit(1, 1, 0, 0, 0)),
+		 nftnl_expr_alloc("notrack"));
+	vmb_rule(v, NFPROTO_IPV4, "d", "out",
+		 x_reject(NFT_REJECT_ICMP_UNREACH, 3));
+	vmb_rule(v, NFPROTO_IPV4, "d", "out", x_reject(NFT_REJECT_TCP_RST, -1));
+	/* no queue: this machine's kernel has no nft_queue */
+	vmb_rule(v, NFPROTO_IPV4, "d", "out", x_imm(NFT_REG_1, &a, 4),
+		 ({ struct nftnl_expr *d = nftnl_expr_alloc("dup");
+		    nftnl_expr_set_u32(d, NFTNL_EXPR_DUP_SREG_ADDR, NFT_REG_1);
+		    d; }));
+	vmb_rule(v, NFPROTO_IPV4, "d", "post", x_imm(NFT_REG_1, &a, 4),
+		 x_imm(NFT_REG_2, &port, 2),
+		 x_nat(NFT_NAT_SNAT, NFPROTO_IPV4, NFT_REG_1, NFT_REG_2, 0,
+		       NF_NAT_RANGE_PERSISTENT));
+	vmb_rule(v, NFPROTO_IPV4, "d", "post", nftnl_expr_alloc("masq"));
+	vmb_rule(v, NFPROTO_IPV4, "d", "post", x_imm(NFT_REG_1, &port, 2),
+		 ({ struct nftnl_expr *m = nftnl_expr_alloc("masq");
+		    nftnl_expr_set_u32(m, NFTNL_EXPR_MASQ_FLAGS,
+				       NF_NAT_RANGE_PROTO_RANDOM);
+		    nftnl_expr_set_u32(m, NFTNL_EXPR_MASQ_REG_PROTO_MIN,
+				       NFT_REG_1);
+		    m; }));
+	vmb_rule(v, NFPROTO_IPV4, "d", "pre", x_imm(NFT_REG_1, &a, 4),
+		 x_nat(NFT_NAT_DNAT, NFPROTO_IPV4, NFT_REG_1, 0, 0, 0));
+	/* a jhash without seed, exthdr ipv6, a dynset without timeout,
+	 * quota and limit with defaults, ct zone set by direction */
+	e = nftnl_expr_alloc("hash");
+	nftnl_expr_set_u32(e, NFTNL_EXPR_HASH_SREG, NFT_REG_1);
+	nftnl_expr_set_u32(e, NFTNL_EXPR_HASH_DREG, NFT_REG_2);
+	nftnl_expr_set_u32(e, NFTNL_EXPR_HASH_LEN, 4);
+	nftnl_expr_set_u32(e, NFTNL_EXPR_HASH_MODULUS, 2);
+	nftnl_expr_set_u32(e, NFTNL_EXPR_HASH_OFFSET, 100);
+	vmb_rule(v, NFPROTO_IPV4, "d", "out",
+		 x_payload(NFT_PAYLOAD_NETWORK_HEADER, 12, 4, NFT_REG_1), e,
+		 x_exthdr(NFT_EXTHDR_OP_IPV6, 0, 0, 1, NFT_REG_1,
+			  NFT_EXTHDR_F_PRESENT),
+		 x_exthdr(NFT_EXTHDR_OP_IPV6, 44, 2, 2, NFT_REG_1, 0),
+		 x_dynset("dyn", 1, NFT_DYNSET_OP_ADD, NFT_REG_1, 0, 0),
+		 ({ struct nftnl_expr *q = nftnl_expr_alloc("quota");
+		    nftnl_expr_set_u64(q, NFTNL_EXPR_QUOTA_BYTES, 5);
+		    q; }),
+		 ({ struct nftnl_expr *l = nftnl_expr_alloc("limit");
+		    nftnl_expr_set_u64(l, NFTNL_EXPR_LIMIT_RATE, 3);
+		    nftnl_expr_set_u64(l, NFTNL_EXPR_LIMIT_UNIT, 1);
+		    l; }));
+	vmb_rule(v, NFPROTO_IPV4, "d", "pre", x_imm(NFT_REG_1, &port, 2),
+		 ({ struct nftnl_expr *r = nftnl_expr_alloc("redir");
+		    nftnl_expr_set_u32(r, NFTNL_EXPR_REDIR_REG_PROTO_MIN,
+				       NFT_REG_1);
+		    r; }));
+}
+
+START_TEST(test_dump_like_kernel)
+{
+	const struct nftvm_rule *r;
+	struct nftvm_err err;
+	unsigned int i, same = 0;
+	struct vmb v;
+	char *mine;
+
+	if (!nl)
+		return;
+	vmb_begin(&v);
+	rules(&v);
+	nftnl_batch_end(mnl_nlmsg_batch_current(v.b), v.seq++);
+	mnl_nlmsg_batch_next(v.b);
+	ck_assert_int_eq(nftvm_batch_process(vm, mnl_nlmsg_batch_head(v.b),
+					     mnl_nlmsg_batch_size(v.b), &err),
+			 0);
+	ck_assert_int_ge(mnl_socket_sendto(nl, mnl_nlmsg_batch_head(v.b),
+					   mnl_nlmsg_batch_size(v.b)), 0);
+	mnl_nlmsg_batch_stop(v.b);
+	free(v.buf);
+	ck_assert_int_eq(nl_drain(), 0);
+
+	kernel_rules("d");
+	ck_assert_uint_eq(nk, 17);
+	for (i = 0; i < nk; i++) {
+		r = vm_rule(khandle[i]);
+		ck_assert_msg(r != NULL, "no VM rule %llu",
+			      (unsigned long long)khandle[i]);
+		mine = vm_rule_text(r);
+		ck_assert_msg(!strcmp(mine, kdump[i]),
+			      "rule %llu\n kernel: %s\n vm:     %s",
+			      (unsigned long long)khandle[i], kdump[i], mine);
+		free(mine);
+		same++;
+	}
+	ck_assert_uint_eq(same, nk);
+}
+END_TEST
+
+static int kobj_cb(const struct nlmsghdr *nlh, void *data)
+{
+	struct nftnl_obj *o = nftnl_obj_alloc();
+	char buf[1024];
+
+	if (nftnl_obj_nlmsg_parse(nlh, o) == 0 && nk < MAXRULES) {
+		nftnl_obj_snprintf(buf, sizeof(buf), o, NFTNL_OUTPUT_DEFAULT,
+				   0);
+		kdump[nk++] = strdup(buf);
+	}
+	nftnl_obj_free(o);
+	return MNL_CB_OK;
+}
+
+/* the VM's object as a NEWOBJ message from its type's dump, printed */
+static char *vm_obj_text(const struct nftvm_obj *obj)
+{
+	static uint8_t msg[4096];
+	struct nlmsghdr *nlh = (struct nlmsghdr *)msg;
+	struct nfgenmsg *nfg = (struct nfgenmsg *)(msg + NLMSG_HDRLEN);
+	struct nftvm_nlbuf b = { 0 };
+	struct nftnl_obj *o;
+	struct nlattr *data;
+	char buf[1024];
+
+	memset(msg, 0, sizeof(msg));
+	nlh->nlmsg_type = NFNL_SUBSYS_NFTABLES << 8 | NFT_MSG_NEWOBJ;
+	nfg->nfgen_family = obj->table->family;
+	b.buf = msg + NLMSG_HDRLEN + NLMSG_ALIGN(sizeof(*nfg));
+	b.cap = sizeof(msg) - (b.buf - msg);
+	nftvm_nla_put_str(&b, NFTA_OBJ_TABLE, obj->table->name);
+	nftvm_nla_put_str(&b, NFTA_OBJ_NAME, obj->name);
+	nftvm_nla_put_be32(&b, NFTA_OBJ_TYPE, obj->type->type);
+	nftvm_nla_put_be32(&b, NFTA_OBJ_USE, obj->use);
+	nftvm_nla_put_be64(&b, NFTA_OBJ_HANDLE, obj->handle);
+	data = nftvm_nla_nest_start(&b, NFTA_OBJ_DATA);
+	obj->type->dump(&b, obj);
+	nftvm_nla_nest_end(&b, data);
+	ck_assert(!b.overflow);
+	nlh->nlmsg_len = (uint32_t)(b.buf - msg + b.len);
+	o = nftnl_obj_alloc();
+	ck_assert_int_eq(nftnl_obj_nlmsg_parse(nlh, o), 0);
+	nftnl_obj_snprintf(buf, sizeof(buf), o, NFTNL_OUTPUT_DEFAULT, 0);
+	nftnl_obj_free(o);
+	return strdup(buf);
+}
+
+START_TEST(test_obj_dump_like_kernel)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	const struct nftvm_table *t;
+	const struct nftvm_obj *obj;
+	struct nftnl_obj *o;
+	struct nlmsghdr *nlh;
+	struct nftvm_err err;
+	unsigned int i = 0;
+	struct vmb v;
+	char *mine;
+	int ret;
+
+	if (!nl)
+		return;
+	vmb_begin(&v);
+	vmb_table(&v, NFPROTO_IPV4, "o", 0);
+	o = mk_obj("o", "c", NFT_OBJECT_COUNTER);
+	nftnl_obj_set_u64(o, NFTNL_OBJ_CTR_PKTS, 7);
+	nftnl_obj_set_u64(o, NFTNL_OBJ_CTR_BYTES, 700);
+	vmb_obj(&v, NFPROTO_IPV4, o, NFT_MSG_NEWOBJ, NLM_F_CREATE);
+	o = mk_obj("o", "q", NFT_OBJECT_QUOTA);
+	nftnl_obj_set_u64(o, NFTNL_OBJ_QUOTA_BYTES, 1000);
+	nftnl_obj_set_u64(o, NFTNL_OBJ_QUOTA_CONSUMED, 1000);
+	nftnl_obj_set_u32(o, NFTNL_OBJ_QUOTA_FLAGS, NFT_QUOTA_F_INV);
+	vmb_obj(&v, NFPROTO_IPV4, o, NFT_MSG_NEWOBJ, NLM_F_CREATE);
+	o = mk_obj("o", "l", NFT_OBJECT_LIMIT);
+	nftnl_obj_set_u64(o, NFTNL_OBJ_LIMIT_RATE, 10);
+	nftnl_obj_set_u64(o, NFTNL_OBJ_LIMIT_UNIT, 60);
+	nftnl_obj_set_u32(o, NFTNL_OBJ_LIMIT_BURST, 4);
+	nftnl_obj_set_u32(o, NFTNL_OBJ_LIMIT_TYPE, NFT_LIMIT_PKT_BYTES);
+	vmb_obj(&v, NFPROTO_IPV4, o, NFT_MSG_NEWOBJ, NLM_F_CREATE);
+	vmb_chain(&v, NFPROTO_IPV4, "o", "c", -1, 0, -1, NULL);
+	vmb_rule(&v, NFPROTO_IPV4, "o", "c", x_objref(NFT_OBJECT_QUOTA, "q"));
+	nftnl_batch_end(mnl_nlmsg_batch_current(v.b), v.seq++);
+	mnl_nlmsg_batch_next(v.b);
+	ck_assert_int_eq(nftvm_batch_process(vm, mnl_nlmsg_batch_head(v.b),
+					     mnl_nlmsg_batch_size(v.b), &err),
+			 0);
+	ck_assert_int_ge(mnl_socket_sendto(nl, mnl_nlmsg_batch_head(v.b),
+					   mnl_nlmsg_batch_size(v.b)), 0);
+	mnl_nlmsg_batch_stop(v.b);
+	free(v.buf);
+	ck_assert_int_eq(nl_drain(), 0);
+
+	memset(buf, 0, sizeof(buf));
+	nlh = nftnl_nlmsg_build_hdr(buf, NFT_MSG_GETOBJ, NFPROTO_IPV4,
+				    NLM_F_DUMP, 1);
+	ck_assert_int_ge(mnl_socket_sendto(nl, nlh, nlh->nlmsg_len), 0);
+	do {
+		ret = mnl_socket_recvfrom(nl, buf, sizeof(buf));
+		ck_assert_int_gt(ret, 0);
+		ret = mnl_cb_run(buf, ret, 0, 0, kobj_cb, NULL);
+	} while (ret > 0);
+	ck_assert_uint_eq(nk, 3);
+	if (getenv("VM_DUMP_VERBOSE"))
+		for (i = 0; i < nk; i++)
+			printf("%s\n", kdump[i]);
+	i = 0;
+	/* the kernel lists a table's objects in creation order */
+	t = nftvm_table_find(vm, NFPROTO_IPV4, "o");
+	ck_assert_ptr_nonnull(t);
+	nftvm_list_for_each_entry(obj, &t->objs, list) {
+		mine = vm_obj_text(obj);
+		ck_assert_msg(i < nk && !strcmp(mine, kdump[i]),
+			      "object %s\n kernel: %s\n vm:     %s", obj->name,
+			      i < nk ? kdump[i] : "-", mine);
+		free(mine);
+		i++;
+	}
+	ck_assert_uint_eq(i, 3);
+}
+END_TEST
+
+static Suite *vm_dump_suite(void)
+{
+	Suite *s = suite_create("vm_dump");
+	TCase *tc = tcase_create("dump");
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_dump_like_kernel);
+	tcase_add_test(tc, test_obj_dump_like_kernel);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+VM_SUITE_MAIN(vm_dump_suite)
