@@ -225,8 +225,7 @@ static int replay(FILE *f, struct sd_vars *vars, struct side *s,
 	if (sd_packet_from(&p, set, vars->nvars) < 0)
 		return -ENOMEM;
 	cube = sd_packet_cube(&p);
-	fprintf(f, "  counterexample (%s):\n    trace packet %s", why,
-		sd_family_name(h->family));
+	fprintf(f, "  counterexample (%s):\n    trace packet", why);
 	sd_print_packet(f, vars, &p, h->family);
 	fputc('\n', f);
 	for (k = 0; k < 2 && ret == 0; k++) {
@@ -401,7 +400,7 @@ int semdiff_run(const char *old, const char *new,
 		sd_view_print(out, rs[0], rs[1], o->view == SEMDIFF_VIEW_DIFF,
 			      o->width);
 	bdd_failed = 0;
-	if (bdd_init(1 << 20, 1 << 17) < 0) {
+	if (bdd_init(1 << 22, 1 << 20) < 0) {
 		fprintf(errf, "ipt2nft diff: error: cannot start BuDDy\n");
 		goto out;
 	}
