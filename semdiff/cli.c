@@ -18,6 +18,7 @@ static void usage(FILE *f)
 	      "  --view none|diff|all   side-by-side view (default diff)\n"
 	      "  --width N              columns of the left side (default 60)\n"
 	      "  --stats                engine statistics on stderr\n"
+	      "  --raw                  counterexample bytes, for replay\n"
 	      "Exit status: 0 equivalent, 1 different, 2 trouble.\n", f);
 }
 
@@ -44,6 +45,7 @@ int semdiff_main(int argc, char **argv)
 		{ "view",		required_argument, NULL, 'v' },
 		{ "width",		required_argument, NULL, 'w' },
 		{ "stats",		no_argument,	   NULL, 's' },
+		{ "raw",		no_argument,	   NULL, 'r' },
 		{ "help",		no_argument,	   NULL, 'h' },
 		{ NULL },
 	};
@@ -83,6 +85,9 @@ int semdiff_main(int argc, char **argv)
 			break;
 		case 's':
 			o.stats = true;
+			break;
+		case 'r':
+			o.raw = true;
 			break;
 		case 'h':
 			usage(stdout);

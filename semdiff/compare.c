@@ -126,6 +126,7 @@ struct side {
 	struct sd_outcomes	out;
 	char			*err;
 	size_t			errlen;
+	bool			raw;
 };
 
 static BDD outcome_of(const struct sd_outcomes *o, const char *key)
@@ -214,6 +215,34 @@ static void print_trace(FILE *f, const char *label, const char *outcome,
 }
 
 /* Replay one packet through both sides with tracing, and print it. */
+/*
+ * The packet byte by byte, for independent replay (testcases): one line
+ * per space: "raw KIND A B LABEL HEX" (don't-care bits as 0).
+ */
+static void print_raw(FILE *f, const struct sd_vars *v,
+		      const struct sd_packet *p, const struct sd_hook *h)
+{
+	unsigned int i, j, b;
+
+	fprintf(f, "    raw-hook %u %u\n", h->family, h->hook);
+	for (i = 0; i < v->n; i++) {
+		const struct sd_space *s = &v->sp[i];
+
+		if (!s->var)
+			continue;
+		fprintf(f, "    raw %d %u %u %s ", s->kind, s->a, s->b,
+			s->label ? s->label : "-");
+		for (j = 0; j < s->nbytes; j++) {
+			unsigned int x = 0;
+
+			for (b = 0; b < 8 && s->var[j] >= 0; b++)
+				x |= (p->bit[s->var[j] + b] == 1) << (7 - b);
+			fprintf(f, "%02x", x);
+		}
+		fputc('\n', f);
+	}
+}
+
 static int replay(FILE *f, struct sd_vars *vars, struct side *s,
 		  const struct sd_hook *h, BDD set, const char *why)
 {
@@ -228,6 +257,8 @@ static int replay(FILE *f, struct sd_vars *vars, struct side *s,
 	fprintf(f, "  counterexample (%s):\n    trace packet", why);
 	sd_print_packet(f, vars, &p, h->family);
 	fputc('\n', f);
+	if (s[0].raw)
+		print_raw(f, vars, &p, h);
 	for (k = 0; k < 2 && ret == 0; k++) {
 		struct sd_trace tr = { .n = 0 };
 		struct sd_outcomes o = { 0 };
@@ -331,7 +362,8 @@ static int compare(FILE *f, FILE *errf, struct sd_ruleset **rs,
 {
 	struct sd_hook hooks[SD_MAX_HOOKS];
 	struct sd_vars vars = { 0 };
-	struct side s[2] = { { .rs = rs[0] }, { .rs = rs[1] } };
+	struct side s[2] = { { .rs = rs[0], .raw = o->raw },
+			     { .rs = rs[1], .raw = o->raw } };
 	char err[2][1024] = { "", "" };
 	unsigned int nh, i;
 	int ret = 0, any = 0;

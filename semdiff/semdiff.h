@@ -30,6 +30,7 @@ enum semdiff_view {
  * @family: NFPROTO_IPV4/IPV6 for iptables-save input, 0 to detect
  * @max_cex: counterexamples per hook
  * @width: columns of the side-by-side view
+ * @raw: also print each counterexample byte by byte ("raw" lines)
  */
 struct semdiff_opts {
 	enum semdiff_kind	kind[2];
@@ -38,6 +39,7 @@ struct semdiff_opts {
 	enum semdiff_view	view;
 	unsigned int		width;
 	bool			stats;
+	bool			raw;	/* counterexample bytes, for replay */
 };
 
 /*

@@ -7,8 +7,10 @@
 # rules merged into an anonymous set).
 #  * every rewrite must be reported equivalent;
 #  * a mutation reported different must come with a counterexample
-#    whose old and new verdicts differ and whose trace (on either side)
-#    names the mutated line: the engine is not told which line changed;
+#    that an independent concrete evaluator (semdiff/concrete.c: one
+#    packet, byte by byte, no BDDs) runs to different verdicts (or
+#    different marks/NAT) on the two sides, and whose trace names the
+#    mutated line (the engine is not told which line changed);
 #  * at least half of the behaviour-changing mutations must be found
 #    (the others may be shadowed rules; they are listed).
 set -u
@@ -19,6 +21,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 [ -d "$dir" ] || { echo "SKIP: no $dir"; exit 77; }
 [ -x "$ipt2nft" ] || { echo "SKIP: no ipt2nft"; exit 77; }
 command -v python3 >/dev/null || { echo "SKIP: no python3"; exit 77; }
+concrete=${SEMDIFF_CONCRETE:-${top_builddir:-../..}/testcases/semdiff/concrete}
+[ -x "$concrete" ] || { echo "SKIP: no $concrete"; exit 77; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -35,7 +39,7 @@ for name in isem-memphis-testbed isem-sns-eduroam isem-ringofsaturn \
 	python3 "$here/mutate.py" "$tmp/$name/orig.nft" "$tmp/$name" 7 10 \
 		>"$tmp/$name/list" || { bad=1; continue; }
 	while read -r m kind expect lines; do
-		"$ipt2nft" diff --view=none -n 1 "$tmp/$name/orig.nft" \
+		"$ipt2nft" diff --raw --view=none -n 1 "$tmp/$name/orig.nft" \
 			"$tmp/$name/$m" >"$tmp/out" 2>&1
 		rc=$?
 		if [ "$expect" = same ]; then
@@ -61,8 +65,13 @@ for name in isem-memphis-testbed isem-sns-eduroam isem-ringofsaturn \
 				grep -E '^    (old|new): ' "$tmp/out" |
 					grep -q "(line $l)" && hit=1
 			done
+			"$concrete" "$tmp/$name/orig.nft" "$tmp/$name/$m" \
+				"$tmp/out" >"$tmp/conc" 2>&1
+			crc=$?
 			if { [ "$ov" = "$nv" ] && [ "$eff" = 0 ]; } ||
-			   [ $hit = 0 ]; then
+			   [ $hit = 0 ] || [ $crc != 0 ]; then
+				echo "concrete evaluator (exit $crc):"
+				cat "$tmp/conc"
 				echo "FAIL $name $m $kind: counterexample does" \
 				     "not show the mutation (line $lines)"
 				sed -n '1,40p' "$tmp/out"
@@ -76,8 +85,8 @@ for name in isem-memphis-testbed isem-sns-eduroam isem-ringofsaturn \
 	done <"$tmp/$name/list"
 done
 echo "semdiff mutations: $changed behaviour-changing, $found found with" \
-     "a counterexample at the mutated rule; $same rewrites, $same_ok" \
-     "equivalent"
+     "a counterexample at the mutated rule that replays concretely;" \
+     "$same rewrites, $same_ok equivalent"
 [ $changed -gt 0 ] && [ $found -ge $((changed / 2)) ] || {
 	echo "FAIL: too few mutations found"; bad=1; }
 exit $bad
