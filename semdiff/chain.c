@@ -133,7 +133,14 @@ static int eval_rule_in_chain(struct sd_eval *ev, struct sd_chain *c,
 	BDD given = bddfalse, next;
 	int ret;
 
-	ret = sd_eval_rule(ev, r, *rem);
+	/*
+	 * The rule's matches are computed for all packets (small BDDs) and
+	 * narrowed to the packets still running once per verdict: narrowing
+	 * at every cmp would work on the big set each time (-40% on TUM).
+	 */
+	ev->in = *rem;
+	ret = sd_eval_rule(ev, r, bddtrue);
+	ev->in = bddtrue;
 	if (ret < 0)
 		return ret;
 	/* callees reuse ev->pairs: take this rule's pairs over */
@@ -141,10 +148,14 @@ static int eval_rule_in_chain(struct sd_eval *ev, struct sd_chain *c,
 	n = ev->npairs;
 	ev->pairs = NULL;
 	ev->npairs = ev->pcap = 0;
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		b_orin(&given, pairs[i].cond);
+		b_andin(&pairs[i].cond, *rem);
+	}
 	next = b_ref(bdd_apply(*rem, given, bddop_diff));
 	for (i = 0; i < n && ret == 0; i++) {
+		if (pairs[i].cond == bddfalse)
+			continue;	/* only packets decided earlier */
 		if (ev->trace) {
 			char what[96];
 

@@ -145,7 +145,7 @@ void sd_space_write(struct sd_eval *ev, int space, unsigned int soff,
 		    const BDD *bits, unsigned int len)
 {
 	unsigned int i;
-	BDD *cur;
+	BDD *cur, when;
 
 	if (ev->scan) {
 		sd_space_use(ev->vars, space, soff, len);
@@ -156,15 +156,17 @@ void sd_space_write(struct sd_eval *ev, int space, unsigned int soff,
 		ev->error = -ENOMEM;
 		return;
 	}
+	when = b_and(ev->alive, ev->in);
 	for (i = 0; i < len * 8; i++) {
 		BDD old = sd_space_bit(ev, space, soff + i / 8, i % 8);
-		BDD n = b_ite(ev->alive, bits[i], old);
+		BDD n = b_ite(when, bits[i], old);
 
 		b_free(old);
 		if (cur[soff * 8 + i] != -1)
 			b_free(cur[soff * 8 + i]);
 		cur[soff * 8 + i] = n;
 	}
+	b_free(when);
 }
 
 void sd_add_pair(struct sd_eval *ev, BDD cond, const struct sd_verdict *v)
@@ -522,6 +524,7 @@ void sd_eval_init(struct sd_eval *ev, struct sd_vars *vars,
 	for (i = 0; i < SD_REG_BITS; i++)
 		ev->regs[i] = bddfalse;
 	ev->alive = bddfalse;
+	ev->in = bddtrue;
 }
 
 void sd_eval_fini(struct sd_eval *ev)

@@ -258,6 +258,7 @@ struct sd_eval {
 	unsigned int		ncur;
 	BDD			regs[SD_REG_BITS];
 	BDD			alive;
+	BDD			in;	/* packets reaching the rule (writes) */
 	struct sd_pair		*pairs;
 	unsigned int		npairs, pcap;
 	const struct sd_rule	*rule;
