@@ -3,8 +3,8 @@
  * Field/variable allocation. Everything a ruleset reads or writes is a
  * byte of a "space": a payload base, a meta key, a ct key, ... Both
  * sides are scanned first; then every used byte gets 8 BDD variables,
- * MSB first, spaces in a fixed order (network header, transport header,
- * link layer, meta, ct, the rest) and bytes ascending, so that a field
+ * MSB first, spaces in a fixed order (ct, network header, transport
+ * header, link layer, meta, the rest) and bytes ascending, so that a field
  * (ip saddr = nh bytes 12..15) is a contiguous run of variables: prefix
  * and range matches are then linear-size BDDs. Free choices (stateful
  * expressions) are added afterwards, at the end of the order.
@@ -96,6 +96,13 @@ static int kind_rank(const struct sd_space *s)
 		[NFT_PAYLOAD_INNER_HEADER]	= 3,
 	};
 
+	/*
+	 * ct state first: rulesets test it first ("established,related
+	 * accept"), so it splits every later set at the root instead of
+	 * doubling every path at the bottom (TUM: -8%).
+	 */
+	if (s->kind == SP_CT)
+		return -1;
 	if (s->kind == SP_PAYLOAD)
 		return s->a < 4 ? payload_rank[s->a] : 4;
 	return 4 + s->kind;

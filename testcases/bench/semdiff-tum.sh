@@ -27,12 +27,20 @@ for n in 500 1000 2000 5000; do
 	prefix $n "$tmp/all.rules" >"$tmp/p.rules"
 	rules=$(grep -c '^-A ' "$tmp/p.rules")
 	"$ipt2nft" -q "$tmp/p.rules" >"$tmp/p.nft" 2>/dev/null
-	/usr/bin/time -f '%e %M' -o "$tmp/time" \
+	/usr/bin/time -f '%e %U %M' -o "$tmp/time" \
 		"$ipt2nft" diff --view=none "$tmp/p.rules" "$tmp/p.nft" \
 		>"$tmp/out" 2>/dev/null
 	rc=$?
-	read -r secs kb <"$tmp/time"
-	printf 'semdiff-tum: %5d rules: %6.2f s, %5d MB peak RSS, %s\n' \
-		"$rules" "$secs" $((kb / 1024)) \
+	read -r secs user kb <"$tmp/time"
+	printf 'semdiff-tum: %5d rules: %6.2f s (%6.2f s CPU), %5d MB peak RSS, %s\n' \
+		"$rules" "$secs" "$user" $((kb / 1024)) \
 		"$(tail -1 "$tmp/out") (exit $rc)"
 done
+# The engine choice (DESIGN.md): BuDDy against Z3 on random first-match
+# rule lists, when a compiler and both libraries are there.
+src=$(dirname "$0")/semdiff-engines.c
+if ${CC:-cc} -O2 -o "$tmp/engines" "$src" -lbdd -lz3 2>/dev/null; then
+	for n in 500 1000 2000 5000; do
+		"$tmp/engines" $n
+	done
+fi
