@@ -18,6 +18,7 @@
 #include <string.h>
 #include <linux/netfilter.h>
 #include "xlate.h"
+#include "semdiff.h"
 
 static void usage(FILE *f)
 {
@@ -112,6 +113,8 @@ int main(int argc, char **argv)
 	char *data;
 	int c, ret;
 
+	if (argc > 1 && !strcmp(argv[1], "diff"))	/* semantic diff */
+		return semdiff_main(argc - 1, argv + 1);
 	while ((c = getopt_long(argc, argv, "+6csqh", opts, NULL)) != -1) {
 		switch (c) {
 		case '6':

@@ -1,0 +1,453 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Comparison: for every (family, hook) either side has base chains in,
+ * evaluate both sides over all packets (BDDs) and XOR what each
+ * outcome (accept, drop, reject ..., queue ...) gets; for packets both
+ * sides accept, also compare the fields they end up with (meta mark, ct
+ * mark, NAT mapping, payload rewrites). Differences become
+ * counterexample packets, replayed through both sides with tracing to
+ * name the deciding rules.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <arpa/inet.h>
+#include <linux/netfilter.h>
+#include <linux/netfilter/nf_tables.h>
+#include "semdiff.h"
+#include "sd_int.h"
+
+#define SD_MAX_HOOKS	32
+
+static int bdd_failed;	/* BuDDy reports errors through a callback */
+
+static void bdd_err_hook(int code)
+{
+	bdd_failed = code;
+}
+
+static int scan_side(struct sd_vars *vars, const struct sd_ruleset *rs,
+		     char *err, size_t errlen)
+{
+	struct sd_eval ev;
+	unsigned int i, j, k;
+	int ret = 0;
+
+	for (i = 0; i < rs->ntables && ret == 0; i++) {
+		const struct sd_table *t = rs->tables[i];
+
+		sd_eval_init(&ev, vars, rs, t->family == NFPROTO_INET ?
+			     NFPROTO_IPV4 : t->family);
+		ev.scan = true;
+		ev.err = err;
+		ev.errlen = errlen;
+		for (j = 0; j < t->nchains && ret == 0; j++)
+			for (k = 0; k < t->chains[j]->nrules && ret == 0; k++)
+				ret = sd_eval_rule(&ev, t->chains[j]->rules[k],
+						   bddtrue);
+		sd_eval_fini(&ev);
+	}
+	return ret;
+}
+
+static int find_space(const struct sd_vars *v, enum sd_space_kind kind,
+		      uint32_t a, uint32_t b)
+{
+	unsigned int i;
+
+	for (i = 0; i < v->n; i++)
+		if (v->sp[i].kind == kind && v->sp[i].a == a && v->sp[i].b == b)
+			return i;
+	return -1;
+}
+
+static void and_value(struct sd_eval *ev, BDD *r, int sp, const void *val,
+		      unsigned int len, bool any_of, const uint32_t *vals,
+		      unsigned int nvals)
+{
+	BDD bits[64], c = bddfalse;
+	unsigned int i, j;
+
+	if (sp < 0)
+		return;
+	for (i = 0; i < len * 8; i++)
+		bits[i] = b_ref(bdd_ithvar(sd_var_of(ev->vars, sp, i / 8,
+						     i % 8)));
+	if (!any_of) {
+		c = bv_eq_const(bits, val, len);
+	} else {
+		for (j = 0; j < nvals; j++) {
+			BDD e = bv_eq_const(bits, (const uint8_t *)&vals[j],
+					    len);
+
+			b_orin(&c, e);
+			b_free(e);
+		}
+	}
+	b_andin(r, c);
+	b_free(c);
+	for (i = 0; i < len * 8; i++)
+		b_free(bits[i]);
+}
+
+/*
+ * What every packet of a hook of @family satisfies: its family and
+ * ethertype, and one ct state at a time.
+ */
+BDD sd_hook_constraint(struct sd_eval *ev, uint8_t family)
+{
+	static const uint32_t states[] = { 1, 2, 4, 8, 64 };
+	static const uint32_t dirs[] = { 0, 1 };
+	struct sd_vars *v = ev->vars;
+	BDD r = bddtrue;
+	uint16_t proto = family == NFPROTO_IPV4 ? htons(0x0800) :
+			 htons(0x86dd);
+	uint8_t nfp = family;
+	int sp;
+
+	if (family == NFPROTO_IPV4 || family == NFPROTO_IPV6) {
+		and_value(ev, &r, find_space(v, SP_META, NFT_META_NFPROTO, 0),
+			  &nfp, 1, false, NULL, 0);
+		and_value(ev, &r, find_space(v, SP_META, NFT_META_PROTOCOL, 0),
+			  &proto, 2, false, NULL, 0);
+	}
+	sp = find_space(v, SP_CT, NFT_CT_STATE, 0);
+	if (sp >= 0 && v->sp[sp].nbytes >= 4)
+		and_value(ev, &r, sp, NULL, 4, true, states, 5);
+	sp = find_space(v, SP_CT, NFT_CT_DIRECTION, 0);
+	if (sp >= 0)
+		and_value(ev, &r, sp, NULL, 1, true, dirs, 2);
+	return r;
+}
+
+struct side {
+	const struct sd_ruleset	*rs;
+	struct sd_eval		ev;
+	struct sd_outcomes	out;
+	char			*err;
+	size_t			errlen;
+	bool			raw;
+};
+
+static BDD outcome_of(const struct sd_outcomes *o, const char *key)
+{
+	unsigned int i;
+
+	for (i = 0; i < o->n; i++)
+		if (!strcmp(o->o[i].key, key))
+			return o->o[i].set;
+	return bddfalse;
+}
+
+static const char *outcome_at(const struct sd_outcomes *o, BDD cube)
+{
+	unsigned int i;
+
+	for (i = 0; i < o->n; i++) {
+		BDD x = b_and(o->o[i].set, cube);
+		bool hit = x != bddfalse;
+
+		b_free(x);
+		if (hit)
+			return o->o[i].key;
+	}
+	return "?";
+}
+
+/* Packets both sides accept but leave with different fields. */
+static BDD effect_diff(struct side *s, struct sd_vars *vars)
+{
+	BDD acc = b_and(outcome_of(&s[0].out, "accept"),
+			outcome_of(&s[1].out, "accept"));
+	BDD d = bddfalse;
+	unsigned int sp, i;
+
+	for (sp = 0; sp < vars->n; sp++) {
+		bool w0 = sp < s[0].ev.ncur && s[0].ev.cur[sp];
+		bool w1 = sp < s[1].ev.ncur && s[1].ev.cur[sp];
+
+		if (!w0 && !w1)
+			continue;
+		for (i = 0; i < SD_SPACE_BYTES * 8; i++) {
+			BDD a, b, x;
+
+			if ((!w0 || s[0].ev.cur[sp][i] == -1) &&
+			    (!w1 || s[1].ev.cur[sp][i] == -1))
+				continue;
+			a = sd_space_bit(&s[0].ev, sp, i / 8, i % 8);
+			b = sd_space_bit(&s[1].ev, sp, i / 8, i % 8);
+			x = b_xor(a, b);
+			b_orin(&d, x);
+			b_free(x);
+			b_free(a);
+			b_free(b);
+		}
+	}
+	b_andin(&d, acc);
+	b_free(acc);
+	return d;
+}
+
+static void print_trace(FILE *f, const char *label, const char *outcome,
+			const struct sd_trace *t)
+{
+	unsigned int i;
+
+	fprintf(f, "    %-4s %s", label, outcome);
+	for (i = 0; i < t->n; i++) {
+		const struct sd_step *s = &t->step[i];
+
+		if (s->rule)
+			fprintf(f, "%s %s#%u(line %u) %s", i ? "," : " by",
+				s->chain->name, s->rule->index + 1,
+				s->rule->line, s->what);
+		else
+			fprintf(f, "%s %s %s", i ? "," : " by",
+				s->chain->name, s->what);
+	}
+	fputc('\n', f);
+	if (t->n) {
+		const struct sd_step *s = &t->step[t->n - 1];
+
+		if (s->rule)
+			fprintf(f, "         deciding rule: %s\n", s->rule->text);
+	}
+}
+
+/* Replay one packet through both sides with tracing, and print it. */
+/*
+ * The packet byte by byte, for independent replay (testcases): one line
+ * per space: "raw KIND A B LABEL HEX" (don't-care bits as 0).
+ */
+static void print_raw(FILE *f, const struct sd_vars *v,
+		      const struct sd_packet *p, const struct sd_hook *h)
+{
+	unsigned int i, j, b;
+
+	fprintf(f, "    raw-hook %u %u\n", h->family, h->hook);
+	for (i = 0; i < v->n; i++) {
+		const struct sd_space *s = &v->sp[i];
+
+		if (!s->var)
+			continue;
+		fprintf(f, "    raw %d %u %u %s ", s->kind, s->a, s->b,
+			s->label ? s->label : "-");
+		for (j = 0; j < s->nbytes; j++) {
+			unsigned int x = 0;
+
+			for (b = 0; b < 8 && s->var[j] >= 0; b++)
+				x |= (p->bit[s->var[j] + b] == 1) << (7 - b);
+			fprintf(f, "%02x", x);
+		}
+		fputc('\n', f);
+	}
+}
+
+static int replay(FILE *f, struct sd_vars *vars, struct side *s,
+		  const struct sd_hook *h, BDD set, const char *why)
+{
+	struct sd_packet p;
+	unsigned int k;
+	BDD cube;
+	int ret = 0;
+
+	if (sd_packet_from(&p, set, vars->nvars) < 0)
+		return -ENOMEM;
+	cube = sd_packet_cube(&p);
+	fprintf(f, "  counterexample (%s):\n    trace packet", why);
+	sd_print_packet(f, vars, &p, h->family);
+	fputc('\n', f);
+	if (s[0].raw)
+		print_raw(f, vars, &p, h);
+	for (k = 0; k < 2 && ret == 0; k++) {
+		struct sd_trace tr = { .n = 0 };
+		struct sd_outcomes o = { 0 };
+		struct sd_eval ev;
+
+		sd_eval_init(&ev, vars, s[k].rs, h->family);
+		ev.trace = &tr;
+		ev.err = s[k].err;
+		ev.errlen = s[k].errlen;
+		ret = sd_eval_hook(&ev, h, cube, &o);
+		if (ret == 0)
+			print_trace(f, k ? "new:" : "old:", outcome_at(&o, cube),
+				    &tr);
+		sd_outcomes_fini(&o);
+		sd_eval_fini(&ev);
+	}
+	b_free(cube);
+	sd_packet_fini(&p);
+	return ret;
+}
+
+static int report_hook(FILE *f, struct sd_vars *vars, struct side *s,
+		       const struct sd_hook *h, unsigned int max_cex)
+{
+	unsigned int i, j, n = 0;
+	BDD eff;
+	int ret = 0;
+
+	for (i = 0; i < s[0].out.n && n < max_cex && ret == 0; i++)
+		for (j = 0; j < s[1].out.n && n < max_cex && ret == 0; j++) {
+			BDD x;
+			char why[256];
+
+			if (!strcmp(s[0].out.o[i].key, s[1].out.o[j].key))
+				continue;
+			x = b_and(s[0].out.o[i].set, s[1].out.o[j].set);
+			if (x != bddfalse) {
+				snprintf(why, sizeof(why), "old %s, new %s",
+					 s[0].out.o[i].key, s[1].out.o[j].key);
+				ret = replay(f, vars, s, h, x, why);
+				n++;
+			}
+			b_free(x);
+		}
+	eff = effect_diff(s, vars);
+	if (eff != bddfalse && n < max_cex && ret == 0)
+		ret = replay(f, vars, s, h, eff, "both accept, but the packet "
+			     "leaves with different marks/NAT/rewrites");
+	b_free(eff);
+	return ret;
+}
+
+/* 1 different, 0 equivalent, <0 trouble */
+static int compare_hook(FILE *f, struct sd_vars *vars, struct side *s,
+			const struct sd_hook *h, const struct semdiff_opts *o)
+{
+	unsigned int k, i;
+	BDD in, diff = bddfalse, eff;
+	int ret = 0;
+
+	for (k = 0; k < 2 && ret == 0; k++) {
+		sd_eval_init(&s[k].ev, vars, s[k].rs, h->family);
+		s[k].ev.err = s[k].err;
+		s[k].ev.errlen = s[k].errlen;
+		in = sd_hook_constraint(&s[k].ev, h->family);
+		ret = sd_eval_hook(&s[k].ev, h, in, &s[k].out);
+		b_free(in);
+	}
+	for (k = 0; k < 2 && ret == 0; k++)
+		for (i = 0; i < s[k].out.n; i++) {
+			BDD x = b_xor(s[k].out.o[i].set,
+				      outcome_of(&s[!k].out, s[k].out.o[i].key));
+
+			b_orin(&diff, x);
+			b_free(x);
+		}
+	if (ret == 0) {
+		eff = effect_diff(s, vars);
+		b_orin(&diff, eff);
+		b_free(eff);
+	}
+	if (ret == 0) {
+		fprintf(f, "hook %s %s: %s\n", sd_family_name(h->family),
+			sd_hook_name(h->family, h->hook),
+			diff == bddfalse ? "equivalent" : "DIFFERENT");
+		if (diff != bddfalse)
+			ret = report_hook(f, vars, s, h, o->max_cex);
+		if (ret == 0)
+			ret = diff != bddfalse;
+	}
+	b_free(diff);
+	for (k = 0; k < 2; k++) {
+		sd_outcomes_fini(&s[k].out);
+		sd_eval_fini(&s[k].ev);
+	}
+	return ret;
+}
+
+static int compare(FILE *f, FILE *errf, struct sd_ruleset **rs,
+		   const struct semdiff_opts *o)
+{
+	struct sd_hook hooks[SD_MAX_HOOKS];
+	struct sd_vars vars = { 0 };
+	struct side s[2] = { { .rs = rs[0], .raw = o->raw },
+			     { .rs = rs[1], .raw = o->raw } };
+	char err[2][1024] = { "", "" };
+	unsigned int nh, i;
+	int ret = 0, any = 0;
+
+	for (i = 0; i < 2; i++) {
+		s[i].err = err[i];
+		s[i].errlen = sizeof(err[i]);
+		if (ret == 0)
+			ret = scan_side(&vars, rs[i], err[i], sizeof(err[i]));
+	}
+	if (ret == 0)
+		ret = sd_vars_freeze(&vars);
+	nh = sd_hooks_of(rs[0], hooks, 0, SD_MAX_HOOKS);
+	nh = sd_hooks_of(rs[1], hooks, nh, SD_MAX_HOOKS);
+	for (i = 0; i < nh && ret >= 0; i++) {
+		ret = compare_hook(f, &vars, s, &hooks[i], o);
+		if (ret > 0)
+			any = 1;
+		if (bdd_failed) {
+			snprintf(err[0], sizeof(err[0]), "BDD engine: %s",
+				 bdd_errstring(bdd_failed));
+			ret = -ENOMEM;
+		}
+	}
+	if (o->stats)
+		fprintf(errf, "semdiff: %d BDD variables, %d nodes in use\n",
+			vars.nvars, bdd_getnodenum());
+	for (i = 0; i < 2 && ret < 0; i++)
+		if (err[i][0])
+			fprintf(errf, "ipt2nft diff: error: %s\n", err[i]);
+	sd_vars_fini(&vars);
+	return ret < 0 ? ret : any;
+}
+
+int semdiff_run(const char *old, const char *new,
+		const struct semdiff_opts *o, FILE *out, FILE *errf)
+{
+	static const enum sd_kind kinds[] = {
+		[SEMDIFF_KIND_AUTO] = SD_KIND_AUTO,
+		[SEMDIFF_KIND_IPTABLES] = SD_KIND_IPT,
+		[SEMDIFF_KIND_NFT] = SD_KIND_NFT,
+	};
+	const char *path[2] = { old, new };
+	struct sd_ruleset *rs[2] = { NULL, NULL };
+	char err[4096];
+	int i, ret = 2;
+
+	for (i = 0; i < 2; i++) {
+		rs[i] = sd_ruleset_alloc(path[i]);
+		if (!rs[i] || sd_load(rs[i], path[i], kinds[o->kind[i]],
+				      o->family, err, sizeof(err)) < 0) {
+			fprintf(errf, "ipt2nft diff: error: %s\n",
+				rs[i] ? err : "out of memory");
+			goto out;
+		}
+		fprintf(out, "%s %s: %s, %u rules", i ? "+++" : "---",
+			path[i], rs[i]->kind, rs[i]->nrules);
+		if (rs[i]->untranslated)
+			fprintf(out, " (%u iptables rules not translated, "
+				"not modelled)", rs[i]->untranslated);
+		fputc('\n', out);
+		if (rs[i]->notes && rs[i]->notes[0])
+			fprintf(errf, "%s", rs[i]->notes);
+	}
+	if (o->view != SEMDIFF_VIEW_NONE)
+		sd_view_print(out, rs[0], rs[1], o->view == SEMDIFF_VIEW_DIFF,
+			      o->width);
+	bdd_failed = 0;
+	if (bdd_init(1 << 22, 1 << 20) < 0) {
+		fprintf(errf, "ipt2nft diff: error: cannot start BuDDy\n");
+		goto out;
+	}
+	bdd_error_hook(bdd_err_hook);
+	bdd_gbc_hook(NULL);
+	bdd_setmaxincrease(1 << 22);
+	ret = compare(out, errf, rs, o);
+	bdd_done();
+	if (ret < 0)
+		ret = 2;
+	else
+		fprintf(out, "%s\n", ret ? "rulesets DIFFER" :
+			"rulesets are equivalent");
+out:
+	sd_ruleset_free(rs[0]);
+	sd_ruleset_free(rs[1]);
+	return ret;
+}

@@ -1,0 +1,529 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Symbolic interpretation of set lookups, free choices (stateful
+ * expressions) and statements with effects (NAT, reject, queue,
+ * notrack). Stateful expressions (limit, quota, connlimit, random
+ * numbers, sets updated from the packet path) become fresh BDD
+ * variables: "equivalent" then holds for every outcome of them. Both
+ * sides share the variable of the same expression in the same chain
+ * (paired by the expression's dump and its occurrence in the chain).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <linux/netfilter.h>
+#include <linux/netfilter/nf_tables.h>
+#include <libnftnl/rule.h>
+#include <libnftnl/expr.h>
+#include "sd_int.h"
+
+static uint32_t u32(struct nftnl_expr *e, uint16_t type)
+{
+	return nftnl_expr_is_set(e, type) ? nftnl_expr_get_u32(e, type) : 0;
+}
+
+struct occ_ctx {
+	const char		*dump;
+	struct nftnl_expr	*stop;
+	unsigned int		n;
+	bool			stopped;
+};
+
+static int occ_cb(struct nftnl_expr *e, void *data)
+{
+	struct occ_ctx *o = data;
+	char buf[256];
+
+	if (o->stopped || e == o->stop) {
+		o->stopped = true;
+		return 0;
+	}
+	nftnl_expr_snprintf(buf, sizeof(buf), e, NFTNL_OUTPUT_DEFAULT, 0);
+	if (!strcmp(buf, o->dump))
+		o->n++;
+	return 0;
+}
+
+/* "family/table/chain/<dump>#n": the pairing key of a free choice. */
+static void free_key(struct sd_eval *ev, struct nftnl_expr *e,
+		     const char *what, char *key, size_t len)
+{
+	const struct sd_chain *c = ev->rule->chain;
+	struct occ_ctx o = { .stop = e };
+	char dump[256];
+	unsigned int i;
+
+	nftnl_expr_snprintf(dump, sizeof(dump), e, NFTNL_OUTPUT_DEFAULT, 0);
+	o.dump = dump;
+	for (i = 0; i < ev->rule->index && i < c->nrules; i++)
+		nftnl_expr_foreach(c->rules[i]->nl, occ_cb, &o);
+	o.stopped = false;
+	nftnl_expr_foreach(ev->rule->nl, occ_cb, &o);
+	snprintf(key, len, "%u/%s/%s/%s %s#%u", c->table->family,
+		 c->table->name, c->name, what, dump, o.n);
+}
+
+int sd_free_bits(struct sd_eval *ev, const char *what, BDD *out,
+		 unsigned int nbits)
+{
+	unsigned int i;
+	int sp;
+
+	if (ev->scan) {
+		for (i = 0; i < nbits; i++)
+			out[i] = bddfalse;
+		return 0;
+	}
+	sp = sd_space_id(ev->vars, SP_FREE, 0, 0, what);
+	if (sp < 0)
+		return sp;
+	for (i = 0; i < nbits; i++) {
+		int v = sd_var_of(ev->vars, sp, i / 8, i % 8);
+
+		if (v < 0)
+			return -ENOMEM;
+		out[i] = b_ref(bdd_ithvar(v));
+	}
+	return 0;
+}
+
+/* The rule goes on for an unknown subset of the packets. */
+int sd_expr_free_choice(struct sd_eval *ev, struct nftnl_expr *e)
+{
+	char key[400];
+	BDD b;
+
+	free_key(ev, e, nftnl_expr_get_str(e, NFTNL_EXPR_NAME), key,
+		 sizeof(key));
+	if (sd_free_bits(ev, key, &b, 1) < 0)
+		return -ENOMEM;
+	b_andin(&ev->alive, b);
+	b_free(b);
+	return 0;
+}
+
+/* numgen, hash: an unknown 32-bit value in the register. */
+int sd_expr_free_data(struct sd_eval *ev, struct nftnl_expr *e)
+{
+	const char *name = nftnl_expr_get_str(e, NFTNL_EXPR_NAME);
+	uint32_t dreg = u32(e, !strcmp(name, "numgen") ?
+			    NFTNL_EXPR_NG_DREG : NFTNL_EXPR_HASH_DREG);
+	BDD *d = sd_reg_bits(ev, dreg, 4), bits[32];
+	char key[400];
+	unsigned int i;
+
+	if (!d)
+		return -EINVAL;
+	free_key(ev, e, name, key, sizeof(key));
+	if (sd_free_bits(ev, key, bits, 32) < 0)
+		return -ENOMEM;
+	for (i = 0; i < 32; i++)
+		b_put(&d[i], bits[i]);
+	return 0;
+}
+
+/* An element update may be refused (full set, nested limit): free. */
+int sd_expr_dynset(struct sd_eval *ev, struct nftnl_expr *e)
+{
+	if (nftnl_expr_is_set(e, NFTNL_EXPR_DYNSET_EXPR) ||
+	    nftnl_expr_is_set(e, NFTNL_EXPR_DYNSET_EXPRESSIONS))
+		return sd_expr_free_choice(ev, e);
+	return 0;
+}
+
+/*
+ * fib, rt, socket and exthdr read what the packet alone does not say
+ * (routes, sockets, extension headers found by walking): each result
+ * is a field of its own, the same on both sides.
+ */
+int sd_expr_space_load(struct sd_eval *ev, struct nftnl_expr *e)
+{
+	const char *name = nftnl_expr_get_str(e, NFTNL_EXPR_NAME);
+	uint32_t dreg, len, off = 0, a, b = 0;
+	enum sd_space_kind kind;
+	int sp, roff;
+
+	if (!strcmp(name, "fib")) {
+		uint32_t res = u32(e, NFTNL_EXPR_FIB_RESULT);
+
+		kind = SP_FIB;
+		a = u32(e, NFTNL_EXPR_FIB_FLAGS);
+		b = res;
+		dreg = u32(e, NFTNL_EXPR_FIB_DREG);
+		len = res == NFT_FIB_RESULT_OIFNAME ? 16 : 4;
+	} else if (!strcmp(name, "rt")) {
+		kind = SP_RT;
+		a = u32(e, NFTNL_EXPR_RT_KEY);
+		dreg = u32(e, NFTNL_EXPR_RT_DREG);
+		len = a == NFT_RT_NEXTHOP6 ? 16 : a == NFT_RT_TCPMSS ? 2 :
+		      a == NFT_RT_XFRM ? 1 : 4;
+	} else if (!strcmp(name, "socket")) {
+		kind = SP_SOCKET;
+		a = u32(e, NFTNL_EXPR_SOCKET_KEY);
+		dreg = u32(e, NFTNL_EXPR_SOCKET_DREG);
+		len = a == NFT_SOCKET_MARK ? 4 : a == NFT_SOCKET_CGROUPV2 ?
+		      8 : 1;
+	} else {
+		kind = SP_EXTHDR;
+		a = u32(e, NFTNL_EXPR_EXTHDR_OP) << 8 |
+		    u32(e, NFTNL_EXPR_EXTHDR_TYPE);
+		if (nftnl_expr_is_set(e, NFTNL_EXPR_EXTHDR_SREG))
+			return sd_eval_error(ev, "exthdr write is not "
+					     "modelled");
+		dreg = u32(e, NFTNL_EXPR_EXTHDR_DREG);
+		len = u32(e, NFTNL_EXPR_EXTHDR_LEN);
+		off = u32(e, NFTNL_EXPR_EXTHDR_OFFSET);
+		if (u32(e, NFTNL_EXPR_EXTHDR_FLAGS) & NFT_EXTHDR_F_PRESENT) {
+			b = 1;
+			off = 0;
+			len = 1;
+		}
+	}
+	sp = sd_space_id(ev->vars, kind, a, b, NULL);
+	roff = sd_reg_off(ev, dreg, len);
+	if (sp < 0 || roff < 0 || off + len > SD_SPACE_BYTES)
+		return sd_eval_error(ev, "%s: bad layout", name);
+	sd_reg_load_space(ev, roff, sp, off, len);
+	return 0;
+}
+
+/* --- sets --- */
+
+struct sort_ctx {
+	const struct sd_set	*s;
+};
+
+static int elem_cmp(const void *pa, const void *pb, void *arg)
+{
+	const struct sd_set *s = arg;
+	const struct sd_elem *a = &s->elems[*(const unsigned int *)pa];
+	const struct sd_elem *b = &s->elems[*(const unsigned int *)pb];
+
+	return memcmp(a->key, b->key, s->key_len);
+}
+
+/* Per-field inclusive ranges of a concatenation (pipapo layout). */
+static BDD concat_range(const struct sd_set *s, const BDD *x,
+			const struct sd_elem *el)
+{
+	unsigned int f, off = 0;
+	BDD r = bddtrue;
+
+	if (!s->nfields)
+		return bv_range_const(x, el->key, el->key_end, s->key_len);
+	for (f = 0; f < s->nfields && off < s->key_len; f++) {
+		unsigned int flen = s->field_len[f];
+		BDD c = bv_range_const(x + off * 8, el->key + off,
+				       el->key_end + off, flen);
+
+		b_andin(&r, c);
+		b_free(c);
+		off += (flen + 3) / 4 * 4;
+	}
+	return r;
+}
+
+/* cond[i] for each "start" element i (others bddfalse). */
+static int elem_conds(const struct sd_set *s, const BDD *x, BDD *cond)
+{
+	unsigned int i, n = s->nelems, *ord;
+	uint8_t max[SD_KEY_MAX];
+
+	for (i = 0; i < n; i++)
+		cond[i] = bddfalse;
+	if (!(s->flags & NFT_SET_INTERVAL)) {
+		for (i = 0; i < n; i++)
+			cond[i] = bv_eq_const(x, s->elems[i].key, s->key_len);
+		return 0;
+	}
+	if (n && s->elems[0].has_end) {
+		for (i = 0; i < n; i++)
+			cond[i] = concat_range(s, x, &s->elems[i]);
+		return 0;
+	}
+	/* Start elements open [key, next key); an end element closes. */
+	ord = malloc((n + 1) * sizeof(*ord));
+	if (!ord)
+		return -ENOMEM;
+	for (i = 0; i < n; i++)
+		ord[i] = i;
+	qsort_r(ord, n, sizeof(*ord), elem_cmp, (void *)s);
+	memset(max, 0xff, sizeof(max));
+	for (i = 0; i < n; i++) {
+		const struct sd_elem *el = &s->elems[ord[i]];
+		BDD lo, hi;
+
+		if (el->flags & NFT_SET_ELEM_INTERVAL_END)
+			continue;
+		lo = bv_gt_const(x, el->key, s->key_len, true);
+		if (i + 1 < n)
+			hi = bv_lt_const(x, s->elems[ord[i + 1]].key,
+					 s->key_len, false);
+		else
+			hi = bv_lt_const(x, max, s->key_len, true);
+		cond[ord[i]] = b_and(lo, hi);
+		b_free(lo);
+		b_free(hi);
+	}
+	free(ord);
+	return 0;
+}
+
+static int lookup_map(struct sd_eval *ev, const struct sd_set *s,
+		      uint32_t dreg, BDD *cond, BDD any)
+{
+	unsigned int i, j;
+
+	if (dreg == NFT_REG_VERDICT) {
+		for (i = 0; i < s->nelems; i++) {
+			struct sd_verdict v = { 0 };
+			BDD c;
+
+			if (cond[i] == bddfalse || !s->elems[i].has_verdict)
+				continue;
+			v.code = s->elems[i].verdict;
+			v.chain = s->elems[i].chain;
+			if (v.code == NF_ACCEPT)
+				strcpy(v.key, "accept");
+			else if (v.code == NF_DROP)
+				strcpy(v.key, "drop");
+			c = b_and(ev->alive, cond[i]);
+			sd_add_pair(ev, c, &v);
+			b_free(c);
+		}
+		b_put(&ev->alive, bddfalse);
+		return 0;
+	} else {
+		BDD *d = sd_reg_bits(ev, dreg, s->data_len);
+
+		if (!d || s->data_len > SD_KEY_MAX)
+			return -EINVAL;
+		for (j = 0; j < s->data_len * 8; j++) {
+			BDD v = bddfalse;
+
+			for (i = 0; i < s->nelems; i++)
+				if ((s->elems[i].data[j / 8] >>
+				     (7 - j % 8)) & 1)
+					b_orin(&v, cond[i]);
+			b_put(&d[j], v);
+		}
+	}
+	b_andin(&ev->alive, any);
+	return 0;
+}
+
+int sd_expr_lookup(struct sd_eval *ev, struct nftnl_expr *e)
+{
+	const struct sd_table *t = ev->rule->chain->table;
+	const char *name = nftnl_expr_get_str(e, NFTNL_EXPR_LOOKUP_SET);
+	bool has_dreg = nftnl_expr_is_set(e, NFTNL_EXPR_LOOKUP_DREG);
+	const struct sd_set *s;
+	BDD *x, *cond, any = bddfalse;
+	unsigned int i;
+	int ret;
+
+	s = sd_set_find(t, name, u32(e, NFTNL_EXPR_LOOKUP_SET_ID),
+			nftnl_expr_is_set(e, NFTNL_EXPR_LOOKUP_SET_ID));
+	if (!s)
+		return sd_eval_error(ev, "set %s not found", name);
+	x = sd_reg_bits(ev, u32(e, NFTNL_EXPR_LOOKUP_SREG), s->key_len);
+	if (!x || s->key_len > SD_KEY_MAX)
+		return -EINVAL;
+	if (s->dynamic) {
+		if (has_dreg)
+			return sd_eval_error(ev, "map %s is updated from the "
+					     "packet path", name);
+		return sd_expr_free_choice(ev, e);
+	}
+	if (ev->scan)
+		return 0;
+	cond = malloc((s->nelems + 1) * sizeof(*cond));
+	if (!cond)
+		return -ENOMEM;
+	ret = elem_conds(s, x, cond);
+	for (i = 0; ret == 0 && i < s->nelems; i++)
+		b_orin(&any, cond[i]);
+	if (ret == 0 && has_dreg) {
+		ret = lookup_map(ev, s, u32(e, NFTNL_EXPR_LOOKUP_DREG), cond,
+				 any);
+	} else if (ret == 0) {
+		if (u32(e, NFTNL_EXPR_LOOKUP_FLAGS) & NFT_LOOKUP_F_INV)
+			b_put(&any, b_not(any));
+		b_andin(&ev->alive, any);
+	}
+	for (i = 0; i < s->nelems; i++)
+		b_free(cond[i]);
+	b_free(any);
+	free(cond);
+	return ret;
+}
+
+/* --- statements with effects --- */
+
+enum { NAT_TYPE = 0, NAT_FLAGS = 1, NAT_ADDR_MIN = 5, NAT_ADDR_MAX = 21,
+       NAT_PROTO_MIN = 37, NAT_PROTO_MAX = 39, NAT_LEN = 41 };
+
+static void put_const(BDD *bits, unsigned int off, const uint8_t *d,
+		      unsigned int len)
+{
+	unsigned int i;
+
+	for (i = 0; i < len * 8; i++)
+		bits[off * 8 + i] = (d[i / 8] >> (7 - i % 8)) & 1 ? bddtrue
+								  : bddfalse;
+}
+
+static int put_reg(struct sd_eval *ev, BDD *bits, unsigned int off,
+		   struct nftnl_expr *e, uint16_t reg, uint16_t fallback,
+		   unsigned int len)
+{
+	BDD *src;
+	unsigned int i;
+
+	if (!nftnl_expr_is_set(e, reg))
+		reg = fallback;
+	if (!reg || !nftnl_expr_is_set(e, reg))
+		return 0;
+	src = sd_reg_bits(ev, nftnl_expr_get_u32(e, reg), len);
+	if (!src)
+		return -EINVAL;
+	for (i = 0; i < len * 8; i++)
+		bits[off * 8 + i] = src[i];
+	return 0;
+}
+
+/*
+ * NAT is an effect (type, flags, address and port range written to the
+ * "nat" field, compared at the end of the hook) and a verdict: accept.
+ */
+static int stmt_nat(struct sd_eval *ev, struct nftnl_expr *e)
+{
+	const char *name = nftnl_expr_get_str(e, NFTNL_EXPR_NAME);
+	BDD bits[NAT_LEN * 8];
+	struct sd_verdict v = { .code = NF_ACCEPT };
+	uint8_t type, z[NAT_LEN] = { 0 };
+	uint32_t flags, alen;
+	int sp;
+
+	put_const(bits, 0, z, NAT_LEN);
+	if (!strcmp(name, "nat")) {
+		type = u32(e, NFTNL_EXPR_NAT_TYPE) == NFT_NAT_SNAT ? 1 : 2;
+		flags = u32(e, NFTNL_EXPR_NAT_FLAGS);
+		alen = u32(e, NFTNL_EXPR_NAT_FAMILY) == NFPROTO_IPV6 ? 16 : 4;
+		if (put_reg(ev, bits, NAT_ADDR_MIN, e,
+			    NFTNL_EXPR_NAT_REG_ADDR_MIN, 0, alen) < 0 ||
+		    put_reg(ev, bits, NAT_ADDR_MAX, e,
+			    NFTNL_EXPR_NAT_REG_ADDR_MAX,
+			    NFTNL_EXPR_NAT_REG_ADDR_MIN, alen) < 0 ||
+		    put_reg(ev, bits, NAT_PROTO_MIN, e,
+			    NFTNL_EXPR_NAT_REG_PROTO_MIN, 0, 2) < 0 ||
+		    put_reg(ev, bits, NAT_PROTO_MAX, e,
+			    NFTNL_EXPR_NAT_REG_PROTO_MAX,
+			    NFTNL_EXPR_NAT_REG_PROTO_MIN, 2) < 0)
+			return -EINVAL;
+	} else {
+		bool masq = !strcmp(name, "masq");
+		uint16_t pmin = masq ? NFTNL_EXPR_MASQ_REG_PROTO_MIN
+				     : NFTNL_EXPR_REDIR_REG_PROTO_MIN;
+		uint16_t pmax = masq ? NFTNL_EXPR_MASQ_REG_PROTO_MAX
+				     : NFTNL_EXPR_REDIR_REG_PROTO_MAX;
+
+		type = masq ? 3 : 4;
+		flags = u32(e, masq ? NFTNL_EXPR_MASQ_FLAGS
+				    : NFTNL_EXPR_REDIR_FLAGS);
+		if (put_reg(ev, bits, NAT_PROTO_MIN, e, pmin, 0, 2) < 0 ||
+		    put_reg(ev, bits, NAT_PROTO_MAX, e, pmax, pmin, 2) < 0)
+			return -EINVAL;
+	}
+	put_const(bits, NAT_TYPE, &type, 1);
+	put_const(bits, NAT_FLAGS, (const uint8_t *)&flags, 4);
+	sp = sd_space_id(ev->vars, SP_NAT, 0, 0, NULL);
+	if (sp < 0)
+		return -ENOMEM;
+	sd_space_write(ev, sp, 0, bits, NAT_LEN);
+	strcpy(v.key, "accept");
+	sd_add_pair(ev, ev->alive, &v);
+	b_put(&ev->alive, bddfalse);
+	return 0;
+}
+
+static int stmt_reject(struct sd_eval *ev, struct nftnl_expr *e)
+{
+	char key[64];
+
+	snprintf(key, sizeof(key), "reject type %u code %u",
+		 u32(e, NFTNL_EXPR_REJECT_TYPE),
+		 u32(e, NFTNL_EXPR_REJECT_CODE));
+	sd_terminal(ev, key);
+	return 0;
+}
+
+static int stmt_queue(struct sd_eval *ev, struct nftnl_expr *e)
+{
+	char key[64];
+
+	if (nftnl_expr_is_set(e, NFTNL_EXPR_QUEUE_SREG_QNUM))
+		return sd_eval_error(ev, "queue to a register number is not "
+				     "modelled");
+	snprintf(key, sizeof(key), "queue num %u total %u flags 0x%x",
+		 u32(e, NFTNL_EXPR_QUEUE_NUM), u32(e, NFTNL_EXPR_QUEUE_TOTAL),
+		 u32(e, NFTNL_EXPR_QUEUE_FLAGS));
+	sd_terminal(ev, key);
+	return 0;
+}
+
+/* notrack: an effect (the packet leaves untracked). */
+static int stmt_notrack(struct sd_eval *ev, struct nftnl_expr *e)
+{
+	static const uint8_t one = 1;
+	BDD bits[8];
+	int sp = sd_space_id(ev->vars, SP_EFFECT, 1, 0, NULL);
+
+	if (sp < 0)
+		return -ENOMEM;
+	put_const(bits, 0, &one, 1);
+	sd_space_write(ev, sp, 0, bits, 1);
+	return 0;
+}
+
+static int stmt_objref(struct sd_eval *ev, struct nftnl_expr *e)
+{
+	uint32_t type = u32(e, NFTNL_EXPR_OBJREF_IMM_TYPE);
+
+	switch (type) {
+	case NFT_OBJECT_COUNTER:
+		return 0;
+	case NFT_OBJECT_QUOTA:
+	case NFT_OBJECT_LIMIT:
+	case NFT_OBJECT_CONNLIMIT:
+		return sd_expr_free_choice(ev, e);
+	}
+	return sd_eval_error(ev, "object reference of type %u is not "
+			     "modelled", type);
+}
+
+/* xt-compat expressions: name the extension in the message. */
+static int stmt_xt(struct sd_eval *ev, struct nftnl_expr *e)
+{
+	const char *name = nftnl_expr_get_str(e, NFTNL_EXPR_NAME);
+	const char *xt = nftnl_expr_get_str(e, !strcmp(name, "match") ?
+					    NFTNL_EXPR_MT_NAME :
+					    NFTNL_EXPR_TG_NAME);
+
+	return sd_eval_error(ev, "xt %s `%s' is not modelled", name,
+			     xt ? xt : "?");
+}
+
+const struct sd_expr_ops sd_stmt_ops[] = {
+	{ "nat",	stmt_nat },
+	{ "masq",	stmt_nat },
+	{ "redir",	stmt_nat },
+	{ "reject",	stmt_reject },
+	{ "queue",	stmt_queue },
+	{ "notrack",	stmt_notrack },
+	{ "objref",	stmt_objref },
+	{ "match",	stmt_xt },
+	{ "target",	stmt_xt },
+	{ NULL },
+};

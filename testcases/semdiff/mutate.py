@@ -1,0 +1,142 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""Single-rule mutations of an nft ruleset file, for the semdiff test.
+
+usage: mutate.py IN.nft OUTDIR SEED COUNT
+Writes OUTDIR/mNN.nft and prints one line per mutation:
+  mNN.nft KIND EXPECT LINES
+EXPECT is "change" (may change behaviour: must be found unless the rule
+is shadowed) or "same" (behaviour-preserving rewrite); LINES are the
+1-based lines of the mutated rule(s), where a counterexample's deciding
+rule must be when the mutation is found.
+"""
+import random
+import re
+import sys
+
+TERMINAL = re.compile(r'^(.*?)(?:counter )?(accept|drop)$')
+
+
+def rules(lines):
+    """Indexes of rule lines (inside chains, not headers/sets)."""
+    out = []
+    depth_chain = False
+    for i, l in enumerate(lines):
+        s = l.strip()
+        if s.startswith('chain '):
+            depth_chain = True
+            continue
+        if s == '}':
+            depth_chain = False
+            continue
+        if not depth_chain or not s or s.startswith(('type ', 'policy')):
+            continue
+        if 'limit' in s or '@' in s or 'ct count' in s:
+            continue    # free choices: keep the test exact
+        out.append(i)
+    return out
+
+
+def adjacent_pairs(lines, idx):
+    return [(a, b) for a, b in zip(idx, idx[1:]) if b == a + 1]
+
+
+def mutate(lines, rnd, kind, idx):
+    """Returns (new lines, expect, mutated line numbers) or None."""
+    new = list(lines)
+    if kind == 'port':
+        c = [i for i in idx if re.search(r'dport \d+\b', lines[i])]
+        if not c:
+            return None
+        i = rnd.choice(c)
+        new[i] = re.sub(r'dport (\d+)\b',
+                        lambda m: 'dport %d' % (int(m.group(1)) % 65535 + 1),
+                        lines[i], count=1)
+        return new, 'change', [i]
+    if kind == 'prefix':
+        c = [i for i in idx if re.search(r'addr \d+\.\d+\.\d+\.\d+', lines[i])]
+        if not c:
+            return None
+        i = rnd.choice(c)
+        new[i] = re.sub(r'addr (\d+)\.(\d+)\.(\d+)\.(\d+)',
+                        lambda m: 'addr %s.%s.%d.%s' % (
+                            m.group(1), m.group(2),
+                            (int(m.group(3)) + 1) % 256, m.group(4)),
+                        lines[i], count=1)
+        return new, 'change', [i]
+    if kind == 'verdict':
+        c = [i for i in idx if TERMINAL.match(lines[i].strip())]
+        if not c:
+            return None
+        i = rnd.choice(c)
+        s = lines[i]
+        new[i] = s[:s.rfind('accept')] + 'drop' if s.rstrip().endswith(
+            'accept') else s[:s.rfind('drop')] + 'accept'
+        return new, 'change', [i]
+    if kind == 'delete':
+        i = rnd.choice(idx)
+        del new[i]
+        return new, 'change', [i]
+    pairs = adjacent_pairs(lines, idx)
+    if kind in ('swap-dependent', 'swap-independent'):
+        want_same = kind == 'swap-independent'
+        c = []
+        for a, b in pairs:
+            ma, mb = (TERMINAL.match(lines[a].strip()),
+                      TERMINAL.match(lines[b].strip()))
+            if not ma or not mb:
+                continue
+            if (ma.group(2) == mb.group(2)) == want_same:
+                c.append((a, b))
+        if not c:
+            return None
+        a, b = rnd.choice(c)
+        new[a], new[b] = lines[b], lines[a]
+        return new, 'same' if want_same else 'change', [a, b]
+    if kind == 'merge':
+        c = []
+        for a, b in pairs:
+            pa = re.sub(r'dport \d+\b', 'dport X', lines[a])
+            pb = re.sub(r'dport \d+\b', 'dport X', lines[b])
+            if pa == pb and 'dport X' in pa and lines[a] != lines[b] and \
+                    TERMINAL.match(lines[a].strip()):
+                c.append((a, b))
+        if not c:
+            return None
+        a, b = rnd.choice(c)
+        pa = re.search(r'dport (\d+)\b', lines[a]).group(1)
+        pb = re.search(r'dport (\d+)\b', lines[b]).group(1)
+        new[a] = re.sub(r'dport \d+\b', 'dport { %s, %s }' % (pa, pb),
+                        lines[a], count=1)
+        del new[b]
+        return new, 'same', [a, b]
+    return None
+
+
+def main():
+    src, outdir, seed, count = sys.argv[1], sys.argv[2], int(sys.argv[3]), \
+        int(sys.argv[4])
+    lines = open(src).read().split('\n')
+    idx = rules(lines)
+    rnd = random.Random(seed)
+    kinds = ['port', 'prefix', 'verdict', 'delete', 'swap-dependent',
+             'swap-independent', 'merge']
+    n = 0
+    tries = 0
+    while n < count and tries < count * 20 and idx:
+        tries += 1
+        kind = kinds[tries % len(kinds)] if tries <= len(kinds) \
+            else rnd.choice(kinds)
+        r = mutate(lines, rnd, kind, idx)
+        if not r:
+            continue
+        new, expect, where = r
+        name = 'm%02d.nft' % n
+        with open('%s/%s' % (outdir, name), 'w') as f:
+            f.write('\n'.join(new))
+        print(name, kind, expect, ','.join(str(i + 1) for i in where))
+        n += 1
+
+
+if __name__ == '__main__':
+    main()
