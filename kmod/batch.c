@@ -26,15 +26,6 @@ static const struct nftvm_nla_policy nftvm_gen_policy[NFTA_GEN_MAX + 1] = {
 	[NFTA_GEN_ID]		= { .type = NFTVM_NLA_U32 },
 };
 
-static const struct nftvm_nla_policy nftvm_obj_policy[NFTA_OBJ_MAX + 1] = {
-	[NFTA_OBJ_TABLE]	= { .type = NFTVM_NLA_STRING,
-				    .len = NFTVM_NAME_MAXLEN - 1 },
-	[NFTA_OBJ_NAME]		= { .type = NFTVM_NLA_STRING,
-				    .len = NFTVM_NAME_MAXLEN - 1 },
-	[NFTA_OBJ_TYPE]		= { .type = NFTVM_NLA_U32 },
-	[NFTA_OBJ_HANDLE]	= { .type = NFTVM_NLA_U64 },
-};
-
 static const struct nftvm_msg_desc nftvm_msgs[NFT_MSG_MAX] = {
 	[NFT_MSG_GETGEN]	= { NULL, nftvm_getgen, NFTA_GEN_MAX,
 				    nftvm_gen_policy },
@@ -82,9 +73,9 @@ static const struct nftvm_msg_desc nftvm_msgs[NFT_MSG_MAX] = {
 	[NFT_MSG_DELSETELEM]	= { nftvm_delsetelem, NULL,
 				    NFTA_SET_ELEM_LIST_MAX,
 				    nftvm_set_elem_list_policy },
-	[NFT_MSG_NEWOBJ]	= { nftvm_newobj, NFTA_OBJ_MAX,
+	[NFT_MSG_NEWOBJ]	= { nftvm_newobj, NULL, NFTA_OBJ_MAX,
 				    nftvm_obj_policy },
-	[NFT_MSG_DELOBJ]	= { nftvm_delobj, NFTA_OBJ_MAX,
+	[NFT_MSG_DELOBJ]	= { nftvm_delobj, NULL, NFTA_OBJ_MAX,
 				    nftvm_obj_policy },
 };
 
