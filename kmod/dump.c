@@ -106,11 +106,14 @@ static __u32 nftvm_table_use(const struct nftvm_table *t)
 {
 	const struct nftvm_chain *c;
 	const struct nftvm_set *s;
+	const struct nftvm_obj *o;
 	__u32 n = 0;
 
 	nftvm_list_for_each_entry(c, &t->chains, list)
 		n++;
 	nftvm_list_for_each_entry(s, &t->sets, list)
+		n++;
+	nftvm_list_for_each_entry(o, &t->objs, list)
 		n++;
 	return n;
 }
@@ -484,16 +487,71 @@ struct nftvm_set *nftvm_set_find_attr(const struct nftvm_table *t,
  * The VM holds no stateful objects or flowtables yet: a dump is empty, a
  * single get finds nothing.
  */
+static int nftvm_fill_obj(struct nftvm_dump *d, const struct nftvm_obj *o,
+			  __u16 flags)
+{
+	struct nftvm_nlbuf *b = &d->b;
+	struct nlmsghdr *nlh;
+	struct nlattr *data;
+
+	nlh = nftvm_dump_msg_start(d, NFT_MSG_NEWOBJ, flags, o->table->family);
+	nftvm_nla_put_str(b, NFTA_OBJ_TABLE, o->table->name);
+	nftvm_nla_put_str(b, NFTA_OBJ_NAME, o->name);
+	nftvm_nla_put_be32(b, NFTA_OBJ_TYPE, o->type->type);
+	nftvm_nla_put_be32(b, NFTA_OBJ_USE, o->use);
+	nftvm_nla_put_be64(b, NFTA_OBJ_HANDLE, o->handle);
+	data = nftvm_nla_nest_start(b, NFTA_OBJ_DATA);
+	if (o->type->dump)
+		o->type->dump(b, o);
+	nftvm_nla_nest_end(b, data);
+	if (o->udata)
+		nftvm_nla_put(b, NFTA_OBJ_USERDATA, o->udata, o->udlen);
+	return nftvm_dump_msg_end(d, nlh);
+}
+
+/*
+ * A single get names table, name and type (-EINVAL otherwise); a dump
+ * may be narrowed to a table and to a type, as the kernel's is.
+ */
 int nftvm_getobj(struct nftvm_dump *d, const struct nlattr **tb)
 {
+	struct nftvm_table *t, *only = NULL;
+	const struct nftvm_obj *o;
+	__u32 type = 0;
+	int err = 0;
+
+	if (tb[NFTA_OBJ_TYPE])
+		type = nftvm_nla_be32(tb[NFTA_OBJ_TYPE]);
 	if (!nftvm_dump_is_dump(d)) {
 		if (!tb[NFTA_OBJ_TABLE] || !tb[NFTA_OBJ_NAME] ||
 		    !tb[NFTA_OBJ_TYPE])
 			return -NFTVM_EINVAL;
-		if (!nftvm_table_lookup(d->vm, tb[NFTA_OBJ_TABLE], d->family))
-			return nftvm_fail(&d->ctx, tb[NFTA_OBJ_TABLE],
+		only = nftvm_dump_table(d, tb[NFTA_OBJ_TABLE], &err);
+		if (!only)
+			return err;
+		o = nftvm_obj_lookup(only, tb[NFTA_OBJ_NAME], type);
+		if (!o)
+			return nftvm_fail(&d->ctx, tb[NFTA_OBJ_NAME],
 					  -NFTVM_ENOENT);
-		return nftvm_fail(&d->ctx, tb[NFTA_OBJ_NAME], -NFTVM_ENOENT);
+		return nftvm_fill_obj(d, o, 0);
+	}
+	if (tb[NFTA_OBJ_TABLE]) {
+		only = nftvm_dump_table(d, tb[NFTA_OBJ_TABLE], &err);
+		if (!only)
+			return err;
+	}
+	nftvm_list_for_each_entry(t, &d->vm->tables, list) {
+		if (!nftvm_family_match(d->family, t->family))
+			continue;
+		if (only && only != t)
+			continue;
+		nftvm_list_for_each_entry(o, &t->objs, list) {
+			if (type && o->type->type != type)
+				continue;
+			err = nftvm_fill_obj(d, o, NLM_F_MULTI);
+			if (err < 0)
+				return err;
+		}
 	}
 	return nftvm_dump_done(d);
 }
