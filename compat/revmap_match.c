@@ -244,6 +244,10 @@ static bool rv_value(struct rv_ctx *c, const struct rv_field_map *m,
 		}
 		return rv_ip_set(c, m->ip, text, inv);
 	case RV_PORT:
+		if (strchr(text, '.')) {	/* a concatenation */
+			free(text);
+			return false;
+		}
 		p = rv_port_list(text, &multi);
 		free(text);
 		if (!p)
