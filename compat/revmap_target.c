@@ -96,8 +96,8 @@ static bool rv_verdict(struct rv_ctx *c, const struct expr *e)
 		id += strlen(COMPAT_XT_MARK);
 		if (!strncmp(id, " -j ", 4) || !strncmp(id, " -g ", 4))
 			return rv_target(c, "%s", id);
+		rv_match_open(c, NULL);
 		fputs(id, c->m);
-		c->last_match = NULL;
 		return true;
 	}
 	if (e->kind != EXPR_VERDICT)
