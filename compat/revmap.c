@@ -96,20 +96,17 @@ static const char *const rv_numeric_sel[] = { "icmp type ", "icmpv6 type " };
 
 char *rv_stmt_text(const struct rv_ctx *c, const struct stmt *s)
 {
-	struct output_ctx octx = { .flags = NFTC_OUTPUT_STATELESS };
-	char *buf = NULL;
-	size_t len = 0;
 	unsigned int i;
+	char *buf;
 
-	buf = rv_stmt_text_flags(c, s, octx.flags);
+	buf = rv_stmt_text_flags(c, s, NFTC_OUTPUT_STATELESS);
 	for (i = 0; buf && i < sizeof(rv_numeric_sel) / sizeof(char *); i++) {
 		if (strstr(buf, rv_numeric_sel[i])) {
 			free(buf);
-			return rv_stmt_text_flags(c, s, octx.flags |
+			return rv_stmt_text_flags(c, s, NFTC_OUTPUT_STATELESS |
 						  NFTC_OUTPUT_NUMERIC_SYMBOL);
 		}
 	}
-	(void)len;
 	return buf;
 }
 

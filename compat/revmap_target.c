@@ -157,7 +157,6 @@ static bool rv_log(struct rv_ctx *c, const struct stmt *s)
 
 static bool rv_reject(struct rv_ctx *c, const struct stmt *s)
 {
-	uint8_t fam = s->reject.family ? s->reject.family : c->family;
 	unsigned int i;
 
 	for (i = 0; i < ARRAY_N(rv_rejects); i++) {
@@ -167,7 +166,6 @@ static bool rv_reject(struct rv_ctx *c, const struct stmt *s)
 			return rv_target(c, " -j REJECT --reject-with %s",
 					 rv_rejects[i].with);
 	}
-	(void)fam;
 	return false;
 }
 
