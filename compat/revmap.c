@@ -69,10 +69,23 @@ static const char *const rv_ip_opt[__RV_IP_MAX] = {
 	[RV_FRAG]	= "-f",
 };
 
+void rv_l4_flush(struct rv_ctx *c)
+{
+	unsigned int i;
+
+	for (i = 0; i < 3; i++) {
+		if (c->l4opt[i])
+			fputs(c->l4opt[i], c->m);
+		free(c->l4opt[i]);
+		c->l4opt[i] = NULL;
+	}
+}
+
 void rv_match_open(struct rv_ctx *c, const char *name)
 {
 	if (name && c->last_match && !strcmp(c->last_match, name))
 		return;
+	rv_l4_flush(c);
 	if (name)
 		fprintf(c->m, " -m %s", name);
 	c->last_match = name;
@@ -83,20 +96,17 @@ static const char *const rv_numeric_sel[] = { "icmp type ", "icmpv6 type " };
 
 char *rv_stmt_text(const struct rv_ctx *c, const struct stmt *s)
 {
-	struct output_ctx octx = { .flags = NFTC_OUTPUT_STATELESS };
-	char *buf = NULL;
-	size_t len = 0;
 	unsigned int i;
+	char *buf;
 
-	buf = rv_stmt_text_flags(c, s, octx.flags);
+	buf = rv_stmt_text_flags(c, s, NFTC_OUTPUT_STATELESS);
 	for (i = 0; buf && i < sizeof(rv_numeric_sel) / sizeof(char *); i++) {
 		if (strstr(buf, rv_numeric_sel[i])) {
 			free(buf);
-			return rv_stmt_text_flags(c, s, octx.flags |
+			return rv_stmt_text_flags(c, s, NFTC_OUTPUT_STATELESS |
 						  NFTC_OUTPUT_NUMERIC_SYMBOL);
 		}
 	}
-	(void)len;
 	return buf;
 }
 
@@ -139,6 +149,7 @@ static void rv_map_stmts(struct rv_ctx *c, const struct rule *r)
 		if (!ok)
 			rv_note_unsupported(c, s);
 	}
+	rv_l4_flush(c);
 	if (r->comment) {
 		rv_match_open(c, "comment");
 		fputs(" --comment ", c->m);

@@ -35,6 +35,9 @@ struct rv_ctx {
 	FILE		*t;
 	bool		has_target;
 	const char	*last_match;	/* options join the match before */
+	/* options of the open tcp/udp match, printed in libxt_tcp's order
+	 * (sport, dport, flags) when it closes */
+	char		*l4opt[3];
 	char		*unsupported;
 };
 
@@ -46,6 +49,8 @@ const char *rv_neg(bool inv);
 void rv_quote(FILE *f, const char *s);
 /* " -m NAME" unless the match printed last is NAME already. */
 void rv_match_open(struct rv_ctx *c, const char *name);
+/* Print the pending tcp/udp options (rv_ctx.l4opt). */
+void rv_l4_flush(struct rv_ctx *c);
 /* Set field @fld; false when it was set already (cannot be mapped). */
 bool rv_ip_set(struct rv_ctx *c, enum rv_ip_field fld, char *text,
 	       bool inv);

@@ -177,6 +177,22 @@ static bool rv_ctstate(struct rv_ctx *c, const char *text, bool inv,
 	return !first;
 }
 
+/* Option @slot of the open tcp/udp match: " [! ]--OPT VALUE" (takes @val). */
+static bool rv_l4_set(struct rv_ctx *c, unsigned int slot, bool inv,
+		      const char *opt, char *val)
+{
+	char *s = NULL;
+
+	if (c->l4opt[slot] ||
+	    asprintf(&s, " %s--%s %s", rv_neg(inv), opt, val) < 0) {
+		free(val);
+		return false;
+	}
+	free(val);
+	c->l4opt[slot] = s;
+	return true;
+}
+
 static void rv_upper(FILE *f, const char *s, size_t n)
 {
 	size_t i;
@@ -195,19 +211,28 @@ static bool rv_tcp_flags(struct rv_ctx *c, const struct rv_field_map *m,
 		free(text);
 		return false;
 	}
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
 	rv_match_open(c, m->match);
-	fprintf(c->m, " %s--%s ", rv_neg(inv), m->opt);
-	rv_upper(c->m, slash + 3, strlen(slash + 3));
-	fputc(' ', c->m);
-	rv_upper(c->m, text, slash - text);
+	f = open_memstream(&buf, &len);
+	if (!f) {
+		free(text);
+		return false;
+	}
+	rv_upper(f, slash + 3, strlen(slash + 3));
+	fputc(' ', f);
+	rv_upper(f, text, slash - text);
+	fclose(f);
 	free(text);
-	return true;
+	return rv_l4_set(c, 2, inv, m->opt, buf);
 }
 
 static bool rv_value(struct rv_ctx *c, const struct rv_field_map *m,
 		     char *text, bool inv)
 {
-	bool multi;
+	bool multi = false;
 	char *p;
 
 	switch (m->how) {
@@ -244,15 +269,33 @@ static bool rv_value(struct rv_ctx *c, const struct rv_field_map *m,
 		}
 		return rv_ip_set(c, m->ip, text, inv);
 	case RV_PORT:
+		if (strchr(text, '.')) {	/* a concatenation */
+			free(text);
+			return false;
+		}
+		if (!strncmp(text, "<= ", 3) || !strncmp(text, ">= ", 3)) {
+			/* a range from 0 or to 65535, as a bound */
+			p = NULL;
+			if (asprintf(&p, text[0] == '<' ? "0-%s" : "%s-65535",
+				     text + 3) < 0)
+				p = NULL;
+			free(text);
+			text = p;
+			if (!text)
+				return false;
+		}
 		p = rv_port_list(text, &multi);
 		free(text);
 		if (!p)
 			return false;
 		rv_match_open(c, multi ? "multiport" : m->match);
-		fprintf(c->m, " %s--%s %s", rv_neg(inv),
-			multi ? m->multi : m->opt, p);
-		free(p);
-		return true;
+		if (multi) {
+			fprintf(c->m, " %s--%s %s", rv_neg(inv), m->multi, p);
+			free(p);
+			return true;
+		}
+		return rv_l4_set(c, strcmp(m->opt, "sport") ? 1 : 0, inv,
+				 m->opt, p);
 	case RV_CTSTATE:
 		multi = rv_ctstate(c, text, inv, m);
 		free(text);

@@ -96,8 +96,8 @@ static bool rv_verdict(struct rv_ctx *c, const struct expr *e)
 		id += strlen(COMPAT_XT_MARK);
 		if (!strncmp(id, " -j ", 4) || !strncmp(id, " -g ", 4))
 			return rv_target(c, "%s", id);
+		rv_match_open(c, NULL);
 		fputs(id, c->m);
-		c->last_match = NULL;
 		return true;
 	}
 	if (e->kind != EXPR_VERDICT)
@@ -157,7 +157,6 @@ static bool rv_log(struct rv_ctx *c, const struct stmt *s)
 
 static bool rv_reject(struct rv_ctx *c, const struct stmt *s)
 {
-	uint8_t fam = s->reject.family ? s->reject.family : c->family;
 	unsigned int i;
 
 	for (i = 0; i < ARRAY_N(rv_rejects); i++) {
@@ -167,7 +166,6 @@ static bool rv_reject(struct rv_ctx *c, const struct stmt *s)
 			return rv_target(c, " -j REJECT --reject-with %s",
 					 rv_rejects[i].with);
 	}
-	(void)fam;
 	return false;
 }
 

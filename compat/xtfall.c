@@ -670,6 +670,42 @@ static int fb_ct(uint8_t family, const struct stmt *s,
 	return xt_add(l, true, "CT", 2, &ct, sizeof(ct));
 }
 
+/*
+ * Whether a match may have an xt form at all, by its selector, before
+ * it is printed to be read (most are addresses and interfaces).
+ */
+static bool fb_candidate(const struct stmt *s)
+{
+	static const char *const descs[] = {
+		"tcp", "udp", "icmp", "icmpv6", "ether",
+	};
+	const struct expr *l;
+	unsigned int i;
+
+	if (s->expr->kind != EXPR_RELATIONAL)
+		return false;
+	l = s->expr->pair.left;
+	if (l->kind == EXPR_BINOP)
+		l = l->pair.left;
+	switch (l->kind) {
+	case EXPR_CT:
+	case EXPR_FIB:
+	case EXPR_CONCAT:	/* fib daddr . iif */
+		return true;
+	case EXPR_META:
+		return l->meta.key == NFT_META_SKUID ||
+		       l->meta.key == NFT_META_SKGID;
+	case EXPR_PAYLOAD:
+		for (i = 0; l->payload.desc && i < ARRAY_N(descs); i++) {
+			if (!strcmp(l->payload.desc->name, descs[i]))
+				return true;
+		}
+		return false;
+	default:
+		return false;
+	}
+}
+
 /* 0: converted, 1: stays native, <0: error */
 static int fb_stmt(uint8_t family, const struct stmt *s, unsigned int flags,
 		   struct compat_xt_list *l)
@@ -680,6 +716,8 @@ static int fb_stmt(uint8_t family, const struct stmt *s, unsigned int flags,
 
 	switch (s->kind) {
 	case STMT_EXPRESSION:
+		if (!fb_candidate(s))
+			return 1;
 		text = stmt_text(family, s, NFTC_OUTPUT_NUMERIC_SYMBOL);
 		for (i = 0; text && ret == 1 && i < ARRAY_N(fb_matches); i++)
 			ret = fb_matches[i](family, text, flags, l);

@@ -5,10 +5,11 @@
 # ../shared/realworld/*.rules. For each file (family from manifest.tsv),
 # each in a fresh private network namespace (unshare -n):
 #   stock: iptables-nft-restore FILE; iptables-nft-save      -> S
+#          and our iptables-save-nft of that same state      -> R
 #   ours:  iptables-restore-nft FILE; iptables-save-nft      -> O
 #          and stock iptables-nft-save of that same state    -> X
-# "save" passes when O == S, "stock-reads" when X == S (header comment
-# lines and counter values aside). A file stock refuses must be refused
+# "save" passes when O == S, "stock-reads" when X == S, "reads-stock"
+# when R == S (header comment lines and counter values aside). A file stock refuses must be refused
 # by ours too. Prints one line per file and the counts.
 #
 # Floors (MIN_SAVE, MIN_STOCK_READS, MIN_LOAD) keep the test honest: it
@@ -23,6 +24,7 @@ SHIM=${SHIM:-${top_builddir:-$(dirname "$0")/../../build}/iptables-shim}
 MIN_LOAD=${MIN_LOAD:-39}
 MIN_SAVE=${MIN_SAVE:-27}
 MIN_STOCK_READS=${MIN_STOCK_READS:-26}
+MIN_READS_STOCK=${MIN_READS_STOCK:-39}
 # isem-ugent.rules: xlate reads the pre-2010 "-d ! X" that 1.8.9 refuses
 MAX_ACCEPTED=${MAX_ACCEPTED:-1}
 
@@ -47,7 +49,7 @@ family_of() {	# file -> 4|6
 	[ "$f" = v6 ] && echo 6 || echo 4
 }
 
-loaded=0 saved=0 sreads=0 both_refuse=0 total=0 bad=0
+loaded=0 saved=0 sreads=0 rstock=0 both_refuse=0 total=0 bad=0
 for f in "$RW"/*.rules; do
 	n=$(basename "$f")
 	env="$RW/${n%.rules}.env.sh"
@@ -59,7 +61,8 @@ for f in "$RW"/*.rules; do
 	[ -f "$env" ] && prep="sh $env"
 	total=$((total + 1))
 	unshare -n sh -c "$prep >/dev/null 2>&1; $P-nft-restore '$f' \
-		2>/dev/null && $P-nft-save" > "$work/S" 2>/dev/null
+		2>/dev/null || exit 1; $P-nft-save > '$work/S' 2>/dev/null &&
+		'$SHIM/$P-save-nft' > '$work/R' 2>/dev/null; true"
 	s_rc=$?
 	unshare -n sh -c "$prep >/dev/null 2>&1; '$SHIM/$P-restore-nft' '$f' \
 		2>'$work/err' || exit 1; '$SHIM/$P-save-nft' > '$work/O' \
@@ -83,7 +86,11 @@ for f in "$RW"/*.rules; do
 	norm < "$work/S" > "$work/S.n"
 	norm < "$work/O" > "$work/O.n"
 	norm < "$work/X" > "$work/X.n"
-	r1=differs r2=differs
+	norm < "$work/R" > "$work/R.n"
+	r1=differs r2=differs r3=differs
+	if cmp -s "$work/S.n" "$work/R.n"; then
+		r3=same; rstock=$((rstock + 1))
+	fi
 	if cmp -s "$work/S.n" "$work/O.n"; then
 		r1=same; saved=$((saved + 1))
 	fi
@@ -91,13 +98,15 @@ for f in "$RW"/*.rules; do
 		r2=same; sreads=$((sreads + 1))
 	fi
 	d=$(diff "$work/S.n" "$work/O.n" | grep -c '^[<>]')
-	echo "loaded save=$r1 ($d lines) stock-reads=$r2  $n"
+	echo "loaded save=$r1 ($d lines) stock-reads=$r2 reads-stock=$r3  $n"
 	if [ -n "${VERBOSE:-}" ] && [ "$r1" = differs ]; then
 		diff "$work/S.n" "$work/O.n" | head -${VERBOSE}
 	fi
 done
 echo "realworld: $total files: $loaded loaded ($both_refuse refused by" \
      "both, $bad accepted wrongly); save identical $saved/$loaded;" \
-     "stock save of our state identical $sreads/$loaded"
+     "stock save of our state identical $sreads/$loaded;" \
+     "our save of stock's state identical $rstock/$loaded"
 [ "$bad" -le "$MAX_ACCEPTED" ] && [ "$loaded" -ge "$MIN_LOAD" ] &&
-	[ "$saved" -ge "$MIN_SAVE" ] && [ "$sreads" -ge "$MIN_STOCK_READS" ]
+	[ "$saved" -ge "$MIN_SAVE" ] && [ "$sreads" -ge "$MIN_STOCK_READS" ] &&
+	[ "$rstock" -ge "$MIN_READS_STOCK" ]
