@@ -3,8 +3,8 @@
 """Behaviour test: the same packets through iptables-legacy and through
 our translation, in separate network namespaces; compare verdicts.
 
-For each IPv4 real-world file: namespace A loads the file with
-iptables-legacy-restore, namespace B loads ipt2nft's translation with
+For each real-world file: namespace A loads the file with
+iptables-legacy-restore (ip6tables-legacy-restore), namespace B loads ipt2nft's translation with
 our nft. Each has a sender namespace joined by one veth pair per input
 interface the rules name, and routes every address to itself (AnyIP),
 so a packet sent to it goes through PREROUTING and INPUT. One packet is
@@ -13,7 +13,10 @@ interface (a TCP SYN, a UDP datagram or an ICMP echo request, i.e. the
 first packet of a connection; its own source address when the rule
 names none); raw sockets in A and B record which
 packets were delivered. A verdict mismatch is a packet delivered in one
-namespace and not in the other. Files whose rules depend on rates or
+namespace and not in the other. Only the path to a local socket
+(PREROUTING, INPUT) is exercised: rules of FORWARD and OUTPUT get no
+packets of their own, and rules of user chains are tested on the way
+INPUT reaches them (or not). Files whose rules depend on rates or
 time (limit, hashlimit, recent --hitcount, statistic, quota, time) get
 verdicts that depend on when each packet arrives: their mismatches are
 reported but not counted.
@@ -39,6 +42,7 @@ import tempfile
 import time
 
 DEF_DST = "203.0.113.9"
+DEF_DST6 = "2001:db8:ffff::9"
 
 
 def csum(data):
@@ -50,50 +54,85 @@ def csum(data):
     return ~s & 0xffff
 
 
-def build(pkt, ident):
-    """An IPv4 packet (no link header) for pkt = (src, dst, proto, sp, dp)."""
-    src, dst, proto, sport, dport = pkt
-    s, d = socket.inet_aton(src), socket.inet_aton(dst)
+def l4(proto, s, d, sport, dport, ident, v6):
+    """TCP SYN (seq = ident), UDP (payload = ident) or ICMP echo (id/seq)."""
+    if v6:
+        ph = s + d + struct.pack("!IxxxB", 0, proto)
+    else:
+        ph = s + d + struct.pack("!BB", 0, proto)
     if proto == 6:
-        l4 = struct.pack("!HHIIBBHHH", sport, dport, ident, 0, 5 << 4,
-                         0x02, 64240, 0, 0)
+        h = struct.pack("!HHIIBBHHH", sport, dport, ident, 0, 5 << 4,
+                        0x02, 64240, 0, 0)
+        off = 16
     elif proto == 17:
-        l4 = struct.pack("!HHHH", sport, dport, 8 + 4, 0) + b"test"
+        h = struct.pack("!HHHHI", sport, dport, 12, 0, ident)
+        off = 6
     else:
-        proto = 1
-        l4 = struct.pack("!BBHHH", 8, 0, 0, ident & 0xffff, 1) + b"test"
-    if proto in (6, 17):
-        ph = s + d + struct.pack("!BBH", 0, proto, len(l4))
-        c = csum(ph + l4)
-        off = 16 if proto == 6 else 6
-        l4 = l4[:off] + struct.pack("!H", c) + l4[off + 2:]
+        h = struct.pack("!BBHHHI", 128 if v6 else 8, 0, 0, ident >> 16,
+                        ident & 0xffff, 0)
+        off = 2
+    if v6:
+        ph = s + d + struct.pack("!I3xB", len(h), proto)
+    elif proto in (6, 17):
+        ph = ph + struct.pack("!H", len(h))
     else:
-        l4 = l4[:2] + struct.pack("!H", csum(l4)) + l4[4:]
-    ip = struct.pack("!BBHHHBBH4s4s", 0x45, 0, 20 + len(l4), ident & 0xffff,
+        ph = b""	# ICMPv4: no pseudo-header
+    c = csum(ph + h)
+    return h[:off] + struct.pack("!H", c) + h[off + 2:]
+
+
+def build(pkt, ident):
+    """An IP packet (no link header) for pkt = (src, dst, proto, sp, dp)."""
+    src, dst, proto, sport, dport = pkt
+    v6 = ":" in src
+    fam = socket.AF_INET6 if v6 else socket.AF_INET
+    s, d = socket.inet_pton(fam, src), socket.inet_pton(fam, dst)
+    if proto not in (6, 17):
+        proto = 58 if v6 else 1
+    body = l4(proto, s, d, sport, dport, ident, v6)
+    if v6:
+        return struct.pack("!IHBB16s16s", 6 << 28, len(body), proto, 64, s,
+                           d) + body
+    ip = struct.pack("!BBHHHBBH4s4s", 0x45, 0, 20 + len(body), ident & 0xffff,
                      0x4000, 64, proto, 0, s, d)
-    ip = ip[:10] + struct.pack("!H", csum(ip)) + ip[12:]
-    return ip + l4
+    return ip[:10] + struct.pack("!H", csum(ip)) + ip[12:] + body
+
+
+def l4_ident(proto, data):
+    """The ident of one of our packets, None for anything else."""
+    if proto == 6 and len(data) >= 14 and data[13] == 0x02:
+        return struct.unpack("!I", data[4:8])[0]
+    if proto == 17 and len(data) >= 12:
+        return struct.unpack("!I", data[8:12])[0]
+    if proto in (1, 58) and len(data) >= 8 and data[0] in (8, 128):
+        hi, lo = struct.unpack("!HH", data[4:8])
+        return hi << 16 | lo
+    return None
 
 
 def recv_main():
     socks = []
-    for proto in (1, 6, 17):
-        s = socket.socket(socket.AF_INET, socket.SOCK_RAW, proto)
-        s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 1 << 22)
-        socks.append(s)
+    for fam, protos in ((socket.AF_INET, (1, 6, 17)),
+                        (socket.AF_INET6, (58, 6, 17))):
+        for proto in protos:
+            s = socket.socket(fam, socket.SOCK_RAW, proto)
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 1 << 22)
+            socks.append((s, fam, proto))
     print("ready", flush=True)
     while True:
-        r, _, _ = select.select(socks, [], [], 60)
+        r, _, _ = select.select([x[0] for x in socks], [], [], 60)
         if not r:
             return 0
-        for s in r:
-            data = s.recv(65535)
-            if len(data) >= 20:
-                print("%d %d %s %s" % (struct.unpack("!H", data[4:6])[0],
-                                       data[9],
-                                       socket.inet_ntoa(data[12:16]),
-                                       socket.inet_ntoa(data[16:20])),
-                      flush=True)
+        for s, fam, proto in socks:
+            if s not in r:
+                continue
+            data, addr = s.recvfrom(65535)
+            if fam == socket.AF_INET:	# v4 raw sockets see the header
+                data = data[(data[0] & 0xf) * 4:]
+            ident = l4_ident(proto, data)
+            if ident is not None:
+                print("%d %d %s" % (ident, 1 if proto == 58 else proto,
+                                    addr[0]), flush=True)
 
 
 def send_main(ifname, path):
@@ -104,7 +143,8 @@ def send_main(ifname, path):
     my_mac = s.getsockname()[4]
     for n, line in enumerate(open(path)):
         ident, src, dst, proto, sp, dp = line.split()
-        frame = peer_mac + my_mac + b"\x08\x00" + build(
+        etype = b"\x86\xdd" if ":" in src else b"\x08\x00"
+        frame = peer_mac + my_mac + etype + build(
             (src, dst, int(proto), int(sp), int(dp)), int(ident))
         s.send(frame)
         if n % 64 == 63:	# stay below the receiver's backlog
@@ -114,14 +154,21 @@ def send_main(ifname, path):
 
 # ------------------------------------------------------------- packets
 
-def first_addr(text):
+def first_addr(text, v6):
     a = text.split(",")[0].split("/")[0]
     if "-" in a:
         a = a.split("-")[0]
     try:
-        socket.inet_aton(a)
+        raw = socket.inet_pton(socket.AF_INET6 if v6 else socket.AF_INET, a)
     except OSError:
         return None
+    if v6:
+        if raw[0] == 0xff or raw == bytes(16) or raw[:2] == b"\xfe\x80" or \
+                raw == bytes(15) + b"\x01":
+            return None
+        if raw[-1] == 0:
+            raw = raw[:-1] + b"\x01"
+        return socket.inet_ntop(socket.AF_INET6, raw)
     if a.endswith(".0"):
         a = a[:-1] + "1"
     if a.startswith(("0.", "127.", "224.", "255.")) or a[0:2] == "24":
@@ -136,18 +183,24 @@ def first_port(text):
 
 TIMED = re.compile(r"-m (limit|hashlimit|statistic|quota|time)\b|--hitcount")
 
-PROTOS = {"tcp": 6, "udp": 17, "icmp": 1, "6": 6, "17": 17, "1": 1}
+PROTOS = {"tcp": 6, "udp": 17, "icmp": 1, "6": 6, "17": 17, "1": 1,
+          "icmpv6": 1, "ipv6-icmp": 1, "58": 1}
 
 
-def rule_packet(toks, n):
+def rule_packet(toks, n, v6):
     """(iface, (src, dst, proto, sport, dport)) from a rule's options.
 
     A rule without a source gets a source of its own (the n-th of
     198.18.0.0/15), so that per-source state (recent, hashlimit,
     connlimit) sees one packet per address, as the first packet of a
     connection from a new peer."""
-    src = "198.18.%d.%d" % ((n >> 8) & 0xff, (n & 0xff) | 1)
-    dst, proto, sport, dport, iface = DEF_DST, 6, 40000, 80, None
+    if v6:
+        src = "2001:db8:5ee::%x" % (n + 1)
+        dst = DEF_DST6
+    else:
+        src = "198.18.%d.%d" % ((n >> 8) & 0xff, (n & 0xff) | 1)
+        dst = DEF_DST
+    proto, sport, dport, iface = 6, 40000, 80, None
     inv = False
     i = 0
     while i < len(toks):
@@ -158,10 +211,10 @@ def rule_packet(toks, n):
             i += 1
             continue
         if not inv:
-            if t in ("-s", "--source") and first_addr(arg):
-                src = first_addr(arg)
-            elif t in ("-d", "--destination") and first_addr(arg):
-                dst = first_addr(arg)
+            if t in ("-s", "--source") and first_addr(arg, v6):
+                src = first_addr(arg, v6)
+            elif t in ("-d", "--destination") and first_addr(arg, v6):
+                dst = first_addr(arg, v6)
             elif t in ("-p", "--protocol") and arg.lower() in PROTOS:
                 proto = PROTOS[arg.lower()]
             elif t in ("--dport", "--destination-port", "--dports") \
@@ -177,7 +230,7 @@ def rule_packet(toks, n):
     return iface, (src, dst, proto, sport, dport)
 
 
-def packets(path):
+def packets(path, v6):
     """Packets of the filter INPUT/PREROUTING path, with their iface."""
     out = []
     table = None
@@ -196,7 +249,7 @@ def packets(path):
         chain = toks[1]
         if chain in ("OUTPUT", "POSTROUTING", "FORWARD"):
             continue
-        iface, pkt = rule_packet(toks[2:], len(out))
+        iface, pkt = rule_packet(toks[2:], len(out), v6)
         if iface != "lo":	# local traffic: not sent from outside
             out.append((iface or "eth0", pkt))
     seen, uniq = set(), []
@@ -208,6 +261,14 @@ def packets(path):
 
 
 # ----------------------------------------------------------- namespaces
+
+def same_addr(a, b):
+    fam = socket.AF_INET6 if ":" in a else socket.AF_INET
+    try:
+        return socket.inet_pton(fam, a) == socket.inet_pton(fam, b)
+    except OSError:
+        return False
+
 
 def sh(cmd, check=True, **kw):
     return subprocess.run(cmd, shell=True, check=check,
@@ -237,6 +298,7 @@ class Pair:
            "net.ipv4.conf.all.accept_local=1 "
            "net.ipv4.conf.default.accept_local=1")
         sh(x + "ip route add local 0.0.0.0/0 dev lo table local")
+        sh(x + "ip -6 route add local ::/0 dev lo table local")
         for k, name in enumerate(sorted(ifaces)):
             peer = "s%d" % k
             sh("ip link add %s netns %s type veth peer name %s netns %s"
@@ -272,11 +334,11 @@ class Pair:
         rx.terminate()
         got = set()
         for line in rx.stdout.read().splitlines():
-            ident, proto, src, dst = line.split()
+            ident, proto, src = line.split()
             ident = int(ident)
             # ours, not a reply the stack sent back to itself
-            if ident < len(pkts) and pkts[ident][1][:3] == (
-                    src, dst, int(proto)):
+            if ident < len(pkts) and same_addr(pkts[ident][1][0], src) and \
+                    (pkts[ident][1][2] in (6, 17)) == (int(proto) in (6, 17)):
                 got.add(ident)
         rx.wait()
         return got
@@ -286,8 +348,8 @@ class Pair:
         sh("ip netns del %s" % self.sns, check=False)
 
 
-def one_file(args, path, env, tmp, tag):
-    pkts = packets(path)
+def one_file(args, path, env, tmp, tag, v6):
+    pkts = packets(path, v6)
     if not pkts:
         return 0, 0, 0
     ifaces = {i for i, _ in pkts}
@@ -305,10 +367,11 @@ def one_file(args, path, env, tmp, tag):
                 f.write(sh("ip netns exec %s ipset save" % a.ns).stdout)
             sets = ["--ipsets", sv]
         with open(out, "w") as f:
-            subprocess.run([args.ipt2nft, "-q"] + sets + [path], stdout=f,
+            subprocess.run([args.ipt2nft, "-q"] + (["-6"] if v6 else []) +
+                           sets + [path], stdout=f,
                            stderr=subprocess.DEVNULL)
-        sh("ip netns exec %s iptables-legacy-restore < %s"
-           % (a.ns, shlex.quote(path)))
+        sh("ip netns exec %s %s-legacy-restore < %s"
+           % (a.ns, "ip6tables" if v6 else "iptables", shlex.quote(path)))
         sh("ip netns exec %s %s -f %s" % (b.ns, args.nft, out))
         got_a = a.run(pkts, tmp)
         got_b = b.run(pkts, tmp)
@@ -339,7 +402,7 @@ def main():
     if os.geteuid() != 0:
         print("SKIP: not root")
         return 77
-    for tool in ("ip", "iptables-legacy-restore"):
+    for tool in ("ip", "iptables-legacy-restore", "ip6tables-legacy-restore"):
         if sh("command -v %s" % tool, check=False).returncode:
             print("SKIP: no %s" % tool)
             return 77
@@ -354,8 +417,7 @@ def main():
             if not fn.endswith(".rules") or fn.endswith(".fixed.rules"):
                 continue
             name = fn[:-len(".rules")]
-            if manifest.get(name) == "v6":
-                continue
+            v6 = manifest.get(name) == "v6"
             path = os.path.join(args.dir, fn)
             fixed = os.path.join(args.dir, name + ".fixed.rules")
             if os.path.exists(fixed):
@@ -364,7 +426,7 @@ def main():
             env = env if os.path.exists(env) else None
             try:
                 n, bad, acc = one_file(args, path, env, tmp,
-                                       str(os.getpid()))
+                                       str(os.getpid()), v6)
             except subprocess.CalledProcessError as e:
                 print("ERROR: %s: %s: %s" % (name, e.cmd, e.stderr.strip()))
                 mism += 1
@@ -381,7 +443,7 @@ def main():
             print("%-42s packets %5d delivered %5d mismatches %d%s"
                   % (name, n, acc, bad, " (rate/time dependent: not "
                      "counted)" if timed and bad else ""))
-    print("behaviour: %d IPv4 files, %d packets (%d delivered by "
+    print("behaviour: %d files, %d packets (%d delivered by "
           "iptables), %d verdict mismatches (and %d in files with rate or "
           "time dependent rules)" % (files, total, delivered, mism,
                                      timed_mism))
