@@ -283,6 +283,8 @@ static void vm_log_eval(struct nftvm_expr *expr, struct nftvm_regs *regs,
 		return;
 	}
 	le = &res->log[res->nlog++];
+	/* entries are reused from packet to packet */
+	nftvm_memset(le, 0, sizeof(*le));
 	if (priv->prefix)
 		nftvm_memcpy(le->prefix, priv->prefix,
 			     nftvm_strnlen(priv->prefix,
