@@ -330,6 +330,10 @@ START_TEST(test_ct_set_and_invalid)
 	ck_assert_int_eq(load_one(vm, NFPROTO_IPV4, NF_INET_LOCAL_IN, NULL,
 				  &err, x_ct_set(NFT_CT_STATE, NFT_REG_1)),
 			 -EOPNOTSUPP);
+	/* and one that cannot be read */
+	ck_assert_int_eq(load_one(vm, NFPROTO_IPV4, NF_INET_LOCAL_IN, NULL,
+				  &err, x_ct(NFT_CT_EVENTMASK, NFT_REG_1, -1)),
+			 -EOPNOTSUPP);
 	/* 16 bytes of labels do not fit at NFT_REG32_13 */
 	ck_assert_int_eq(load_one(vm, NFPROTO_IPV4, NF_INET_LOCAL_IN, NULL,
 				  &err, x_ct(NFT_CT_LABELS, NFT_REG32_13, -1)),
