@@ -155,6 +155,17 @@ static inline struct nftnl_expr *x_dynset(const char *set, uint32_t id,
 	return e;
 }
 
+static inline struct nftnl_expr *x_fib(uint32_t result, uint32_t flags,
+				       uint32_t dreg)
+{
+	struct nftnl_expr *e = nftnl_expr_alloc("fib");
+
+	nftnl_expr_set_u32(e, NFTNL_EXPR_FIB_DREG, dreg);
+	nftnl_expr_set_u32(e, NFTNL_EXPR_FIB_RESULT, result);
+	nftnl_expr_set_u32(e, NFTNL_EXPR_FIB_FLAGS, flags);
+	return e;
+}
+
 /* attach one stateful expression to a dynset (the element's template) */
 static inline struct nftnl_expr *x_dynset_expr(struct nftnl_expr *dynset,
 					       struct nftnl_expr *e)
@@ -434,6 +445,11 @@ static inline void vmb_sample_ruleset(struct vmb *v)
 		 x_nat(NFT_NAT_SNAT, NFPROTO_IPV4, NFT_REG_1, NFT_REG_2, 0,
 		       NF_NAT_RANGE_PERSISTENT));
 	vmb_rule(v, NFPROTO_IPV4, "d", "post", nftnl_expr_alloc("masq"));
+	vmb_rule(v, NFPROTO_IPV4, "d", "pre",
+		 x_fib(NFT_FIB_RESULT_OIF, NFTA_FIB_F_SADDR | NFTA_FIB_F_IIF |
+		       NFTA_FIB_F_PRESENT, NFT_REG_1),
+		 x_fib(NFT_FIB_RESULT_ADDRTYPE, NFTA_FIB_F_DADDR, NFT_REG_2),
+		 x_fib(NFT_FIB_RESULT_OIFNAME, NFTA_FIB_F_DADDR, NFT_REG_3));
 	vmb_rule(v, NFPROTO_IPV4, "d", "post", x_imm(NFT_REG_1, &port, 2),
 		 ({ struct nftnl_expr *m = nftnl_expr_alloc("masq");
 		    nftnl_expr_set_u32(m, NFTNL_EXPR_MASQ_FLAGS,
