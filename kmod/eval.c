@@ -251,11 +251,24 @@ int nftvm_eval(struct nftvm *vm, unsigned int hook, unsigned int family,
 	unsigned int i;
 	int v;
 
-	nftvm_memset(res, 0, sizeof(*res));
+	/* the trace and log arrays are only valid up to their counts:
+	 * reset the small fields, not the whole (7 KB) result */
 	res->verdict = NF_ACCEPT;
+	res->chains = 0;
+	res->ntrace = 0;
+	res->truncated = false;
+	res->pkt_modified = false;
+	res->notrack = false;
+	res->nlog = 0;
+	res->log_truncated = false;
+	nftvm_memset(&res->nat, 0, sizeof(res->nat));
+	nftvm_memset(&res->reject, 0, sizeof(res->reject));
+	nftvm_memset(&res->dup, 0, sizeof(res->dup));
 	/* meta set and ct set write into the result's copy */
 	if (meta)
 		res->meta = *meta;
+	else
+		nftvm_memset(&res->meta, 0, sizeof(res->meta));
 	if (res->meta.time_ns > vm->now)
 		vm->now = res->meta.time_ns;
 	p.now = vm->now;

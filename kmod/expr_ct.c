@@ -275,6 +275,9 @@ static int vm_ct_get_init(struct nftvm_ctx *ctx, struct nftvm_ct *priv,
 	if (priv->key >= NFTVM_ARRAY_SIZE(nftvm_ct_keys))
 		return nftvm_fail(ctx, tb[NFTA_CT_KEY], -NFTVM_EOPNOTSUPP);
 	k = &nftvm_ct_keys[priv->key];
+	/* the event mask can only be written */
+	if (!k->get && priv->key != NFT_CT_STATE)
+		return nftvm_fail(ctx, tb[NFTA_CT_KEY], -NFTVM_EOPNOTSUPP);
 	if (k->dirrule == NFTVM_CT_DIR_NONE && dir)
 		return nftvm_fail(ctx, dir, -NFTVM_EINVAL);
 	if (k->dirrule == NFTVM_CT_DIR_NEED && !dir)

@@ -4,8 +4,9 @@
  * flags) gets a message line formatted like the kernel's log backend
  * writes it ("PREFIX IN= OUT= SRC= DST= LEN= TOS= PREC= TTL= ID= DF
  * PROTO=TCP SPT= DPT= WINDOW= RES= SYN URGP="; the MAC part and the
- * optional TCP sequence/option, IP option and UID parts are left out); NFLOG-style logging (group, snaplen, qthreshold) records
- * its parameters.  Both land in the result's log list.
+ * optional TCP sequence/option, IP option and UID parts are left out);
+ * NFLOG-style logging (group, snaplen, qthreshold) records its
+ * parameters.  Both land in the result's log list.
  */
 #include "nftvm_int.h"
 
@@ -64,7 +65,8 @@ static int vm_log_init(struct nftvm_ctx *ctx, struct nftvm_expr *expr,
 			return nftvm_fail(ctx, tb[NFTA_LOG_FLAGS],
 					  -NFTVM_EINVAL);
 		priv->nflog = true;
-		priv->group = nftvm_get_be16(nftvm_nla_data(tb[NFTA_LOG_GROUP]));
+		priv->group =
+			nftvm_get_be16(nftvm_nla_data(tb[NFTA_LOG_GROUP]));
 		if (tb[NFTA_LOG_SNAPLEN]) {
 			priv->has_snaplen = true;
 			priv->snaplen = nftvm_nla_be32(tb[NFTA_LOG_SNAPLEN]);
@@ -281,6 +283,8 @@ static void vm_log_eval(struct nftvm_expr *expr, struct nftvm_regs *regs,
 		return;
 	}
 	le = &res->log[res->nlog++];
+	/* entries are reused from packet to packet */
+	nftvm_memset(le, 0, sizeof(*le));
 	if (priv->prefix)
 		nftvm_memcpy(le->prefix, priv->prefix,
 			     nftvm_strnlen(priv->prefix,

@@ -19,7 +19,8 @@ const struct nftvm_nla_policy nftvm_rule_policy[NFTA_RULE_MAX + 1] = {
 };
 
 #define NFTVM_EXT_MAXNAMELEN	16	/* NFT_EXTENSION_MAXNAMELEN */
-#define NFTVM_EXPR_MAXATTR	16	/* room for any expression's attributes */
+/* room for any expression's attributes */
+#define NFTVM_EXPR_MAXATTR	16
 
 static const struct nftvm_nla_policy nftvm_expr_policy[NFTA_EXPR_MAX + 1] = {
 	[NFTA_EXPR_NAME]	= { .type = NFTVM_NLA_STRING,
@@ -56,6 +57,7 @@ static const struct nftvm_expr_ops *const nftvm_expr_types[] = {
 	&nftvm_connlimit_ops,
 	&nftvm_queue_ops,
 	&nftvm_dup_ops,
+	&nftvm_fib_ops,
 };
 
 const struct nftvm_expr_ops *nftvm_expr_find(const struct nlattr *name)

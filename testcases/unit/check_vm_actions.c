@@ -434,6 +434,92 @@ START_TEST(test_queue_dup)
 }
 END_TEST
 
+#define RTN_UNICAST_	1
+#define RTN_LOCAL_	2
+
+START_TEST(test_fib)
+{
+	struct nftvm_pktmeta meta = { .iif = 2, .iifname = "eth0" };
+	struct nftvm_result res;
+	struct nftvm_err err;
+	struct vmb v;
+	struct pkt p;
+
+	vmb_begin(&v);
+	vmb_table(&v, NFPROTO_IPV4, "f", 0);
+	vmb_chain(&v, NFPROTO_IPV4, "f", "pre", NF_INET_PRE_ROUTING, 0,
+		  NF_ACCEPT, NULL);
+	/* fib saddr . iif oif missing drop (reverse path filter) */
+	vmb_rule(&v, NFPROTO_IPV4, "f", "pre",
+		 x_fib(NFT_FIB_RESULT_OIF, NFTA_FIB_F_SADDR | NFTA_FIB_F_IIF |
+		       NFTA_FIB_F_PRESENT, NFT_REG_1),
+		 x_cmp(NFT_REG_1, NFT_CMP_EQ, (uint8_t[]){ 0 }, 1),
+		 x_verdict(NF_DROP, NULL));
+	/* fib daddr type local: meta mark set 1; fib daddr oifname
+	 * "eth1": meta priority set 2 */
+	vmb_rule(&v, NFPROTO_IPV4, "f", "pre",
+		 x_fib(NFT_FIB_RESULT_ADDRTYPE, NFTA_FIB_F_DADDR, NFT_REG_1),
+		 x_cmp(NFT_REG_1, NFT_CMP_EQ, &(uint32_t){ RTN_LOCAL_ }, 4),
+		 x_imm(NFT_REG_2, &(uint32_t){ 1 }, 4),
+		 x_meta_set(NFT_META_MARK, NFT_REG_2));
+	vmb_rule(&v, NFPROTO_IPV4, "f", "pre",
+		 x_fib(NFT_FIB_RESULT_OIFNAME, NFTA_FIB_F_DADDR, NFT_REG_1),
+		 x_cmp(NFT_REG_1, NFT_CMP_EQ, "eth1\0\0\0\0\0\0\0\0\0\0\0",
+		       16), x_imm(NFT_REG_2, &(uint32_t){ 2 }, 4),
+		 x_meta_set(NFT_META_PRIORITY, NFT_REG_2));
+	ck_assert_int_eq(vmb_send(vm, &v, NULL), 0);
+
+	mk_ip4(&p, "10.0.0.1", "10.0.0.2", IPPROTO_TCP, 1, 22);
+	/* the way back to 10.0.0.1 is through eth0 = iif: passes */
+	meta.fib_oif[0] = 2;
+	meta.fib_type[1] = RTN_LOCAL_;
+	ck_assert_int_eq(run(vm, NF_INET_PRE_ROUTING, NFPROTO_IPV4, &p, &meta,
+			     &res), NF_ACCEPT);
+	ck_assert_uint_eq(res.meta.mark, 1);
+	ck_assert_uint_eq(res.meta.priority, 0);
+	/* through another interface, or no route at all: dropped */
+	meta.fib_oif[0] = 3;
+	ck_assert_int_eq(run(vm, NF_INET_PRE_ROUTING, NFPROTO_IPV4, &p, &meta,
+			     NULL), NF_DROP);
+	meta.fib_oif[0] = 0;
+	ck_assert_int_eq(run(vm, NF_INET_PRE_ROUTING, NFPROTO_IPV4, &p, &meta,
+			     NULL), NF_DROP);
+	/* forwarded to eth1 */
+	meta.fib_oif[0] = 2;
+	meta.fib_type[1] = RTN_UNICAST_;
+	meta.fib_oif[1] = 4;
+	strcpy(meta.fib_oifname[1], "eth1");
+	run(vm, NF_INET_PRE_ROUTING, NFPROTO_IPV4, &p, &meta, &res);
+	ck_assert_uint_eq(res.meta.mark, 0);
+	ck_assert_uint_eq(res.meta.priority, 2);
+
+	/* no flags; saddr and daddr; iif and oif; oif result with oif;
+	 * unknown result */
+	ck_assert_int_eq(load_one(vm, NFPROTO_IPV4, NF_INET_PRE_ROUTING, NULL,
+				  &err, x_fib(NFT_FIB_RESULT_OIF, 0,
+					      NFT_REG_1)), -EINVAL);
+	ck_assert_uint_eq(err.attr, NFTA_FIB_FLAGS);
+	ck_assert_int_eq(load_one(vm, NFPROTO_IPV4, NF_INET_PRE_ROUTING, NULL,
+				  &err, x_fib(NFT_FIB_RESULT_OIF,
+					      NFTA_FIB_F_SADDR |
+					      NFTA_FIB_F_DADDR, NFT_REG_1)),
+			 -EINVAL);
+	ck_assert_int_eq(load_one(vm, NFPROTO_IPV4, NF_INET_PRE_ROUTING, NULL,
+				  &err, x_fib(NFT_FIB_RESULT_ADDRTYPE,
+					      NFTA_FIB_F_SADDR | NFTA_FIB_F_IIF |
+					      NFTA_FIB_F_OIF, NFT_REG_1)),
+			 -EINVAL);
+	ck_assert_int_eq(load_one(vm, NFPROTO_IPV4, NF_INET_PRE_ROUTING, NULL,
+				  &err, x_fib(NFT_FIB_RESULT_OIF,
+					      NFTA_FIB_F_DADDR | NFTA_FIB_F_OIF,
+					      NFT_REG_1)), -EINVAL);
+	ck_assert_int_eq(load_one(vm, NFPROTO_IPV4, NF_INET_PRE_ROUTING, NULL,
+				  &err, x_fib(9, NFTA_FIB_F_DADDR, NFT_REG_1)),
+			 -EINVAL);
+	ck_assert_uint_eq(err.attr, NFTA_FIB_RESULT);
+}
+END_TEST
+
 static Suite *vm_actions_suite(void)
 {
 	Suite *s = suite_create("vm_actions");
@@ -447,6 +533,7 @@ static Suite *vm_actions_suite(void)
 	tcase_add_test(tc, test_log);
 	tcase_add_test(tc, test_notrack);
 	tcase_add_test(tc, test_queue_dup);
+	tcase_add_test(tc, test_fib);
 	suite_add_tcase(s, tc);
 	return s;
 }

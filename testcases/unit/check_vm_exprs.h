@@ -155,6 +155,17 @@ static inline struct nftnl_expr *x_dynset(const char *set, uint32_t id,
 	return e;
 }
 
+static inline struct nftnl_expr *x_fib(uint32_t result, uint32_t flags,
+				       uint32_t dreg)
+{
+	struct nftnl_expr *e = nftnl_expr_alloc("fib");
+
+	nftnl_expr_set_u32(e, NFTNL_EXPR_FIB_DREG, dreg);
+	nftnl_expr_set_u32(e, NFTNL_EXPR_FIB_RESULT, result);
+	nftnl_expr_set_u32(e, NFTNL_EXPR_FIB_FLAGS, flags);
+	return e;
+}
+
 /* attach one stateful expression to a dynset (the element's template) */
 static inline struct nftnl_expr *x_dynset_expr(struct nftnl_expr *dynset,
 					       struct nftnl_expr *e)
@@ -359,6 +370,121 @@ static inline int load_one(struct nftvm *vm, int family, int hook,
 	vmb_chain(&v, family, "x", "c", hook, 0, NF_ACCEPT, type);
 	vmb_rule(&v, family, "x", "c", e);
 	return vmb_send(vm, &v, err);
+}
+
+/*
+ * One table "d" (ip) using the VM's newer expressions in filter and nat
+ * chains (handles: chains 1-3, object 4, set 5, rules from 6 on).
+ */
+static inline void vmb_sample_ruleset(struct vmb *v)
+{
+	uint32_t a = inet_addr("192.0.2.1"), one = 1;
+	uint16_t port = htons(8080);
+	struct nftnl_expr *e;
+	struct nftnl_set *s;
+
+	vmb_table(v, NFPROTO_IPV4, "d", 0);
+	vmb_chain(v, NFPROTO_IPV4, "d", "out", NF_INET_LOCAL_OUT, 0,
+		  NF_ACCEPT, NULL);
+	vmb_chain(v, NFPROTO_IPV4, "d", "post", NF_INET_POST_ROUTING, 100,
+		  NF_ACCEPT, "nat");
+	vmb_chain(v, NFPROTO_IPV4, "d", "pre", NF_INET_PRE_ROUTING, -100,
+		  NF_ACCEPT, "nat");
+	vmb_obj(v, NFPROTO_IPV4, mk_obj("d", "c1", NFT_OBJECT_COUNTER),
+		NFT_MSG_NEWOBJ, NLM_F_CREATE);
+	s = mk_set("d", "dyn", 1, NFT_SET_EVAL | NFT_SET_TIMEOUT, 4, 0, 0);
+	vmb_set(v, NFPROTO_IPV4, s);
+	nftnl_set_free(s);
+	vmb_rule(v, NFPROTO_IPV4, "d", "out", x_imm(NFT_REG_1, &a, 4),
+		 x_payload_set(NFT_PAYLOAD_NETWORK_HEADER, 12, 4, NFT_REG_1,
+			       NFT_PAYLOAD_CSUM_INET, 10,
+			       NFT_PAYLOAD_L4CSUM_PSEUDOHDR));
+	vmb_rule(v, NFPROTO_IPV4, "d", "out", x_imm(NFT_REG_1, &one, 4),
+		 x_meta_set(NFT_META_MARK, NFT_REG_1),
+		 x_ct_set(NFT_CT_MARK, NFT_REG_1));
+	vmb_rule(v, NFPROTO_IPV4, "d", "out", x_ct(NFT_CT_STATE, NFT_REG_1, -1),
+		 x_ct(NFT_CT_PROTO_DST, NFT_REG_2, IP_CT_DIR_REPLY),
+		 x_ct(NFT_CT_BYTES, NFT_REG_3, IP_CT_DIR_ORIGINAL),
+		 x_ct(NFT_CT_ZONE, NFT_REG_4, -1));
+	vmb_rule(v, NFPROTO_IPV4, "d", "out",
+		 x_exthdr(NFT_EXTHDR_OP_TCPOPT, 2, 2, 2, NFT_REG_1, 0),
+		 x_exthdr(NFT_EXTHDR_OP_TCPOPT, 4, 0, 1, NFT_REG_2,
+			  NFT_EXTHDR_F_PRESENT),
+		 x_exthdr_set(2, 2, 2, NFT_REG_1));
+	vmb_rule(v, NFPROTO_IPV4, "d", "out",
+		 x_limit(10, 1, 5, NFT_LIMIT_PKTS, 0),
+		 x_limit(1000, 60, 100, NFT_LIMIT_PKT_BYTES, NFT_LIMIT_F_INV),
+		 x_quota(1000, NFT_QUOTA_F_INV), x_counter(),
+		 nftnl_expr_alloc("last"), x_connlimit(3, NFT_CONNLIMIT_F_INV),
+		 x_objref(NFT_OBJECT_COUNTER, "c1"));
+	vmb_rule(v, NFPROTO_IPV4, "d", "out",
+		 x_numgen(NFT_NG_INCREMENTAL, 4, 2, NFT_REG_1),
+		 x_jhash(NFT_REG_1, 4, 16, 0xfeed, NFT_REG_2),
+		 x_symhash(8, NFT_REG_3), x_log("p: ", 2), x_log(NULL, -1));
+	e = nftnl_expr_alloc("log");
+	nftnl_expr_set_u16(e, NFTNL_EXPR_LOG_GROUP, 3);
+	nftnl_expr_set_u32(e, NFTNL_EXPR_LOG_SNAPLEN, 100);
+	nftnl_expr_set_u16(e, NFTNL_EXPR_LOG_QTHRESHOLD, 10);
+	vmb_rule(v, NFPROTO_IPV4, "d", "out", e);
+	vmb_rule(v, NFPROTO_IPV4, "d", "out",
+		 x_payload(NFT_PAYLOAD_NETWORK_HEADER, 12, 4, NFT_REG_1),
+		 x_dynset_expr(x_dynset("dyn", 1, NFT_DYNSET_OP_UPDATE,
+					NFT_REG_1, 0, 5000),
+			       x_limit(1, 1, 0, 0, 0)),
+		 nftnl_expr_alloc("notrack"));
+	vmb_rule(v, NFPROTO_IPV4, "d", "out",
+		 x_reject(NFT_REJECT_ICMP_UNREACH, 3));
+	vmb_rule(v, NFPROTO_IPV4, "d", "out", x_reject(NFT_REJECT_TCP_RST, -1));
+	/* no queue: this machine's kernel has no nft_queue */
+	vmb_rule(v, NFPROTO_IPV4, "d", "out", x_imm(NFT_REG_1, &a, 4),
+		 ({ struct nftnl_expr *d = nftnl_expr_alloc("dup");
+		    nftnl_expr_set_u32(d, NFTNL_EXPR_DUP_SREG_ADDR, NFT_REG_1);
+		    d; }));
+	vmb_rule(v, NFPROTO_IPV4, "d", "post", x_imm(NFT_REG_1, &a, 4),
+		 x_imm(NFT_REG_2, &port, 2),
+		 x_nat(NFT_NAT_SNAT, NFPROTO_IPV4, NFT_REG_1, NFT_REG_2, 0,
+		       NF_NAT_RANGE_PERSISTENT));
+	vmb_rule(v, NFPROTO_IPV4, "d", "post", nftnl_expr_alloc("masq"));
+	vmb_rule(v, NFPROTO_IPV4, "d", "pre",
+		 x_fib(NFT_FIB_RESULT_OIF, NFTA_FIB_F_SADDR | NFTA_FIB_F_IIF |
+		       NFTA_FIB_F_PRESENT, NFT_REG_1),
+		 x_fib(NFT_FIB_RESULT_ADDRTYPE, NFTA_FIB_F_DADDR, NFT_REG_2),
+		 x_fib(NFT_FIB_RESULT_OIFNAME, NFTA_FIB_F_DADDR, NFT_REG_3));
+	vmb_rule(v, NFPROTO_IPV4, "d", "post", x_imm(NFT_REG_1, &port, 2),
+		 ({ struct nftnl_expr *m = nftnl_expr_alloc("masq");
+		    nftnl_expr_set_u32(m, NFTNL_EXPR_MASQ_FLAGS,
+				       NF_NAT_RANGE_PROTO_RANDOM);
+		    nftnl_expr_set_u32(m, NFTNL_EXPR_MASQ_REG_PROTO_MIN,
+				       NFT_REG_1);
+		    m; }));
+	vmb_rule(v, NFPROTO_IPV4, "d", "pre", x_imm(NFT_REG_1, &a, 4),
+		 x_nat(NFT_NAT_DNAT, NFPROTO_IPV4, NFT_REG_1, 0, 0, 0));
+	/* a jhash without seed, exthdr ipv6, a dynset without timeout,
+	 * quota and limit with defaults, ct zone set by direction */
+	e = nftnl_expr_alloc("hash");
+	nftnl_expr_set_u32(e, NFTNL_EXPR_HASH_SREG, NFT_REG_1);
+	nftnl_expr_set_u32(e, NFTNL_EXPR_HASH_DREG, NFT_REG_2);
+	nftnl_expr_set_u32(e, NFTNL_EXPR_HASH_LEN, 4);
+	nftnl_expr_set_u32(e, NFTNL_EXPR_HASH_MODULUS, 2);
+	nftnl_expr_set_u32(e, NFTNL_EXPR_HASH_OFFSET, 100);
+	vmb_rule(v, NFPROTO_IPV4, "d", "out",
+		 x_payload(NFT_PAYLOAD_NETWORK_HEADER, 12, 4, NFT_REG_1), e,
+		 x_exthdr(NFT_EXTHDR_OP_IPV6, 0, 0, 1, NFT_REG_1,
+			  NFT_EXTHDR_F_PRESENT),
+		 x_exthdr(NFT_EXTHDR_OP_IPV6, 44, 2, 2, NFT_REG_1, 0),
+		 x_dynset("dyn", 1, NFT_DYNSET_OP_ADD, NFT_REG_1, 0, 0),
+		 ({ struct nftnl_expr *q = nftnl_expr_alloc("quota");
+		    nftnl_expr_set_u64(q, NFTNL_EXPR_QUOTA_BYTES, 5);
+		    q; }),
+		 ({ struct nftnl_expr *l = nftnl_expr_alloc("limit");
+		    nftnl_expr_set_u64(l, NFTNL_EXPR_LIMIT_RATE, 3);
+		    nftnl_expr_set_u64(l, NFTNL_EXPR_LIMIT_UNIT, 1);
+		    l; }));
+	vmb_rule(v, NFPROTO_IPV4, "d", "pre", x_imm(NFT_REG_1, &port, 2),
+		 ({ struct nftnl_expr *r = nftnl_expr_alloc("redir");
+		    nftnl_expr_set_u32(r, NFTNL_EXPR_REDIR_REG_PROTO_MIN,
+				       NFT_REG_1);
+		    r; }));
 }
 
 #define VM_SUITE_MAIN(fn)						\

@@ -132,6 +132,8 @@ START_TEST(test_payload_set_ports_and_ip6)
 }
 END_TEST
 
+#define NH	NFT_PAYLOAD_NETWORK_HEADER
+
 START_TEST(test_payload_set_invalid)
 {
 	struct nftvm_err err;
@@ -145,24 +147,24 @@ START_TEST(test_payload_set_invalid)
 				  &err, e), -EINVAL);
 	/* SCTP CRC32c is not modelled; an unknown type neither */
 	ck_assert_int_eq(load_one(vm, NFPROTO_IPV4, NF_INET_LOCAL_IN, NULL,
-				  &err, x_payload_set(NFT_PAYLOAD_NETWORK_HEADER,
+				  &err, x_payload_set(NH,
 						      12, 4, NFT_REG_1, 7, 0,
 						      0)), -EOPNOTSUPP);
 	ck_assert_uint_eq(err.attr, NFTA_PAYLOAD_CSUM_TYPE);
 	/* only the pseudo header flag exists */
 	ck_assert_int_eq(load_one(vm, NFPROTO_IPV4, NF_INET_LOCAL_IN, NULL,
-				  &err, x_payload_set(NFT_PAYLOAD_NETWORK_HEADER,
+				  &err, x_payload_set(NH,
 						      12, 4, NFT_REG_1, 0, 0,
 						      2)), -EINVAL);
 	/* csum offset beyond 255 */
 	ck_assert_int_eq(load_one(vm, NFPROTO_IPV4, NF_INET_LOCAL_IN, NULL,
-				  &err, x_payload_set(NFT_PAYLOAD_NETWORK_HEADER,
+				  &err, x_payload_set(NH,
 						      12, 4, NFT_REG_1,
 						      NFT_PAYLOAD_CSUM_INET,
 						      256, 0)), -ERANGE);
 	/* 20 bytes from NFT_REG_4 run off the register file */
 	ck_assert_int_eq(load_one(vm, NFPROTO_IPV4, NF_INET_LOCAL_IN, NULL,
-				  &err, x_payload_set(NFT_PAYLOAD_NETWORK_HEADER,
+				  &err, x_payload_set(NH,
 						      0, 20, NFT_REG_4, 0, 0,
 						      0)), -ERANGE);
 	/* nothing of the failed batches stayed */
@@ -246,7 +248,8 @@ START_TEST(test_ct_load)
 		 x_cmp(NFT_REG_1, NFT_CMP_EQ,
 		       &(uint32_t){ inet_addr("10.9.9.9") }, 4),
 		 x_ct(NFT_CT_DIRECTION, NFT_REG_2, -1),
-		 x_cmp(NFT_REG_2, NFT_CMP_EQ, (uint8_t[]){ IP_CT_DIR_REPLY }, 1),
+		 x_cmp(NFT_REG_2, NFT_CMP_EQ,
+		       (uint8_t[]){ IP_CT_DIR_REPLY }, 1),
 		 x_verdict(NF_QUEUE, NULL));
 	/* ct state new,established: counter, then continue */
 	vmb_rule(&v, NFPROTO_IPV4, "t", "c", x_ct(NFT_CT_STATE, NFT_REG_1, -1),
@@ -326,6 +329,10 @@ START_TEST(test_ct_set_and_invalid)
 			 -EOPNOTSUPP);
 	ck_assert_int_eq(load_one(vm, NFPROTO_IPV4, NF_INET_LOCAL_IN, NULL,
 				  &err, x_ct_set(NFT_CT_STATE, NFT_REG_1)),
+			 -EOPNOTSUPP);
+	/* and one that cannot be read */
+	ck_assert_int_eq(load_one(vm, NFPROTO_IPV4, NF_INET_LOCAL_IN, NULL,
+				  &err, x_ct(NFT_CT_EVENTMASK, NFT_REG_1, -1)),
 			 -EOPNOTSUPP);
 	/* 16 bytes of labels do not fit at NFT_REG32_13 */
 	ck_assert_int_eq(load_one(vm, NFPROTO_IPV4, NF_INET_LOCAL_IN, NULL,

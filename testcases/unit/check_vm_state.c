@@ -48,7 +48,8 @@ START_TEST(test_limit)
 	nftvm_set_time(vm, t0);
 	base(&v, NF_DROP);
 	/* limit rate 1/second burst 2 packets accept */
-	vmb_rule(&v, NFPROTO_IPV4, "t", "c", x_limit(1, 1, 2, NFT_LIMIT_PKTS, 0),
+	vmb_rule(&v, NFPROTO_IPV4, "t", "c",
+		 x_limit(1, 1, 2, NFT_LIMIT_PKTS, 0),
 		 x_verdict(NF_ACCEPT, NULL));
 	ck_assert_int_eq(vmb_send(vm, &v, NULL), 0);
 	mk_ip4(&p, "10.0.0.1", "10.0.0.2", IPPROTO_UDP, 1, 53);

@@ -90,6 +90,15 @@ struct nftvm_pktmeta {
 	__u8	ct_dst[2][16];
 	__u16	ct_sport[2];
 	__u16	ct_dport[2];
+	/*
+	 * FIB answers for the fib expression (the VM has no routing
+	 * table), per address looked up (0: saddr, 1: daddr): the route's
+	 * output interface index (0: no route) and name, and the address
+	 * type (RTN_UNICAST, RTN_LOCAL, ...).
+	 */
+	__u32	fib_oif[2];
+	char	fib_oifname[2][16];
+	__u32	fib_type[2];
 };
 
 /* ct state bits, as nft's "ct state" values */
