@@ -431,7 +431,7 @@ static int run_chain(struct run *r, const struct sd_chain *c, int depth)
 	}
 	for (i = 0; i < c->nrules; i++) {
 		const struct sd_chain *to;
-		int v;
+		int v, kind;
 
 		if (!run_rule(r, c->rules[i]))
 			continue;
@@ -445,9 +445,9 @@ static int run_chain(struct run *r, const struct sd_chain *c, int depth)
 			r->trouble = true;
 			return NF_DROP;
 		}
+		kind = v;	/* the callee's rules overwrite r->verdict */
 		v = run_chain(r, to, depth + 1);
-		if (r->verdict == NFT_GOTO && (v == NFT_RETURN ||
-					       v == NFT_CONTINUE))
+		if (kind == NFT_GOTO && (v == NFT_RETURN || v == NFT_CONTINUE))
 			return NFT_RETURN;
 		if (v != NFT_RETURN && v != NFT_CONTINUE)
 			return v;
