@@ -7,6 +7,7 @@
  * whether the packet leaves with different fields.
  *
  * usage: concrete OLD NEW CEX-FILE     (first counterexample of the file)
+ *        concrete --any OLD NEW FILE    (every packet of the file)
  * exit: 0 verdicts/effects differ, 1 they agree, 2 trouble
  *
  * Only the loading (xlate + nftc -> libnftnl model) is shared with
@@ -68,12 +69,16 @@ static struct space *space(struct pkt *p, int kind, unsigned int a,
 	return &p->sp[p->n++];
 }
 
-static int read_cex(const char *path, struct pkt *p)
+#define MAXPKT 2048
+
+/* Every "raw-hook" block of @path: one packet each. */
+static int read_cex(const char *path, struct pkt *pk, unsigned int *npk)
 {
 	FILE *f = fopen(path, "r");
 	char line[2048];
-	int hooks = 0;
+	struct pkt *p = NULL;
 
+	*npk = 0;
 	if (!f)
 		return -1;
 	while (fgets(line, sizeof(line), f)) {
@@ -84,12 +89,14 @@ static int read_cex(const char *path, struct pkt *p)
 
 		line[strcspn(line, "\n")] = 0;
 		if (!strncmp(s, "raw-hook ", 9)) {
-			if (hooks++)
-				break;	/* the first counterexample only */
+			if (*npk == MAXPKT)
+				break;
+			p = &pk[(*npk)++];
+			memset(p, 0, sizeof(*p));
 			sscanf(s + 9, "%u %u", &p->family, &p->hook);
 			continue;
 		}
-		if (strncmp(s, "raw ", 4) || !hooks)
+		if (strncmp(s, "raw ", 4) || !p)
 			continue;
 		hex = strrchr(s, ' ');
 		*hex++ = 0;
@@ -102,7 +109,7 @@ static int read_cex(const char *path, struct pkt *p)
 			sscanf(hex + 2 * i, "%2hhx", &sp->d[i]);
 	}
 	fclose(f);
-	return hooks ? 0 : -1;
+	return *npk ? 0 : -1;
 }
 
 static uint32_t u32(struct nftnl_expr *e, uint16_t t)
@@ -431,7 +438,7 @@ static int run_chain(struct run *r, const struct sd_chain *c, int depth)
 	}
 	for (i = 0; i < c->nrules; i++) {
 		const struct sd_chain *to;
-		int v;
+		int v, kind;
 
 		if (!run_rule(r, c->rules[i]))
 			continue;
@@ -445,9 +452,9 @@ static int run_chain(struct run *r, const struct sd_chain *c, int depth)
 			r->trouble = true;
 			return NF_DROP;
 		}
+		kind = v;	/* the callee's rules overwrite r->verdict */
 		v = run_chain(r, to, depth + 1);
-		if (r->verdict == NFT_GOTO && (v == NFT_RETURN ||
-					       v == NFT_CONTINUE))
+		if (kind == NFT_GOTO && (v == NFT_RETURN || v == NFT_CONTINUE))
 			return NFT_RETURN;
 		if (v != NFT_RETURN && v != NFT_CONTINUE)
 			return v;
@@ -501,16 +508,54 @@ static void run_hook(struct run *r, const struct sd_ruleset *rs)
 	}
 }
 
-int main(int argc, char **argv)
+/* 0: they differ, 1: they agree, 2: trouble */
+static int judge(struct sd_ruleset **rs, const struct pkt *p, bool print)
 {
-	struct sd_ruleset *rs[2];
 	static struct run run[2];
-	static struct pkt p;
-	char err[4096];
 	int i;
 
-	if (argc != 4 || read_cex(argv[3], &p) < 0) {
-		fprintf(stderr, "usage: concrete OLD NEW CEX (with raw lines)\n");
+	for (i = 0; i < 2; i++) {
+		memset(&run[i], 0, sizeof(run[i]));
+		run[i].p = *p;
+		run_hook(&run[i], rs[i]);
+		if (run[i].trouble)
+			return 2;
+	}
+	if (strcmp(run[0].key, run[1].key)) {
+		if (print)
+			printf("old %s\nnew %s\n", run[0].key, run[1].key);
+		return 0;
+	}
+	if (!strcmp(run[0].key, "accept") &&
+	    memcmp(run[0].p.sp, run[1].p.sp, sizeof(p->sp))) {
+		if (print)
+			printf("old %s\nnew %s\nfields differ\n",
+			       run[0].key, run[1].key);
+		return 0;
+	}
+	return 1;
+}
+
+/*
+ * Default: judge the first packet (a counterexample). --any: judge
+ * every packet of the file, exit 0 when any of them differs.
+ */
+int main(int argc, char **argv)
+{
+	static struct pkt pk[MAXPKT];
+	struct sd_ruleset *rs[2];
+	bool any = argc == 5 && !strcmp(argv[1], "--any");
+	unsigned int npk, k;
+	char err[4096];
+	int i, ret = 1;
+
+	if (any) {
+		argv++;
+		argc--;
+	}
+	if (argc != 4 || read_cex(argv[3], pk, &npk) < 0) {
+		fprintf(stderr, "usage: concrete [--any] OLD NEW CEX "
+			"(with raw lines)\n");
 		return 2;
 	}
 	for (i = 0; i < 2; i++) {
@@ -520,18 +565,16 @@ int main(int argc, char **argv)
 			fprintf(stderr, "concrete: %s\n", err);
 			return 2;
 		}
-		run[i].p = p;
-		run_hook(&run[i], rs[i]);
-		if (run[i].trouble)
-			return 2;
 	}
-	printf("old %s\nnew %s\n", run[0].key, run[1].key);
-	if (strcmp(run[0].key, run[1].key))
-		return 0;
-	if (!strcmp(run[0].key, "accept") &&
-	    memcmp(run[0].p.sp, run[1].p.sp, sizeof(p.sp))) {
-		printf("fields differ\n");
-		return 0;
+	for (k = 0; k < (any ? npk : 1); k++) {
+		ret = judge(rs, &pk[k], true);
+		if (ret != 1) {
+			if (any)
+				printf("packet %u\n", k + 1);
+			break;
+		}
 	}
-	return 1;
+	sd_ruleset_free(rs[0]);
+	sd_ruleset_free(rs[1]);
+	return ret;
 }

@@ -3,6 +3,11 @@
 """Single-rule mutations of an nft ruleset file, for the semdiff test.
 
 usage: mutate.py IN.nft OUTDIR SEED COUNT
+       mutate.py --packets A.nft B.nft SEED COUNT
+The second form prints COUNT IPv4 packets per hook as "raw" blocks for
+testcases/semdiff/concrete (--any): header fields drawn from the
+constants of both files (addresses within their prefixes, ports,
+interface names), ct state one of the real states.
 Writes OUTDIR/mNN.nft and prints one line per mutation:
   mNN.nft KIND EXPECT LINES
 EXPECT is "change" (may change behaviour: must be found unless the rule
@@ -113,7 +118,62 @@ def mutate(lines, rnd, kind, idx):
     return None
 
 
+def packets(a, b, seed, count):
+    text = open(a).read() + open(b).read()
+    rnd = random.Random(seed)
+    nets = [(m.group(1), int(m.group(2) or 32)) for m in re.finditer(
+        r'(\d+\.\d+\.\d+\.\d+)(?:/(\d+))?', text)]
+    ports = [int(p) for p in re.findall(r'port (\d+)', text)]
+    ports += [int(p) for p in re.findall(r'(\d+)-\d+', text)]
+    names = re.findall(r'ifname "([^"]*)"', text) + ['', 'x']
+
+    def addr():
+        if not nets or rnd.random() < 0.1:
+            return [rnd.randrange(256) for _ in range(4)]
+        base, plen = rnd.choice(nets)
+        v = 0
+        for o in base.split('.'):
+            v = v << 8 | int(o)
+        v = (v & ~((1 << (32 - plen)) - 1)) | \
+            rnd.randrange(1 << (32 - plen)) if plen < 32 else v
+        return [(v >> s) & 0xff for s in (24, 16, 8, 0)]
+
+    def port():
+        p = rnd.choice(ports) if ports and rnd.random() < 0.8 \
+            else rnd.randrange(65536)
+        p = (p + rnd.choice((0, 0, 0, 1, -1))) % 65536
+        return [p >> 8, p & 0xff]
+
+    def name():
+        n = rnd.choice(names).encode()[:15]
+        return list(n) + [0] * (16 - len(n))
+
+    def hx(b):
+        return ''.join('%02x' % x for x in b)
+
+    for hook in range(5):
+        for _ in range(count):
+            nh = [0x45] + [0] * 19
+            nh[9] = rnd.choice((6, 6, 17, 17, 1, 47))
+            nh[8] = rnd.randrange(256)
+            nh[12:16] = addr()
+            nh[16:20] = addr()
+            th = port() + port() + [rnd.randrange(256) for _ in range(16)]
+            th[13] = rnd.choice((2, 16, 18, 1, 4, rnd.randrange(256)))
+            state = rnd.choice((1, 2, 4, 8, 64))
+            print('    raw-hook 2 %d' % hook)
+            print('    raw 0 1 0 - ' + hx(nh))
+            print('    raw 0 2 0 - ' + hx(th))
+            print('    raw 1 6 0 - ' + hx(name()))
+            print('    raw 1 7 0 - ' + hx(name()))
+            print('    raw 2 0 0 - ' + hx([state, 0, 0, 0]))
+
+
 def main():
+    if sys.argv[1] == '--packets':
+        packets(sys.argv[2], sys.argv[3], int(sys.argv[4]),
+                int(sys.argv[5]))
+        return
     src, outdir, seed, count = sys.argv[1], sys.argv[2], int(sys.argv[3]), \
         int(sys.argv[4])
     lines = open(src).read().split('\n')
