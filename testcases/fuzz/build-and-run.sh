@@ -57,12 +57,18 @@ fi
 srcs=$(sed -n '/^libnftc_la_SOURCES/,/^[^	]*$/p' "$top/nftc/Makefile.am" |
 	tr ' \t\\' '\n\n\n' | grep '\.[cyl]$' | sed 's/\.[yl]$/.c/' | sort -u)
 
+# libnftc links libnftvm (the offline backend): its sources too.
+ksrcs=$(sed -n '/^libnftvm_la_SOURCES/,/^[^	]*$/p' "$top/kmod/Makefile.am" |
+	tr ' \t\\' '\n\n\n' | grep '\.c$' | sort -u)
+
 gen="$out/gen"
-mkdir -p "$gen" "$out/obj" "$out/artifacts" "$out/corpus"
+mkdir -p "$gen" "$out/obj/kmod" "$out/artifacts" "$out/corpus"
 cflags="-g -O1 -fno-omit-frame-pointer -std=gnu11 -DHAVE_CONFIG_H"
 cflags="$cflags -fsanitize=fuzzer-no-link,address,undefined"
-cflags="$cflags -I$gen -I$top/nftc -I$out $(pkg-config --cflags libnftnl libmnl)"
+cflags="$cflags -I$gen -I$top/nftc -I$top/kmod/include -I$out"
+cflags="$cflags $(pkg-config --cflags libnftnl libmnl)"
 libs="$(pkg-config --libs libnftnl libmnl xtables)"
+pkg-config --exists libpcap 2>/dev/null && libs="$libs $(pkg-config --libs libpcap)"
 
 # config.h: the build tree's if one is given, else an empty one.
 if [ -n "${BUILD_CONFIG_H:-}" ] && [ -f "$BUILD_CONFIG_H" ]; then
@@ -75,6 +81,9 @@ objs=""
 for s in $srcs; do
 	objs="$objs obj/${s%.c}.o"
 done
+for s in $ksrcs; do
+	objs="$objs obj/kmod/${s%.c}.o"
+done
 {
 	echo "VPATH = $top/nftc:$gen"
 	echo "CC = $CLANG"
@@ -82,11 +91,13 @@ done
 	echo "all: fuzz_parser"
 	echo "obj/%.o: %.c $gen/parser.h"
 	echo "	\$(CC) \$(CFLAGS) -MMD -MP -c -o \$@ \$<"
+	echo "obj/kmod/%.o: $top/kmod/%.c"
+	echo "	\$(CC) \$(CFLAGS) -MMD -MP -c -o \$@ \$<"
 	echo "obj/fuzz_parser.o: $here/fuzz_parser.c $gen/parser.h"
 	echo "	\$(CC) \$(CFLAGS) -MMD -MP -c -o \$@ \$<"
 	echo "fuzz_parser: obj/fuzz_parser.o $objs"
 	echo "	\$(CC) -fsanitize=fuzzer,address,undefined -o \$@ \$^ $libs"
-	echo "-include obj/*.d"
+	echo "-include obj/*.d obj/kmod/*.d"
 } >"$out/Makefile"
 # The generated parser and scanner, refreshed when their sources change.
 if [ ! -f "$gen/parser.c" ] || [ "$top/nftc/parser.y" -nt "$gen/parser.c" ]; then
