@@ -20,6 +20,8 @@
  * Without a message (lin_ctx.nlh NULL: unit tests, netlink.c's error
  * mapping), the directly written expressions go through a scratch
  * message and are parsed back into libnftnl objects on lin_ctx.nlr.
+ * Past LIN_RULE_MAXEXPRS expressions nothing is written any more: they
+ * are only counted, for the error.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -59,7 +61,7 @@ struct nlmsghdr *lin_emit_begin(struct lin_ctx *ctx, const char *name)
 {
 	struct nlmsghdr *nlh = ctx->nlh;
 
-	if (!nlh) {
+	if (!nlh || ctx->nexprs >= LIN_RULE_MAXEXPRS) {
 		nlh = mnl_nlmsg_put_header(ctx->scratch);
 		mnl_nlmsg_put_extra_header(nlh, sizeof(struct nfgenmsg));
 		ctx->nest_list = lin_nest_start(nlh,
@@ -90,7 +92,7 @@ void lin_emit_end(struct lin_ctx *ctx, const struct location *loc)
 
 	lin_nest_end(nlh, ctx->nest_data);
 	lin_nest_end(nlh, ctx->nest_elem);
-	if (!ctx->nlh && ctx->nlr) {
+	if (nlh != ctx->nlh && ctx->nlr) {
 		lin_nest_end(nlh, ctx->nest_list);
 		e = scratch_to_object(nlh);
 		if (!e) {
@@ -118,12 +120,12 @@ void lin_add_expr(struct lin_ctx *ctx, struct nftnl_expr *e,
 
 	if (!e)
 		return;
-	if (ctx->nlh) {
+	if (ctx->nlh && ctx->nexprs < LIN_RULE_MAXEXPRS) {
 		nest = lin_nest_start(ctx->nlh, NFTA_LIST_ELEM);
 		nftnl_expr_build_payload(ctx->nlh, e);
 		lin_nest_end(ctx->nlh, nest);
 		nftnl_expr_free(e);
-	} else if (ctx->nlr) {
+	} else if (!ctx->nlh && ctx->nlr) {
 		nftnl_rule_add_expr(ctx->nlr, e);
 	} else {
 		nftnl_expr_free(e);

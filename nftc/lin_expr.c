@@ -12,7 +12,6 @@
  */
 #include <string.h>
 #include <arpa/inet.h>
-#include <libmnl/libmnl.h>
 #include "lin_int.h"
 #include "expr.h"
 #include "rule.h"

@@ -20,6 +20,12 @@
 
 /* Room for one directly written expression (an immediate with a chain). */
 #define LIN_SCRATCH_WORDS	256
+/*
+ * The kernel's limit of expressions per rule (nf_tables_api.c). A rule
+ * message stops growing there (the rule is refused anyway), so that it
+ * always fits the room the batch keeps for one message.
+ */
+#define LIN_RULE_MAXEXPRS	128
 
 /*
  * Netlink attributes for the directly written expressions (lin_emit.c),

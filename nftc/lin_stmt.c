@@ -11,7 +11,6 @@
 #include <errno.h>
 #include <string.h>
 #include <arpa/inet.h>
-#include <libmnl/libmnl.h>
 #include <linux/netfilter.h>
 #include <linux/netfilter/nf_tables.h>
 #include "lin_int.h"

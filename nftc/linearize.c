@@ -485,23 +485,20 @@ static int lin_rule_comment(struct nlmsghdr *nlh, const char *comment)
 	return 0;
 }
 
-/* The kernel's limit (net/netfilter/nf_tables_api.c). */
-#define NFT_RULE_MAXEXPRS	128
-
 /*
- * The kernel refuses a rule of more than NFT_RULE_MAXEXPRS expressions
+ * The kernel refuses a rule of more than LIN_RULE_MAXEXPRS expressions
  * with EINVAL; say so here, where the rule is known, as offline checks
  * must reject what the kernel would.
  */
 static int lin_rule_too_long(struct nftc_ctx *nft, unsigned int n,
 			     const struct rule *rule)
 {
-	if (n <= NFT_RULE_MAXEXPRS)
+	if (n <= LIN_RULE_MAXEXPRS)
 		return 0;
 	return erec_error(&nft->erq, &rule->location,
 			  "Could not process rule: Invalid argument "
 			  "(%u expressions, the kernel takes %u at most)",
-			  n, NFT_RULE_MAXEXPRS);
+			  n, LIN_RULE_MAXEXPRS);
 }
 
 /**
