@@ -247,7 +247,7 @@ START_TEST(test_tos_target)
 {
 	/* 0x10/0xff: DSCP 4, ECN 0 */
 	CHECK_XL("iptables -t mangle -A OUTPUT -j TOS --set-tos 0x10",
-		 "add rule ip mangle OUTPUT counter ip dscp set 4 "
+		 "add rule ip mangle OUTPUT counter ip dscp set 0x04 "
 		 "ip ecn set not-ect");
 	/* --and-tos 0xfc is 0x00/0x03: only ECN cleared */
 	CHECK_XL("iptables -t mangle -A OUTPUT -j TOS --and-tos 0xfc",
@@ -386,7 +386,7 @@ START_TEST(test_ip6)
 	CHECK_XL6("ip6tables -A INPUT -m ah --ahspi 5 --ahres",
 		  "add rule ip6 filter INPUT ah spi 5 ah reserved 0 counter");
 	CHECK_XL6("ip6tables -A INPUT -j TOS --set-tos 0x10",
-		  "add rule ip6 filter INPUT counter ip6 dscp set 4 "
+		  "add rule ip6 filter INPUT counter ip6 dscp set 0x04 "
 		  "ip6 ecn set not-ect");
 	/*
 	 * --or-tos 0x01 is 0x01/0x01: one ECN bit; the traffic class is
