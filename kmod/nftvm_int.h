@@ -352,6 +352,7 @@ struct nftvm_set;
 struct nftvm_elem {
 	struct nftvm_elem	*next;
 	__u32			flags;		/* NFT_SET_ELEM_* */
+	__u64			timeout;	/* ms as given, 0: none */
 	bool			has_key_end;
 	struct nftvm_verdict	verdict;	/* verdict maps */
 	__u32			words[];

@@ -135,6 +135,9 @@ static int nftvm_elem_parse(struct nftvm_ctx *ctx, struct nftvm_set *set,
 	if (!e)
 		return -NFTVM_ENOMEM;
 	e->flags = flags;
+	/* kept for the dump; the VM has no clock to expire it by */
+	if (tb[NFTA_SET_ELEM_TIMEOUT])
+		e->timeout = nftvm_nla_be64(tb[NFTA_SET_ELEM_TIMEOUT]);
 	if (tb[NFTA_SET_ELEM_KEY]) {
 		err = nftvm_elem_parse_key(ctx, set, tb[NFTA_SET_ELEM_KEY],
 					   nftvm_elem_key(e));
