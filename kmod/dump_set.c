@@ -56,6 +56,10 @@ static void nftvm_fill_elem(struct nftvm_nlbuf *b, const struct nftvm_set *s,
 	}
 	if (e->flags)
 		nftvm_nla_put_be32(b, NFTA_SET_ELEM_FLAGS, e->flags);
+	/* the kernel keeps (and dumps) only a timeout the set's differs from */
+	if (e->timeout && e->timeout / NFTVM_NSEC_PER_MSEC != s->timeout)
+		nftvm_nla_put_be64(b, NFTA_SET_ELEM_TIMEOUT,
+				   e->timeout / NFTVM_NSEC_PER_MSEC);
 	nftvm_nla_nest_end(b, nest);
 }
 

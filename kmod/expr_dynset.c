@@ -10,7 +10,6 @@
  */
 #include "nftvm_int.h"
 
-#define NFTVM_NSEC_PER_MSEC	1000000ull
 #define NFTVM_DYNSET_SIZE	0xffff	/* the kernel's default bound */
 struct nftvm_dynset {
 	struct nftvm_elem_ext		*tmpl;	/* own expressions */

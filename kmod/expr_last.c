@@ -5,7 +5,6 @@
  */
 #include "nftvm_int.h"
 
-#define NFTVM_NSEC_PER_MSEC	1000000ull
 
 struct nftvm_last {
 	const __u64	*clock;		/* the VM's, for dumps */

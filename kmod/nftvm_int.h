@@ -468,6 +468,9 @@ struct nftvm_rule {
 
 /* ------------------------------------------------------------ sets */
 
+/* netlink carries timeouts in ms, the VM clock counts ns */
+#define NFTVM_NSEC_PER_MSEC	1000000ull
+
 struct nftvm_set;
 
 /**

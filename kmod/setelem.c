@@ -71,7 +71,6 @@ static int nftvm_elem_parse_key(struct nftvm_ctx *ctx,
 	return 0;
 }
 
-#define NFTVM_NSEC_PER_MSEC	1000000ull
 
 /*
  * Timeouts travel in milliseconds; the element keeps nanoseconds and an

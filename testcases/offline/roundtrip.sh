@@ -11,7 +11,7 @@
 # vm-rejected (the kernel loads it, the VM does not: an expression the VM
 # lacks), kernel-rejected (not compared). Fails when a listing differs,
 # when the VM accepts nothing, or when the pass ratio falls below
-# MIN_PCT of what both loaded (default 97).
+# MIN_PCT of what both loaded (default 100).
 #
 # Needs root (unshare -n) and nf_tables for the kernel side; skips (77)
 # otherwise. STEP=n compares every n-th conformance case only (default
@@ -23,8 +23,7 @@ srcdir=${srcdir:-$(dirname "$0")/..}
 SHARED=${NFTKIT_SHARED:-$srcdir/../../shared}
 NFT=${NFT:-}
 STEP=${STEP:-4}
-# The VM keeps no element timeouts or comments yet: those sets differ.
-MIN_PCT=${MIN_PCT:-97}
+MIN_PCT=${MIN_PCT:-100}
 JOBS=${JOBS:-2}
 
 [ -n "$NFT" ] && [ -x "$NFT" ] || { echo "no NFT binary"; exit $SKIP; }
