@@ -23,9 +23,13 @@ int sd_eval_error(struct sd_eval *ev, const char *fmt, ...)
 	size_t n = 0;
 	va_list ap;
 
+	/* iptables-save input: the line is its translation's */
 	if (r)
-		n = snprintf(ev->err, ev->errlen, "%s:%u: in chain %s: `%s': ",
-			     ev->rs ? ev->rs->label : "?", r->line,
+		n = snprintf(ev->err, ev->errlen, "%s%s:%u: in chain %s: "
+			     "`%s': ", ev->rs ? ev->rs->label : "?",
+			     ev->rs && ev->rs->kind &&
+			     !strcmp(ev->rs->kind, "iptables-save") ?
+			     " (translation)" : "", r->line,
 			     r->chain->name, r->text);
 	if (n < ev->errlen) {
 		va_start(ap, fmt);
