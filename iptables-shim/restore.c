@@ -363,6 +363,23 @@ out:
 	return ret == RESTORE_RETRY_NATIVE ? ret : ret < 0 ? 1 : 0;
 }
 
+int shim_restore_text(uint8_t family, char *data, bool noflush)
+{
+	struct restore_opts o = { .path = "-", .noflush = noflush,
+				  .counters = true };
+	char *copy = strdup(data);
+	int ret;
+
+	ret = restore(family, &o, data);
+	if (ret == RESTORE_RETRY_NATIVE && copy) {
+		o.no_xt = true;
+		ret = restore(family, &o, copy);
+		copy = NULL;
+	}
+	free(copy);
+	return ret == 0 ? 0 : -1;
+}
+
 static void usage(FILE *f, const char *prog)
 {
 	fprintf(f,

@@ -184,6 +184,26 @@ static int save(struct save_ctx *s)
 	return 0;
 }
 
+int shim_save_text(uint8_t family, const char *table, bool counters,
+		   char **text)
+{
+	struct save_opts o = { .counters = counters, .table = table };
+	struct save_ctx s = { .family = family, .o = &o };
+	size_t len = 0;
+	int ret;
+
+	*text = NULL;
+	if (shim_xt_init(family) < 0)
+		return -ENOENT;
+	s.f = open_memstream(text, &len);
+	if (!s.f)
+		return -ENOMEM;
+	ret = save(&s);
+	shim_ruleset_free(&s.srs);
+	fclose(s.f);
+	return ret ? -EIO : 0;
+}
+
 int shim_save_main(uint8_t family, int argc, char **argv)
 {
 	static const struct option opts[] = {

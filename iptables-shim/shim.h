@@ -15,6 +15,14 @@
 
 struct delin_xt;
 
+/* iptables-nft / ip6tables-nft (cmd.c). */
+int shim_cmd_main(uint8_t family, int argc, char **argv);
+/* save.c: @table (NULL: all) as iptables-save -c text (malloc'ed). */
+int shim_save_text(uint8_t family, const char *table, bool counters,
+		   char **text);
+/* restore.c: @data (consumed) with -c, as one batch; 0 or -1 (printed). */
+int shim_restore_text(uint8_t family, char *data, bool noflush);
+
 int shim_restore_main(uint8_t family, int argc, char **argv);
 int shim_save_main(uint8_t family, int argc, char **argv);
 

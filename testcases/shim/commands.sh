@@ -1,0 +1,118 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# iptables-nft command front end against stock iptables-nft 1.8.9: one
+# scripted session (-N -A -I -D by spec and by number -R -P -E -F -Z -X,
+# -C, -S, -L in its forms, and error cases) runs with stock iptables-nft
+# in one fresh private network namespace and with ours in another. Every
+# step's exit status, stdout and stderr must be the same (listing steps
+# are part of the session, counters are zero in both). Prints one line
+# per step and the number that agree. Needs root and nf_tables; skips
+# (77) otherwise.
+set -u
+SKIP=77
+SHIM=${SHIM:-${top_builddir:-$(dirname "$0")/../../build}/iptables-shim}
+OURS="$SHIM/iptables-nft"
+[ -x "$OURS" ] || { echo "no $OURS"; exit $SKIP; }
+STOCK=$(command -v iptables-nft) || { echo "no stock iptables-nft"; exit $SKIP; }
+unshare -n nft list ruleset >/dev/null 2>&1 || {
+	echo "no root/nf_tables in a private netns"; exit $SKIP; }
+unset NFTKIT_OFFLINE_CHECK
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+# One command line per step (words split by the shell; no quotes).
+cat > "$work/session" <<'X'
+-N FOO
+-N FOO
+-A INPUT -i lo -j ACCEPT
+-A INPUT -p tcp --dport 22 -j ACCEPT
+-I INPUT -s 10.0.0.0/8 -j DROP
+-I INPUT 2 -p udp --sport 53 -j FOO
+-A FOO -d 192.168.1.1 -j RETURN
+-A INPUT -m conntrack --ctstate RELATED,ESTABLISHED -j ACCEPT
+-A INPUT ! -s 10.1.0.0/16 -p tcp -m multiport --dports 80,443 -j ACCEPT
+-A INPUT -p icmp -j REJECT
+-A INPUT -g FOO
+-A FOO -m comment --comment hello -j DROP
+-S
+-L -n
+-L -n -v
+-L INPUT -n -v -x --line-numbers
+-S INPUT
+-S INPUT 2
+-L INPUT 3 -n
+-C INPUT -p tcp --dport 22 -j ACCEPT
+-C INPUT -p tcp --dport 23 -j ACCEPT
+-D INPUT -p tcp --dport 23 -j ACCEPT
+-D INPUT -p tcp --dport 22 -j ACCEPT
+-D INPUT 1
+-D INPUT 99
+-I INPUT 99 -j ACCEPT
+-R INPUT 1 -o eth0 -j REJECT
+-R INPUT 1 -i eth0 -j REJECT
+-R INPUT 99 -j ACCEPT
+-A OUTPUT -i eth0 -j ACCEPT
+-A NOCHAIN -j ACCEPT
+-P FORWARD DROP
+-P FOO DROP
+-P INPUT FOO
+-E FOO BAR
+-E NOPE BAR2
+-S
+-L -n --line-numbers
+-X BAR
+-F BAR
+-Z
+-X BAR
+-F NOPE
+-L NOPE
+-S NOPE
+-S
+-F
+-X
+-L -n -v
+-t nat -A POSTROUTING -o eth0 -j MASQUERADE
+-t nat -S
+-t nat -L -n -v --line-numbers
+-t nat -F
+--bogus
+-A
+-w -A INPUT -j ACCEPT
+-w 5 -nvL INPUT
+-S
+X
+
+run() {	# run BINARY OUTDIR: the session, one directory per step
+	unshare -n sh -c '
+		n=0
+		while read -r l; do
+			n=$((n + 1))
+			$1 $l >"$2/$n.out" 2>"$2/$n.err"
+			echo $? >"$2/$n.rc"
+		done < "$3"' sh "$1" "$2" "$work/session"
+}
+mkdir "$work/stock" "$work/ours"
+run "$STOCK" "$work/stock"
+run "$OURS" "$work/ours"
+
+pass=0 fail=0 n=0
+while read -r l; do
+	n=$((n + 1))
+	bad=""
+	for k in rc out err; do
+		cmp -s "$work/stock/$n.$k" "$work/ours/$n.$k" || bad="$bad $k"
+	done
+	if [ -z "$bad" ]; then
+		pass=$((pass + 1)); echo "ok   $n: $l"
+	else
+		fail=$((fail + 1)); echo "FAIL $n: $l (differs:$bad)"
+		for k in rc out err; do
+			cmp -s "$work/stock/$n.$k" "$work/ours/$n.$k" ||
+				diff -u "$work/stock/$n.$k" "$work/ours/$n.$k" |
+					sed -n '3,20s/^/	/p'
+		done
+	fi
+done < "$work/session"
+echo "commands: $pass/$n steps agree with stock iptables-nft"
+[ "$fail" -eq 0 ]
