@@ -53,6 +53,7 @@ static const struct {
 	{ 't', "--table",	0,		true,	false },
 };
 
+#define CMD_CHAIN_MAX	29	/* XT_EXTENSION_MAXNAMELEN */
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 
 void cmd_usage_error(uint8_t family, const char *msg, const char *arg,
@@ -227,6 +228,19 @@ static int check_usage(struct cmd_req *q)
 	if (cmd_ops[q->opi].chain_needed && !q->chain) {
 		cmd_usage_error(q->family, "option \"%s\" requires an argument",
 				q->opword, false);
+		return 2;
+	}
+	if (q->op == IPT_POLICY && !q->word2) {
+		cmd_usage_error(q->family, "-P requires a chain and a "
+				"policy%s", "", false);
+		return 2;
+	}
+	if ((q->op == IPT_NEW && strlen(q->chain) >= CMD_CHAIN_MAX) ||
+	    (q->op == IPT_RENAME && q->word2 &&
+	     strlen(q->word2) >= CMD_CHAIN_MAX)) {
+		cmd_usage_error(q->family, "chain name `%s' too long (must "
+				"be under 29 chars)", q->op == IPT_NEW ?
+				q->chain : q->word2, false);
 		return 2;
 	}
 	if (q->op == IPT_REPLACE && !q->has_num) {

@@ -71,4 +71,13 @@ void cmd_print_list(FILE *f, const struct cmd_table *t,
 		    const struct cmd_chain *chain, unsigned int num,
 		    unsigned int flags);
 
+/*
+ * cmd_xtprint.c: the -L text of the "-m NAME opts" groups @tok (the
+ * target's group named @target) by the extensions' print(), on stdout
+ * only; -1 (nothing printed) when one does not parse.
+ */
+int cmd_xt_print(FILE *f, uint8_t family, char **tok, unsigned int ntok,
+		 uint16_t proto, bool proto_inv, const char *target,
+		 bool numeric);
+
 #endif

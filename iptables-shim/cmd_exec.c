@@ -76,9 +76,10 @@ static int load(struct cmd_ctx *c)
 	free(text);
 	if (ret == -ENOENT && !compat_table_find(c->q->family, c->q->table)) {
 		fprintf(stderr, "%s v1.8.9 (nf_tables): table '%s' does not "
-			"exist\n", compat_prog_name(c->q->family),
+			"exist\nPerhaps iptables or your kernel needs to be "
+			"upgraded.\n", compat_prog_name(c->q->family),
 			c->q->table);
-		return 1;
+		return 3;
 	}
 	if (ret < 0)
 		fprintf(stderr, "%s: cannot read table %s: %s\n",
@@ -91,13 +92,16 @@ static int store(struct cmd_ctx *c)
 {
 	char *text = cmd_table_format(&c->t);
 
+	int ret;
+
 	if (!text)
 		return 1;
-	return shim_restore_text(c->q->family, text, false) < 0 ? 1 : 0;
+	ret = shim_restore_text(c->q->family, text, false);
+	return ret == -2 ? 2 : ret < 0 ? 1 : 0;
 }
 
 /* The saved form of @spec (malloc'ed) via a scratch chain; NULL: failed. */
-static char *canonical(struct cmd_ctx *c, const char *spec)
+static char *canonical(struct cmd_ctx *c, const char *spec, int *rc)
 {
 	struct cmd_table s;
 	struct cmd_chain *sc;
@@ -107,8 +111,11 @@ static char *canonical(struct cmd_ctx *c, const char *spec)
 	if (asprintf(&text, "*%s\n:%s - [0:0]\n-A %s %s\nCOMMIT\n",
 		     c->t.name, name, name, spec) < 0)
 		return NULL;
-	if (shim_restore_text(c->q->family, text, true) < 0)
+	*rc = shim_restore_text(c->q->family, text, true);
+	if (*rc < 0) {
+		*rc = *rc == -2 ? 2 : 1;
 		return NULL;
+	}
 	if (shim_save_text(c->q->family, c->t.name, true, &text) < 0)
 		return NULL;
 	if (cmd_table_parse(&s, c->t.family, c->t.name, text) == 0 &&
@@ -121,7 +128,7 @@ static char *canonical(struct cmd_ctx *c, const char *spec)
 
 /* The rule of @ch matching @spec (saved form), or -1; *err if none. */
 static int find_rule(struct cmd_ctx *c, struct cmd_chain *ch,
-		     const char *spec, bool *dirty)
+		     const char *spec, bool *dirty, int *rc)
 {
 	unsigned int i;
 	char *canon;
@@ -131,7 +138,7 @@ static int find_rule(struct cmd_ctx *c, struct cmd_chain *ch,
 		if (!strcmp(ch->rules[i].spec, spec))
 			return i;
 	}
-	canon = canonical(c, spec);
+	canon = canonical(c, spec, rc);
 	*dirty = true;
 	for (i = 0; canon && i < ch->nrules; i++) {
 		if (!strcmp(ch->rules[i].spec, canon)) {
@@ -173,7 +180,7 @@ static int rule_cmd(struct cmd_ctx *c, struct cmd_chain *ch)
 {
 	const struct cmd_req *q = c->q;
 	bool dirty = false;
-	int at, ret;
+	int at, ret, rc = 0;
 
 	if (q->op != IPT_DELETE || !q->has_num) {
 		ret = check_iface(q);
@@ -202,7 +209,9 @@ static int rule_cmd(struct cmd_ctx *c, struct cmd_chain *ch)
 		}
 		/* fall through */
 	case IPT_CHECK:
-		at = find_rule(c, ch, q->spec, &dirty);
+		at = find_rule(c, ch, q->spec, &dirty, &rc);
+		if (rc)
+			return rc;
 		if (at >= 0 && q->op == IPT_DELETE)
 			cmd_rule_del(ch, at);
 		ret = dirty || q->op == IPT_DELETE ? store(c) : 0;
@@ -249,14 +258,15 @@ static int delete_chain(struct cmd_ctx *c, struct cmd_chain *ch)
 	const struct cmd_req *q = c->q;
 	unsigned int i;
 
-	if (ch && cmd_chain_builtin(&c->t, ch->name))
-		return fail(q, CMD_E_NOENT);
 	for (i = c->t.nchains; i-- > 0;) {
 		struct cmd_chain *x = &c->t.chains[i];
 
-		if ((ch && x != ch) || cmd_chain_builtin(&c->t, x->name))
+		if ((ch && x != ch) || (!ch && cmd_chain_builtin(&c->t,
+								 x->name)))
 			continue;
-		if (ch && cmd_chain_refs(&c->t, x->name)) {
+		/* the kernel refuses a base chain, a used or full one */
+		if (cmd_chain_builtin(&c->t, x->name) || x->nrules ||
+		    cmd_chain_refs(&c->t, x->name)) {
 			fprintf(stderr, "%s v1.8.9 (nf_tables):  CHAIN_DEL "
 				"failed (Device or resource busy): chain %s\n",
 				compat_prog_name(q->family), x->name);

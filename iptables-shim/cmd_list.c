@@ -181,6 +181,13 @@ static const char *proto_text(const char *p, bool numeric)
 	return p;
 }
 
+static uint16_t proto_num(const char *p)
+{
+	const char *n = proto_text(p, true);
+
+	return strspn(n, "0123456789") == strlen(n) ? atoi(n) : 0;
+}
+
 static void print_addr(FILE *f, const struct cmd_table *t, const char *a,
 		       bool neg, unsigned int flags)
 {
@@ -321,7 +328,9 @@ static void print_rule(FILE *f, const struct cmd_table *t,
 		fputs("[goto] ", f);
 	if (r.go && r.ntok >= 2)
 		r.ntok -= 2;	/* the -g target is not printed again */
-	print_extras(f, &r);
+	if (cmd_xt_print(f, t->family, r.tok, r.ntok, proto_num(r.proto),
+			 r.proto_neg, r.target, flags & CMD_L_NUMERIC) < 0)
+		print_extras(f, &r);
 	fputc('\n', f);
 	free(buf);
 }

@@ -20,7 +20,10 @@ int shim_cmd_main(uint8_t family, int argc, char **argv);
 /* save.c: @table (NULL: all) as iptables-save -c text (malloc'ed). */
 int shim_save_text(uint8_t family, const char *table, bool counters,
 		   char **text);
-/* restore.c: @data (consumed) with -c, as one batch; 0 or -1 (printed). */
+/*
+ * restore.c: @data (consumed) with -c, as one batch; 0, -1, or -2 for an
+ * error in the input (printed as iptables' option errors).
+ */
 int shim_restore_text(uint8_t family, char *data, bool noflush);
 
 int shim_restore_main(uint8_t family, int argc, char **argv);

@@ -81,6 +81,41 @@ cat > "$work/session" <<'X'
 -w -A INPUT -j ACCEPT
 -w 5 -nvL INPUT
 -S
+-A INPUT -p tcp --dport 22 -j ACCEPT
+-A INPUT -p udp -m udp --dport 1000:2000 -j DROP
+-A INPUT -s 1.2.3.4 -d 5.6.7.0/24 -j LOG --log-prefix x
+-A INPUT -p tcp ! --dport 80 -j ACCEPT
+-A INPUT -m state --state NEW -j ACCEPT
+-A INPUT -m mark --mark 0x1 -j ACCEPT
+-A INPUT -p tcp --tcp-flags SYN,ACK SYN -j DROP
+-A INPUT -m limit --limit 5/min -j ACCEPT
+-A INPUT -f -j DROP
+-A INPUT -p icmp --icmp-type echo-request -j ACCEPT
+-A INPUT -j MARK --set-mark 1
+-t nat -A PREROUTING -p tcp --dport 80 -j DNAT --to-destination 1.2.3.4:8080
+-t nat -A POSTROUTING -j SNAT --to-source 1.1.1.1
+-t nat -L -n
+-t mangle -A PREROUTING -j MARK --set-mark 1
+-t mangle -L -n
+-L
+-L -n
+-L -v -n -x
+-Z INPUT 1
+-D INPUT -s 1.2.3.4/32 -d 5.6.7.0/24 -j LOG --log-prefix x
+-D INPUT 100
+-X INPUT
+-N a-very-long-chain-name-that-is-too-long-for-it
+-t foo -L
+-S INPUT 100
+-L INPUT 100
+-N X
+-A X -j RETURN
+-X X
+-A INPUT -j NOPE
+-I NOPE -j ACCEPT
+-P INPUT
+-F -t raw
+-S
 X
 
 run() {	# run BINARY OUTDIR: the session, one directory per step
