@@ -81,7 +81,11 @@ static int load(struct cmd_ctx *c)
 			c->q->table);
 		return 3;
 	}
-	if (ret < 0)
+	if (ret == -EOPNOTSUPP)
+		fprintf(stderr, "%s v1.8.9 (nf_tables): table `%s' is "
+			"incompatible, use 'nft' tool.\n",
+			compat_prog_name(c->q->family), c->q->table);
+	else if (ret < 0)
 		fprintf(stderr, "%s: cannot read table %s: %s\n",
 			compat_prog_name(c->q->family), c->q->table,
 			strerror(-ret));

@@ -313,9 +313,7 @@ static void print_rule(FILE *f, const struct cmd_table *t,
 	snprintf(prot, sizeof(prot), "%s%s", r.proto_neg ? "!" : "",
 		 proto_text(r.proto, flags & CMD_L_NUMERIC));
 	fprintf(f, "%-9s  %-4s %-3s", r.target ? r.target : "",
-		prot, t->family == NFPROTO_IPV6 ? "" : r.frag ? "-f" : "--");
-	if (t->family == NFPROTO_IPV6)
-		fputs("   ", f);
+		prot, r.frag ? "-f" : "--");
 	if (flags & CMD_L_VERBOSE) {
 		fprintf(f, "%c%-6s", r.neg[2] ? '!' : ' ', r.f[2] ? r.f[2] :
 			"*");

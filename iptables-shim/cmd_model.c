@@ -156,6 +156,8 @@ static int parse_rule(struct cmd_table *t, char *line)
 		p += n;
 		p += strspn(p, " ");
 	}
+	if (!strncmp(p, "# unsupported", 13))
+		return -EOPNOTSUPP;	/* replacing the table would lose it */
 	if (strncmp(p, "-A ", 3))
 		return -EINVAL;
 	chain = p + 3;
@@ -175,6 +177,8 @@ static int parse_line(struct cmd_table *t, char *line, bool *in)
 		*in = !strcmp(line + 1, t->name);
 		return 0;
 	}
+	if (*in && !strncmp(line, "# unsupported", 13))
+		return -EOPNOTSUPP;
 	if (!*in || *line == '#' || !*line || !strcmp(line, "COMMIT"))
 		return 0;
 	if (*line == ':')

@@ -23,6 +23,7 @@
 struct save_opts {
 	bool		counters;
 	const char	*table;
+	bool		quiet;		/* the caller reports unsupported rules */
 };
 
 struct save_ctx {
@@ -177,7 +178,7 @@ static int save(struct save_ctx *s)
 		if (t)
 			print_table(s, ct, t, when);
 	}
-	if (s->unsupported)
+	if (s->unsupported && !s->o->quiet)
 		fprintf(stderr, "%s-save: %u rules have no iptables form "
 			"(printed as comments)\n", compat_prog_name(s->family),
 			s->unsupported);
@@ -187,7 +188,8 @@ static int save(struct save_ctx *s)
 int shim_save_text(uint8_t family, const char *table, bool counters,
 		   char **text)
 {
-	struct save_opts o = { .counters = counters, .table = table };
+	struct save_opts o = { .counters = counters, .table = table,
+			       .quiet = true };
 	struct save_ctx s = { .family = family, .o = &o };
 	size_t len = 0;
 	int ret;

@@ -118,36 +118,73 @@ cat > "$work/session" <<'X'
 -S
 X
 
-run() {	# run BINARY OUTDIR: the session, one directory per step
+# The same for ip6tables-nft, shorter: addresses, icmpv6, the listing.
+cat > "$work/session6" <<'X'
+-N FOO
+-A INPUT -i lo -j ACCEPT
+-A INPUT -p tcp --dport 22 -s 2001:db8::/32 -j ACCEPT
+-A INPUT -p ipv6-icmp --icmpv6-type echo-request -j ACCEPT
+-I INPUT -d ::1 -j FOO
+-A FOO -m conntrack --ctstate NEW -j REJECT
+-S
+-L -n -v
+-L -n --line-numbers
+-C INPUT -p tcp --dport 22 -s 2001:db8::/32 -j ACCEPT
+-D INPUT -p tcp --dport 22 -s 2001:db8::/32 -j ACCEPT
+-D INPUT 1
+-P INPUT DROP
+-S
+-F
+-X
+-L -n
+X
+
+run() {	# run BINARY OUTDIR SESSION: one file set per step
+	mkdir -p "$2"
 	unshare -n sh -c '
 		n=0
 		while read -r l; do
 			n=$((n + 1))
 			$1 $l >"$2/$n.out" 2>"$2/$n.err"
 			echo $? >"$2/$n.rc"
-		done < "$3"' sh "$1" "$2" "$work/session"
+		done < "$3"' sh "$1" "$2" "$3"
 }
-mkdir "$work/stock" "$work/ours"
-run "$STOCK" "$work/stock"
-run "$OURS" "$work/ours"
 
-pass=0 fail=0 n=0
-while read -r l; do
-	n=$((n + 1))
-	bad=""
-	for k in rc out err; do
-		cmp -s "$work/stock/$n.$k" "$work/ours/$n.$k" || bad="$bad $k"
-	done
-	if [ -z "$bad" ]; then
-		pass=$((pass + 1)); echo "ok   $n: $l"
-	else
-		fail=$((fail + 1)); echo "FAIL $n: $l (differs:$bad)"
+pass=0 fail=0 total=0
+compare() {	# compare NAME SESSION: stock's and our step files
+	n=0
+	while read -r l; do
+		n=$((n + 1))
+		total=$((total + 1))
+		bad=""
 		for k in rc out err; do
-			cmp -s "$work/stock/$n.$k" "$work/ours/$n.$k" ||
-				diff -u "$work/stock/$n.$k" "$work/ours/$n.$k" |
+			cmp -s "$work/$1.stock/$n.$k" "$work/$1.ours/$n.$k" ||
+				bad="$bad $k"
+		done
+		if [ -z "$bad" ]; then
+			pass=$((pass + 1)); echo "ok   $1 $n: $l"
+			continue
+		fi
+		fail=$((fail + 1)); echo "FAIL $1 $n: $l (differs:$bad)"
+		for k in rc out err; do
+			cmp -s "$work/$1.stock/$n.$k" "$work/$1.ours/$n.$k" ||
+				diff -u "$work/$1.stock/$n.$k" \
+					"$work/$1.ours/$n.$k" |
 					sed -n '3,20s/^/	/p'
 		done
-	fi
-done < "$work/session"
-echo "commands: $pass/$n steps agree with stock iptables-nft"
+	done < "$2"
+}
+
+STOCK6=$(command -v ip6tables-nft) || STOCK6=""
+run "$STOCK" "$work/v4.stock" "$work/session"
+run "$OURS" "$work/v4.ours" "$work/session"
+compare v4 "$work/session"
+if [ -n "$STOCK6" ] && [ -x "$SHIM/ip6tables-nft" ]; then
+	run "$STOCK6" "$work/v6.stock" "$work/session6"
+	run "$SHIM/ip6tables-nft" "$work/v6.ours" "$work/session6"
+	compare v6 "$work/session6"
+else
+	echo "no ip6tables-nft: the IPv6 session is skipped"
+fi
+echo "commands: $pass/$total steps agree with stock iptables-nft/ip6tables-nft"
 [ "$fail" -eq 0 ]
