@@ -127,6 +127,10 @@ static char *canonical(struct cmd_ctx *c, const char *spec, int *rc)
 		out = strdup(sc->rules[0].spec);
 	cmd_table_free(&s);
 	free(text);
+	/* -C changes nothing: the scratch chain goes at once */
+	if (c->q->op == IPT_CHECK &&
+	    shim_chain_delete(c->q->family, c->t.name, name) < 0)
+		*rc = 1;
 	return out;
 }
 
@@ -218,7 +222,8 @@ static int rule_cmd(struct cmd_ctx *c, struct cmd_chain *ch)
 			return rc;
 		if (at >= 0 && q->op == IPT_DELETE)
 			cmd_rule_del(ch, at);
-		ret = dirty || q->op == IPT_DELETE ? store(c) : 0;
+		ret = q->op == IPT_DELETE && (at >= 0 || dirty) ? store(c) :
+									0;
 		return at < 0 ? fail(q, CMD_E_BADRULE) : ret;
 	default:
 		return 1;

@@ -390,6 +390,29 @@ out:
 	return ret == RESTORE_RETRY_NATIVE ? ret : ret < 0 ? 1 : 0;
 }
 
+int shim_chain_delete(uint8_t family, const char *table, const char *chain)
+{
+	struct list_head cmds = LIST_HEAD_INIT(cmds);
+	struct restore_opts o = { .path = "-", .no_xt = true };
+	struct restore_ctx r = { .family = family, .o = &o };
+	int ret = -1;
+
+	r.nft = nftc_ctx_alloc();
+	if (!r.nft)
+		return -1;
+	r.nft->resolver = &nftc_resolver_builtin;
+	nftc_netlink_cache_seed(r.nft);
+	if (push(&cmds, CMD_FLUSH, CMD_OBJ_CHAIN, family, table, chain,
+		 &internal_location, NULL) == 0 &&
+	    push(&cmds, CMD_DELETE, CMD_OBJ_CHAIN, family, table, chain,
+		 &internal_location, NULL) == 0)
+		ret = commit(&r, &cmds);
+	print_erq(&r.nft->erq, false);
+	cmd_list_free(&cmds);
+	nftc_ctx_free(r.nft);
+	return ret;
+}
+
 int shim_restore_text(uint8_t family, char *data, bool noflush)
 {
 	struct restore_opts o = { .path = "-", .noflush = noflush,

@@ -25,6 +25,8 @@ int shim_save_text(uint8_t family, const char *table, bool counters,
  * error in the input (printed as iptables' option errors).
  */
 int shim_restore_text(uint8_t family, char *data, bool noflush);
+/* restore.c: flush and delete one chain, as one batch; 0 or -1. */
+int shim_chain_delete(uint8_t family, const char *table, const char *chain);
 
 int shim_restore_main(uint8_t family, int argc, char **argv);
 int shim_save_main(uint8_t family, int argc, char **argv);
