@@ -20,20 +20,21 @@ static const struct {
 	enum ipt_op		op;
 	bool			chain_needed;
 	bool			second_word;	/* -P TARGET, -E NEW */
+	bool			rulenum;	/* a rule number may follow */
 } cmd_ops[] = {
-	{ 'A', "--append",	IPT_APPEND,	true,	false },
-	{ 'C', "--check",	IPT_CHECK,	true,	false },
-	{ 'D', "--delete",	IPT_DELETE,	true,	false },
-	{ 'I', "--insert",	IPT_INSERT,	true,	false },
-	{ 'R', "--replace",	IPT_REPLACE,	true,	false },
-	{ 'L', "--list",	IPT_LIST,	false,	false },
-	{ 'S', "--list-rules",	IPT_SAVE,	false,	false },
-	{ 'F', "--flush",	IPT_FLUSH,	false,	false },
-	{ 'Z', "--zero",	IPT_ZERO,	false,	false },
-	{ 'N', "--new-chain",	IPT_NEW,	true,	false },
-	{ 'X', "--delete-chain", IPT_DELCHAIN,	false,	false },
-	{ 'P', "--policy",	IPT_POLICY,	true,	true },
-	{ 'E', "--rename-chain", IPT_RENAME,	true,	true },
+	{ 'A', "--append",	IPT_APPEND,	true,	false,	false },
+	{ 'C', "--check",	IPT_CHECK,	true,	false,	false },
+	{ 'D', "--delete",	IPT_DELETE,	true,	false,	true },
+	{ 'I', "--insert",	IPT_INSERT,	true,	false,	true },
+	{ 'R', "--replace",	IPT_REPLACE,	true,	false,	true },
+	{ 'L', "--list",	IPT_LIST,	false,	false,	true },
+	{ 'S', "--list-rules",	IPT_SAVE,	false,	false,	true },
+	{ 'F', "--flush",	IPT_FLUSH,	false,	false,	false },
+	{ 'Z', "--zero",	IPT_ZERO,	false,	false,	true },
+	{ 'N', "--new-chain",	IPT_NEW,	true,	false,	false },
+	{ 'X', "--delete-chain", IPT_DELCHAIN,	false,	false,	false },
+	{ 'P', "--policy",	IPT_POLICY,	true,	true,	false },
+	{ 'E', "--rename-chain", IPT_RENAME,	true,	true,	false },
 };
 
 /* Options without a rule meaning: flag bits and value-taking ones. */
@@ -126,12 +127,14 @@ static int spec_add(struct cmd_req *q, const char *a)
 /* The words after a command: chain, second word, rule number. */
 static int op_args(struct cmd_req *q, int i, char **argv, int argc)
 {
-	if (i + 1 < argc && argv[i + 1][0] != '-' && strcmp(argv[i + 1], "!"))
+	if (i + 1 < argc && (cmd_ops[q->opi].chain_needed ||
+			     (argv[i + 1][0] != '-' &&
+			      strcmp(argv[i + 1], "!"))))
 		q->chain = argv[++i];
 	if (q->chain && cmd_ops[q->opi].second_word && i + 1 < argc)
 		q->word2 = argv[++i];
 	if (q->chain && i + 1 < argc && is_number(argv[i + 1]) &&
-	    q->op != IPT_APPEND && q->op != IPT_CHECK && q->op != IPT_NEW) {
+	    cmd_ops[q->opi].rulenum) {
 		q->num = atoi(argv[++i]);
 		q->has_num = true;
 	}
@@ -151,9 +154,17 @@ static int parse_word(struct cmd_req *q, int *ip, int argc, char **argv)
 	const char *a = argv[i];
 
 	if ((j = find_op(a)) >= 0) {
+		if (q->op == IPT_LIST && cmd_ops[j].op == IPT_ZERO) {
+			q->zero_after = true;	/* -L -Z: list, then zero */
+			return 0;
+		}
 		if (q->op != IPT_NONE) {
-			cmd_usage_error(q->family, "Cannot use -%s with -%s",
-					a + 1, true);
+			fprintf(stderr, "%s v1.8.9 (nf_tables): Cannot use -%c "
+				"with -%c\n\n", compat_prog_name(q->family),
+				cmd_ops[j].letter, cmd_ops[q->opi].letter);
+			fprintf(stderr, "Try `%s -h' or '%s --help' for more "
+				"information.\n", compat_prog_name(q->family),
+				compat_prog_name(q->family));
 			return -1;
 		}
 		q->opi = j;
@@ -220,9 +231,24 @@ static int check_usage(struct cmd_req *q)
 	}
 	if ((!rule || q->op == IPT_NONE) && *q->spec) {
 		sscanf(q->spec, "%63s", word);
-		cmd_usage_error(q->family, word[0] == '-' ?
-				"unknown option \"%s\"" :
-				"Bad argument `%s'", word, false);
+		if (word[0] == '-')
+			cmd_usage_error(q->family, "unknown option \"%s\"",
+					word, false);
+		else
+			fprintf(stderr, "Bad argument `%s'\nTry `%s -h' or "
+				"'%s --help' for more information.\n", word,
+				compat_prog_name(q->family),
+				compat_prog_name(q->family));
+		return 2;
+	}
+	if (q->has_num && q->num == 0) {
+		cmd_usage_error(q->family, "Invalid rule number `%s'", "0",
+				false);
+		return 2;
+	}
+	if (q->chain && q->chain[0] == '-') {
+		cmd_usage_error(q->family, "chain name not allowed to start "
+				"with `%s'", "-", false);
 		return 2;
 	}
 	if (cmd_ops[q->opi].chain_needed && !q->chain) {

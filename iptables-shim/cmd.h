@@ -71,6 +71,15 @@ void cmd_print_list(FILE *f, const struct cmd_table *t,
 		    const struct cmd_chain *chain, unsigned int num,
 		    unsigned int flags);
 
+/* cmd_spec.c: @spec, one per address pair ("-s a,b"); 0 or -ENOMEM */
+struct cmd_specs {
+	char		**v;
+	unsigned int	n;
+};
+
+int cmd_specs_expand(struct cmd_specs *s, const char *spec);
+void cmd_specs_free(struct cmd_specs *s);
+
 /*
  * cmd_xtprint.c: the -L text of the "-m NAME opts" groups @tok (the
  * target's group named @target) by the extensions' print(), on stdout

@@ -95,7 +95,6 @@ static int load(struct cmd_ctx *c)
 static int store(struct cmd_ctx *c)
 {
 	char *text = cmd_table_format(&c->t);
-
 	int ret;
 
 	if (!text)
@@ -104,6 +103,8 @@ static int store(struct cmd_ctx *c)
 	return ret == -2 ? 2 : ret < 0 ? 1 : 0;
 }
 
+static void scratch_name(char *buf, size_t len);
+
 /* The saved form of @spec (malloc'ed) via a scratch chain; NULL: failed. */
 static char *canonical(struct cmd_ctx *c, const char *spec, int *rc)
 {
@@ -111,7 +112,7 @@ static char *canonical(struct cmd_ctx *c, const char *spec, int *rc)
 	struct cmd_chain *sc;
 	char name[32], *text = NULL, *out = NULL;
 
-	snprintf(name, sizeof(name), "nftkit-canon-%d", (int)getpid());
+	scratch_name(name, sizeof(name));
 	if (asprintf(&text, "*%s\n:%s - [0:0]\n-A %s %s\nCOMMIT\n",
 		     c->t.name, name, name, spec) < 0)
 		return NULL;
@@ -127,11 +128,22 @@ static char *canonical(struct cmd_ctx *c, const char *spec, int *rc)
 		out = strdup(sc->rules[0].spec);
 	cmd_table_free(&s);
 	free(text);
-	/* -C changes nothing: the scratch chain goes at once */
-	if (c->q->op == IPT_CHECK &&
-	    shim_chain_delete(c->q->family, c->t.name, name) < 0)
-		*rc = 1;
 	return out;
+}
+
+/* Where canonical() spells rules: it goes with the next store(). */
+static void scratch_name(char *buf, size_t len)
+{
+	snprintf(buf, len, "nftkit-canon-%d", (int)getpid());
+}
+
+/* The command stores nothing: the scratch chain goes on its own. */
+static int scratch_drop(struct cmd_ctx *c)
+{
+	char name[32];
+
+	scratch_name(name, sizeof(name));
+	return shim_chain_delete(c->q->family, c->t.name, name) < 0 ? 1 : 0;
 }
 
 /* The rule of @ch matching @spec (saved form), or -1; *err if none. */
@@ -183,51 +195,78 @@ static int check_iface(const struct cmd_req *q)
 	return 0;
 }
 
+/* -D by spec, -C: every rule of @sp is there (-D: deleted, stored). */
+static int match_cmd(struct cmd_ctx *c, struct cmd_chain *ch,
+		     const struct cmd_specs *sp)
+{
+	bool dirty = false, missing = false;
+	unsigned int i;
+	int at, rc = 0;
+
+	for (i = 0; i < sp->n && !missing && !rc; i++) {
+		at = find_rule(c, ch, sp->v[i], &dirty, &rc);
+		missing = at < 0;
+		if (!missing && c->q->op == IPT_DELETE)
+			cmd_rule_del(ch, at);
+	}
+	if (!rc && !missing && c->q->op == IPT_DELETE)
+		return store(c);
+	if (dirty && scratch_drop(c) && !rc)
+		rc = 1;
+	return rc ? rc : missing ? fail(c->q, CMD_E_BADRULE) : 0;
+}
+
+/* -A -I -R: @sp's rules put at @at (-I: each there, as iptables). */
+static int put_cmd(struct cmd_ctx *c, struct cmd_chain *ch,
+		   const struct cmd_specs *sp)
+{
+	const struct cmd_req *q = c->q;
+	unsigned int i, at = q->op == IPT_APPEND ? ch->nrules :
+			     q->has_num ? q->num - 1 : 0;
+
+	if (q->op == IPT_INSERT && at > ch->nrules)
+		return fail(q, CMD_E_INSIDX);
+	if (q->op == IPT_REPLACE && sp->n != 1) {
+		cmd_usage_error(q->family, "Replacement rule does not specify "
+				"a unique address%s", "", false);
+		return 2;
+	}
+	if (q->op == IPT_REPLACE && at >= ch->nrules)
+		return fail(q, CMD_E_REPIDX);
+	if (q->op == IPT_REPLACE)
+		cmd_rule_del(ch, at);
+	for (i = 0; i < sp->n; i++) {
+		if (cmd_rule_insert(ch, q->op == IPT_APPEND ? ch->nrules : at,
+				    sp->v[i]))
+			return 1;
+	}
+	return store(c);
+}
+
 /* -A -I -R -D -C: the rule commands. */
 static int rule_cmd(struct cmd_ctx *c, struct cmd_chain *ch)
 {
 	const struct cmd_req *q = c->q;
-	bool dirty = false;
-	int at, ret, rc = 0;
+	struct cmd_specs sp;
+	int ret;
 
-	if (q->op != IPT_DELETE || !q->has_num) {
-		ret = check_iface(q);
-		if (ret)
-			return ret;
-	}
-	switch (q->op) {
-	case IPT_APPEND:
-		return cmd_rule_insert(ch, ch->nrules, q->spec) ? 1 : store(c);
-	case IPT_INSERT:
-		at = q->has_num ? (int)q->num - 1 : 0;
-		if (at < 0 || at > (int)ch->nrules)
-			return fail(q, CMD_E_INSIDX);
-		return cmd_rule_insert(ch, at, q->spec) ? 1 : store(c);
-	case IPT_REPLACE:
+	if (q->op == IPT_DELETE && q->has_num) {
 		if (q->num < 1 || q->num > ch->nrules)
-			return fail(q, CMD_E_REPIDX);
+			return fail(q, CMD_E_DELIDX);
 		cmd_rule_del(ch, q->num - 1);
-		return cmd_rule_insert(ch, q->num - 1, q->spec) ? 1 : store(c);
-	case IPT_DELETE:
-		if (q->has_num) {
-			if (q->num < 1 || q->num > ch->nrules)
-				return fail(q, CMD_E_DELIDX);
-			cmd_rule_del(ch, q->num - 1);
-			return store(c);
-		}
-		/* fall through */
-	case IPT_CHECK:
-		at = find_rule(c, ch, q->spec, &dirty, &rc);
-		if (rc)
-			return rc;
-		if (at >= 0 && q->op == IPT_DELETE)
-			cmd_rule_del(ch, at);
-		ret = q->op == IPT_DELETE && (at >= 0 || dirty) ? store(c) :
-									0;
-		return at < 0 ? fail(q, CMD_E_BADRULE) : ret;
-	default:
-		return 1;
+		return store(c);
 	}
+	ret = check_iface(q);
+	if (ret)
+		return ret;
+	if (cmd_specs_expand(&sp, q->spec) < 0)
+		return 1;
+	if (q->op == IPT_DELETE || q->op == IPT_CHECK)
+		ret = match_cmd(c, ch, &sp);
+	else
+		ret = put_cmd(c, ch, &sp);
+	cmd_specs_free(&sp);
+	return ret;
 }
 
 static void zero(struct cmd_chain *ch, unsigned int num)
@@ -252,7 +291,7 @@ static int each_chain(struct cmd_ctx *c, struct cmd_chain *ch)
 
 		if (ch && x != ch)
 			continue;
-		if (c->q->op == IPT_ZERO) {
+		if (c->q->op == IPT_ZERO || c->q->op == IPT_LIST) {
 			zero(x, c->q->num);
 			continue;
 		}
@@ -346,9 +385,11 @@ static int chain_cmd(struct cmd_ctx *c, struct cmd_chain *ch)
 		return delete_chain(c, ch);
 	case IPT_LIST:
 		cmd_print_list(stdout, &c->t, ch, q->num, q->flags);
-		return 0;
+		fflush(stdout);
+		return q->zero_after ? each_chain(c, ch) : 0;
 	case IPT_SAVE:
-		cmd_print_rules(stdout, &c->t, ch, q->num, false);
+		cmd_print_rules(stdout, &c->t, ch, q->num,
+				q->flags & CMD_L_VERBOSE);
 		return 0;
 	default:
 		return rule_cmd(c, ch);

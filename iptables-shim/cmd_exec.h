@@ -40,6 +40,7 @@ struct cmd_req {
 	bool		has_num;
 	char		*spec;
 	unsigned int	flags;
+	bool		zero_after;	/* -L -Z */
 };
 
 /* cmd.c: "PROG v1.8.9 (nf_tables): MSG\n[\n]Try ..." */

@@ -15,6 +15,34 @@
 #include <linux/netfilter.h>
 #include "cmd.h"
 
+/* Target words of a saved spec: where -S -v puts "-c PKTS BYTES". */
+static const char *const cmd_target_words[] = { " -j ", " -g " };
+
+static void print_rule_line(FILE *f, const char *chain,
+			    const struct cmd_rule *r, bool counters)
+{
+	unsigned long long p = 0, b = 0;
+	const char *at = NULL, *s = r->spec, *x;
+	unsigned int i;
+
+	if (!counters) {
+		fprintf(f, "-A %s%s%s\n", chain, *s ? " " : "", s);
+		return;
+	}
+	sscanf(r->ctr, "[%llu:%llu]", &p, &b);
+	if (!strncmp(s, "-j ", 3) || !strncmp(s, "-g ", 3))
+		at = s;
+	for (i = 0; !at && i < 2; i++) {
+		x = strstr(s, cmd_target_words[i]);
+		if (x)
+			at = x + 1;
+	}
+	if (!at)
+		at = s + strlen(s);
+	fprintf(f, "-A %s %.*s%s-c %llu %llu%s%s\n", chain, (int)(at - s), s,
+		at > s && at[-1] != ' ' ? " " : "", p, b, *at ? " " : "", at);
+}
+
 void cmd_print_rules(FILE *f, const struct cmd_table *t,
 		     const struct cmd_chain *chain, unsigned int num,
 		     bool counters)
@@ -26,7 +54,10 @@ void cmd_print_rules(FILE *f, const struct cmd_table *t,
 		c = &t->chains[i];
 		if (chain && c != chain)
 			continue;
-		if (strcmp(c->policy, "-"))
+		if (strcmp(c->policy, "-") && counters)
+			fprintf(f, "-P %s %s -c %" PRIu64 " %" PRIu64 "\n",
+				c->name, c->policy, c->packets, c->bytes);
+		else if (strcmp(c->policy, "-"))
 			fprintf(f, "-P %s %s\n", c->name, c->policy);
 		else
 			fprintf(f, "-N %s\n", c->name);
@@ -38,9 +69,7 @@ void cmd_print_rules(FILE *f, const struct cmd_table *t,
 		for (j = 0; j < c->nrules; j++) {
 			if (num && j + 1 != num)
 				continue;
-			fprintf(f, "-A %s%s%s\n", c->name,
-				*c->rules[j].spec ? " " : "",
-				c->rules[j].spec);
+			print_rule_line(f, c->name, &c->rules[j], counters);
 		}
 	}
 }

@@ -155,9 +155,11 @@ static void print_cmd_style(uint8_t family, const struct erec_queue *q)
 	list_for_each_entry(e, &q->records, list) {
 		if (e->type != EREC_ERROR)
 			continue;
-		fprintf(stderr, "%s v1.8.9 (nf_tables): %s\nTry `%s -h' or "
-			"'%s --help' for more information.\n", prog, e->msg,
-			prog, prog);
+		/* iptables prints this one without its prefix */
+		if (strncmp(e->msg, "Bad argument", 12))
+			fprintf(stderr, "%s v1.8.9 (nf_tables): ", prog);
+		fprintf(stderr, "%s\nTry `%s -h' or '%s --help' for more "
+			"information.\n", e->msg, prog, prog);
 		return;
 	}
 }

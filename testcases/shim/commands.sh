@@ -116,6 +116,42 @@ cat > "$work/session" <<'X'
 -P INPUT
 -F -t raw
 -S
+-F
+-X
+-A INPUT -s 1.2.3.4,5.6.7.8 -j DROP
+-S
+-D INPUT -s 1.2.3.4,5.6.7.8 -j DROP
+-A INPUT -p all -j ACCEPT
+-A INPUT -m tcp -p tcp --sport 1024:65535 -j ACCEPT
+-S -v
+-L -Z -n
+-S INPUT 0
+-L INPUT 0 -n
+-I INPUT 0 -j ACCEPT
+-D INPUT 0
+-A INPUT -j ACCEPT extra
+-A INPUT -p tcp --dport
+-A INPUT --dport 22 -j ACCEPT
+-N FOO BAR
+-F INPUT 1
+-X FOO BAR
+-N 1abc
+-N -x
+-A INPUT -j DROP -j ACCEPT
+-F
+-X
+-A INPUT -j ACCEPT
+-I INPUT 1 -s 1.1.1.1,2.2.2.2 -d 3.3.3.3,4.4.4.4 -j DROP
+-S INPUT
+-C INPUT -s 1.1.1.1,9.9.9.9 -d 3.3.3.3 -j DROP
+-D INPUT -s 1.1.1.1,9.9.9.9 -d 3.3.3.3 -j DROP
+-S
+-C INPUT -s 1.1.1.1,2.2.2.2 -d 3.3.3.3 -j DROP
+-D INPUT -s 1.1.1.1,2.2.2.2 -d 3.3.3.3 -j DROP
+-A INPUT --source 5.5.5.5,6.6.6.6 -j ACCEPT
+-R INPUT 1 -s 7.7.7.7,8.8.8.8 -j ACCEPT
+-S
+-L -n -v
 X
 
 # The same for ip6tables-nft, shorter: addresses, icmpv6, the listing.
