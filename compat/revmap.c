@@ -38,11 +38,24 @@ const char *rv_neg(bool inv)
 	return inv ? "! " : "";
 }
 
+/*
+ * A string option's value as libxtables saves it: bare when it is all
+ * letters, digits, '_' and '-', else quoted with '"', '\\' and '\''
+ * escaped.
+ */
 void rv_quote(FILE *f, const char *s)
 {
+	static const char bare[] = "_-0123456789abcdefghijklmnopqrstuvwxyz"
+				   "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
+	size_t n = strspn(s, bare);
+
+	if (n > 0 && !s[n]) {
+		fputs(s, f);
+		return;
+	}
 	fputc('"', f);
 	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
+		if (*s == '"' || *s == '\\' || *s == '\'')
 			fputc('\\', f);
 		fputc(*s, f);
 	}

@@ -24,6 +24,8 @@ static const struct {
 	{ "iptables-save-nft",		NFPROTO_IPV4, shim_save_main },
 	{ "ip6tables-save-nft",		NFPROTO_IPV6, shim_save_main },
 	{ "iptables-save",		NFPROTO_IPV4, shim_save_main },
+	{ "iptables-nft",		NFPROTO_IPV4, shim_cmd_main },
+	{ "ip6tables-nft",		NFPROTO_IPV6, shim_cmd_main },
 	{ "ip6tables-save",		NFPROTO_IPV6, shim_save_main },
 };
 

@@ -38,6 +38,7 @@ struct restore_opts {
 	const char	*table;		/* -T: only this one */
 	bool		no_xt;		/* native VM code only */
 	const char	*path;
+	bool		cmd_style;	/* the first error as iptables' -A ... */
 };
 
 struct restore_ctx {
@@ -144,6 +145,24 @@ static const struct xlate_cmd_ops restore_ops = {
 	.table	= on_table,
 	.chain	= on_chain,
 };
+
+/* The first error as the iptables command prints an option error. */
+static void print_cmd_style(uint8_t family, const struct erec_queue *q)
+{
+	const struct error_record *e;
+	const char *prog = compat_prog_name(family);
+
+	list_for_each_entry(e, &q->records, list) {
+		if (e->type != EREC_ERROR)
+			continue;
+		/* iptables prints this one without its prefix */
+		if (strncmp(e->msg, "Bad argument", 12))
+			fprintf(stderr, "%s v1.8.9 (nf_tables): ", prog);
+		fprintf(stderr, "%s\nTry `%s -h' or '%s --help' for more "
+			"information.\n", e->msg, prog, prog);
+		return;
+	}
+}
 
 static unsigned int print_erq(const struct erec_queue *q, bool warnings)
 {
@@ -313,6 +332,7 @@ static int commit(struct restore_ctx *r, struct list_head *cmds)
 }
 
 #define RESTORE_RETRY_NATIVE	2
+#define RESTORE_CMD_USAGE	3
 
 static int restore(uint8_t family, const struct restore_opts *o, char *data)
 {
@@ -348,6 +368,13 @@ static int restore(uint8_t family, const struct restore_opts *o, char *data)
 		goto out_quiet;
 	}
 report:
+	if (o->cmd_style && (xlate_errors(x)->num_errors ||
+			     (r.nft && r.nft->erq.num_errors))) {
+		print_cmd_style(family, xlate_errors(x)->num_errors ?
+				xlate_errors(x) : &r.nft->erq);
+		ret = RESTORE_CMD_USAGE;
+		goto out_quiet;
+	}
 	print_erq(xlate_errors(x), o->verbose);
 	if (r.nft)
 		print_erq(&r.nft->erq, o->verbose);
@@ -360,7 +387,49 @@ out_quiet:
 out:
 	nftc_ctx_free(r.nft);
 	xlate_ctx_free(x);
+	if (ret == RESTORE_CMD_USAGE)
+		return ret;
 	return ret == RESTORE_RETRY_NATIVE ? ret : ret < 0 ? 1 : 0;
+}
+
+int shim_chain_delete(uint8_t family, const char *table, const char *chain)
+{
+	struct list_head cmds = LIST_HEAD_INIT(cmds);
+	struct restore_opts o = { .path = "-", .no_xt = true };
+	struct restore_ctx r = { .family = family, .o = &o };
+	int ret = -1;
+
+	r.nft = nftc_ctx_alloc();
+	if (!r.nft)
+		return -1;
+	r.nft->resolver = &nftc_resolver_builtin;
+	nftc_netlink_cache_seed(r.nft);
+	if (push(&cmds, CMD_FLUSH, CMD_OBJ_CHAIN, family, table, chain,
+		 &internal_location, NULL) == 0 &&
+	    push(&cmds, CMD_DELETE, CMD_OBJ_CHAIN, family, table, chain,
+		 &internal_location, NULL) == 0)
+		ret = commit(&r, &cmds);
+	print_erq(&r.nft->erq, false);
+	cmd_list_free(&cmds);
+	nftc_ctx_free(r.nft);
+	return ret;
+}
+
+int shim_restore_text(uint8_t family, char *data, bool noflush)
+{
+	struct restore_opts o = { .path = "-", .noflush = noflush,
+				  .counters = true, .cmd_style = true };
+	char *copy = strdup(data);
+	int ret;
+
+	ret = restore(family, &o, data);
+	if (ret == RESTORE_RETRY_NATIVE && copy) {
+		o.no_xt = true;
+		ret = restore(family, &o, copy);
+		copy = NULL;
+	}
+	free(copy);
+	return ret == 0 ? 0 : ret == RESTORE_CMD_USAGE ? -2 : -1;
 }
 
 static void usage(FILE *f, const char *prog)

@@ -23,6 +23,7 @@
 struct save_opts {
 	bool		counters;
 	const char	*table;
+	bool		quiet;		/* the caller reports unsupported rules */
 };
 
 struct save_ctx {
@@ -177,11 +178,32 @@ static int save(struct save_ctx *s)
 		if (t)
 			print_table(s, ct, t, when);
 	}
-	if (s->unsupported)
+	if (s->unsupported && !s->o->quiet)
 		fprintf(stderr, "%s-save: %u rules have no iptables form "
 			"(printed as comments)\n", compat_prog_name(s->family),
 			s->unsupported);
 	return 0;
+}
+
+int shim_save_text(uint8_t family, const char *table, bool counters,
+		   char **text)
+{
+	struct save_opts o = { .counters = counters, .table = table,
+			       .quiet = true };
+	struct save_ctx s = { .family = family, .o = &o };
+	size_t len = 0;
+	int ret;
+
+	*text = NULL;
+	if (shim_xt_init(family) < 0)
+		return -ENOENT;
+	s.f = open_memstream(text, &len);
+	if (!s.f)
+		return -ENOMEM;
+	ret = save(&s);
+	shim_ruleset_free(&s.srs);
+	fclose(s.f);
+	return ret ? -EIO : 0;
 }
 
 int shim_save_main(uint8_t family, int argc, char **argv)

@@ -15,6 +15,19 @@
 
 struct delin_xt;
 
+/* iptables-nft / ip6tables-nft (cmd.c). */
+int shim_cmd_main(uint8_t family, int argc, char **argv);
+/* save.c: @table (NULL: all) as iptables-save -c text (malloc'ed). */
+int shim_save_text(uint8_t family, const char *table, bool counters,
+		   char **text);
+/*
+ * restore.c: @data (consumed) with -c, as one batch; 0, -1, or -2 for an
+ * error in the input (printed as iptables' option errors).
+ */
+int shim_restore_text(uint8_t family, char *data, bool noflush);
+/* restore.c: flush and delete one chain, as one batch; 0 or -1. */
+int shim_chain_delete(uint8_t family, const char *table, const char *chain);
+
 int shim_restore_main(uint8_t family, int argc, char **argv);
 int shim_save_main(uint8_t family, int argc, char **argv);
 

@@ -24,6 +24,9 @@ static struct xtables_globals shim_xt_globals = {
 	.option_offset = 0,
 	.program_version = "1.8.9",
 	.program_name = "iptables",
+	/* xlate's restore path may run after us in the same process
+	 * (iptables-nft commands): libxtables then asks this table */
+	.compat_rev = xtables_compatible_revision,
 };
 
 int shim_xt_init(uint8_t family)

@@ -143,7 +143,7 @@ static const struct {
 	{ NFPROTO_IPV4, "icmp type echo-request accept",
 	  "-A X -p icmp -m icmp --icmp-type 8 -j ACCEPT\n" },
 	{ NFPROTO_IPV4, "log prefix \"x\" flags tcp options flags ip options",
-	  "-A X -j LOG --log-prefix \"x\" --log-tcp-options --log-ip-options\n" },
+	  "-A X -j LOG --log-prefix x --log-tcp-options --log-ip-options\n" },
 	{ NFPROTO_IPV4, "meta mark set 0x63", "-A X -j MARK --set-xmark 0x63/0xffffffff\n" },
 	/* no iptables form: flagged, never silently dropped */
 	{ NFPROTO_IPV4, "ip length 100 accept", NULL, -EOPNOTSUPP },
