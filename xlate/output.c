@@ -65,7 +65,7 @@ static struct chain *chain_decl(struct xlate_ctx *ctx, struct xl_table *t,
 	if (c->hook) {
 		ch->is_base = true;
 		ch->type.name = strdup(c->hook->type);
-		ch->hook_name.name = strdup(c->hook->hook);
+		ch->hook_name.name = strdup(c->hook->hook_name);
 		snprintf(prio, sizeof(prio), "%d", c->hook->prio);
 		ch->priority = symbol_expr_alloc(&c->loc, SYMBOL_VALUE, prio);
 		ch->policy = symbol_expr_alloc(&c->loc, SYMBOL_VALUE,
@@ -307,7 +307,7 @@ static void print_commands(struct xl_out *o, struct output_ctx *octx)
 				if (c->hook)
 					fprintf(o->f, " { type %s hook %s "
 						"priority %d; policy %s; }",
-						c->hook->type, c->hook->hook,
+						c->hook->type, c->hook->hook_name,
 						c->hook->prio,
 						c->policy == NF_DROP ?
 						"drop" : "accept");

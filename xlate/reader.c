@@ -121,7 +121,7 @@ static int tokenize(struct xlate_ctx *ctx, struct xl_line *l)
 }
 
 static struct xl_table *table_get(struct xlate_ctx *ctx,
-				  const struct xl_table_layout *layout,
+				  const struct compat_table *layout,
 				  const struct location *loc)
 {
 	struct xl_table *t;
@@ -201,7 +201,7 @@ struct xl_chain *xl_chain_add(struct xl_table *t, const char *name,
 	if (!c)
 		return NULL;
 	c->name = strdup(name);
-	c->hook = xl_layout_hook(t->layout, name);
+	c->hook = compat_chain_find(t->layout, name);
 	if (!c->hook && chain_keyword(name)) {
 		free(c->name);
 		if (asprintf(&c->name, "%s_", name) < 0)
@@ -347,7 +347,7 @@ static int read_command(struct xlate_ctx *ctx, struct xl_table *t,
 		return line_error(ctx, &tok[0].loc, "command `%s' is not "
 				  "supported in a save file", tok[0].text);
 	c = xl_chain_find(t, tok[1].text);
-	if (!c && xl_layout_hook(t->layout, tok[1].text))
+	if (!c && compat_chain_find(t->layout, tok[1].text))
 		c = xl_chain_add(t, tok[1].text, &tok[1].loc);
 	if (!c)
 		return line_error(ctx, &tok[1].loc, "Chain '%s' does not exist",
@@ -366,7 +366,7 @@ static int read_command(struct xlate_ctx *ctx, struct xl_table *t,
 static int read_line(struct xlate_ctx *ctx, struct xl_table **cur,
 		     struct xl_line *l)
 {
-	const struct xl_table_layout *layout;
+	const struct compat_table *layout;
 	const char *t0;
 
 	if (tokenize(ctx, l) < 0)
@@ -385,7 +385,7 @@ static int read_line(struct xlate_ctx *ctx, struct xl_table **cur,
 		if (*cur)
 			return line_error(ctx, &l->tok[0].loc, "table `%s' "
 					  "started before COMMIT", t0 + 1);
-		layout = xl_layout_find(t0 + 1);
+		layout = compat_table_find(ctx->family, t0 + 1);
 		if (!layout)
 			return line_error(ctx, &l->tok[0].loc, "unknown table "
 					  "`%s'", t0 + 1);
@@ -524,7 +524,7 @@ int xlate_read_command(struct xlate_ctx *ctx, int argc, char **argv)
 	const char *table = "filter", *chain = NULL;
 	struct xl_line *l = calloc(1, sizeof(*l));
 	struct xl_token rest[XL_MAX_TOKENS];
-	const struct xl_table_layout *layout;
+	const struct compat_table *layout;
 	struct input_desc *in;
 	unsigned int i, n = 0, first = 0;
 	struct location cloc;
@@ -598,7 +598,7 @@ int xlate_read_command(struct xlate_ctx *ctx, int argc, char **argv)
 			   "are translated%s", "");
 		goto out;
 	}
-	layout = xl_layout_find(table);
+	layout = compat_table_find(ctx->family, table);
 	if (!layout) {
 		line_error(ctx, &l->loc, "unknown table `%s'", table);
 		goto out;

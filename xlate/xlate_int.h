@@ -14,37 +14,17 @@
 #include "stmt.h"
 #include "rule.h"
 #include "xlate.h"
+#include "compat.h"
 
 struct xtables_match;
 struct xtables_target;
 struct xtables_rule_match;
 
-/**
- * struct xl_hook - a base chain as iptables-nft creates it
- * @chain: iptables chain name; @hook: nft hook; @type: chain type
- * @prio: priority
+/*
+ * iptables-nft's tables and base chains (hooks, types, priorities) are
+ * compat/'s facts: a table's layout is its struct compat_table, a base
+ * chain's its struct compat_chain.
  */
-struct xl_hook {
-	const char	*chain;
-	const char	*hook;
-	const char	*type;
-	int		prio;
-};
-
-#define XL_HOOKS_MAX	5
-
-/**
- * struct xl_table_layout - an iptables table as iptables-nft lays it out
- */
-struct xl_table_layout {
-	const char	*name;
-	struct xl_hook	hooks[XL_HOOKS_MAX];
-};
-
-const struct xl_table_layout *xl_layout_find(const char *name);
-const struct xl_hook *xl_layout_hook(const struct xl_table_layout *l,
-				     const char *chain);
-
 /**
  * struct xl_rule_ent - one rule read, with its fate
  * @rule: the IR (NULL when the rule was not translated)
@@ -66,7 +46,7 @@ struct xl_rule_ent {
 struct xl_chain {
 	struct list_head	list;
 	char			*name;
-	const struct xl_hook	*hook;
+	const struct compat_chain	*hook;
 	int			policy;
 	uint64_t		packets;
 	uint64_t		bytes;
@@ -78,7 +58,7 @@ struct xl_chain {
 
 struct xl_table {
 	struct list_head		list;
-	const struct xl_table_layout	*layout;
+	const struct compat_table	*layout;
 	struct list_head		chains;
 	struct location			loc;
 };
