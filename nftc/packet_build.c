@@ -78,6 +78,19 @@ static const struct meta_field {
 	{ NFT_META_CPU,		offsetof(struct nftvm_pktmeta, cpu),	  4 },
 };
 
+/* One row per ct key that lives in struct nftvm_pktmeta ("ct state" apart). */
+static const struct meta_field ct_fields[] = {
+	{ NFT_CT_STATUS,	offsetof(struct nftvm_pktmeta, ct_status),  4 },
+	{ NFT_CT_MARK,		offsetof(struct nftvm_pktmeta, ct_mark),    4 },
+	{ NFT_CT_SECMARK,	offsetof(struct nftvm_pktmeta, ct_secmark), 4 },
+	{ NFT_CT_EXPIRATION,	offsetof(struct nftvm_pktmeta, ct_expiration), 4 },
+	{ NFT_CT_ID,		offsetof(struct nftvm_pktmeta, ct_id),	    4 },
+	{ NFT_CT_DIRECTION,	offsetof(struct nftvm_pktmeta, ct_dir),	    1 },
+	{ NFT_CT_ZONE,		offsetof(struct nftvm_pktmeta, ct_zone),    2 },
+	{ NFT_CT_LABELS,	offsetof(struct nftvm_pktmeta, ct_labels), 16 },
+	{ NFT_CT_HELPER,	offsetof(struct nftvm_pktmeta, ct_helper), 16 },
+};
+
 static int fail(struct solver *s, const char *what)
 {
 	if (!s->failed)
@@ -150,11 +163,40 @@ static void put_meta(struct solver *s, const struct reg_val *r,
 	}
 }
 
+/*
+ * A ct key: "ct state" bits are or-ed (established,related lists), the
+ * other keys are stored where the VM's ct expression reads them. A
+ * packet that a non-state ct key is asked of has a conntrack entry:
+ * established, unless a "ct state" says otherwise.
+ */
+static void put_ct(struct solver *s, const struct reg_val *r,
+		   const uint8_t *v)
+{
+	struct pkt_spec *ps = s->ps;
+	uint32_t state;
+	size_t i;
+
+	if (r->base == NFT_CT_STATE) {
+		memcpy(&state, v, 4);
+		ps->ct_state |= state;
+		return;
+	}
+	for (i = 0; i < sizeof(ct_fields) / sizeof(ct_fields[0]); i++) {
+		if (ct_fields[i].key != r->base)
+			continue;
+		merge((uint8_t *)&ps->meta + ct_fields[i].off, NULL, v, r,
+		      r->len < ct_fields[i].size ? r->len :
+						   ct_fields[i].size);
+		ps->ct_other = true;
+		return;
+	}
+	fail(s, "this ct key cannot be traced");
+}
+
 /* Give the source of @r the value @v (r->len bytes). */
 static void put(struct solver *s, const struct reg_val *r, const uint8_t *v)
 {
 	struct pkt_spec *ps = s->ps;
-	uint32_t state;
 
 	switch (r->src) {
 	case SRC_PAYLOAD:
@@ -181,10 +223,7 @@ static void put(struct solver *s, const struct reg_val *r, const uint8_t *v)
 		put_meta(s, r, v);
 		return;
 	case SRC_CT:
-		if (r->base == NFT_CT_STATE) {
-			memcpy(&state, v, 4);
-			ps->ct_state |= state;
-		}
+		put_ct(s, r, v);
 		return;
 	case SRC_NONE:
 	case SRC_OTHER:
@@ -395,6 +434,9 @@ int pkt_spec_from_rule(struct pkt_spec *ps, struct nftnl_rule *rule,
 		ps->meta.iif = strcmp(ps->meta.iifname, "lo") ? 2 : 1;
 	if (ps->meta.oifname[0] && !ps->meta.oif)
 		ps->meta.oif = strcmp(ps->meta.oifname, "lo") ? 3 : 1;
+	ps->meta.ct_state = ps->ct_state;
+	if (ps->ct_other && !ps->ct_state)
+		ps->meta.ct_state = NFTVM_CT_ESTABLISHED;
 	return s.failed;
 }
 

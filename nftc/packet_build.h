@@ -28,8 +28,10 @@ struct nftnl_rule;
  * @nh, @th: network and transport header bytes, @nh_set/@th_set: the
  *           bits a selector fixed
  * @meta: interface names, mark, ... (the VM's packet metadata)
- * @ct_state: a "ct state" bit wanted (NF_CT_STATE_*_BIT), 0 for none;
- *            the VM has no conntrack: reported, not evaluated
+ * @ct_state: the "ct state" bits asked for (NF_CT_STATE_*_BIT), 0 for
+ *            none; with @meta's ct_* fields, what the VM's ct expression
+ *            reads (pkt_spec_from_rule() copies it into @meta)
+ * @ct_other: some other ct key was asked for (the packet is tracked)
  */
 struct pkt_spec {
 	uint8_t			nfproto;
@@ -42,6 +44,7 @@ struct pkt_spec {
 	unsigned int		th_len;
 	struct nftvm_pktmeta	meta;
 	uint32_t		ct_state;
+	bool			ct_other;
 };
 
 /*

@@ -397,9 +397,6 @@ int nftc_trace_packet(struct nftc_ctx *ctx, struct nftc_offline *off,
 		erec_error(&ctx->erq, NULL, "cannot trace: %s", why);
 		goto out;
 	}
-	if (ps.ct_state && warn)
-		fprintf(warn, "Warning: the VM tracks no connections: "
-			"ct selectors are not seen by the ruleset\n");
 	ret = trace_run(ctx, off, &ps, hook >= 0 ? hook : (int)default_hook(&ps),
 			sel, out);
 out:

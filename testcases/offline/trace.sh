@@ -124,5 +124,42 @@ expect "$G" accept iifname '"eth0"' udp dport 9
 	{ fail=$((fail + 1)); echo "FAIL: trace without --offline"; } ||
 	pass=$((pass + 1))
 
+# Conntrack: the ct selectors are what the VM's ct expression reads. A
+# stateful firewall: replies of known connections pass, new ones only to
+# ssh; a mark on the connection opens port 8080; NAT chains see only a
+# connection's first packet (ct state new).
+cat > "$work/ct.nft" <<'NFT'
+table ip t {
+	chain input {
+		type filter hook input priority 0; policy drop;
+		ct state established,related accept
+		ct state invalid drop
+		tcp dport 22 ct state new accept
+		tcp dport 8080 ct mark 0x5 accept
+	}
+	chain pre {
+		type nat hook prerouting priority dstnat;
+		tcp dport 80 dnat to 10.0.0.9
+	}
+}
+NFT
+C="$work/ct"
+"$NFT" --offline "$C" -f "$work/ct.nft" || { echo "load failed"; exit 1; }
+expect "$C" accept ip saddr 10.0.0.1 tcp dport 22 ct state new
+expect "$C" drop ip saddr 10.0.0.1 tcp dport 23 ct state new
+expect "$C" accept ip saddr 10.0.0.1 tcp dport 23 ct state established
+expect "$C" accept ip saddr 10.0.0.1 tcp dport 23 ct state related
+expect "$C" drop ip saddr 10.0.0.1 tcp dport 22 ct state invalid
+expect "$C" accept ip saddr 10.0.0.1 tcp dport 8080 ct state new ct mark 0x5
+expect "$C" drop ip saddr 10.0.0.1 tcp dport 8080 ct state new ct mark 0x6
+expect "$C" accept ip saddr 10.0.0.1 tcp dport 80 ct state new hook prerouting
+has 'ip t pre rule tcp dport 80 dnat to 10.0.0.9'
+expect "$C" accept ip saddr 10.0.0.1 tcp dport 80 ct state established hook prerouting
+if grep -q 'dnat to' "$work/out"; then
+	fail=$((fail + 1)); echo "FAIL: nat chain ran for an established packet"
+else
+	pass=$((pass + 1))
+fi
+
 echo "offline trace: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
