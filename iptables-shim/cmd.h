@@ -13,6 +13,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
+/* shim_save_text()'s line for a base chain the kernel does not hold */
+#define SHIM_SAVE_ABSENT	"# absent: "
+
 /**
  * struct cmd_rule - one rule of the model
  * @ctr: "[packets:bytes]"; @spec: what follows "-A CHAIN " (saved form)
@@ -28,6 +31,7 @@ struct cmd_chain {
 	uint64_t	packets, bytes;
 	struct cmd_rule	*rules;
 	unsigned int	nrules;
+	bool		absent;		/* a base chain not in the kernel */
 };
 
 struct cmd_table {

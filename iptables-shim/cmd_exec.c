@@ -289,9 +289,14 @@ static int each_chain(struct cmd_ctx *c, struct cmd_chain *ch)
 	for (i = 0; i < c->t.nchains; i++) {
 		struct cmd_chain *x = &c->t.chains[i];
 
+		bool z = c->q->op == IPT_ZERO || c->q->op == IPT_LIST;
+
 		if (ch && x != ch)
 			continue;
-		if (c->q->op == IPT_ZERO || c->q->op == IPT_LIST) {
+		if ((c->q->flags & CMD_L_VERBOSE) && !x->absent)
+			printf("%s chain `%s'\n", z ? "Zeroing" : "Flushing",
+			       x->name);
+		if (z) {
 			zero(x, c->q->num);
 			continue;
 		}
@@ -306,11 +311,18 @@ static int delete_chain(struct cmd_ctx *c, struct cmd_chain *ch)
 	const struct cmd_req *q = c->q;
 	unsigned int i;
 
-	for (i = c->t.nchains; i-- > 0;) {
+	for (i = 0; i < c->t.nchains; i++) {
 		struct cmd_chain *x = &c->t.chains[i];
 
-		if ((ch && x != ch) || (!ch && cmd_chain_builtin(&c->t,
-								 x->name)))
+		if (!ch && cmd_chain_builtin(&c->t, x->name)) {
+			/* iptables-nft's -X drops unused base chains too */
+			if (!x->nrules && !strcmp(x->policy, "ACCEPT")) {
+				x->absent = true;
+				x->packets = x->bytes = 0;
+			}
+			continue;
+		}
+		if (ch && x != ch)
 			continue;
 		/* the kernel refuses a base chain, a used or full one */
 		if (cmd_chain_builtin(&c->t, x->name) || x->nrules ||
@@ -320,7 +332,10 @@ static int delete_chain(struct cmd_ctx *c, struct cmd_chain *ch)
 				compat_prog_name(q->family), x->name);
 			return 4;
 		}
+		if (q->flags & CMD_L_VERBOSE)
+			printf("Deleting chain `%s'\n", x->name);
 		cmd_chain_del(&c->t, x);
+		i--;
 	}
 	return store(c);
 }
@@ -358,6 +373,7 @@ static int rename_chain(struct cmd_ctx *c, struct cmd_chain *ch,
 static int chain_cmd(struct cmd_ctx *c, struct cmd_chain *ch)
 {
 	const struct cmd_req *q = c->q;
+	unsigned int i;
 
 	switch (q->op) {
 	case IPT_NEW:
@@ -386,7 +402,12 @@ static int chain_cmd(struct cmd_ctx *c, struct cmd_chain *ch)
 	case IPT_LIST:
 		cmd_print_list(stdout, &c->t, ch, q->num, q->flags);
 		fflush(stdout);
-		return q->zero_after ? each_chain(c, ch) : 0;
+		if (!q->zero_after)
+			return 0;
+		/* as iptables-nft's -L -Z: every base chain is made */
+		for (i = 0; i < c->t.nchains; i++)
+			c->t.chains[i].absent = false;
+		return each_chain(c, ch);
 	case IPT_SAVE:
 		cmd_print_rules(stdout, &c->t, ch, q->num,
 				q->flags & CMD_L_VERBOSE);

@@ -17,7 +17,10 @@ struct delin_xt;
 
 /* iptables-nft / ip6tables-nft (cmd.c). */
 int shim_cmd_main(uint8_t family, int argc, char **argv);
-/* save.c: @table (NULL: all) as iptables-save -c text (malloc'ed). */
+/*
+ * save.c: @table (NULL: all) as iptables-save -c text (malloc'ed), with
+ * a SHIM_SAVE_ABSENT (cmd.h) line for each base chain not in the kernel.
+ */
 int shim_save_text(uint8_t family, const char *table, bool counters,
 		   char **text);
 /*
