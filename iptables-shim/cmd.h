@@ -70,6 +70,8 @@ enum cmd_list_flags {
 void cmd_print_rules(FILE *f, const struct cmd_table *t,
 		     const struct cmd_chain *chain, unsigned int num,
 		     bool counters);
+/* -v with -A -I -R -C -D: the rule's one-line form */
+void cmd_print_verbose(FILE *f, const struct cmd_table *t, const char *spec);
 /* -L: of @chain (NULL: all), rule @num only when > 0 */
 void cmd_print_list(FILE *f, const struct cmd_table *t,
 		    const struct cmd_chain *chain, unsigned int num,

@@ -261,6 +261,9 @@ static int rule_cmd(struct cmd_ctx *c, struct cmd_chain *ch)
 		return ret;
 	if (cmd_specs_expand(&sp, q->spec) < 0)
 		return 1;
+	for (ret = 0; (q->flags & CMD_L_VERBOSE) && ret < (int)sp.n; ret++)
+		cmd_print_verbose(stdout, &c->t, sp.v[ret]);
+	fflush(stdout);
 	if (q->op == IPT_DELETE || q->op == IPT_CHECK)
 		ret = match_cmd(c, ch, &sp);
 	else

@@ -160,6 +160,21 @@ cat > "$work/session" <<'X'
 -L -Z -v -n
 -F -v
 -X -v
+-N FOO
+-v -A INPUT -p tcp --dport 22 -j ACCEPT
+-v -A INPUT -s 1.2.3.4,5.6.7.8 -i eth0 -j FOO
+-v -A INPUT ! -s 1.2.3.4 -d 9.9.9.0/24 ! -i eth1 -j FOO
+-v -A INPUT -g FOO
+-v -D INPUT 1
+-v -C INPUT -g FOO
+-v -A INPUT -m comment --comment x -j DROP
+-v -A INPUT -j LOG
+-v -I INPUT 2 -p udp -m udp --sport 53 -j ACCEPT
+-v -R INPUT 1 -p icmp -j REJECT
+-v -D INPUT -p udp --sport 53 -j ACCEPT
+-v -N BAR
+-v -P INPUT DROP
+-S
 X
 
 # The same for ip6tables-nft, shorter: addresses, icmpv6, the listing.
