@@ -53,6 +53,13 @@ static const struct {
 	{ "-o", "INPUT" }, { "-o", "PREROUTING" },
 };
 
+/* How iptables-nft names the batch message a rule command failed in. */
+static const char *const cmd_kernel_op[__IPT_MAX] = {
+	[IPT_APPEND]	= "RULE_APPEND",
+	[IPT_INSERT]	= "RULE_INSERT",
+	[IPT_REPLACE]	= "RULE_REPLACE",
+};
+
 struct cmd_ctx {
 	const struct cmd_req	*q;
 	struct cmd_table	t;
@@ -94,13 +101,16 @@ static int load(struct cmd_ctx *c)
 
 static int store(struct cmd_ctx *c)
 {
-	char *text = cmd_table_format(&c->t);
+	char *text = cmd_table_format(&c->t), obj[64];
 	int ret;
 
 	if (!text)
 		return 1;
-	ret = shim_restore_text(c->q->family, text, false);
-	return ret == -2 ? 2 : ret < 0 ? 1 : 0;
+	snprintf(obj, sizeof(obj), "rule in chain %s",
+		 c->q->chain ? c->q->chain : "");
+	ret = shim_restore_text(c->q->family, text, false,
+				cmd_kernel_op[c->q->op], obj);
+	return ret == -2 ? 2 : ret == -4 ? 4 : ret < 0 ? 1 : 0;
 }
 
 static void scratch_name(char *buf, size_t len);
@@ -116,9 +126,9 @@ static char *canonical(struct cmd_ctx *c, const char *spec, int *rc)
 	if (asprintf(&text, "*%s\n:%s - [0:0]\n-A %s %s\nCOMMIT\n",
 		     c->t.name, name, name, spec) < 0)
 		return NULL;
-	*rc = shim_restore_text(c->q->family, text, true);
+	*rc = shim_restore_text(c->q->family, text, true, "RULE_APPEND", "");
 	if (*rc < 0) {
-		*rc = *rc == -2 ? 2 : 1;
+		*rc = *rc == -2 ? 2 : *rc == -4 ? 4 : 1;
 		return NULL;
 	}
 	if (shim_save_text(c->q->family, c->t.name, true, &text) < 0)

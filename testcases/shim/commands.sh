@@ -175,6 +175,12 @@ cat > "$work/session" <<'X'
 -v -N BAR
 -v -P INPUT DROP
 -S
+-I INPUT -j MASQUERADE
+-A INPUT -j DNAT --to-destination 1.2.3.4
+-t nat -A POSTROUTING -j NOTARGET
+-A INPUT -m nosuchmatch -j ACCEPT
+-R INPUT 1 -j MASQUERADE
+-S
 X
 
 # The same for ip6tables-nft, shorter: addresses, icmpv6, the listing.
