@@ -54,6 +54,8 @@ void cmd_chain_del(struct cmd_table *t, struct cmd_chain *c);
 /* insert @spec (copied) before rule @at (0-based; nrules appends) */
 int cmd_rule_insert(struct cmd_chain *c, unsigned int at, const char *spec);
 void cmd_rule_del(struct cmd_chain *c, unsigned int at);
+/* does @spec jump or go to @chain? */
+bool cmd_spec_targets(const char *spec, const char *chain);
 /* rules of the table jumping or going to @chain */
 unsigned int cmd_chain_refs(const struct cmd_table *t, const char *chain);
 bool cmd_chain_builtin(const struct cmd_table *t, const char *chain);

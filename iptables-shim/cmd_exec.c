@@ -115,18 +115,59 @@ static int store(struct cmd_ctx *c)
 
 static void scratch_name(char *buf, size_t len);
 
+/* Does @spec name a user chain (restore -n knows only its input's)? */
+static bool jumps_user(const struct cmd_table *t, const char *spec)
+{
+	unsigned int i;
+
+	for (i = 0; i < t->nchains; i++) {
+		if (!cmd_chain_builtin(t, t->chains[i].name) &&
+		    cmd_spec_targets(spec, t->chains[i].name))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * The restore text putting @spec alone in scratch chain @name: with
+ * --noflush (*noflush), or, when it jumps to a user chain, the whole
+ * table with the scratch chain added.
+ */
+static char *scratch_text(struct cmd_ctx *c, const char *name,
+			  const char *spec, bool *noflush)
+{
+	char *table, *text = NULL, *body, *end;
+
+	*noflush = !jumps_user(&c->t, spec);
+	if (*noflush)
+		return asprintf(&text, "*%s\n:%s - [0:0]\n-A %s %s\nCOMMIT\n",
+				c->t.name, name, name, spec) < 0 ? NULL : text;
+	/* the model's text, the scratch chain declared first */
+	table = cmd_table_format(&c->t);
+	body = table ? strchr(table, '\n') : NULL;
+	end = body ? strstr(body, "COMMIT\n") : NULL;
+	if (end && asprintf(&text, "*%s\n:%s - [0:0]%.*s-A %s %s\nCOMMIT\n",
+			    c->t.name, name, (int)(end - body), body, name,
+			    spec) < 0)
+		text = NULL;
+	free(table);
+	return text;
+}
+
 /* The saved form of @spec (malloc'ed) via a scratch chain; NULL: failed. */
 static char *canonical(struct cmd_ctx *c, const char *spec, int *rc)
 {
 	struct cmd_table s;
 	struct cmd_chain *sc;
-	char name[32], *text = NULL, *out = NULL;
+	char name[32], *text, *out = NULL;
+	bool noflush;
 
 	scratch_name(name, sizeof(name));
-	if (asprintf(&text, "*%s\n:%s - [0:0]\n-A %s %s\nCOMMIT\n",
-		     c->t.name, name, name, spec) < 0)
+	text = scratch_text(c, name, spec, &noflush);
+	if (!text)
 		return NULL;
-	*rc = shim_restore_text(c->q->family, text, true, "RULE_APPEND", "");
+	*rc = shim_restore_text(c->q->family, text, noflush, "RULE_APPEND",
+				"");
 	if (*rc < 0) {
 		*rc = *rc == -2 ? 2 : *rc == -4 ? 4 : 1;
 		return NULL;

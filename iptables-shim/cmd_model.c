@@ -91,7 +91,7 @@ void cmd_rule_del(struct cmd_chain *c, unsigned int at)
 }
 
 /* Does @spec end in, or hold, "-j NAME" / "-g NAME" as whole words? */
-static bool spec_targets(const char *spec, const char *chain)
+bool cmd_spec_targets(const char *spec, const char *chain)
 {
 	static const char *const kw[] = { "-j ", "-g " };
 	size_t n = strlen(chain);
@@ -115,7 +115,8 @@ unsigned int cmd_chain_refs(const struct cmd_table *t, const char *chain)
 
 	for (i = 0; i < t->nchains; i++) {
 		for (j = 0; j < t->chains[i].nrules; j++)
-			n += spec_targets(t->chains[i].rules[j].spec, chain);
+			n += cmd_spec_targets(t->chains[i].rules[j].spec,
+					      chain);
 	}
 	return n;
 }

@@ -181,6 +181,12 @@ cat > "$work/session" <<'X'
 -A INPUT -m nosuchmatch -j ACCEPT
 -R INPUT 1 -j MASQUERADE
 -S
+-N FOO2
+-A INPUT -p tcp --dport 22 -j FOO2
+-C INPUT -p tcp --dport 22 -j FOO2
+-C INPUT -p tcp --dport 23 -g FOO2
+-D INPUT -p tcp --dport 22 -j FOO2
+-S
 X
 
 # The same for ip6tables-nft, shorter: addresses, icmpv6, the listing.
