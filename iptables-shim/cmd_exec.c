@@ -5,7 +5,9 @@
  * path (one batch: the table is replaced, counters kept). Rule specs
  * are compared in saved form: a spec that is not already a saved line
  * of the chain is put in a scratch chain of the table and read back,
- * which is how the kernel and the save path spell it.
+ * which is how the kernel and the save path spell it (-C then deletes
+ * the scratch chain alone; -D's store drops it with the rest). Not
+ * atomic against another writer between the read and the write.
  */
 #define _GNU_SOURCE
 #include <config.h>
