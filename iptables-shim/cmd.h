@@ -13,6 +13,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
+/* shim_save_text()'s line for a base chain the kernel does not hold */
+#define SHIM_SAVE_ABSENT	"# absent: "
+
 /**
  * struct cmd_rule - one rule of the model
  * @ctr: "[packets:bytes]"; @spec: what follows "-A CHAIN " (saved form)
@@ -28,6 +31,7 @@ struct cmd_chain {
 	uint64_t	packets, bytes;
 	struct cmd_rule	*rules;
 	unsigned int	nrules;
+	bool		absent;		/* a base chain not in the kernel */
 };
 
 struct cmd_table {
@@ -50,6 +54,8 @@ void cmd_chain_del(struct cmd_table *t, struct cmd_chain *c);
 /* insert @spec (copied) before rule @at (0-based; nrules appends) */
 int cmd_rule_insert(struct cmd_chain *c, unsigned int at, const char *spec);
 void cmd_rule_del(struct cmd_chain *c, unsigned int at);
+/* does @spec jump or go to @chain? */
+bool cmd_spec_targets(const char *spec, const char *chain);
 /* rules of the table jumping or going to @chain */
 unsigned int cmd_chain_refs(const struct cmd_table *t, const char *chain);
 bool cmd_chain_builtin(const struct cmd_table *t, const char *chain);
@@ -66,6 +72,8 @@ enum cmd_list_flags {
 void cmd_print_rules(FILE *f, const struct cmd_table *t,
 		     const struct cmd_chain *chain, unsigned int num,
 		     bool counters);
+/* -v with -A -I -R -C -D: the rule's one-line form */
+void cmd_print_verbose(FILE *f, const struct cmd_table *t, const char *spec);
 /* -L: of @chain (NULL: all), rule @num only when > 0 */
 void cmd_print_list(FILE *f, const struct cmd_table *t,
 		    const struct cmd_chain *chain, unsigned int num,

@@ -5,7 +5,9 @@
  * path (one batch: the table is replaced, counters kept). Rule specs
  * are compared in saved form: a spec that is not already a saved line
  * of the chain is put in a scratch chain of the table and read back,
- * which is how the kernel and the save path spell it.
+ * which is how the kernel and the save path spell it (-C then deletes
+ * the scratch chain alone; -D's store drops it with the rest). Not
+ * atomic against another writer between the read and the write.
  */
 #define _GNU_SOURCE
 #include <config.h>
@@ -53,6 +55,13 @@ static const struct {
 	{ "-o", "INPUT" }, { "-o", "PREROUTING" },
 };
 
+/* How iptables-nft names the batch message a rule command failed in. */
+static const char *const cmd_kernel_op[__IPT_MAX] = {
+	[IPT_APPEND]	= "RULE_APPEND",
+	[IPT_INSERT]	= "RULE_INSERT",
+	[IPT_REPLACE]	= "RULE_REPLACE",
+};
+
 struct cmd_ctx {
 	const struct cmd_req	*q;
 	struct cmd_table	t;
@@ -94,31 +103,75 @@ static int load(struct cmd_ctx *c)
 
 static int store(struct cmd_ctx *c)
 {
-	char *text = cmd_table_format(&c->t);
+	char *text = cmd_table_format(&c->t), obj[64];
 	int ret;
 
 	if (!text)
 		return 1;
-	ret = shim_restore_text(c->q->family, text, false);
-	return ret == -2 ? 2 : ret < 0 ? 1 : 0;
+	snprintf(obj, sizeof(obj), "rule in chain %s",
+		 c->q->chain ? c->q->chain : "");
+	ret = shim_restore_text(c->q->family, text, false,
+				cmd_kernel_op[c->q->op], obj);
+	return ret == -2 ? 2 : ret == -4 ? 4 : ret < 0 ? 1 : 0;
 }
 
 static void scratch_name(char *buf, size_t len);
+
+/* Does @spec name a user chain (restore -n knows only its input's)? */
+static bool jumps_user(const struct cmd_table *t, const char *spec)
+{
+	unsigned int i;
+
+	for (i = 0; i < t->nchains; i++) {
+		if (!cmd_chain_builtin(t, t->chains[i].name) &&
+		    cmd_spec_targets(spec, t->chains[i].name))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * The restore text putting @spec alone in scratch chain @name: with
+ * --noflush (*noflush), or, when it jumps to a user chain, the whole
+ * table with the scratch chain added.
+ */
+static char *scratch_text(struct cmd_ctx *c, const char *name,
+			  const char *spec, bool *noflush)
+{
+	char *table, *text = NULL, *body, *end;
+
+	*noflush = !jumps_user(&c->t, spec);
+	if (*noflush)
+		return asprintf(&text, "*%s\n:%s - [0:0]\n-A %s %s\nCOMMIT\n",
+				c->t.name, name, name, spec) < 0 ? NULL : text;
+	/* the model's text, the scratch chain declared first */
+	table = cmd_table_format(&c->t);
+	body = table ? strchr(table, '\n') : NULL;
+	end = body ? strstr(body, "COMMIT\n") : NULL;
+	if (end && asprintf(&text, "*%s\n:%s - [0:0]%.*s-A %s %s\nCOMMIT\n",
+			    c->t.name, name, (int)(end - body), body, name,
+			    spec) < 0)
+		text = NULL;
+	free(table);
+	return text;
+}
 
 /* The saved form of @spec (malloc'ed) via a scratch chain; NULL: failed. */
 static char *canonical(struct cmd_ctx *c, const char *spec, int *rc)
 {
 	struct cmd_table s;
 	struct cmd_chain *sc;
-	char name[32], *text = NULL, *out = NULL;
+	char name[32], *text, *out = NULL;
+	bool noflush;
 
 	scratch_name(name, sizeof(name));
-	if (asprintf(&text, "*%s\n:%s - [0:0]\n-A %s %s\nCOMMIT\n",
-		     c->t.name, name, name, spec) < 0)
+	text = scratch_text(c, name, spec, &noflush);
+	if (!text)
 		return NULL;
-	*rc = shim_restore_text(c->q->family, text, true);
+	*rc = shim_restore_text(c->q->family, text, noflush, "RULE_APPEND",
+				"");
 	if (*rc < 0) {
-		*rc = *rc == -2 ? 2 : 1;
+		*rc = *rc == -2 ? 2 : *rc == -4 ? 4 : 1;
 		return NULL;
 	}
 	if (shim_save_text(c->q->family, c->t.name, true, &text) < 0)
@@ -261,6 +314,9 @@ static int rule_cmd(struct cmd_ctx *c, struct cmd_chain *ch)
 		return ret;
 	if (cmd_specs_expand(&sp, q->spec) < 0)
 		return 1;
+	for (ret = 0; (q->flags & CMD_L_VERBOSE) && ret < (int)sp.n; ret++)
+		cmd_print_verbose(stdout, &c->t, sp.v[ret]);
+	fflush(stdout);
 	if (q->op == IPT_DELETE || q->op == IPT_CHECK)
 		ret = match_cmd(c, ch, &sp);
 	else
@@ -289,9 +345,14 @@ static int each_chain(struct cmd_ctx *c, struct cmd_chain *ch)
 	for (i = 0; i < c->t.nchains; i++) {
 		struct cmd_chain *x = &c->t.chains[i];
 
+		bool z = c->q->op == IPT_ZERO || c->q->op == IPT_LIST;
+
 		if (ch && x != ch)
 			continue;
-		if (c->q->op == IPT_ZERO || c->q->op == IPT_LIST) {
+		if ((c->q->flags & CMD_L_VERBOSE) && !x->absent)
+			printf("%s chain `%s'\n", z ? "Zeroing" : "Flushing",
+			       x->name);
+		if (z) {
 			zero(x, c->q->num);
 			continue;
 		}
@@ -306,11 +367,18 @@ static int delete_chain(struct cmd_ctx *c, struct cmd_chain *ch)
 	const struct cmd_req *q = c->q;
 	unsigned int i;
 
-	for (i = c->t.nchains; i-- > 0;) {
+	for (i = 0; i < c->t.nchains; i++) {
 		struct cmd_chain *x = &c->t.chains[i];
 
-		if ((ch && x != ch) || (!ch && cmd_chain_builtin(&c->t,
-								 x->name)))
+		if (!ch && cmd_chain_builtin(&c->t, x->name)) {
+			/* iptables-nft's -X drops unused base chains too */
+			if (!x->nrules && !strcmp(x->policy, "ACCEPT")) {
+				x->absent = true;
+				x->packets = x->bytes = 0;
+			}
+			continue;
+		}
+		if (ch && x != ch)
 			continue;
 		/* the kernel refuses a base chain, a used or full one */
 		if (cmd_chain_builtin(&c->t, x->name) || x->nrules ||
@@ -320,7 +388,10 @@ static int delete_chain(struct cmd_ctx *c, struct cmd_chain *ch)
 				compat_prog_name(q->family), x->name);
 			return 4;
 		}
+		if (q->flags & CMD_L_VERBOSE)
+			printf("Deleting chain `%s'\n", x->name);
 		cmd_chain_del(&c->t, x);
+		i--;
 	}
 	return store(c);
 }
@@ -358,6 +429,7 @@ static int rename_chain(struct cmd_ctx *c, struct cmd_chain *ch,
 static int chain_cmd(struct cmd_ctx *c, struct cmd_chain *ch)
 {
 	const struct cmd_req *q = c->q;
+	unsigned int i;
 
 	switch (q->op) {
 	case IPT_NEW:
@@ -386,7 +458,12 @@ static int chain_cmd(struct cmd_ctx *c, struct cmd_chain *ch)
 	case IPT_LIST:
 		cmd_print_list(stdout, &c->t, ch, q->num, q->flags);
 		fflush(stdout);
-		return q->zero_after ? each_chain(c, ch) : 0;
+		if (!q->zero_after)
+			return 0;
+		/* as iptables-nft's -L -Z: every base chain is made */
+		for (i = 0; i < c->t.nchains; i++)
+			c->t.chains[i].absent = false;
+		return each_chain(c, ch);
 	case IPT_SAVE:
 		cmd_print_rules(stdout, &c->t, ch, q->num,
 				q->flags & CMD_L_VERBOSE);

@@ -3,9 +3,10 @@
  * iptables -S and -L output from the command's table model. -S is the
  * saved rule lines with -P / -N chain lines; -L reads each saved rule
  * line back into iptables' listing columns (target, prot, opt, in,
- * out, source, destination) and prints its matches and target options
- * the way the common extensions' print() functions do (a table below);
- * an extension missing from it is printed as its options, unchanged.
+ * out, source, destination); matches and target options are printed
+ * by the extensions' own print() (cmd_xtprint.c), or, where that is not
+ * possible, the way the common ones print (a table below), any other
+ * as its options unchanged.
  */
 #define _GNU_SOURCE
 #include <config.h>
@@ -120,7 +121,7 @@ static const char *const cmd_named_modules[] = {
 struct cmd_lrule {
 	const char	*f[4];		/* -s -d -i -o */
 	bool		neg[4];
-	const char	*proto;
+	char		*proto;		/* in the tokenized buffer */
 	bool		proto_neg;
 	bool		frag;
 	const char	*target;
@@ -383,6 +384,48 @@ static void print_chain_head(FILE *f, const struct cmd_table *t,
 	      "destination         \n" :
 	      "target     prot opt source               destination         \n",
 	      f);
+}
+
+/* The one-line form -v prints of a rule it adds, checks or deletes. */
+void cmd_print_verbose(FILE *f, const struct cmd_table *t, const char *spec)
+{
+	struct cmd_lrule r = { 0 };
+	char *buf = strdup(spec), *tok[CMD_MAX_TOK + 2], *proto;
+	char dash_m[] = "-m";
+	unsigned int n = 0, i;
+
+	if (!buf)
+		return;
+	tokenize(&r, buf);
+	classify(&r);
+	if (r.go && r.ntok >= 2)
+		r.ntok -= 2;
+	fprintf(f, "%s  %s%s opt %s in %s%s out %s%s %c%s  -> %s%s  ",
+		r.target ? r.target : "", r.proto_neg ? "!" : "",
+		proto_text(r.proto, false), r.frag ? "-f" : "--",
+		r.neg[2] ? "!" : "", r.f[2] ? r.f[2] : "*",
+		r.neg[3] ? "!" : "", r.f[3] ? r.f[3] : "*",
+		r.neg[0] ? '!' : ' ', r.f[0] ? r.f[0] :
+		t->family == NFPROTO_IPV6 ? "::/0" : "0.0.0.0/0",
+		r.neg[1] ? "!" : "", r.f[1] ? r.f[1] :
+		t->family == NFPROTO_IPV6 ? "::/0" : "0.0.0.0/0");
+	if (r.go)
+		fputs("[goto] ", f);
+	/* options before any -m are the protocol's (as iptables loads it) */
+	proto = r.proto && !r.proto_neg && r.ntok &&
+		strcmp(r.tok[0], "-m") ? r.proto : NULL;
+	if (proto) {
+		tok[n++] = dash_m;
+		tok[n++] = proto;
+	}
+	for (i = 0; i < r.ntok && n < CMD_MAX_TOK + 2; i++)
+		tok[n++] = r.tok[i];
+	fflush(f);
+	if (cmd_xt_print(f, t->family, tok, n, proto_num(r.proto),
+			 r.proto_neg, r.target, true) < 0)
+		print_extras(f, &r);
+	fputc('\n', f);
+	free(buf);
 }
 
 void cmd_print_list(FILE *f, const struct cmd_table *t,

@@ -91,7 +91,7 @@ void cmd_rule_del(struct cmd_chain *c, unsigned int at)
 }
 
 /* Does @spec end in, or hold, "-j NAME" / "-g NAME" as whole words? */
-static bool spec_targets(const char *spec, const char *chain)
+bool cmd_spec_targets(const char *spec, const char *chain)
 {
 	static const char *const kw[] = { "-j ", "-g " };
 	size_t n = strlen(chain);
@@ -115,7 +115,8 @@ unsigned int cmd_chain_refs(const struct cmd_table *t, const char *chain)
 
 	for (i = 0; i < t->nchains; i++) {
 		for (j = 0; j < t->chains[i].nrules; j++)
-			n += spec_targets(t->chains[i].rules[j].spec, chain);
+			n += cmd_spec_targets(t->chains[i].rules[j].spec,
+					      chain);
 	}
 	return n;
 }
@@ -171,14 +172,36 @@ static int parse_rule(struct cmd_table *t, char *line)
 	return 0;
 }
 
-static int parse_line(struct cmd_table *t, char *line, bool *in)
+static int mark_absent(struct cmd_table *t, const char *name)
+{
+	struct cmd_chain *c = cmd_chain_find(t, name);
+
+	if (c)
+		c->absent = true;
+	return 0;
+}
+
+/*
+ * A base chain is created as iptables-nft does, when it is first used:
+ * a rule, a policy, counters. Until then it stays out of the kernel.
+ */
+static bool left_out(const struct cmd_chain *c)
+{
+	return c->absent && !c->nrules && !strcmp(c->policy, "ACCEPT") &&
+	       !c->packets && !c->bytes;
+}
+
+static int parse_line(struct cmd_table *t, char *line, bool *in, bool *seen)
 {
 	if (*line == '*') {
 		*in = !strcmp(line + 1, t->name);
+		*seen |= *in;
 		return 0;
 	}
 	if (*in && !strncmp(line, "# unsupported", 13))
 		return -EOPNOTSUPP;
+	if (*in && !strncmp(line, SHIM_SAVE_ABSENT, strlen(SHIM_SAVE_ABSENT)))
+		return mark_absent(t, line + strlen(SHIM_SAVE_ABSENT));
 	if (!*in || *line == '#' || !*line || !strcmp(line, "COMMIT"))
 		return 0;
 	if (*line == ':')
@@ -191,7 +214,7 @@ int cmd_table_parse(struct cmd_table *t, uint8_t family, const char *name,
 {
 	const struct compat_table *ct = compat_table_find(family, name);
 	char *copy, *line, *save = NULL;
-	bool in = false;
+	bool in = false, seen = false;
 	unsigned int i;
 	int ret = 0;
 
@@ -209,8 +232,10 @@ int cmd_table_parse(struct cmd_table *t, uint8_t family, const char *name,
 		return -ENOMEM;
 	for (line = strtok_r(copy, "\n", &save); line && ret == 0;
 	     line = strtok_r(NULL, "\n", &save))
-		ret = parse_line(t, line, &in);
+		ret = parse_line(t, line, &in, &seen);
 	free(copy);
+	for (i = 0; !seen && i < t->nchains; i++)
+		t->chains[i].absent = true;	/* no table in the kernel */
 	return ret;
 }
 
@@ -227,6 +252,8 @@ char *cmd_table_format(const struct cmd_table *t)
 	fprintf(f, "*%s\n", t->name);
 	for (i = 0; i < t->nchains; i++) {
 		c = &t->chains[i];
+		if (left_out(c))
+			continue;
 		fprintf(f, ":%s %s [%" PRIu64 ":%" PRIu64 "]\n", c->name,
 			c->policy, c->packets, c->bytes);
 	}

@@ -78,8 +78,6 @@ static int parse_all(struct xp_ctx *x, const char *target)
 				return -1;
 		}
 		x->err[0] = '\0';
-		if (target && !strcmp(name, target) && i >= x->argc)
-			continue;	/* ACCEPT, a chain: no options */
 		e = target && !strcmp(name, target) ?
 			xl_xt_target(x->xr, name, x->err, sizeof(x->err)) :
 			xl_xt_match(x->xr, name, x->err, sizeof(x->err));

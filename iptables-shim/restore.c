@@ -39,6 +39,8 @@ struct restore_opts {
 	bool		no_xt;		/* native VM code only */
 	const char	*path;
 	bool		cmd_style;	/* the first error as iptables' -A ... */
+	const char	*kernel_op;	/* ... "RULE_APPEND" failed ... */
+	const char	*kernel_obj;	/* ... : "rule in chain INPUT" */
 };
 
 struct restore_ctx {
@@ -146,22 +148,42 @@ static const struct xlate_cmd_ops restore_ops = {
 	.chain	= on_chain,
 };
 
-/* The first error as the iptables command prints an option error. */
-static void print_cmd_style(uint8_t family, const struct erec_queue *q)
+#define RESTORE_KERNEL_PREFIX	"Could not process rule: "
+#define RESTORE_RETRY_NATIVE	2
+#define RESTORE_CMD_USAGE	3
+#define RESTORE_CMD_KERNEL	4
+
+/*
+ * The first error as the iptables command prints it: an option error
+ * (RESTORE_CMD_USAGE), or what the kernel refused (RESTORE_CMD_KERNEL).
+ */
+static int print_cmd_style(uint8_t family, const struct restore_opts *o,
+			   const struct erec_queue *q)
 {
+	const size_t kp = strlen(RESTORE_KERNEL_PREFIX);
 	const struct error_record *e;
 	const char *prog = compat_prog_name(family);
 
 	list_for_each_entry(e, &q->records, list) {
 		if (e->type != EREC_ERROR)
 			continue;
+		if (o->kernel_op && !strncmp(e->msg, RESTORE_KERNEL_PREFIX,
+					     kp)) {
+			fprintf(stderr, "%s v1.8.9 (nf_tables):  %s failed "
+				"(%s): %s\n", prog, o->kernel_op, e->msg + kp,
+				o->kernel_obj);
+			return RESTORE_CMD_KERNEL;
+		}
 		/* iptables prints this one without its prefix */
 		if (strncmp(e->msg, "Bad argument", 12))
 			fprintf(stderr, "%s v1.8.9 (nf_tables): ", prog);
-		fprintf(stderr, "%s\nTry `%s -h' or '%s --help' for more "
-			"information.\n", e->msg, prog, prog);
-		return;
+		fprintf(stderr, "%s\n%sTry `%s -h' or '%s --help' for more "
+			"information.\n", e->msg,
+			strncmp(e->msg, "Couldn't load", 13) ? "" : "\n", prog,
+			prog);
+		return RESTORE_CMD_USAGE;
 	}
+	return RESTORE_CMD_USAGE;
 }
 
 static unsigned int print_erq(const struct erec_queue *q, bool warnings)
@@ -331,8 +353,6 @@ static int commit(struct restore_ctx *r, struct list_head *cmds)
 	return ret ? -1 : 0;
 }
 
-#define RESTORE_RETRY_NATIVE	2
-#define RESTORE_CMD_USAGE	3
 
 static int restore(uint8_t family, const struct restore_opts *o, char *data)
 {
@@ -370,9 +390,8 @@ static int restore(uint8_t family, const struct restore_opts *o, char *data)
 report:
 	if (o->cmd_style && (xlate_errors(x)->num_errors ||
 			     (r.nft && r.nft->erq.num_errors))) {
-		print_cmd_style(family, xlate_errors(x)->num_errors ?
-				xlate_errors(x) : &r.nft->erq);
-		ret = RESTORE_CMD_USAGE;
+		ret = print_cmd_style(family, o, xlate_errors(x)->num_errors ?
+				      xlate_errors(x) : &r.nft->erq);
 		goto out_quiet;
 	}
 	print_erq(xlate_errors(x), o->verbose);
@@ -387,7 +406,7 @@ out_quiet:
 out:
 	nftc_ctx_free(r.nft);
 	xlate_ctx_free(x);
-	if (ret == RESTORE_CMD_USAGE)
+	if (ret == RESTORE_CMD_USAGE || ret == RESTORE_CMD_KERNEL)
 		return ret;
 	return ret == RESTORE_RETRY_NATIVE ? ret : ret < 0 ? 1 : 0;
 }
@@ -415,10 +434,13 @@ int shim_chain_delete(uint8_t family, const char *table, const char *chain)
 	return ret;
 }
 
-int shim_restore_text(uint8_t family, char *data, bool noflush)
+int shim_restore_text(uint8_t family, char *data, bool noflush,
+		      const char *kernel_op, const char *kernel_obj)
 {
 	struct restore_opts o = { .path = "-", .noflush = noflush,
-				  .counters = true, .cmd_style = true };
+				  .counters = true, .cmd_style = true,
+				  .kernel_op = kernel_op,
+				  .kernel_obj = kernel_obj };
 	char *copy = strdup(data);
 	int ret;
 
@@ -429,7 +451,8 @@ int shim_restore_text(uint8_t family, char *data, bool noflush)
 		copy = NULL;
 	}
 	free(copy);
-	return ret == 0 ? 0 : ret == RESTORE_CMD_USAGE ? -2 : -1;
+	return ret == 0 ? 0 : ret == RESTORE_CMD_USAGE ? -2 :
+	       ret == RESTORE_CMD_KERNEL ? -4 : -1;
 }
 
 static void usage(FILE *f, const char *prog)

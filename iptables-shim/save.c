@@ -17,6 +17,7 @@
 #include <time.h>
 #include <linux/netfilter.h>
 #include "shim.h"
+#include "cmd.h"
 #include "compat.h"
 #include "printer.h"
 
@@ -138,6 +139,12 @@ static void print_table(struct save_ctx *s, const struct compat_table *ct,
 	for (i = 0; i < ct->nchains; i++)
 		print_chain_decl(s, ct->name, ct->chains[i].name,
 				 find_chain(t, ct->chains[i].name), true);
+	/* for the iptables command: base chains not in the kernel */
+	for (i = 0; i < ct->nchains && s->o->quiet; i++) {
+		if (!find_chain(t, ct->chains[i].name))
+			fprintf(s->f, "%s%s\n", SHIM_SAVE_ABSENT,
+				ct->chains[i].name);
+	}
 	for (i = 0; i < n; i++)
 		print_chain_decl(s, ct->name, uc[i]->handle.chain.name, uc[i],
 				 false);

@@ -17,14 +17,20 @@ struct delin_xt;
 
 /* iptables-nft / ip6tables-nft (cmd.c). */
 int shim_cmd_main(uint8_t family, int argc, char **argv);
-/* save.c: @table (NULL: all) as iptables-save -c text (malloc'ed). */
+/*
+ * save.c: @table (NULL: all) as iptables-save -c text (malloc'ed), with
+ * a SHIM_SAVE_ABSENT (cmd.h) line for each base chain not in the kernel.
+ */
 int shim_save_text(uint8_t family, const char *table, bool counters,
 		   char **text);
 /*
- * restore.c: @data (consumed) with -c, as one batch; 0, -1, or -2 for an
- * error in the input (printed as iptables' option errors).
+ * restore.c: @data (consumed) with -c, as one batch; 0, -1, -2 for an
+ * error in the input (printed as iptables' option errors), or -4 when
+ * the kernel refuses it (printed as "@kernel_op failed (...): @kernel_obj"
+ * when @kernel_op is set).
  */
-int shim_restore_text(uint8_t family, char *data, bool noflush);
+int shim_restore_text(uint8_t family, char *data, bool noflush,
+		      const char *kernel_op, const char *kernel_obj);
 /* restore.c: flush and delete one chain, as one batch; 0 or -1. */
 int shim_chain_delete(uint8_t family, const char *table, const char *chain);
 

@@ -5,9 +5,9 @@
 # scripted session (-N -A -I -D by spec and by number -R -P -E -F -Z -X,
 # -C, -S, -L in its forms, and error cases) runs with stock iptables-nft
 # in one fresh private network namespace and with ours in another. Every
-# step's exit status, stdout and stderr must be the same (listing steps
-# are part of the session, counters are zero in both). Prints one line
-# per step and the number that agree. Needs root and nf_tables; skips
+# step's exit status, stdout, stderr and the kernel's chains must be the
+# same (listing steps are part of the session); then a listing with real
+# counters. Prints one line per step and the number that agree. Needs root and nf_tables; skips
 # (77) otherwise.
 set -u
 SKIP=77
@@ -152,6 +152,41 @@ cat > "$work/session" <<'X'
 -R INPUT 1 -s 7.7.7.7,8.8.8.8 -j ACCEPT
 -S
 -L -n -v
+-N FOO
+-N BAR
+-A INPUT -j ACCEPT
+-Z -v
+-Z INPUT -v
+-L -Z -v -n
+-F -v
+-X -v
+-N FOO
+-v -A INPUT -p tcp --dport 22 -j ACCEPT
+-v -A INPUT -s 1.2.3.4,5.6.7.8 -i eth0 -j FOO
+-v -A INPUT ! -s 1.2.3.4 -d 9.9.9.0/24 ! -i eth1 -j FOO
+-v -A INPUT -g FOO
+-v -D INPUT 1
+-v -C INPUT -g FOO
+-v -A INPUT -m comment --comment x -j DROP
+-v -A INPUT -j LOG
+-v -I INPUT 2 -p udp -m udp --sport 53 -j ACCEPT
+-v -R INPUT 1 -p icmp -j REJECT
+-v -D INPUT -p udp --sport 53 -j ACCEPT
+-v -N BAR
+-v -P INPUT DROP
+-S
+-I INPUT -j MASQUERADE
+-A INPUT -j DNAT --to-destination 1.2.3.4
+-t nat -A POSTROUTING -j NOTARGET
+-A INPUT -m nosuchmatch -j ACCEPT
+-R INPUT 1 -j MASQUERADE
+-S
+-N FOO2
+-A INPUT -p tcp --dport 22 -j FOO2
+-C INPUT -p tcp --dport 22 -j FOO2
+-C INPUT -p tcp --dport 23 -g FOO2
+-D INPUT -p tcp --dport 22 -j FOO2
+-S
 X
 
 # The same for ip6tables-nft, shorter: addresses, icmpv6, the listing.
@@ -175,7 +210,9 @@ cat > "$work/session6" <<'X'
 -L -n
 X
 
-run() {	# run BINARY OUTDIR SESSION: one file set per step
+# Each step: exit status, stdout, stderr and the kernel's chains of the
+# filter table ("lay": iptables-nft makes a base chain on first use).
+run() {	# run BINARY OUTDIR SESSION FAMILY: one file set per step
 	mkdir -p "$2"
 	unshare -n sh -c '
 		n=0
@@ -183,7 +220,9 @@ run() {	# run BINARY OUTDIR SESSION: one file set per step
 			n=$((n + 1))
 			$1 $l >"$2/$n.out" 2>"$2/$n.err"
 			echo $? >"$2/$n.rc"
-		done < "$3"' sh "$1" "$2" "$3"
+			nft list table $4 filter 2>/dev/null |
+				grep -o "chain [^ ]*" | sort >"$2/$n.lay"
+		done < "$3"' sh "$1" "$2" "$3" "$4"
 }
 
 pass=0 fail=0 total=0
@@ -193,7 +232,7 @@ compare() {	# compare NAME SESSION: stock's and our step files
 		n=$((n + 1))
 		total=$((total + 1))
 		bad=""
-		for k in rc out err; do
+		for k in rc out err lay; do
 			cmp -s "$work/$1.stock/$n.$k" "$work/$1.ours/$n.$k" ||
 				bad="$bad $k"
 		done
@@ -202,7 +241,7 @@ compare() {	# compare NAME SESSION: stock's and our step files
 			continue
 		fi
 		fail=$((fail + 1)); echo "FAIL $1 $n: $l (differs:$bad)"
-		for k in rc out err; do
+		for k in rc out err lay; do
 			cmp -s "$work/$1.stock/$n.$k" "$work/$1.ours/$n.$k" ||
 				diff -u "$work/$1.stock/$n.$k" \
 					"$work/$1.ours/$n.$k" |
@@ -212,15 +251,50 @@ compare() {	# compare NAME SESSION: stock's and our step files
 }
 
 STOCK6=$(command -v ip6tables-nft) || STOCK6=""
-run "$STOCK" "$work/v4.stock" "$work/session"
-run "$OURS" "$work/v4.ours" "$work/session"
+run "$STOCK" "$work/v4.stock" "$work/session" ip
+run "$OURS" "$work/v4.ours" "$work/session" ip
 compare v4 "$work/session"
 if [ -n "$STOCK6" ] && [ -x "$SHIM/ip6tables-nft" ]; then
-	run "$STOCK6" "$work/v6.stock" "$work/session6"
-	run "$SHIM/ip6tables-nft" "$work/v6.ours" "$work/session6"
+	run "$STOCK6" "$work/v6.stock" "$work/session6" ip6
+	run "$SHIM/ip6tables-nft" "$work/v6.ours" "$work/session6" ip6
 	compare v6 "$work/session6"
 else
 	echo "no ip6tables-nft: the IPv6 session is skipped"
+fi
+# Counters: the same UDP traffic over lo in both namespaces (ICMP
+# errors, which are rate limited, are not counted), then the listings.
+counted() {	# counted BINARY: the listings after 3000 datagrams
+	unshare -n sh -c '
+		ip link set lo up || exit 1
+		$1 -A INPUT -i lo -p udp -j ACCEPT
+		$1 -A OUTPUT -p udp -j ACCEPT
+		python3 -c "
+import socket
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+for i in range(3000):
+    s.sendto(b\"x\" * 1000, (\"127.0.0.1\", 9))
+"
+		$1 -L -v -n
+		$1 -L -v -n -x --line-numbers
+		$1 -S -v
+		$1 -Z OUTPUT 1
+		$1 -L OUTPUT -v -n
+		$1 -L -Z -v -n
+		$1 -L -v -n' sh "$1"
+}
+if command -v python3 >/dev/null && command -v ip >/dev/null; then
+	counted "$STOCK" >"$work/ctr.stock" 2>&1
+	counted "$OURS" >"$work/ctr.ours" 2>&1
+	total=$((total + 1))
+	if grep -q "^ 3000" "$work/ctr.stock" &&
+	   cmp -s "$work/ctr.stock" "$work/ctr.ours"; then
+		pass=$((pass + 1)); echo "ok   counters: -L -v [-x], -S -v, -Z N, -L -Z"
+	else
+		fail=$((fail + 1)); echo "FAIL counters"
+		diff -u "$work/ctr.stock" "$work/ctr.ours" | sed 's/^/	/'
+	fi
+else
+	echo "no python3 or ip: the counter listing is skipped"
 fi
 echo "commands: $pass/$total steps agree with stock iptables-nft/ip6tables-nft"
 [ "$fail" -eq 0 ]
