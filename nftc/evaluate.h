@@ -103,6 +103,11 @@ int set_evaluate(struct eval_ctx *ctx, struct set *set);
 int expr_evaluate_anon_set(struct eval_ctx *ctx, struct expr *key,
 			   struct expr **expr);
 /* Elements of "add element" / a set's init: type and check them. */
+/* eval_concat.c: concatenated ranges of @elems overlapping @prior's or
+ * each other's are refused with a located error (-1). */
+int concat_ranges_check(struct eval_ctx *ctx, const struct set *set,
+			const struct expr *prior, const struct expr *elems);
+bool set_elem_data_equal(const struct expr *a, const struct expr *b);
 int set_elements_evaluate(struct eval_ctx *ctx, struct set *set,
 			  struct expr *elems);
 /* Resolve "@name" in the current table; error with "did you mean". */
