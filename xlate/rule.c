@@ -462,6 +462,39 @@ static int opt_arg(struct xl_parse *p, unsigned int *i, unsigned int k,
 	return 0;
 }
 
+/*
+ * iptables refuses an interface its base chain never has: no output
+ * interface before routing in, no input interface on the way out.
+ */
+static const struct {
+	const char	*hook;
+	char		opt;
+} xl_iface_refused[] = {
+	{ "prerouting",  'o' },
+	{ "input",	 'o' },
+	{ "output",	 'i' },
+	{ "postrouting", 'i' },
+};
+
+static int iface_check(struct xl_parse *p, unsigned int at, char opt)
+{
+	const struct xl_chain *c = p->r->chain;
+	char msg[64];
+	unsigned int k;
+
+	if (!c || !c->hook)
+		return 0;
+	for (k = 0; k < sizeof(xl_iface_refused) / sizeof(xl_iface_refused[0]);
+	     k++) {
+		if (xl_iface_refused[k].opt != opt ||
+		    strcmp(xl_iface_refused[k].hook, c->hook->hook_name))
+			continue;
+		snprintf(msg, sizeof(msg), "Can't use -%c with %%s", opt);
+		return tok_error(p, at, msg, c->name);
+	}
+	return 0;
+}
+
 static int parse_iface(struct xl_parse *p, unsigned int i, struct xl_iface *f,
 		       bool inv)
 {
@@ -587,10 +620,14 @@ static int basic_option(struct xl_parse *p, int opt, unsigned int *i,
 					 "protocol%s", "");
 		break;
 	case XL_OPT_IN:
-		ret = parse_iface(p, at + 1, &p->in, inv);
+		ret = iface_check(p, at, 'i');
+		if (ret == 0)
+			ret = parse_iface(p, at + 1, &p->in, inv);
 		break;
 	case XL_OPT_OUT:
-		ret = parse_iface(p, at + 1, &p->out, inv);
+		ret = iface_check(p, at, 'o');
+		if (ret == 0)
+			ret = parse_iface(p, at + 1, &p->out, inv);
 		break;
 	case XL_OPT_FRAG:
 		if (p->r->ctx->family != NFPROTO_IPV4)

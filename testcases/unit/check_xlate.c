@@ -135,6 +135,23 @@ START_TEST(test_errors)
 }
 END_TEST
 
+/*
+ * iptables refuses -o where no output interface is known yet (INPUT,
+ * PREROUTING) and -i on the way out (OUTPUT, POSTROUTING); FORWARD and
+ * user chains take both.
+ */
+START_TEST(test_iface_chains)
+{
+	CHECK_XL_FAILS("iptables -A INPUT -o eth0 -j ACCEPT");
+	CHECK_XL_FAILS("iptables -t nat -A PREROUTING -o eth0 -j ACCEPT");
+	CHECK_XL_FAILS("iptables -A OUTPUT -i eth0 -j ACCEPT");
+	CHECK_XL_FAILS("iptables -t nat -A POSTROUTING -i eth0 -j MASQUERADE");
+	CHECK_XL("iptables -A FORWARD -i eth0 -o eth1 -j ACCEPT",
+		 "add rule ip filter FORWARD iifname \"eth0\" "
+		 "oifname \"eth1\" counter accept");
+}
+END_TEST
+
 /* xt_cgroup: --cgroup is the socket's net_cls class id */
 START_TEST(test_cgroup)
 {
@@ -411,6 +428,7 @@ static Suite *xlate_suite(void)
 	tcase_add_test(tc, test_marks);
 	tcase_add_test(tc, test_limit);
 	tcase_add_test(tc, test_errors);
+	tcase_add_test(tc, test_iface_chains);
 	tcase_add_test(tc, test_cgroup);
 	tcase_add_test(tc, test_cluster);
 	tcase_add_test(tc, test_connbytes);
