@@ -485,20 +485,38 @@ struct expr *prefix_expr_alloc(const struct location *loc, struct expr *expr,
 	return e;
 }
 
+/*
+ * The expressions of two operands (range, mapping, binop, relational)
+ * take ownership of both: on allocation failure both are freed, so a
+ * caller never leaks on the error path.
+ */
+static struct expr *pair_expr_alloc(const struct location *loc,
+				    enum expr_kind kind,
+				    const struct datatype *dtype,
+				    enum byteorder byteorder,
+				    unsigned int len, struct expr *left,
+				    struct expr *right)
+{
+	struct expr *e = expr_alloc(loc, kind, dtype, byteorder, len);
+
+	if (!e) {
+		expr_free(left);
+		expr_free(right);
+		return NULL;
+	}
+	e->pair.left = left;
+	e->pair.right = right;
+	return e;
+}
+
 struct expr *range_expr_alloc(const struct location *loc, struct expr *low,
 			      struct expr *high)
 {
-	struct expr *e = expr_alloc(loc, EXPR_RANGE, NULL, BYTEORDER_INVALID,
-				    0);
+	struct expr *e = pair_expr_alloc(loc, EXPR_RANGE, NULL,
+					 BYTEORDER_INVALID, 0, low, high);
 
-	if (!e) {
-		expr_free(low);
-		expr_free(high);
-		return NULL;
-	}
-	e->flags = EXPR_F_CONSTANT;
-	e->pair.left = low;
-	e->pair.right = high;
+	if (e)
+		e->flags = EXPR_F_CONSTANT;
 	return e;
 }
 
@@ -804,17 +822,11 @@ struct expr *set_elem_expr_alloc(const struct location *loc,
 struct expr *mapping_expr_alloc(const struct location *loc,
 				struct expr *key, struct expr *data)
 {
-	struct expr *e = expr_alloc(loc, EXPR_MAPPING, NULL,
-				    BYTEORDER_INVALID, 0);
+	struct expr *e = pair_expr_alloc(loc, EXPR_MAPPING, NULL,
+					 BYTEORDER_INVALID, 0, key, data);
 
-	if (!e) {
-		expr_free(key);
-		expr_free(data);
-		return NULL;
-	}
-	e->flags = EXPR_F_CONSTANT;
-	e->pair.left = key;
-	e->pair.right = data;
+	if (e)
+		e->flags = EXPR_F_CONSTANT;
 	return e;
 }
 
@@ -852,35 +864,23 @@ struct expr *unary_expr_alloc(const struct location *loc, enum ops op,
 struct expr *binop_expr_alloc(const struct location *loc, enum ops op,
 			      struct expr *left, struct expr *right)
 {
-	struct expr *e = expr_alloc(loc, EXPR_BINOP,
-				    left ? left->dtype : NULL,
-				    left ? left->byteorder : BYTEORDER_INVALID,
-				    left ? left->len : 0);
+	struct expr *e = pair_expr_alloc(loc, EXPR_BINOP,
+				left ? left->dtype : NULL,
+				left ? left->byteorder : BYTEORDER_INVALID,
+				left ? left->len : 0, left, right);
 
-	if (!e) {
-		expr_free(left);
-		expr_free(right);
-		return NULL;
-	}
-	e->op = op;
-	e->pair.left = left;
-	e->pair.right = right;
+	if (e)
+		e->op = op;
 	return e;
 }
 
 struct expr *relational_expr_alloc(const struct location *loc, enum ops op,
 				   struct expr *left, struct expr *right)
 {
-	struct expr *e = expr_alloc(loc, EXPR_RELATIONAL, &boolean_type,
-				    BYTEORDER_INVALID, 0);
+	struct expr *e = pair_expr_alloc(loc, EXPR_RELATIONAL, &boolean_type,
+					 BYTEORDER_INVALID, 0, left, right);
 
-	if (!e) {
-		expr_free(left);
-		expr_free(right);
-		return NULL;
-	}
-	e->op = op;
-	e->pair.left = left;
-	e->pair.right = right;
+	if (e)
+		e->op = op;
 	return e;
 }
