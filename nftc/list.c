@@ -51,6 +51,8 @@ struct dump_ctx {
 	struct set		*set;
 	int			err;
 	bool			no_xt;	/* no libxtables translations */
+	nftc_xt_hook		xt_hook;	/* else nftc_xt_xlate */
+	void			*xt_priv;
 	struct output_ctx	*stream;	/* print rules as they come */
 	struct table		*stream_table;
 	struct chain		*stream_chain;	/* whose rules are dumped */
@@ -316,7 +318,9 @@ static void rule_cb_parsed(struct dump_ctx *d, const struct nftnl_rule *nlr)
 		return;
 	dctx.family = t->handle.family;
 	dctx.table = t;
-	dctx.xt_xlate = d->no_xt ? NULL : nftc_xt_xlate;
+	dctx.xt_xlate = d->no_xt ? NULL :
+			d->xt_hook ? d->xt_hook : nftc_xt_xlate;
+	dctx.xt_priv = d->xt_priv;
 	if (d->index_table != t) {
 		delin_set_index_free(d->index);
 		d->index = delin_set_index_build(t);
@@ -527,13 +531,29 @@ static int dump_ruleset(struct dump_ctx *d, uint32_t family, bool rules)
 int nftc_ruleset_dump(struct nftc_ruleset *rs, uint32_t family,
 		      struct nftc_offline *off)
 {
+	return nftc_ruleset_dump_xt(rs, family, off, NULL, NULL);
+}
+
+/**
+ * nftc_ruleset_dump_xt - nftc_ruleset_dump() with another xt hook
+ *
+ * iptables-save-nft decompiles iptables-nft's compat expressions to
+ * iptables text instead of nft's translations, in the same single dump.
+ */
+int nftc_ruleset_dump_xt(struct nftc_ruleset *rs, uint32_t family,
+			 struct nftc_offline *off, nftc_xt_hook hook,
+			 void *priv)
+{
 	struct dump_ctx d;
 	int ret;
 
 	nftc_ruleset_init(rs);
 	ret = dump_open(&d, rs, off);
-	if (ret == 0)
+	if (ret == 0) {
+		d.xt_hook = hook;
+		d.xt_priv = priv;
 		ret = dump_ruleset(&d, family, true);
+	}
 	dump_close(&d);
 	return ret;
 }

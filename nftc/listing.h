@@ -33,6 +33,15 @@ struct nftc_ruleset {
 struct nftc_offline;
 int nftc_ruleset_dump(struct nftc_ruleset *rs, uint32_t family,
 		      struct nftc_offline *off);
+/*
+ * The same with @hook (and its @priv) decompiling iptables-nft's compat
+ * expressions (delin_ctx.xt_xlate) instead of nftc_xt_xlate.
+ */
+struct delin_xt;
+typedef char *(*nftc_xt_hook)(void *priv, const struct delin_xt *xt);
+int nftc_ruleset_dump_xt(struct nftc_ruleset *rs, uint32_t family,
+			 struct nftc_offline *off, nftc_xt_hook hook,
+			 void *priv);
 /* Declarations only (no rules, no set elements): the evaluator's cache. */
 int nftc_ruleset_dump_decls(struct nftc_ruleset *rs, struct nftc_offline *off);
 void nftc_ruleset_free(struct nftc_ruleset *rs);
