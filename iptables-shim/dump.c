@@ -77,15 +77,15 @@ out:
 int shim_dump(struct shim_ruleset *s, uint8_t family)
 {
 	struct shim_dump_ctx d = { .s = s, .family = family };
-	struct shim_xt xt = SHIM_XT_INIT;
 	int ret;
 
 	s->ctrs = NULL;
 	s->nctrs = 0;
-	/* one dump: compat expressions decompile to iptables text */
-	ret = nftc_ruleset_dump_xt(&s->rs, family, NULL, shim_xt_save, &xt);
-	shim_xt_done(&xt);
-	if (ret < 0)
+	s->xt = (struct shim_xt)SHIM_XT_INIT;
+	/* compat expressions decompile to iptables text */
+	s->dp = nftc_dumper_open(&s->rs, family, NULL, shim_xt_save, &s->xt,
+				 &ret);
+	if (!s->dp)
 		return ret;
 	d.buf = malloc(SHIM_DUMP_BUFSIZ);
 	d.nl = mnl_socket_open(NETLINK_NETFILTER);
@@ -105,10 +105,19 @@ out:
 	return ret;
 }
 
+int shim_dump_rules(struct shim_ruleset *s, struct table *t, struct chain *c,
+		    nftc_rule_sink sink, void *priv)
+{
+	return nftc_dumper_rules(s->dp, t, c, sink, priv);
+}
+
 void shim_ruleset_free(struct shim_ruleset *s)
 {
 	unsigned int i;
 
+	nftc_dumper_close(s->dp);
+	s->dp = NULL;
+	shim_xt_done(&s->xt);
 	nftc_ruleset_free(&s->rs);
 	for (i = 0; i < s->nctrs; i++) {
 		free(s->ctrs[i].table);

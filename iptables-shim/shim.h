@@ -72,8 +72,10 @@ void shim_xt_done(struct shim_xt *c);
 
 /**
  * struct shim_ruleset - the kernel's ruleset of one family, for save
- * @rs: decompiled (xt-compat expressions through shim_xt_save)
+ * @rs: decompiled declarations; the rules are read chain by chain with
+ *      shim_dump_rules() (xt-compat expressions through shim_xt_save)
  * @ctrs: base chain counters (the IR has none), @nctrs rows
+ * @dp: the open dump; @xt: its xt hook's state
  */
 struct shim_chain_ctr {
 	char		*table;
@@ -88,10 +90,15 @@ struct shim_ruleset {
 	struct nftc_ruleset	rs;
 	struct shim_chain_ctr	*ctrs;
 	unsigned int		nctrs;
+	struct nftc_dumper	*dp;
+	struct shim_xt		xt;
 };
 
 /* dump.c: 0 or a negative errno; free with shim_ruleset_free() always. */
 int shim_dump(struct shim_ruleset *s, uint8_t family);
+/* The rules of @c in @t, each to @sink (which frees it). */
+int shim_dump_rules(struct shim_ruleset *s, struct table *t, struct chain *c,
+		    nftc_rule_sink sink, void *priv);
 void shim_ruleset_free(struct shim_ruleset *s);
 const struct shim_chain_ctr *shim_chain_ctr(const struct shim_ruleset *s,
 					    const char *table,

@@ -53,6 +53,8 @@ struct dump_ctx {
 	bool			no_xt;	/* no libxtables translations */
 	nftc_xt_hook		xt_hook;	/* else nftc_xt_xlate */
 	void			*xt_priv;
+	nftc_rule_sink		sink;		/* gets each rule, if set */
+	void			*sink_priv;
 	struct output_ctx	*stream;	/* print rules as they come */
 	struct table		*stream_table;
 	struct chain		*stream_chain;	/* whose rules are dumped */
@@ -336,6 +338,10 @@ static void rule_cb_parsed(struct dump_ctx *d, const struct nftnl_rule *nlr)
 		t->flags |= NFTC_TABLE_F_XT;
 	if (!r)
 		return;
+	if (d->sink) {
+		d->sink(d->sink_priv, c, r);
+		return;
+	}
 	if (!d->stream) {
 		list_add_tail(&r->list, &c->rules);
 		return;
@@ -1332,4 +1338,55 @@ out:
 	dump_close(&d);
 	nftc_ruleset_free(&rs);
 	return ret;
+}
+
+/*
+ * A dump kept open: declarations first, then the rules of one chain at a
+ * time, each handed over as it is decompiled (iptables-save-nft).
+ */
+struct nftc_dumper {
+	struct dump_ctx		d;
+};
+
+struct nftc_dumper *nftc_dumper_open(struct nftc_ruleset *rs,
+				     uint32_t family, struct nftc_offline *off,
+				     nftc_xt_hook hook, void *priv, int *err)
+{
+	struct nftc_dumper *dp = malloc(sizeof(*dp));
+
+	*err = -ENOMEM;
+	nftc_ruleset_init(rs);
+	if (!dp)
+		return NULL;
+	*err = dump_open(&dp->d, rs, off);
+	if (*err == 0) {
+		dp->d.xt_hook = hook;
+		dp->d.xt_priv = priv;
+		*err = dump_ruleset(&dp->d, family, false);
+	}
+	if (*err < 0) {
+		nftc_dumper_close(dp);
+		return NULL;
+	}
+	return dp;
+}
+
+int nftc_dumper_rules(struct nftc_dumper *dp, struct table *t,
+		      struct chain *c, nftc_rule_sink sink, void *priv)
+{
+	int ret;
+
+	dp->d.sink = sink;
+	dp->d.sink_priv = priv;
+	ret = stream_rules(&dp->d, t, c);
+	dp->d.sink = NULL;
+	return ret;
+}
+
+void nftc_dumper_close(struct nftc_dumper *dp)
+{
+	if (!dp)
+		return;
+	dump_close(&dp->d);
+	free(dp);
 }

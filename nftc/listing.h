@@ -42,6 +42,25 @@ typedef char *(*nftc_xt_hook)(void *priv, const struct delin_xt *xt);
 int nftc_ruleset_dump_xt(struct nftc_ruleset *rs, uint32_t family,
 			 struct nftc_offline *off, nftc_xt_hook hook,
 			 void *priv);
+/*
+ * Rules one chain at a time: nftc_dumper_open() reads everything of
+ * @family but the rules into @rs (as nftc_ruleset_dump_xt(); on failure
+ * NULL and *@err a negative errno; @rs is to be freed either way), then
+ * each nftc_dumper_rules() dumps the rules of @c in @t, handing each
+ * decompiled rule to @sink, which owns it (rule_free()). Memory stays
+ * that of one rule however long the chain.
+ */
+struct nftc_dumper;
+struct table;
+struct chain;
+struct rule;
+typedef void (*nftc_rule_sink)(void *priv, struct chain *c, struct rule *r);
+struct nftc_dumper *nftc_dumper_open(struct nftc_ruleset *rs,
+				     uint32_t family, struct nftc_offline *off,
+				     nftc_xt_hook hook, void *priv, int *err);
+int nftc_dumper_rules(struct nftc_dumper *dp, struct table *t,
+		      struct chain *c, nftc_rule_sink sink, void *priv);
+void nftc_dumper_close(struct nftc_dumper *dp);
 /* Declarations only (no rules, no set elements): the evaluator's cache. */
 int nftc_ruleset_dump_decls(struct nftc_ruleset *rs, struct nftc_offline *off);
 void nftc_ruleset_free(struct nftc_ruleset *rs);
