@@ -152,6 +152,8 @@ static const struct xlate_cmd_ops restore_ops = {
 #define RESTORE_RETRY_NATIVE	2
 #define RESTORE_CMD_USAGE	3
 #define RESTORE_CMD_KERNEL	4
+#define RESTORE_PARAM_PROBLEM	5	/* exit status 2, as iptables' */
+#define RESTORE_KERNEL_REFUSED	6	/* exit status 4 (resource problem) */
 
 /*
  * The first error as the iptables command prints it: an option error
@@ -332,7 +334,10 @@ out:
 	return ret;
 }
 
-/* Compile the commands and send them; 0 or -1 (errors printed). */
+/*
+ * Compile the commands and send them: 0, -1 (errors queued), or
+ * RESTORE_KERNEL_REFUSED.
+ */
 static int commit(struct restore_ctx *r, struct list_head *cmds)
 {
 	struct nftc_batch *batch;
@@ -350,7 +355,7 @@ static int commit(struct restore_ctx *r, struct list_head *cmds)
 	else if (ret == 0)
 		ret = nftc_netlink_send(r->nft, batch, flags);
 	nftc_batch_free(batch);
-	return ret ? -1 : 0;
+	return ret ? RESTORE_KERNEL_REFUSED : 0;
 }
 
 
@@ -397,7 +402,10 @@ report:
 	print_erq(xlate_errors(x), o->verbose);
 	if (r.nft)
 		print_erq(&r.nft->erq, o->verbose);
-	if (ret < 0 && xlate_errors(x)->num_errors + (r.nft ?
+	if (xlate_errors(x)->num_errors && xlate_stats(x)->param_problem)
+		ret = RESTORE_PARAM_PROBLEM;
+	if ((ret < 0 || ret == RESTORE_KERNEL_REFUSED) &&
+	    xlate_errors(x)->num_errors + (r.nft ?
 						  r.nft->erq.num_errors : 0) == 0)
 		fprintf(stderr, "%s-restore: the ruleset was not applied\n",
 			compat_prog_name(family));
@@ -406,7 +414,8 @@ out_quiet:
 out:
 	nftc_ctx_free(r.nft);
 	xlate_ctx_free(x);
-	if (ret == RESTORE_CMD_USAGE || ret == RESTORE_CMD_KERNEL)
+	if (ret == RESTORE_CMD_USAGE || ret == RESTORE_CMD_KERNEL ||
+	    ret == RESTORE_PARAM_PROBLEM || ret == RESTORE_KERNEL_REFUSED)
 		return ret;
 	return ret == RESTORE_RETRY_NATIVE ? ret : ret < 0 ? 1 : 0;
 }
@@ -427,7 +436,7 @@ int shim_chain_delete(uint8_t family, const char *table, const char *chain)
 		 &internal_location, NULL) == 0 &&
 	    push(&cmds, CMD_DELETE, CMD_OBJ_CHAIN, family, table, chain,
 		 &internal_location, NULL) == 0)
-		ret = commit(&r, &cmds);
+		ret = commit(&r, &cmds) ? -1 : 0;
 	print_erq(&r.nft->erq, false);
 	cmd_list_free(&cmds);
 	nftc_ctx_free(r.nft);
@@ -542,5 +551,10 @@ int shim_restore_main(uint8_t family, int argc, char **argv)
 		copy = NULL;
 	}
 	free(copy);
+	/* iptables' exit statuses: PARAMETER_PROBLEM, RESOURCE_PROBLEM */
+	if (ret == RESTORE_PARAM_PROBLEM)
+		return 2;
+	if (ret == RESTORE_KERNEL_REFUSED)
+		return 4;
 	return ret == RESTORE_RETRY_NATIVE ? 1 : ret;
 }

@@ -275,6 +275,7 @@ static int read_rule(struct xlate_ctx *ctx, struct xl_table *t,
 	r.rule = rule_alloc(loc, &h);
 	r.loc = *loc;
 	ctx->stats.rules++;
+	ctx->err_kind = XL_ERR_PARAM;
 	ret = xl_parse_rule(&r, tok, n);
 	free(r.comment);
 	if (ret == 1) {
@@ -349,9 +350,11 @@ static int read_command(struct xlate_ctx *ctx, struct xl_table *t,
 	c = xl_chain_find(t, tok[1].text);
 	if (!c && compat_chain_find(t->layout, tok[1].text))
 		c = xl_chain_add(t, tok[1].text, &tok[1].loc);
-	if (!c)
+	if (!c) {
+		ctx->err_kind = XL_ERR_AT_COMMIT;
 		return line_error(ctx, &tok[1].loc, "Chain '%s' does not exist",
 				  tok[1].text);
+	}
 	if (insert && n > 2 && strtoul(tok[2].text, NULL, 10) > 0 &&
 	    tok[2].text[0] != '-') {
 		if (strtoul(tok[2].text, NULL, 10) != 1)
@@ -361,6 +364,15 @@ static int read_command(struct xlate_ctx *ctx, struct xl_table *t,
 		skip = 3;
 	}
 	return read_rule(ctx, t, c, tok + skip, n - skip, &l->loc, insert);
+}
+
+/* The first error iptables-restore reports decides its exit status. */
+static void status_decide(struct xlate_ctx *ctx, bool now, bool param)
+{
+	if (!now || ctx->status_known)
+		return;
+	ctx->status_known = true;
+	ctx->stats.param_problem = param;
 }
 
 static int read_line(struct xlate_ctx *ctx, struct xl_table **cur,
@@ -382,13 +394,17 @@ static int read_line(struct xlate_ctx *ctx, struct xl_table **cur,
 		t0 = l->tok[0].text;
 	}
 	if (t0[0] == '*') {
-		if (*cur)
+		if (*cur) {
+			ctx->err_kind = XL_ERR_PARAM;
 			return line_error(ctx, &l->tok[0].loc, "table `%s' "
 					  "started before COMMIT", t0 + 1);
+		}
 		layout = compat_table_find(ctx->family, t0 + 1);
-		if (!layout)
+		if (!layout) {
+			ctx->err_kind = XL_ERR_PARAM;
 			return line_error(ctx, &l->tok[0].loc, "unknown table "
 					  "`%s'", t0 + 1);
+		}
 		*cur = table_get(ctx, layout, &l->tok[0].loc);
 		return *cur ? 0 : -1;
 	}
@@ -397,6 +413,7 @@ static int read_line(struct xlate_ctx *ctx, struct xl_table **cur,
 			return line_error(ctx, &l->tok[0].loc, "COMMIT outside "
 					  "a table%s", "");
 		*cur = NULL;
+		status_decide(ctx, ctx->err_deferred, false);
 		return 0;
 	}
 	if (!*cur)
@@ -432,12 +449,22 @@ struct input_desc *xl_input_add(struct xlate_ctx *ctx, const char *name,
 	return input_add(ctx, INPUT_FILE, name, data);
 }
 
+static void status_note(struct xlate_ctx *ctx, unsigned int errors_before)
+{
+	if (ctx->erq.num_errors == errors_before)
+		return;
+	if (ctx->err_kind == XL_ERR_AT_COMMIT)
+		ctx->err_deferred = true;
+	else
+		status_decide(ctx, true, ctx->err_kind == XL_ERR_PARAM);
+}
+
 int xlate_read_save(struct xlate_ctx *ctx, const char *name, char *data)
 {
 	struct input_desc *in = input_add(ctx, INPUT_FILE, name, data);
 	struct xl_table *cur = NULL;
 	struct xl_line *l;
-	unsigned int errors = ctx->erq.num_errors;
+	unsigned int errors = ctx->erq.num_errors, line_errors;
 	size_t off = 0;
 
 	l = calloc(1, sizeof(*l));
@@ -458,7 +485,10 @@ int xlate_read_save(struct xlate_ctx *ctx, const char *name, char *data)
 		if (len && l->text[len - 1] == '\r')
 			l->len--;
 		l->loc = line_loc(l, 1, l->len ? l->len : 1);
+		line_errors = ctx->erq.num_errors;
+		ctx->err_kind = XL_ERR_LINE;
 		read_line(ctx, &cur, l);
+		status_note(ctx, line_errors);
 		free_tokens(l);
 		off += len + 1;
 	}
@@ -467,6 +497,7 @@ int xlate_read_save(struct xlate_ctx *ctx, const char *name, char *data)
 
 		line_error(ctx, &loc, "COMMIT expected at end of file%s", "");
 	}
+	status_decide(ctx, true, false);
 	free(l);
 	return ctx->erq.num_errors > errors ? -1 : 0;
 }

@@ -50,6 +50,11 @@ struct xlate_stats {
 	unsigned int	translated;
 	unsigned int	inexact;
 	unsigned int	failed;
+	/*
+	 * The first error was in a rule's options or target: what
+	 * iptables reports as a parameter problem (exit status 2).
+	 */
+	bool		param_problem;
 };
 
 /*

@@ -73,6 +73,19 @@ struct xl_set_decl {
 	const char		*table;
 };
 
+/*
+ * When iptables-restore reports an error: at once, as a parameter
+ * problem (a rule's options, a table name: exit status 2), at once as
+ * another problem (the file's structure: 1), or only at the table's
+ * COMMIT (appending to a chain that does not exist: 1), after the
+ * lines before that COMMIT were read.
+ */
+enum xl_err_kind {
+	XL_ERR_LINE,
+	XL_ERR_PARAM,
+	XL_ERR_AT_COMMIT,
+};
+
 struct xlate_ctx {
 	uint8_t			family;
 	unsigned int		flags;
@@ -87,6 +100,10 @@ struct xlate_ctx {
 	bool			cmd_insert;	/* that command is -I */
 	struct list_head	plain;		/* struct xl_plain_cmd */
 	struct list_head	ipsets;		/* ipset.c: --ipsets */
+	/* the exit status iptables-restore would give (reader.c) */
+	enum xl_err_kind	err_kind;	/* of the line being read */
+	bool			err_deferred;	/* one found at COMMIT */
+	bool			status_known;	/* stats.param_problem is */
 };
 
 /**

@@ -5,7 +5,8 @@
 # stock nft / iptables-nft-save as the oracle:
 #  * an error in the last COMMIT (one our translator finds, and one only
 #    the kernel finds) changes nothing: `nft list ruleset` is unchanged,
-#    the exit status is 1 and stderr names FILE:LINE of the bad line;
+#    the exit status is stock's and stderr names FILE:LINE of the bad
+#    line;
 #  * a restored table is replaced, a table the file does not name is
 #    untouched; --noflush appends and flushes only declared chains;
 #  * policies and, with -c, rule and base chain counters are kept;
@@ -74,11 +75,15 @@ for bad in bad-xlate:12 bad-kernel:17; do
 		nft list ruleset > '$work/before' 2>/dev/null
 		'$R' '$work/$f' 2> '$work/err'; echo \$? > '$work/rc'
 		nft list ruleset > '$work/after' 2>/dev/null"
-	if [ "$(cat "$work/rc")" = 1 ] && cmp -s "$work/before" "$work/after" &&
+	unshare -n sh -c "iptables-nft-restore '$work/base' || exit 9
+		iptables-nft-restore '$work/$f' 2>/dev/null
+		echo \$? > '$work/stock-rc'"
+	if [ "$(cat "$work/rc")" = "$(cat "$work/stock-rc")" ] &&
+	   cmp -s "$work/before" "$work/after" &&
 	   grep -q "^$work/$f:$line:" "$work/err"; then
 		ok "$f: refused at line $line, nothing changed"
 	else
-		ko "$f: rc=$(cat "$work/rc") $(head -2 "$work/err")"
+		ko "$f: rc=$(cat "$work/rc") (stock $(cat "$work/stock-rc")) $(head -2 "$work/err")"
 		diff "$work/before" "$work/after" | head -5
 	fi
 done
