@@ -6,7 +6,10 @@
  * The whole input is translated and compiled before anything is sent;
  * any error means nothing is sent, and every error is printed as
  * FILE:LINE:COL: error: ... The batch holds all the input's COMMIT
- * sections, so the file applies atomically: all of it or none.
+ * sections, so the file applies atomically: all of it or none. Rules
+ * are streamed: each is translated, evaluated, linearized into the
+ * batch and freed as it is read, so memory is the batch's, not the
+ * IR's of every rule.
  *
  * Tables as iptables-nft: a table the input names is replaced (deleted
  * and created again in the same batch) unless --noflush; a table it
@@ -43,11 +46,20 @@ struct restore_opts {
 	const char	*kernel_obj;	/* ... : "rule in chain INPUT" */
 };
 
+/**
+ * struct restore_ctx - one restore, streamed (xlate_stream())
+ * @batch: everything so far, sent at the end if nothing failed
+ * @decls: the declarations' commands (the evaluator's cache uses them)
+ * @retry_native: a rule has no xt-compat form libnftnl reads back: do
+ *                it all again with native VM code only
+ */
 struct restore_ctx {
 	uint8_t			family;
 	const struct restore_opts *o;
 	struct nftc_ctx		*nft;
-	int			nerr;
+	struct nftc_batch	*batch;
+	struct list_head	decls;
+	bool			retry_native;
 };
 
 static void handle_init(struct handle *h, uint8_t family, const char *table,
@@ -143,10 +155,6 @@ static int on_chain(void *priv, const struct xlate_chain_info *ci,
 	return ret;
 }
 
-static const struct xlate_cmd_ops restore_ops = {
-	.table	= on_table,
-	.chain	= on_chain,
-};
 
 #define RESTORE_KERNEL_PREFIX	"Could not process rule: "
 #define RESTORE_RETRY_NATIVE	2
@@ -247,27 +255,6 @@ static unsigned int xt_line_flags(const struct cmd *cmd)
 	return flags;
 }
 
-static int xt_extract(struct restore_ctx *r, struct list_head *cmds,
-		      struct xt_rules *x)
-{
-	struct cmd *cmd;
-	unsigned int n = 0;
-
-	list_for_each_entry(cmd, cmds, list)
-		n += cmd->obj == CMD_OBJ_RULE;
-	x->v = calloc(n + 1, sizeof(*x->v));
-	if (!x->v)
-		return -ENOMEM;
-	list_for_each_entry(cmd, cmds, list) {
-		if (cmd->obj != CMD_OBJ_RULE)
-			continue;
-		if (compat_xt_fallback(r->family, cmd->rule,
-				       xt_line_flags(cmd), &x->v[x->n++]))
-			return -ENOMEM;
-	}
-	return 0;
-}
-
 static int xt_edit(void *priv, unsigned int idx, struct nftnl_rule *nlr)
 {
 	struct xt_rules *x = priv;
@@ -275,100 +262,140 @@ static int xt_edit(void *priv, unsigned int idx, struct nftnl_rule *nlr)
 	return idx < x->n ? compat_xt_apply(x->family, nlr, &x->v[idx]) : 0;
 }
 
-static void xt_rules_free(struct xt_rules *x)
+static bool stream_failed(const struct restore_ctx *r)
 {
-	unsigned int i;
-
-	for (i = 0; i < x->n; i++)
-		compat_xt_list_free(&x->v[i]);
-	free(x->v);
+	return r->nft->erq.num_errors || r->retry_native;
 }
 
 /*
- * Linearize: nftc's VM code, with the statements iptables-nft writes
- * as xt-compat expressions in that form (so stock iptables-nft-save
- * reads the rules), into the batch *out (ended).
+ * A table's declarations: evaluated and linearized straight into the
+ * batch, and kept (the evaluator's cache refers to them).
  */
-static int build_batch(struct restore_ctx *r, struct list_head *cmds,
-		       struct nftc_batch **out)
+static int on_decls(void *priv, struct list_head *cmds)
 {
-	struct xt_rules x = { .family = r->family };
-	struct nftc_batch *b1, *b2 = NULL;
-	int ret = -1;
+	struct restore_ctx *r = priv;
 
-	b1 = nftc_batch_alloc(1);
-	if (!b1 || (!r->o->no_xt && xt_extract(r, cmds, &x) < 0) ||
-	    nftc_linearize(r->nft, cmds, b1, NULL) < 0)
-		goto out;
+	if (!r->retry_native && nftc_evaluate(r->nft, cmds) == 0 &&
+	    !stream_failed(r))
+		nftc_linearize(r->nft, cmds, r->batch, NULL);
+	list_splice_tail_init(cmds, &r->decls);
+	return 0;
+}
+
+/*
+ * Linearize evaluated rule @cmd: nftc's VM code, with the statements
+ * iptables-nft writes as xt-compat expressions in that form (so stock
+ * iptables-nft-save reads the rule), appended to the batch. A rule
+ * libnftnl cannot read back sets retry_native.
+ */
+static int rule_emit(struct restore_ctx *r, struct cmd *cmd,
+		     struct list_head *one)
+{
+	struct compat_xt_list xl = { 0 };
+	struct xt_rules x = { .family = r->family, .v = &xl, .n = 1 };
+	struct nftc_batch *seg;
+	int ret = 0;
+
 	if (r->o->no_xt) {
-		ret = nftc_batch_end(b1);
-		*out = ret ? NULL : b1;
-		return ret ? -1 : 0;
+		nftc_linearize(r->nft, one, r->batch, NULL);
+		return 0;
 	}
-	/*
-	 * The IR is not needed any more: kernel errors are located by the
-	 * rule lines the batch records (memory: 50,000 rules of IR).
-	 */
-	cmd_list_free(cmds);
-	init_list_head(cmds);
-	b2 = nftc_batch_alloc(1);
-	ret = b2 ? nftc_batch_edit_rules(b1, b2, xt_edit, &x) : -ENOMEM;
-	if (ret == 0)
-		ret = nftc_batch_end(b2);
+	seg = nftc_batch_segment_alloc();
+	if (!seg || compat_xt_fallback(r->family, cmd->rule,
+				       xt_line_flags(cmd), &xl)) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	if (nftc_linearize(r->nft, one, seg, NULL) < 0)
+		goto out;	/* errors queued */
+	ret = nftc_batch_edit_rules(seg, r->batch, xt_edit, &x);
 	if (ret < 0) {
-		/* a message libnftnl cannot read back: go native */
 		if (r->o->verbose)
 			fprintf(stderr, "%s-restore: no xt-compat form (%s): "
 				"native VM code only\n",
 				compat_prog_name(r->family), strerror(-ret));
-		ret = 1;
-		nftc_batch_free(b2);
-		b2 = NULL;
-		goto out;
+		r->retry_native = true;
+		ret = 0;
 	}
-	ret = 0;
 out:
-	*out = b2;
-	xt_rules_free(&x);
-	nftc_batch_free(b1);
+	compat_xt_list_free(&xl);
+	nftc_batch_free(seg);
 	return ret;
 }
 
-/*
- * Compile the commands and send them: 0, -1 (errors queued), or
- * RESTORE_KERNEL_REFUSED.
- */
-static int commit(struct restore_ctx *r, struct list_head *cmds)
+/* A rule, as it is read: evaluated (errors queued), emitted, freed. */
+static int on_rule(void *priv, struct cmd *cmd)
 {
-	struct nftc_batch *batch;
-	unsigned int flags;
-	int ret;
+	struct restore_ctx *r = priv;
+	struct list_head one = LIST_HEAD_INIT(one);
+	int ret = 0;
 
-	if (nftc_evaluate(r->nft, cmds) < 0 || r->nft->erq.num_errors)
-		return -1;
-	ret = build_batch(r, cmds, &batch);
-	if (ret)
-		return ret;
-	flags = r->o->no_xt ? NFTC_NL_CMDS : 0;
+	list_add_tail(&cmd->list, &one);
+	if (!r->retry_native && nftc_evaluate(r->nft, &one) == 0 &&
+	    !stream_failed(r))
+		ret = rule_emit(r, cmd, &one);
+	cmd_list_free(&one);
+	return ret;
+}
+
+static const struct xlate_cmd_ops restore_ops = {
+	.table	= on_table,
+	.chain	= on_chain,
+	.decls	= on_decls,
+	.rule	= on_rule,
+};
+
+/*
+ * Send the batch: 0, or RESTORE_KERNEL_REFUSED. Its commands are gone,
+ * so the kernel's errors are located by the lines the batch recorded.
+ */
+static int send_batch(struct restore_ctx *r)
+{
+	int ret = nftc_batch_end(r->batch);
+
 	if (ret == 0 && r->o->test)
-		ret = nftc_netlink_commit(r->nft, batch, true, flags);
+		ret = nftc_netlink_commit(r->nft, r->batch, true, 0);
 	else if (ret == 0)
-		ret = nftc_netlink_send(r->nft, batch, flags);
-	nftc_batch_free(batch);
+		ret = nftc_netlink_send(r->nft, r->batch, 0);
 	return ret ? RESTORE_KERNEL_REFUSED : 0;
 }
 
+/* The diagnostics of both queues, merged in input order. */
+static void print_errors(const struct erec_queue *a, const struct erec_queue *b,
+			 bool warnings)
+{
+	const struct list_head *end[2] = { &a->records, &b->records };
+	const struct list_head *pos[2] = { a->records.next, b->records.next };
+	const struct error_record *e[2];
+	unsigned int i;
+
+	for (;;) {
+		for (i = 0; i < 2; i++)
+			e[i] = pos[i] == end[i] ? NULL :
+			       list_entry(pos[i], struct error_record, list);
+		if (!e[0] && !e[1])
+			return;
+		i = !e[0] || (e[1] && e[1]->loc.first_line <
+				       e[0]->loc.first_line);
+		pos[i] = pos[i]->next;
+		if (e[i]->type == EREC_ERROR || warnings)
+			xlate_format_erec(stderr, e[i]);
+	}
+}
 
 static int restore(uint8_t family, const struct restore_opts *o, char *data)
 {
-	struct list_head cmds = LIST_HEAD_INIT(cmds);
 	struct restore_ctx r = { .family = family, .o = o };
+	struct erec_queue none;
 	struct xlate_ctx *x;
 	int ret = -1;
 
+	erec_queue_init(&none, 0);
+	init_list_head(&r.decls);
 	x = xlate_ctx_alloc(family, o->counters ? XLATE_F_COUNTERS : 0);
 	r.nft = nftc_ctx_alloc();
-	if (!x || !r.nft) {
+	r.batch = nftc_batch_alloc(1);
+	if (!x || !r.nft || !r.batch) {
 		fprintf(stderr, "%s-restore: out of memory\n",
 			compat_prog_name(family));
 		free(data);
@@ -376,48 +403,64 @@ static int restore(uint8_t family, const struct restore_opts *o, char *data)
 	}
 	r.nft->resolver = &nftc_resolver_builtin;
 	r.nft->erq.max_errors = ~0u;
-	xlate_read_save(x, strcmp(o->path, "-") ? o->path : "<stdin>", data);
-	if (xlate_errors(x)->num_errors)
-		goto report;
 	/* what the kernel holds: tables to replace, chains jumped to */
 	if (!o->test || !getenv(NFTC_OFFLINE_ENV))
 		nftc_netlink_cache_seed(r.nft);
-	if (xlate_take_cmds(x, &restore_ops, &r, &cmds) < 0) {
+	xlate_stream(x, &restore_ops, &r);
+	xlate_read_save(x, strcmp(o->path, "-") ? o->path : "<stdin>", data);
+	if (xlate_stream_status(x) < 0) {
 		fprintf(stderr, "%s-restore: out of memory\n",
 			compat_prog_name(family));
 		goto report;
 	}
-	ret = commit(&r, &cmds);
-	if (ret == 1) {
+	if (xlate_errors(x)->num_errors || r.nft->erq.num_errors)
+		goto report;
+	if (r.retry_native) {
 		ret = RESTORE_RETRY_NATIVE;
-		goto out_quiet;
+		goto out;
 	}
+	ret = send_batch(&r);
 report:
 	if (o->cmd_style && (xlate_errors(x)->num_errors ||
-			     (r.nft && r.nft->erq.num_errors))) {
+			     r.nft->erq.num_errors)) {
 		ret = print_cmd_style(family, o, xlate_errors(x)->num_errors ?
 				      xlate_errors(x) : &r.nft->erq);
-		goto out_quiet;
+		goto out;
 	}
-	print_erq(xlate_errors(x), o->verbose);
-	if (r.nft)
-		print_erq(&r.nft->erq, o->verbose);
+	/* a rule the kernel refused: only nft's queue has it */
+	print_errors(xlate_errors(x), r.retry_native ? &none : &r.nft->erq,
+		     o->verbose);
 	if (xlate_errors(x)->num_errors && xlate_stats(x)->param_problem)
 		ret = RESTORE_PARAM_PROBLEM;
 	if ((ret < 0 || ret == RESTORE_KERNEL_REFUSED) &&
-	    xlate_errors(x)->num_errors + (r.nft ?
-						  r.nft->erq.num_errors : 0) == 0)
+	    xlate_errors(x)->num_errors + r.nft->erq.num_errors == 0)
 		fprintf(stderr, "%s-restore: the ruleset was not applied\n",
 			compat_prog_name(family));
-out_quiet:
-	cmd_list_free(&cmds);
 out:
+	cmd_list_free(&r.decls);
+	nftc_batch_free(r.batch);
 	nftc_ctx_free(r.nft);
 	xlate_ctx_free(x);
 	if (ret == RESTORE_CMD_USAGE || ret == RESTORE_CMD_KERNEL ||
-	    ret == RESTORE_PARAM_PROBLEM || ret == RESTORE_KERNEL_REFUSED)
+	    ret == RESTORE_PARAM_PROBLEM || ret == RESTORE_KERNEL_REFUSED ||
+	    ret == RESTORE_RETRY_NATIVE)
 		return ret;
-	return ret == RESTORE_RETRY_NATIVE ? ret : ret < 0 ? 1 : 0;
+	return ret < 0 ? 1 : 0;
+}
+
+/* Commands without rules, sent as they are (native VM code). */
+static int commit_cmds(struct restore_ctx *r, struct list_head *cmds)
+{
+	struct nftc_batch *batch = nftc_batch_alloc(1);
+	int ret = -1;
+
+	if (batch && nftc_evaluate(r->nft, cmds) == 0 &&
+	    !r->nft->erq.num_errors &&
+	    nftc_linearize(r->nft, cmds, batch, NULL) == 0 &&
+	    nftc_batch_end(batch) == 0)
+		ret = nftc_netlink_send(r->nft, batch, NFTC_NL_CMDS) ? -1 : 0;
+	nftc_batch_free(batch);
+	return ret;
 }
 
 int shim_chain_delete(uint8_t family, const char *table, const char *chain)
@@ -436,7 +479,7 @@ int shim_chain_delete(uint8_t family, const char *table, const char *chain)
 		 &internal_location, NULL) == 0 &&
 	    push(&cmds, CMD_DELETE, CMD_OBJ_CHAIN, family, table, chain,
 		 &internal_location, NULL) == 0)
-		ret = commit(&r, &cmds) ? -1 : 0;
+		ret = commit_cmds(&r, &cmds);
 	print_erq(&r.nft->erq, false);
 	cmd_list_free(&cmds);
 	nftc_ctx_free(r.nft);

@@ -289,6 +289,13 @@ static int read_rule(struct xlate_ctx *ctx, struct xl_table *t,
 		rule_free(r.rule);
 		r.rule = NULL;
 	}
+	if (ctx->stream) {
+		/* handed over (or, after an error, dropped) at once */
+		free(ent);
+		if (r.rule)
+			xl_stream_rule(ctx, t, c, r.rule, loc, insert);
+		return ret < 0 ? -1 : 0;
+	}
 	ent->rule = r.rule;
 	ent->inexact = r.inexact;
 	if (insert)
@@ -412,6 +419,8 @@ static int read_line(struct xlate_ctx *ctx, struct xl_table **cur,
 		if (!*cur)
 			return line_error(ctx, &l->tok[0].loc, "COMMIT outside "
 					  "a table%s", "");
+		if (ctx->stream)
+			xl_stream_table(ctx, *cur);
 		*cur = NULL;
 		status_decide(ctx, ctx->err_deferred, false);
 		return 0;

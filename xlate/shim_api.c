@@ -5,6 +5,7 @@
  * rules xl_output() evaluates and prints, handed over instead.
  */
 #include <config.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include "xlate_int.h"
@@ -138,5 +139,124 @@ int xlate_take_cmds(struct xlate_ctx *ctx, const struct xlate_cmd_ops *ops,
 				return -1;
 		}
 	}
+	return 0;
+}
+
+void xlate_stream(struct xlate_ctx *ctx, const struct xlate_cmd_ops *ops,
+		  void *priv)
+{
+	ctx->stream = ops;
+	ctx->stream_priv = priv;
+	ctx->stream_err = 0;
+}
+
+int xlate_stream_status(const struct xlate_ctx *ctx)
+{
+	return ctx->stream_err;
+}
+
+static bool stream_live(const struct xlate_ctx *ctx)
+{
+	return ctx->stream && !ctx->stream_err && !ctx->erq.num_errors;
+}
+
+/* What @t declared since the last call: 0, 1 (table skipped) or < 0. */
+static int stream_decls(struct xlate_ctx *ctx, struct xl_table *t)
+{
+	const struct xlate_cmd_ops *ops = ctx->stream;
+	struct list_head cmds = LIST_HEAD_INIT(cmds);
+	struct xlate_chain_info ci;
+	struct xl_set_decl *sd;
+	struct xl_chain *c;
+	struct handle h;
+	bool any = false;
+	int ret = 0;
+
+	if (!t->streamed) {
+		t->streamed = true;
+		ret = ops->table(ctx->stream_priv, t->layout->name, &t->loc,
+				 &cmds);
+		t->stream_skip = ret > 0;
+		any = ret == 0;
+	}
+	if (t->stream_skip || ret < 0)
+		goto out;
+	list_for_each_entry(sd, &ctx->sets, list) {
+		if (sd->streamed || strcmp(sd->table, t->layout->name))
+			continue;
+		sd->streamed = any = true;
+		memset(&h, 0, sizeof(h));
+		h.family = ctx->family;
+		h.table.name = strdup(t->layout->name);
+		h.set.name = strdup(sd->set->handle.set.name);
+		ret = add_cmd(&cmds, CMD_ADD, CMD_OBJ_SET, &h,
+			      &sd->set->location, set_get(sd->set));
+		handle_free(&h);
+		if (ret < 0)
+			goto out;
+	}
+	list_for_each_entry(c, &t->chains, list) {
+		char *orig;
+
+		if (c->streamed)
+			continue;
+		c->streamed = any = true;
+		orig = orig_name(c);
+		ci = (struct xlate_chain_info) {
+			.table = t->layout->name,
+			.name = orig ? orig : c->name,
+			.base = c->hook != NULL, .policy = c->policy,
+			.packets = c->packets, .bytes = c->bytes,
+			.loc = &c->loc,
+		};
+		ret = ops->chain(ctx->stream_priv, &ci, &cmds);
+		free(orig);
+		if (ret < 0)
+			goto out;
+	}
+	if (any)
+		ret = ops->decls(ctx->stream_priv, &cmds);
+out:
+	cmd_list_free(&cmds);
+	if (ret < 0)
+		ctx->stream_err = ret;
+	return ret < 0 ? ret : t->stream_skip;
+}
+
+/* At @t's COMMIT: declarations of a table without (further) rules. */
+void xl_stream_table(struct xlate_ctx *ctx, struct xl_table *t)
+{
+	if (stream_live(ctx))
+		stream_decls(ctx, t);
+}
+
+int xl_stream_rule(struct xlate_ctx *ctx, struct xl_table *t,
+		   struct xl_chain *c, struct rule *r,
+		   const struct location *loc, bool insert)
+{
+	struct cmd *cmd;
+	char *orig;
+	int ret;
+
+	if (!stream_live(ctx) || stream_decls(ctx, t) != 0) {
+		rule_free(r);
+		return 0;
+	}
+	orig = orig_name(c);
+	if (orig) {
+		free(r->handle.chain.name);
+		r->handle.chain.name = orig;
+	}
+	unrename_jumps(t, r);
+	cmd = cmd_alloc(insert ? CMD_INSERT : CMD_ADD, CMD_OBJ_RULE,
+			&r->handle, loc, r);
+	if (!cmd) {
+		rule_free(r);
+		ctx->stream_err = -ENOMEM;
+		return -1;
+	}
+	ret = ctx->stream->rule(ctx->stream_priv, cmd);
+	if (ret < 0)
+		ctx->stream_err = ret;
 	return 0;
 }

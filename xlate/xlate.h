@@ -128,14 +128,35 @@ struct xlate_chain_info {
 	const struct location	*loc;
 };
 
+struct cmd;
+
 struct xlate_cmd_ops {
 	int	(*table)(void *priv, const char *table,
 			 const struct location *loc, struct list_head *cmds);
 	int	(*chain)(void *priv, const struct xlate_chain_info *ci,
 			 struct list_head *cmds);
+	/* streaming only: declarations to evaluate now; @cmds taken */
+	int	(*decls)(void *priv, struct list_head *cmds);
+	/* streaming only: a rule command (CMD_ADD/CMD_INSERT), taken */
+	int	(*rule)(void *priv, struct cmd *cmd);
 };
 
 int xlate_take_cmds(struct xlate_ctx *ctx, const struct xlate_cmd_ops *ops,
 		    void *priv, struct list_head *cmds);
+
+/*
+ * Streaming, set before xlate_read_save(): the same commands handed
+ * over while the file is read, so only one rule's IR is ever held.
+ * Before a rule (and at a table's COMMIT), what was declared since the
+ * last call goes through @ops->table (once per table), the table's sets
+ * and @ops->chain, then @ops->decls; each translated rule then goes to
+ * @ops->rule, in input order (-I as CMD_INSERT). After the first error
+ * nothing more is handed over (the rest is still read, to report its
+ * errors), and rules are freed as they are read. Returns the first
+ * negative return of a callback, or 0, from xlate_stream_status().
+ */
+void xlate_stream(struct xlate_ctx *ctx, const struct xlate_cmd_ops *ops,
+		  void *priv);
+int xlate_stream_status(const struct xlate_ctx *ctx);
 
 #endif

@@ -54,6 +54,7 @@ struct xl_chain {
 	struct list_head	rules;
 	bool			renamed;	/* an nft keyword: name_ */
 	bool			warned;
+	bool			streamed;	/* declaration handed over */
 };
 
 struct xl_table {
@@ -61,6 +62,8 @@ struct xl_table {
 	const struct compat_table	*layout;
 	struct list_head		chains;
 	struct location			loc;
+	bool				streamed;	/* ops->table called */
+	bool				stream_skip;	/* ... said skip it */
 };
 
 /**
@@ -71,6 +74,7 @@ struct xl_set_decl {
 	struct list_head	list;
 	struct set		*set;
 	const char		*table;
+	bool			streamed;
 };
 
 /*
@@ -104,6 +108,10 @@ struct xlate_ctx {
 	enum xl_err_kind	err_kind;	/* of the line being read */
 	bool			err_deferred;	/* one found at COMMIT */
 	bool			status_known;	/* stats.param_problem is */
+	/* shim_api.c: rules handed over as they are read */
+	const struct xlate_cmd_ops *stream;
+	void			*stream_priv;
+	int			stream_err;
 };
 
 /**
@@ -287,5 +295,11 @@ int xl_parse_rule(struct xl_rule *r, struct xl_token *tok, unsigned int n);
 
 /* output.c */
 int xl_output(struct xlate_ctx *ctx, FILE *f);
+
+/* shim_api.c: streaming (xlate_stream()); the rule is taken over. */
+int xl_stream_rule(struct xlate_ctx *ctx, struct xl_table *t,
+		   struct xl_chain *c, struct rule *r,
+		   const struct location *loc, bool insert);
+void xl_stream_table(struct xlate_ctx *ctx, struct xl_table *t);
 
 #endif
