@@ -49,6 +49,7 @@ struct restore_opts {
 /**
  * struct restore_ctx - one restore, streamed (xlate_stream())
  * @batch: everything so far, sent at the end if nothing failed
+ * @seg: the rule being linearized, before its xt-compat edit
  * @decls: the declarations' commands (the evaluator's cache uses them)
  * @retry_native: a rule has no xt-compat form libnftnl reads back: do
  *                it all again with native VM code only
@@ -58,6 +59,7 @@ struct restore_ctx {
 	const struct restore_opts *o;
 	struct nftc_ctx		*nft;
 	struct nftc_batch	*batch;
+	struct nftc_batch	*seg;		/* one rule's, reused */
 	struct list_head	decls;
 	bool			retry_native;
 };
@@ -296,13 +298,21 @@ static int rule_emit(struct restore_ctx *r, struct cmd *cmd,
 	struct nftc_batch *seg;
 	int ret = 0;
 
-	if (r->o->no_xt) {
+	if (!r->o->no_xt && compat_xt_fallback(r->family, cmd->rule,
+					       xt_line_flags(cmd), &xl)) {
+		compat_xt_list_free(&xl);
+		return -ENOMEM;
+	}
+	if (xl.n == 0) {
+		/* nothing to edit: straight into the batch */
+		compat_xt_list_free(&xl);
 		nftc_linearize(r->nft, one, r->batch, NULL);
 		return 0;
 	}
-	seg = nftc_batch_segment_alloc();
-	if (!seg || compat_xt_fallback(r->family, cmd->rule,
-				       xt_line_flags(cmd), &xl)) {
+	if (!r->seg)
+		r->seg = nftc_batch_segment_alloc();
+	seg = r->seg;
+	if (!seg) {
 		ret = -ENOMEM;
 		goto out;
 	}
@@ -319,7 +329,8 @@ static int rule_emit(struct restore_ctx *r, struct cmd *cmd,
 	}
 out:
 	compat_xt_list_free(&xl);
-	nftc_batch_free(seg);
+	if (seg)
+		nftc_batch_segment_reset(seg);
 	return ret;
 }
 
@@ -439,6 +450,7 @@ report:
 out:
 	cmd_list_free(&r.decls);
 	nftc_batch_free(r.batch);
+	nftc_batch_free(r.seg);
 	nftc_ctx_free(r.nft);
 	xlate_ctx_free(x);
 	if (ret == RESTORE_CMD_USAGE || ret == RESTORE_CMD_KERNEL ||

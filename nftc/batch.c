@@ -247,6 +247,33 @@ struct nftc_batch *nftc_batch_segment_alloc(void)
 	return b;
 }
 
+/**
+ * nftc_batch_segment_reset - empty segment @b for reuse
+ *
+ * What nftc_batch_segment_alloc() gives, without zeroing its first
+ * chunk again beyond what was used: a caller that linearizes one rule
+ * at a time into a segment pays for the rule, not for the chunk. (A
+ * message started and dropped may leave bytes past that; every byte of
+ * a committed message is written, padding included, so none is sent.)
+ */
+void nftc_batch_segment_reset(struct nftc_batch *b)
+{
+	struct batch_chunk *c = b->chunks[0];
+	unsigned int i;
+
+	for (i = 1; i < b->nchunks; i++)
+		batch_chunk_free(b->chunks[i]);
+	b->nchunks = 1;
+	memset(c->buf, 0, c->len);
+	c->len = 0;
+	b->seq_first = b->seq_next = 0;
+	b->num_msgs = 0;
+	b->ended = false;
+	b->nlocs = 0;
+	b->cur_cmd = NULL;
+	b->cur_loc = internal_location;
+}
+
 /* Make room for @n more entries of each array of @b. */
 static int batch_reserve(struct nftc_batch *b, unsigned int nchunks,
 			 unsigned int nlocs)

@@ -25,6 +25,8 @@ void nftc_batch_free(struct nftc_batch *batch);
  */
 struct nftc_batch *nftc_batch_segment_alloc(void);
 int nftc_batch_splice(struct nftc_batch *batch, struct nftc_batch *seg);
+/* Empty a segment for reuse (its first chunk is kept). */
+void nftc_batch_segment_reset(struct nftc_batch *seg);
 /* Close the batch (BATCH_END). */
 int nftc_batch_end(struct nftc_batch *batch);
 /* Iterate the finished batch as iovec-like chunks for sendmsg(). */
