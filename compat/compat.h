@@ -154,4 +154,36 @@ int compat_xt_apply(uint8_t family, struct nftnl_rule *r,
 /* A marker the xt hook puts before iptables text in an xt statement. */
 #define COMPAT_XT_MARK	"\001ipt:"
 
+/*
+ * text.c: short texts printed through stdio, into a stack buffer first
+ * (see there). compat_text_open() gives a stream into @small (@cap
+ * bytes), or with @big a memstream; compat_text_close() puts the text
+ * (malloc'ed) in *@text and returns 0, 1 when @small was too small (do
+ * it again with @big), or -1 (ENOMEM).
+ */
+struct compat_text {
+	FILE	*f;
+	char	*small;
+	size_t	cap;
+	bool	big;
+	char	*buf;
+	size_t	len;
+	char	iobuf[512];	/* stdio's buffer for @small */
+};
+FILE *compat_text_open(struct compat_text *t, char *small, size_t cap,
+		       bool big);
+int compat_text_close(struct compat_text *t, char **text);
+
+struct output_ctx;
+struct stmt;
+struct expr;
+typedef void (*compat_print_fn)(struct output_ctx *octx, const void *obj);
+/* @fn's output for @obj with a copy of @tmpl as its context; or NULL. */
+char *compat_print_text(const struct output_ctx *tmpl, compat_print_fn fn,
+			const void *obj);
+/* nft's text of a statement / expression with output flags @flags. */
+char *compat_stmt_text(uint8_t family, const struct stmt *s,
+		       unsigned int flags);
+char *compat_expr_text(const struct expr *e, unsigned int flags);
+
 #endif

@@ -21,16 +21,7 @@
 
 char *rv_expr_text(const struct expr *e)
 {
-	struct output_ctx octx = { .flags = NFTC_OUTPUT_STATELESS };
-	char *buf = NULL;
-	size_t len = 0;
-
-	octx.f = open_memstream(&buf, &len);
-	if (!octx.f)
-		return NULL;
-	nftc_print_expr(&octx, e);
-	fclose(octx.f);
-	return buf;
+	return compat_expr_text(e, NFTC_OUTPUT_STATELESS);
 }
 
 const char *rv_neg(bool inv)
@@ -126,17 +117,7 @@ char *rv_stmt_text(const struct rv_ctx *c, const struct stmt *s)
 char *rv_stmt_text_flags(const struct rv_ctx *c, const struct stmt *s,
 			 unsigned int flags)
 {
-	struct output_ctx octx = { .flags = flags };
-	char *buf = NULL;
-	size_t len = 0;
-
-	octx.f = open_memstream(&buf, &len);
-	if (!octx.f)
-		return NULL;
-	octx.family = c->family;
-	nftc_print_stmt(&octx, s);
-	fclose(octx.f);
-	return buf;
+	return compat_stmt_text(c->family, s, flags);
 }
 
 static void rv_note_unsupported(struct rv_ctx *c, const struct stmt *s)
@@ -197,25 +178,58 @@ static uint64_t rv_counter(const struct rule *r, bool bytes)
 	return 0;
 }
 
+/*
+ * Map @r's statements to match text *@mtext and target text *@ttext:
+ * 0, 1 when the stack buffers were too small (free both texts, reset
+ * @c and do it again with @big), or -1.
+ */
+static int save_pass(struct rv_ctx *c, const struct rule *r, bool big,
+		     char **mtext, char **ttext)
+{
+	char msmall[2048], tsmall[1024];
+	struct compat_text tm, tt;
+	int rm, rt;
+
+	c->m = compat_text_open(&tm, msmall, sizeof(msmall), big);
+	c->t = compat_text_open(&tt, tsmall, sizeof(tsmall), big);
+	if (c->m && c->t)
+		rv_map_stmts(c, r);
+	rm = compat_text_close(&tm, mtext);
+	rt = compat_text_close(&tt, ttext);
+	c->m = c->t = NULL;
+	return rm < 0 || rt < 0 ? -1 : rm || rt;
+}
+
+static void rv_ctx_reset(struct rv_ctx *c)
+{
+	uint8_t family = c->family;
+	unsigned int i;
+
+	free(c->unsupported);
+	for (i = 0; i < __RV_IP_MAX; i++)
+		free(c->ip[i]);
+	memset(c, 0, sizeof(*c));
+	c->family = family;
+}
+
 int compat_rule_save(FILE *f, uint8_t family, const char *chain,
 		     const struct rule *r, bool counters)
 {
 	struct rv_ctx c = { .family = family };
 	char *mtext = NULL, *ttext = NULL;
-	size_t mlen = 0, tlen = 0;
-	unsigned int i;
-	int ret = 0;
+	int ret;
 
-	c.m = open_memstream(&mtext, &mlen);
-	c.t = open_memstream(&ttext, &tlen);
-	if (!c.m || !c.t) {
+	ret = save_pass(&c, r, false, &mtext, &ttext);
+	if (ret == 1) {
+		free(mtext);
+		free(ttext);
+		rv_ctx_reset(&c);
+		ret = save_pass(&c, r, true, &mtext, &ttext);
+	}
+	if (ret < 0) {
 		ret = -ENOMEM;
 		goto out;
 	}
-	rv_map_stmts(&c, r);
-	fclose(c.m);
-	fclose(c.t);
-	c.m = c.t = NULL;
 	if (counters)
 		fprintf(f, "[%llu:%llu] ",
 			(unsigned long long)rv_counter(r, false),
@@ -227,14 +241,8 @@ int compat_rule_save(FILE *f, uint8_t family, const char *chain,
 		rv_print(f, &c, chain, mtext, ttext);
 	}
 out:
-	if (c.m)
-		fclose(c.m);
-	if (c.t)
-		fclose(c.t);
 	free(mtext);
 	free(ttext);
-	free(c.unsupported);
-	for (i = 0; i < __RV_IP_MAX; i++)
-		free(c.ip[i]);
+	rv_ctx_reset(&c);
 	return ret;
 }

@@ -39,52 +39,10 @@
 
 #define ARRAY_N(a)	(sizeof(a) / sizeof((a)[0]))
 
-typedef void (*print_fn)(struct output_ctx *octx, const void *obj);
-
-/*
- * @obj printed by @fn into a new string. Into a stack buffer first: an
- * open_memstream() costs more than the short text of one statement.
- */
-static char *text_of(struct output_ctx *octx, print_fn fn, const void *obj)
-{
-	char small[1024], *buf = NULL;
-	size_t len = 0;
-	long n;
-
-	octx->f = fmemopen(small, sizeof(small), "w");
-	if (octx->f) {
-		setvbuf(octx->f, NULL, _IONBF, 0);
-		fn(octx, obj);
-		n = ftell(octx->f);
-		fclose(octx->f);
-		if (n >= 0 && (size_t)n < sizeof(small) - 1)
-			return strndup(small, n);
-	}
-	octx->f = open_memstream(&buf, &len);
-	if (!octx->f)
-		return NULL;
-	fn(octx, obj);
-	fclose(octx->f);
-	return buf;
-}
-
-static void print_stmt_fn(struct output_ctx *octx, const void *s)
-{
-	nftc_print_stmt(octx, s);
-}
-
-static void print_expr_fn(struct output_ctx *octx, const void *e)
-{
-	nftc_print_expr(octx, e);
-}
-
 static char *stmt_text(uint8_t family, const struct stmt *s,
 		       unsigned int flags)
 {
-	struct output_ctx octx = { .flags = NFTC_OUTPUT_STATELESS | flags,
-				   .family = family };
-
-	return text_of(&octx, print_stmt_fn, s);
+	return compat_stmt_text(family, s, NFTC_OUTPUT_STATELESS | flags);
 }
 
 /* "SEL [!= |! ]VALUE": the value, *inv set; NULL if not SEL. */
@@ -486,9 +444,7 @@ static int fb_reject(uint8_t family, const struct stmt *s,
 
 static char *expr_text(const struct expr *e)
 {
-	struct output_ctx octx = { .flags = NFTC_OUTPUT_STATELESS };
-
-	return text_of(&octx, print_expr_fn, e);
+	return compat_expr_text(e, NFTC_OUTPUT_STATELESS);
 }
 
 /* "a.b.c.d[-e.f.g.h]" into @r; false if not that. */

@@ -242,6 +242,46 @@ START_TEST(test_xt_fallback)
 }
 END_TEST
 
+/* compat_text: a text that does not fit the stack buffer is redone. */
+START_TEST(test_text_overflow)
+{
+	struct compat_text t;
+	char small[64], *text;
+	unsigned int big, i;
+	int ret = -1;
+
+	for (big = 0; big < 2; big++) {
+		FILE *f = compat_text_open(&t, small, sizeof(small), big);
+
+		ck_assert_ptr_nonnull(f);
+		for (i = 0; i < 500; i++)
+			fprintf(f, "%u,", i % 10);
+		ret = compat_text_close(&t, &text);
+		if (!big) {
+			ck_assert_int_eq(ret, 1);
+			ck_assert_ptr_null(text);
+		}
+	}
+	ck_assert_int_eq(ret, 0);
+	ck_assert_uint_eq(strlen(text), 1000);
+	ck_assert(strncmp(text, "0,1,2,", 6) == 0);
+	free(text);
+
+	/* a short one fits and is exact */
+	compat_text_open(&t, small, sizeof(small), false);
+	fputs("tcp dport 22", t.f);
+	ck_assert_int_eq(compat_text_close(&t, &text), 0);
+	ck_assert_str_eq(text, "tcp dport 22");
+	free(text);
+
+	/* exactly cap - 1 bytes counts as full: nothing is cut silently */
+	compat_text_open(&t, small, sizeof(small), false);
+	for (i = 0; i < sizeof(small) - 1; i++)
+		fputc('x', t.f);
+	ck_assert_int_eq(compat_text_close(&t, &text), 1);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("compat");
@@ -252,6 +292,7 @@ int main(void)
 	tcase_add_test(tc, test_layout);
 	tcase_add_test(tc, test_revmap);
 	tcase_add_test(tc, test_xt_fallback);
+	tcase_add_test(tc, test_text_overflow);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
