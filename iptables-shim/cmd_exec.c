@@ -6,8 +6,12 @@
  * are compared in saved form: a spec that is not already a saved line
  * of the chain is put in a scratch chain of the table and read back,
  * which is how the kernel and the save path spell it (-C then deletes
- * the scratch chain alone; -D's store drops it with the rest). Not
- * atomic against another writer between the read and the write.
+ * the scratch chain alone; -D's store drops it with the rest).
+ *
+ * Another writer may change the ruleset between the read and the write:
+ * the table is read at a known ruleset generation and every write goes
+ * only onto that generation (nftc_netlink_send_at), as iptables-nft
+ * does; if it changed, the command starts again from the read.
  */
 #define _GNU_SOURCE
 #include <config.h>
@@ -62,10 +66,28 @@ static const char *const cmd_kernel_op[__IPT_MAX] = {
 	[IPT_REPLACE]	= "RULE_REPLACE",
 };
 
+/**
+ * struct cmd_ctx - one command
+ * @genid: the ruleset generation @t was read at (after each write of
+ *         ours, the one that write made)
+ * @attempt: 0, or how often the command started again
+ */
 struct cmd_ctx {
 	const struct cmd_req	*q;
 	struct cmd_table	t;
+	uint32_t		genid;
+	unsigned int		attempt;
 };
+
+/* Another writer came in between: read and try again (cmd_exec). */
+#define CMD_AGAIN		(-EAGAIN)
+#define CMD_ATTEMPTS		16
+
+/* Say it once: a command that starts again does not print again. */
+static bool first_attempt(const struct cmd_ctx *c)
+{
+	return c->attempt == 0;
+}
 
 static int fail(const struct cmd_req *q, enum cmd_err e)
 {
@@ -74,15 +96,44 @@ static int fail(const struct cmd_req *q, enum cmd_err e)
 	return 1;
 }
 
+static void scratch_name(char *buf, size_t len);
+
+/* The table as of one generation (the read repeated if it moved). */
+static int read_table(struct cmd_ctx *c, char **text)
+{
+	uint32_t after = 0;
+	unsigned int i;
+	int ret = 0;
+
+	for (i = 0; i < CMD_ATTEMPTS; i++) {
+		free(*text);
+		*text = NULL;
+		ret = shim_genid(&c->genid);
+		if (ret < 0)
+			return ret;
+		ret = shim_save_text(c->q->family, c->q->table, true, text);
+		if (ret < 0 && ret != -ENOENT)
+			continue;	/* a dump cut by a change */
+		if (shim_genid(&after) == 0 && after == c->genid)
+			return ret;
+	}
+	return ret < 0 ? ret : -EAGAIN;
+}
+
 static int load(struct cmd_ctx *c)
 {
-	char *text = NULL;
+	struct cmd_chain *sc;
+	char *text = NULL, name[32];
 	int ret;
 
-	ret = shim_save_text(c->q->family, c->q->table, true, &text);
+	ret = read_table(c, &text);
 	if (ret == 0)
 		ret = cmd_table_parse(&c->t, c->q->family, c->q->table, text);
 	free(text);
+	/* a scratch chain left by an attempt that had to start again */
+	scratch_name(name, sizeof(name));
+	if (ret == 0 && (sc = cmd_chain_find(&c->t, name)))
+		cmd_chain_del(&c->t, sc);
 	if (ret == -ENOENT && !compat_table_find(c->q->family, c->q->table)) {
 		fprintf(stderr, "%s v1.8.9 (nf_tables): table '%s' does not "
 			"exist\nPerhaps iptables or your kernel needs to be "
@@ -111,11 +162,10 @@ static int store(struct cmd_ctx *c)
 	snprintf(obj, sizeof(obj), "rule in chain %s",
 		 c->q->chain ? c->q->chain : "");
 	ret = shim_restore_text(c->q->family, text, false,
-				cmd_kernel_op[c->q->op], obj);
-	return ret == -2 ? 2 : ret == -4 ? 4 : ret < 0 ? 1 : 0;
+				cmd_kernel_op[c->q->op], obj, &c->genid);
+	return ret == -EAGAIN ? CMD_AGAIN : ret == -2 ? 2 : ret == -4 ? 4 :
+	       ret < 0 ? 1 : 0;
 }
-
-static void scratch_name(char *buf, size_t len);
 
 /* Does @spec name a user chain (restore -n knows only its input's)? */
 static bool jumps_user(const struct cmd_table *t, const char *spec)
@@ -169,9 +219,10 @@ static char *canonical(struct cmd_ctx *c, const char *spec, int *rc)
 	if (!text)
 		return NULL;
 	*rc = shim_restore_text(c->q->family, text, noflush, "RULE_APPEND",
-				"");
+				"", &c->genid);
 	if (*rc < 0) {
-		*rc = *rc == -2 ? 2 : *rc == -4 ? 4 : 1;
+		*rc = *rc == -EAGAIN ? CMD_AGAIN : *rc == -2 ? 2 :
+		      *rc == -4 ? 4 : 1;
 		return NULL;
 	}
 	if (shim_save_text(c->q->family, c->t.name, true, &text) < 0)
@@ -314,7 +365,8 @@ static int rule_cmd(struct cmd_ctx *c, struct cmd_chain *ch)
 		return ret;
 	if (cmd_specs_expand(&sp, q->spec) < 0)
 		return 1;
-	for (ret = 0; (q->flags & CMD_L_VERBOSE) && ret < (int)sp.n; ret++)
+	for (ret = 0; (q->flags & CMD_L_VERBOSE) && first_attempt(c) &&
+		     ret < (int)sp.n; ret++)
 		cmd_print_verbose(stdout, &c->t, sp.v[ret]);
 	fflush(stdout);
 	if (q->op == IPT_DELETE || q->op == IPT_CHECK)
@@ -349,7 +401,8 @@ static int each_chain(struct cmd_ctx *c, struct cmd_chain *ch)
 
 		if (ch && x != ch)
 			continue;
-		if ((c->q->flags & CMD_L_VERBOSE) && !x->absent)
+		if ((c->q->flags & CMD_L_VERBOSE) && !x->absent &&
+		    first_attempt(c))
 			printf("%s chain `%s'\n", z ? "Zeroing" : "Flushing",
 			       x->name);
 		if (z) {
@@ -388,7 +441,7 @@ static int delete_chain(struct cmd_ctx *c, struct cmd_chain *ch)
 				compat_prog_name(q->family), x->name);
 			return 4;
 		}
-		if (q->flags & CMD_L_VERBOSE)
+		if ((q->flags & CMD_L_VERBOSE) && first_attempt(c))
 			printf("Deleting chain `%s'\n", x->name);
 		cmd_chain_del(&c->t, x);
 		i--;
@@ -456,7 +509,8 @@ static int chain_cmd(struct cmd_ctx *c, struct cmd_chain *ch)
 	case IPT_DELCHAIN:
 		return delete_chain(c, ch);
 	case IPT_LIST:
-		cmd_print_list(stdout, &c->t, ch, q->num, q->flags);
+		if (first_attempt(c))
+			cmd_print_list(stdout, &c->t, ch, q->num, q->flags);
 		fflush(stdout);
 		if (!q->zero_after)
 			return 0;
@@ -473,17 +527,17 @@ static int chain_cmd(struct cmd_ctx *c, struct cmd_chain *ch)
 	}
 }
 
-int cmd_exec(const struct cmd_req *q)
+static int exec_once(struct cmd_ctx *c)
 {
-	struct cmd_ctx c = { .q = q };
+	const struct cmd_req *q = c->q;
 	struct cmd_chain *ch = NULL;
 	int ret;
 
-	ret = load(&c);
+	ret = load(c);
 	if (ret)
-		goto out;
+		return ret;
 	if (q->chain)
-		ch = cmd_chain_find(&c.t, q->chain);
+		ch = cmd_chain_find(&c->t, q->chain);
 	if (q->chain && !ch && (q->op == IPT_LIST || q->op == IPT_SAVE)) {
 		fprintf(stderr, "%s v1.8.9 (nf_tables): chain `%s' in table "
 			"`%s' is incompatible, use 'nft' tool.\n",
@@ -493,9 +547,27 @@ int cmd_exec(const struct cmd_req *q)
 		   q->op != IPT_POLICY) {
 		ret = fail(q, CMD_E_NOENT);
 	} else {
-		ret = chain_cmd(&c, ch);
+		ret = chain_cmd(c, ch);
 	}
-out:
-	cmd_table_free(&c.t);
 	return ret;
+}
+
+int cmd_exec(const struct cmd_req *q)
+{
+	struct cmd_ctx c = { .q = q };
+	int ret;
+
+	for (;;) {
+		memset(&c.t, 0, sizeof(c.t));
+		ret = exec_once(&c);
+		cmd_table_free(&c.t);
+		if (ret != CMD_AGAIN)
+			return ret;
+		if (++c.attempt == CMD_ATTEMPTS) {
+			fprintf(stderr, "%s: the ruleset kept changing: "
+				"giving up after %u attempts\n",
+				compat_prog_name(q->family), c.attempt);
+			return 4;
+		}
+	}
 }

@@ -17,6 +17,7 @@
 #include <linux/netfilter/nfnetlink.h>
 #include <linux/netfilter/nf_tables.h>
 #include "shim.h"
+#include "netlink.h"
 
 #define SHIM_DUMP_BUFSIZ	(1 << 20)
 
@@ -140,4 +141,16 @@ const struct shim_chain_ctr *shim_chain_ctr(const struct shim_ruleset *s,
 			return &s->ctrs[i];
 	}
 	return NULL;
+}
+
+int shim_genid(uint32_t *genid)
+{
+	struct nftc_ctx *nft = nftc_ctx_alloc();
+	int ret;
+
+	if (!nft)
+		return -ENOMEM;
+	ret = nftc_netlink_genid(nft, genid);
+	nftc_ctx_free(nft);
+	return ret;
 }

@@ -44,6 +44,7 @@ struct restore_opts {
 	bool		cmd_style;	/* the first error as iptables' -A ... */
 	const char	*kernel_op;	/* ... "RULE_APPEND" failed ... */
 	const char	*kernel_obj;	/* ... : "rule in chain INPUT" */
+	uint32_t	*genid;		/* only onto this generation */
 };
 
 /**
@@ -164,6 +165,7 @@ static int on_chain(void *priv, const struct xlate_chain_info *ci,
 #define RESTORE_CMD_KERNEL	4
 #define RESTORE_PARAM_PROBLEM	5	/* exit status 2, as iptables' */
 #define RESTORE_KERNEL_REFUSED	6	/* exit status 4 (resource problem) */
+#define RESTORE_RESTART		7	/* o->genid is not the ruleset's */
 
 /*
  * The first error as the iptables command prints it: an option error
@@ -366,8 +368,14 @@ static int send_batch(struct restore_ctx *r)
 
 	if (ret == 0 && r->o->test)
 		ret = nftc_netlink_commit(r->nft, r->batch, true, 0);
+	else if (ret == 0 && r->o->genid)
+		ret = nftc_netlink_send_at(r->nft, r->batch, 0, *r->o->genid);
 	else if (ret == 0)
 		ret = nftc_netlink_send(r->nft, r->batch, 0);
+	if (ret == NFTC_NL_RESTART)
+		return RESTORE_RESTART;
+	if (ret == 0 && r->o->genid && nftc_batch_num_msgs(r->batch))
+		*r->o->genid = *r->o->genid + 1 ? *r->o->genid + 1 : 1;
 	return ret ? RESTORE_KERNEL_REFUSED : 0;
 }
 
@@ -431,6 +439,8 @@ static int restore(uint8_t family, const struct restore_opts *o, char *data)
 		goto out;
 	}
 	ret = send_batch(&r);
+	if (ret == RESTORE_RESTART)
+		goto out;
 report:
 	if (o->cmd_style && (xlate_errors(x)->num_errors ||
 			     r.nft->erq.num_errors)) {
@@ -455,7 +465,7 @@ out:
 	xlate_ctx_free(x);
 	if (ret == RESTORE_CMD_USAGE || ret == RESTORE_CMD_KERNEL ||
 	    ret == RESTORE_PARAM_PROBLEM || ret == RESTORE_KERNEL_REFUSED ||
-	    ret == RESTORE_RETRY_NATIVE)
+	    ret == RESTORE_RETRY_NATIVE || ret == RESTORE_RESTART)
 		return ret;
 	return ret < 0 ? 1 : 0;
 }
@@ -499,12 +509,13 @@ int shim_chain_delete(uint8_t family, const char *table, const char *chain)
 }
 
 int shim_restore_text(uint8_t family, char *data, bool noflush,
-		      const char *kernel_op, const char *kernel_obj)
+		      const char *kernel_op, const char *kernel_obj,
+		      uint32_t *genid)
 {
 	struct restore_opts o = { .path = "-", .noflush = noflush,
 				  .counters = true, .cmd_style = true,
 				  .kernel_op = kernel_op,
-				  .kernel_obj = kernel_obj };
+				  .kernel_obj = kernel_obj, .genid = genid };
 	char *copy = strdup(data);
 	int ret;
 
@@ -516,7 +527,8 @@ int shim_restore_text(uint8_t family, char *data, bool noflush,
 	}
 	free(copy);
 	return ret == 0 ? 0 : ret == RESTORE_CMD_USAGE ? -2 :
-	       ret == RESTORE_CMD_KERNEL ? -4 : -1;
+	       ret == RESTORE_CMD_KERNEL ? -4 :
+	       ret == RESTORE_RESTART ? -EAGAIN : -1;
 }
 
 static void usage(FILE *f, const char *prog)

@@ -27,10 +27,15 @@ int shim_save_text(uint8_t family, const char *table, bool counters,
  * restore.c: @data (consumed) with -c, as one batch; 0, -1, -2 for an
  * error in the input (printed as iptables' option errors), or -4 when
  * the kernel refuses it (printed as "@kernel_op failed (...): @kernel_obj"
- * when @kernel_op is set).
+ * when @kernel_op is set). With @genid, only onto that ruleset
+ * generation: -EAGAIN (nothing changed, nothing printed) if the ruleset
+ * changed since, else *@genid is the generation the commit made.
  */
 int shim_restore_text(uint8_t family, char *data, bool noflush,
-		      const char *kernel_op, const char *kernel_obj);
+		      const char *kernel_op, const char *kernel_obj,
+		      uint32_t *genid);
+/* dump.c: the ruleset generation; 0 or a negative errno. */
+int shim_genid(uint32_t *genid);
 /* restore.c: flush and delete one chain, as one batch; 0 or -1. */
 int shim_chain_delete(uint8_t family, const char *table, const char *chain);
 

@@ -79,6 +79,7 @@ struct nl_ctx {
 	unsigned int			errs_cap;
 	bool				end_acked;
 	bool				lost;
+	bool				genid_fixed;	/* send_at: no retry */
 };
 
 /* The fixed-size BATCH_BEGIN / BATCH_END framing messages. */
@@ -753,7 +754,7 @@ static int nl_run(struct nl_ctx *ctx)
 	int ret;
 
 	ret = nl_open(ctx);
-	if (ret == 0)
+	if (ret == 0 && !ctx->genid_fixed)
 		ret = nl_get_genid(ctx);
 	if (ret < 0) {
 		if ((ctx->flags & NFTC_NL_CHECK) && nl_unreachable(-ret))
@@ -768,6 +769,8 @@ static int nl_run(struct nl_ctx *ctx)
 			return nl_fail(ctx, -ret);
 		if (!nl_genid_changed(ctx))
 			break;
+		if (ctx->genid_fixed)
+			return NFTC_NL_RESTART;
 		ret = nl_get_genid(ctx);
 		if (ret < 0)
 			return nl_fail(ctx, -ret);
@@ -796,6 +799,40 @@ int nftc_netlink_send(struct nftc_ctx *nft, const struct nftc_batch *batch,
 	ret = nl_run(&ctx);
 	nftc_transport_close(ctx.tp);
 	free(ctx.errs);
+	return ret;
+}
+
+int nftc_netlink_send_at(struct nftc_ctx *nft, const struct nftc_batch *batch,
+			 unsigned int flags, uint32_t genid)
+{
+	struct nl_ctx ctx = {
+		.nft		= nft,
+		.batch		= batch,
+		.flags		= flags,
+		.genid		= genid,
+		.genid_fixed	= true,
+	};
+	int ret;
+
+	if (!nftc_batch_num_msgs(batch))
+		return 0;
+	ret = nl_run(&ctx);
+	nftc_transport_close(ctx.tp);
+	free(ctx.errs);
+	return ret;
+}
+
+int nftc_netlink_genid(struct nftc_ctx *nft, uint32_t *genid)
+{
+	struct nl_ctx ctx = { .nft = nft };
+	int ret;
+
+	ret = nl_open(&ctx);
+	if (ret == 0)
+		ret = nl_get_genid(&ctx);
+	if (ret == 0)
+		*genid = ctx.genid;
+	nftc_transport_close(ctx.tp);
 	return ret;
 }
 

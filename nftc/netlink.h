@@ -42,6 +42,8 @@ enum nftc_nl_result {
 	NFTC_NL_IMPRECISE	= 1,
 	/* NFTC_NL_CHECK and no kernel (not root, no nf_tables) */
 	NFTC_NL_UNAVAILABLE	= 2,
+	/* nftc_netlink_send_at(): the ruleset is not that generation */
+	NFTC_NL_RESTART		= 3,
 };
 
 /**
@@ -61,6 +63,17 @@ enum nftc_nl_result {
  */
 int nftc_netlink_send(struct nftc_ctx *ctx, const struct nftc_batch *batch,
 		      unsigned int flags);
+
+/*
+ * Read-modify-write: send @batch only if the ruleset is still generation
+ * @genid (from nftc_netlink_genid() before it was read), else change
+ * nothing and return NFTC_NL_RESTART. A commit that applies makes the
+ * generation genid + 1 (0 is skipped). Otherwise as nftc_netlink_send().
+ */
+int nftc_netlink_send_at(struct nftc_ctx *ctx, const struct nftc_batch *batch,
+			 unsigned int flags, uint32_t genid);
+/* The ruleset generation (NFT_MSG_GETGEN): 0 or a negative errno. */
+int nftc_netlink_genid(struct nftc_ctx *ctx, uint32_t *genid);
 
 /**
  * nftc_netlink_cache_seed - the kernel's ruleset as the evaluator's cache
