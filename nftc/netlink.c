@@ -783,23 +783,25 @@ static int nl_run(struct nl_ctx *ctx)
 	return nl_report(ctx);
 }
 
-int nftc_netlink_send(struct nftc_ctx *nft, const struct nftc_batch *batch,
-		      unsigned int flags)
+static int nl_send(struct nl_ctx *ctx)
 {
-	struct nl_ctx ctx = {
-		.nft	= nft,
-		.batch	= batch,
-		.flags	= flags,
-	};
 	int ret;
 
 	/* Nothing to do: stock nft does not even talk to the kernel. */
-	if (!nftc_batch_num_msgs(batch))
+	if (!nftc_batch_num_msgs(ctx->batch))
 		return 0;
-	ret = nl_run(&ctx);
-	nftc_transport_close(ctx.tp);
-	free(ctx.errs);
+	ret = nl_run(ctx);
+	nftc_transport_close(ctx->tp);
+	free(ctx->errs);
 	return ret;
+}
+
+int nftc_netlink_send(struct nftc_ctx *nft, const struct nftc_batch *batch,
+		      unsigned int flags)
+{
+	struct nl_ctx ctx = { .nft = nft, .batch = batch, .flags = flags };
+
+	return nl_send(&ctx);
 }
 
 int nftc_netlink_send_at(struct nftc_ctx *nft, const struct nftc_batch *batch,
@@ -812,14 +814,8 @@ int nftc_netlink_send_at(struct nftc_ctx *nft, const struct nftc_batch *batch,
 		.genid		= genid,
 		.genid_fixed	= true,
 	};
-	int ret;
 
-	if (!nftc_batch_num_msgs(batch))
-		return 0;
-	ret = nl_run(&ctx);
-	nftc_transport_close(ctx.tp);
-	free(ctx.errs);
-	return ret;
+	return nl_send(&ctx);
 }
 
 int nftc_netlink_genid(struct nftc_ctx *nft, uint32_t *genid)

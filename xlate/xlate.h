@@ -103,13 +103,11 @@ const struct xlate_stats *xlate_stats(const struct xlate_ctx *ctx);
 void xlate_format_erec(FILE *f, const struct error_record *erec);
 
 /*
- * shim_api.c: what was read, as nftc commands (for iptables-restore-nft,
- * which linearizes them itself instead of printing). Per table, in
- * input order: @ops->table (the caller may add commands before the
- * table's, e.g. to replace it; returning 1 skips the table), the
- * table's sets, @ops->chain for each chain, then one CMD_ADD rule
- * command per translated rule. The rules are moved out of @ctx.
- * Returns 0 or -1 (ENOMEM, or a callback's negative return).
+ * shim_api.c: what is read, as nftc commands, for iptables-restore-nft,
+ * which linearizes them itself instead of printing (xlate_stream()
+ * below): @ops->table once per table (the caller may add commands
+ * before the table's, e.g. to replace it; returning 1 skips the table),
+ * the table's sets, @ops->chain for each chain, then the rules.
  */
 struct list_head;
 struct location;
@@ -140,9 +138,6 @@ struct xlate_cmd_ops {
 	/* streaming only: a rule command (CMD_ADD/CMD_INSERT), taken */
 	int	(*rule)(void *priv, struct cmd *cmd);
 };
-
-int xlate_take_cmds(struct xlate_ctx *ctx, const struct xlate_cmd_ops *ops,
-		    void *priv, struct list_head *cmds);
 
 /*
  * Streaming, set before xlate_read_save(): the same commands handed
