@@ -351,6 +351,18 @@ static int on_rule(void *priv, struct cmd *cmd)
 	return ret;
 }
 
+/* --noflush: chains of the kernel's the input may use undeclared. */
+static bool kernel_chain(void *priv, const char *table, const char *chain)
+{
+	struct restore_ctx *r = priv;
+	struct table *t;
+
+	if (!r->o->noflush)
+		return false;
+	t = table_cache_find(r->nft, r->family, table);
+	return t && chain_cache_find(t, chain);
+}
+
 static const struct xlate_cmd_ops restore_ops = {
 	.table	= on_table,
 	.chain	= on_chain,
@@ -426,6 +438,7 @@ static int restore(uint8_t family, const struct restore_opts *o, char *data)
 	if (!o->test || !getenv(NFTC_OFFLINE_ENV))
 		nftc_netlink_cache_seed(r.nft);
 	xlate_stream(x, &restore_ops, &r);
+	xlate_set_chain_known(x, kernel_chain, &r);
 	xlate_read_save(x, strcmp(o->path, "-") ? o->path : "<stdin>", data);
 	if (xlate_stream_status(x) < 0) {
 		fprintf(stderr, "%s-restore: out of memory\n",

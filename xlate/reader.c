@@ -215,6 +215,28 @@ struct xl_chain *xl_chain_add(struct xl_table *t, const char *name,
 	return c;
 }
 
+struct xl_chain *xl_chain_external(struct xlate_ctx *ctx, struct xl_table *t,
+				   const char *name,
+				   const struct location *loc)
+{
+	struct xl_chain *c;
+
+	if (!ctx->chain_known ||
+	    !ctx->chain_known(ctx->chain_known_priv, t->layout->name, name))
+		return NULL;
+	c = xl_chain_add(t, name, loc);
+	if (c)
+		c->external = true;
+	return c;
+}
+
+void xlate_set_chain_known(struct xlate_ctx *ctx, xlate_chain_known_fn fn,
+			   void *priv)
+{
+	ctx->chain_known = fn;
+	ctx->chain_known_priv = priv;
+}
+
 /* ":NAME POLICY [packets:bytes]" */
 static int read_chain_decl(struct xlate_ctx *ctx, struct xl_table *t,
 			   struct xl_line *l)
@@ -354,7 +376,10 @@ static int read_command(struct xlate_ctx *ctx, struct xl_table *t,
 	if (!insert && !is_opt(tok[0].text, "-A", "--append"))
 		return line_error(ctx, &tok[0].loc, "command `%s' is not "
 				  "supported in a save file", tok[0].text);
+	/* an undeclared chain: the kernel's (its policy kept), or built-in */
 	c = xl_chain_find(t, tok[1].text);
+	if (!c)
+		c = xl_chain_external(ctx, t, tok[1].text, &tok[1].loc);
 	if (!c && compat_chain_find(t->layout, tok[1].text))
 		c = xl_chain_add(t, tok[1].text, &tok[1].loc);
 	if (!c) {

@@ -555,8 +555,9 @@ static int parse_target(struct xl_parse *p, unsigned int i, bool go)
 		if (p->err[0])
 			return tok_error(p, i, "%s", p->err);
 	}
-	if (p->r->ctx->cmd_mode &&
-	    (c = xl_chain_add(p->r->table, name, &p->tok[i].loc))) {
+	c = xl_chain_external(p->r->ctx, p->r->table, name, &p->tok[i].loc);
+	if (c || (p->r->ctx->cmd_mode &&
+		  (c = xl_chain_add(p->r->table, name, &p->tok[i].loc)))) {
 		p->jump = c->name;
 		p->verdict = go ? NFT_GOTO : NFT_JUMP;
 		return 0;

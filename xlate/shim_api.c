@@ -116,7 +116,7 @@ static int stream_decls(struct xlate_ctx *ctx, struct xl_table *t)
 	list_for_each_entry(c, &t->chains, list) {
 		char *orig;
 
-		if (c->streamed)
+		if (c->streamed || c->external)
 			continue;
 		c->streamed = any = true;
 		orig = orig_name(c);

@@ -152,6 +152,16 @@ struct xlate_cmd_ops {
  */
 void xlate_stream(struct xlate_ctx *ctx, const struct xlate_cmd_ops *ops,
 		  void *priv);
+
+/*
+ * For iptables-restore --noflush: a chain of @table the input does not
+ * declare may still be appended to or jumped to when @fn says the
+ * kernel holds it (it is then neither created nor flushed).
+ */
+typedef bool (*xlate_chain_known_fn)(void *priv, const char *table,
+				     const char *chain);
+void xlate_set_chain_known(struct xlate_ctx *ctx, xlate_chain_known_fn fn,
+			   void *priv);
 int xlate_stream_status(const struct xlate_ctx *ctx);
 
 #endif

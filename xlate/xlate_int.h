@@ -55,6 +55,7 @@ struct xl_chain {
 	bool			renamed;	/* an nft keyword: name_ */
 	bool			warned;
 	bool			streamed;	/* declaration handed over */
+	bool			external;	/* the kernel's (--noflush) */
 };
 
 struct xl_table {
@@ -108,6 +109,9 @@ struct xlate_ctx {
 	enum xl_err_kind	err_kind;	/* of the line being read */
 	bool			err_deferred;	/* one found at COMMIT */
 	bool			status_known;	/* stats.param_problem is */
+	/* chains the input does not declare but the kernel holds */
+	xlate_chain_known_fn	chain_known;
+	void			*chain_known_priv;
 	/* shim_api.c: rules handed over as they are read */
 	const struct xlate_cmd_ops *stream;
 	void			*stream_priv;
@@ -295,6 +299,14 @@ int xl_parse_rule(struct xl_rule *r, struct xl_token *tok, unsigned int n);
 
 /* output.c */
 int xl_output(struct xlate_ctx *ctx, FILE *f);
+
+/*
+ * reader.c: @name in @t as a chain the kernel holds (chain_known), or
+ * NULL: what a --noflush restore may append to or jump to undeclared.
+ */
+struct xl_chain *xl_chain_external(struct xlate_ctx *ctx, struct xl_table *t,
+				   const char *name,
+				   const struct location *loc);
 
 /* shim_api.c: streaming (xlate_stream()); the rule is taken over. */
 int xl_stream_rule(struct xlate_ctx *ctx, struct xl_table *t,

@@ -149,5 +149,29 @@ if cmp -s "$work/o" "$work/o2"; then
 else
 	ko "save -c"; diff "$work/o" "$work/o2"
 fi
+# --noflush onto a chain only the kernel holds, as stock: an undeclared
+# chain may be appended to and jumped to, and is neither made nor
+# flushed; without --noflush the same file is refused (status 2)
+cat > "$work/nf-add" <<'X'
+*filter
+-A INPUT -p tcp --dport 22 -j OLD
+-A OLD -s 192.0.2.1 -j DROP
+COMMIT
+X
+for tool in "$R" iptables-nft-restore; do
+	unshare -n sh -c "'$R' '$work/base' && '$tool' --noflush '$work/nf-add' &&
+		iptables-nft-save -t filter | grep -v '^#'
+		'$tool' '$work/nf-add' 2>/dev/null; echo rc=\$?"
+done > "$work/o"
+n=$(grep -c . "$work/o")
+if [ $((n % 2)) = 0 ] && [ "$(head -n $((n / 2)) "$work/o")" = \
+     "$(tail -n $((n / 2)) "$work/o")" ] &&
+   grep -q '^-A OLD -p tcp -m tcp --dport 22 -j ACCEPT$' "$work/o" &&
+   grep -q '^-A OLD -s 192.0.2.1/32 -j DROP$' "$work/o" &&
+   grep -q '^rc=2$' "$work/o"; then
+	ok "--noflush uses a chain only the kernel holds, as stock"
+else
+	ko "--noflush onto kernel chains"; cat "$work/o"
+fi
 echo "shim/restore: $pass passed, $fail failed"
 [ "$fail" = 0 ]
