@@ -720,6 +720,42 @@ static int fb_stmt(uint8_t family, const struct stmt *s, unsigned int flags,
 	}
 }
 
+/*
+ * "meta iiftype ether" right before "ether saddr X": the evaluator's
+ * dependency of the MAC match, which xt_mac checks itself (the device
+ * must be Ethernet); iptables-nft writes the match alone.
+ */
+static int drop_mac_deps(uint8_t family, struct rule *r)
+{
+	struct stmt *s, *n;
+	char *a, *b;
+	bool dep;
+
+	list_for_each_entry_safe(s, n, &r->stmts, list) {
+		if (&n->list == &r->stmts)
+			break;
+		if (s->kind != STMT_EXPRESSION || n->kind != STMT_EXPRESSION)
+			continue;
+		a = stmt_text(family, s, 0);
+		b = stmt_text(family, n, 0);
+		if (!a || !b) {
+			free(a);
+			free(b);
+			return -ENOMEM;
+		}
+		dep = !strcmp(a, "meta iiftype ether") &&
+		      !strncmp(b, "ether saddr ", 12);
+		free(a);
+		free(b);
+		if (dep) {
+			list_del(&s->list);
+			stmt_free(s);
+			r->num_stmts--;
+		}
+	}
+	return 0;
+}
+
 int compat_xt_fallback(uint8_t family, struct rule *r, unsigned int flags,
 		       struct compat_xt_list *out)
 {
@@ -727,6 +763,9 @@ int compat_xt_fallback(uint8_t family, struct rule *r, unsigned int flags,
 	struct stmt *s, *n;
 	int ret;
 
+	ret = drop_mac_deps(family, r);
+	if (ret < 0)
+		return ret;
 	list_for_each_entry_safe(s, n, &r->stmts, list) {
 		first = out->n;
 		ret = fb_stmt(family, s, flags, out);
