@@ -360,9 +360,9 @@ static void do_parse(struct xl_call *c)
 	}
 }
 
-int xl_xt_parse(struct xl_ext *ext, unsigned int id, char **argv,
-		int *optind_p, char *arg, bool invert, void *fw, char *err,
-		size_t len)
+int xl_xt_parse_lib(struct xl_ext *ext, unsigned int id, char **argv,
+		    int *optind_p, char *arg, bool invert, void *fw, char *err,
+		    size_t len)
 {
 	struct xl_call c = { .fn = do_parse, .ext = ext, .id = id,
 			     .argv = argv, .optarg = arg, .invert = invert,
@@ -373,6 +373,17 @@ int xl_xt_parse(struct xl_ext *ext, unsigned int id, char **argv,
 	ret = xl_guard(&c, err, len);
 	*optind_p = optind;
 	return ret;
+}
+
+/* The fast paths first (they take what libxtables surely parses alike). */
+int xl_xt_parse(struct xl_ext *ext, unsigned int id, char **argv,
+		int *optind_p, char *arg, bool invert, void *fw, char *err,
+		size_t len)
+{
+	if (xl_xtports_parse(ext, id, arg, invert))
+		return 0;
+	return xl_xt_parse_lib(ext, id, argv, optind_p, arg, invert, fw, err,
+			       len);
 }
 
 static void do_final(struct xl_call *c)
