@@ -192,9 +192,12 @@ static int parse_addr(struct xl_parse *p, unsigned int i, struct xl_addr *a)
 		for (s = strtok_r(copy, ",", &save); s;
 		     s = strtok_r(NULL, ",", &save)) {
 			if (parse_one_addr(p, s, a->addr, a->mask) < 0) {
+				/* the message is made now: s is in copy */
+				int ret = tok_error(p, i, "host/network `%s' "
+						    "not found", s);
+
 				free(copy);
-				return tok_error(p, i, "host/network `%s' "
-						 "not found", s);
+				return ret;
 			}
 			a->n++;
 		}
