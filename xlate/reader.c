@@ -80,6 +80,7 @@ static int line_error(struct xlate_ctx *ctx, const struct location *loc,
 static int tokenize(struct xlate_ctx *ctx, struct xl_line *l)
 {
 	size_t i = 0, len = l->len;
+	const char *text = l->text;	/* a local: buf's stores alias l */
 	unsigned int start;
 	char *buf, *word;
 	bool quoted;
@@ -95,7 +96,7 @@ static int tokenize(struct xlate_ctx *ctx, struct xl_line *l)
 	buf = l->arena;
 	l->n = 0;
 	while (i < len) {
-		while (i < len && (l->text[i] == ' ' || l->text[i] == '\t'))
+		while (i < len && (text[i] == ' ' || text[i] == '\t'))
 			i++;
 		if (i >= len)
 			break;
@@ -103,11 +104,11 @@ static int tokenize(struct xlate_ctx *ctx, struct xl_line *l)
 		word = buf;
 		quoted = false;
 		for (; i < len; i++) {
-			char c = l->text[i];
+			char c = text[i];
 
 			if (quoted) {
 				if (c == '\\' && i + 1 < len) {
-					*buf++ = l->text[++i];
+					*buf++ = text[++i];
 				} else if (c == '"') {
 					quoted = false;
 					i++;

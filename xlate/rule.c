@@ -135,8 +135,10 @@ static int basic_lookup(const char *t)
 
 		if (t[1] == o->shortopt && t[2] == '\0')
 			return i;
-		if (t[1] == '-' && (!strcmp(t + 2, o->longopt) ||
-				    (o->alias && !strcmp(t + 2, o->alias))))
+		if (t[1] != '-' || t[2] != o->longopt[0])
+			continue;	/* every alias starts as its option */
+		if (!strcmp(t + 2, o->longopt) ||
+		    (o->alias && !strcmp(t + 2, o->alias)))
 			return i;
 	}
 	return -1;
