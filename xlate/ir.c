@@ -77,10 +77,35 @@ struct expr *xl_qsym(const struct location *loc, const char *text)
 	return symbol_expr_alloc(loc, SYMBOL_QUOTED, text);
 }
 
+/*
+ * proto_field_lookup() compares the name with every field of the
+ * header; the mappings ask for a few fields over and over. The last
+ * four answers are kept, each taken again only when its field has the
+ * name asked for (one strcmp).
+ */
 struct expr *xl_payload(const struct location *loc,
 			const struct proto_desc *desc, const char *field)
 {
-	return payload_expr_alloc(loc, desc, proto_field_lookup(desc, field));
+	static __thread struct {
+		const struct proto_desc	*desc;
+		unsigned int		idx;
+	} last[4];
+	unsigned int i, idx = 0;
+
+	for (i = 0; i < 4; i++) {
+		if (last[i].desc == desc && last[i].idx &&
+		    !strcmp(desc->templates[last[i].idx].token, field)) {
+			idx = last[i].idx;
+			break;
+		}
+	}
+	if (!idx) {
+		idx = proto_field_lookup(desc, field);
+		memmove(&last[1], &last[0], sizeof(last[0]) * 3);
+		last[0].desc = desc;
+		last[0].idx = idx;
+	}
+	return payload_expr_alloc(loc, desc, idx);
 }
 
 struct expr *xl_exthdr(const struct location *loc, const char *hdr,
