@@ -18,16 +18,56 @@
 #include "keys.h"
 #include "proto.h"
 
+/* @v in @base (10 or 16, lower case) after @prefix, malloc'ed. */
+static char *num_text(const char *prefix, uint64_t v, unsigned int base)
+{
+	char buf[32], *p = buf + sizeof(buf), *text;
+	size_t plen = strlen(prefix), n;
+
+	do {
+		*--p = "0123456789abcdef"[v % base];
+		v /= base;
+	} while (v);
+	n = buf + sizeof(buf) - p;
+	text = malloc(plen + n + 1);
+	if (!text)
+		return NULL;
+	memcpy(text, prefix, plen);
+	memcpy(text + plen, p, n);
+	text[plen + n] = '\0';
+	return text;
+}
+
+/*
+ * The formats the mappings use most are written without printf (a
+ * third of the parse time went to vasprintf); the text is the same.
+ */
 struct expr *xl_sym(const struct location *loc, const char *fmt, ...)
 {
 	char *text;
 	va_list ap;
-	int n;
+	int n = 0;
 
 	va_start(ap, fmt);
-	n = vasprintf(&text, fmt, ap);
+	if (!strcmp(fmt, "%s")) {
+		const char *arg = va_arg(ap, const char *);
+
+		text = strdup(arg ? arg : "(null)");	/* as glibc prints */
+	} else if (!strcmp(fmt, "%u")) {
+		text = num_text("", va_arg(ap, unsigned int), 10);
+	} else if (!strcmp(fmt, "%" PRIu64)) {
+		text = num_text("", va_arg(ap, uint64_t), 10);
+	} else if (!strcmp(fmt, "0x%x")) {
+		text = num_text("0x", va_arg(ap, unsigned int), 16);
+	} else if (!strcmp(fmt, "0x%" PRIx64)) {
+		text = num_text("0x", va_arg(ap, uint64_t), 16);
+	} else if (!strchr(fmt, '%')) {
+		text = strdup(fmt);
+	} else {
+		n = vasprintf(&text, fmt, ap);
+	}
 	va_end(ap);
-	if (n < 0)
+	if (n < 0 || !text)
 		return NULL;
 	return symbol_expr_alloc_own(loc, SYMBOL_VALUE, text);
 }
@@ -37,10 +77,35 @@ struct expr *xl_qsym(const struct location *loc, const char *text)
 	return symbol_expr_alloc(loc, SYMBOL_QUOTED, text);
 }
 
+/*
+ * proto_field_lookup() compares the name with every field of the
+ * header; the mappings ask for a few fields over and over. The last
+ * four answers are kept, each taken again only when its field has the
+ * name asked for (one strcmp).
+ */
 struct expr *xl_payload(const struct location *loc,
 			const struct proto_desc *desc, const char *field)
 {
-	return payload_expr_alloc(loc, desc, proto_field_lookup(desc, field));
+	static __thread struct {
+		const struct proto_desc	*desc;
+		unsigned int		idx;
+	} last[4];
+	unsigned int i, idx = 0;
+
+	for (i = 0; i < 4; i++) {
+		if (last[i].desc == desc && last[i].idx &&
+		    !strcmp(desc->templates[last[i].idx].token, field)) {
+			idx = last[i].idx;
+			break;
+		}
+	}
+	if (!idx) {
+		idx = proto_field_lookup(desc, field);
+		memmove(&last[1], &last[0], sizeof(last[0]) * 3);
+		last[0].desc = desc;
+		last[0].idx = idx;
+	}
+	return payload_expr_alloc(loc, desc, idx);
 }
 
 struct expr *xl_exthdr(const struct location *loc, const char *hdr,
@@ -104,10 +169,25 @@ void xl_match_range(struct xl_rule *r, struct expr *lhs, uint64_t lo,
 	xl_match_inv(r, lhs, inv, xl_range(&r->loc, lo, hi, "%" PRIu64));
 }
 
+/* inet_ntop()'s text; IPv4 written directly (inet_ntop uses sprintf) */
 static void addr_text(char *buf, size_t len, const uint8_t *a,
 		      unsigned int alen)
 {
-	inet_ntop(alen == 4 ? AF_INET : AF_INET6, a, buf, len);
+	unsigned int i;
+	char *p = buf;
+
+	if (alen != 4 || len < INET_ADDRSTRLEN) {
+		inet_ntop(alen == 4 ? AF_INET : AF_INET6, a, buf, len);
+		return;
+	}
+	for (i = 0; i < 4; i++) {
+		if (a[i] >= 100)
+			*p++ = '0' + a[i] / 100;
+		if (a[i] >= 10)
+			*p++ = '0' + a[i] / 10 % 10;
+		*p++ = '0' + a[i] % 10;
+		*p++ = i < 3 ? '.' : '\0';
+	}
 }
 
 /* Prefix length of a contiguous mask, -1 otherwise. */

@@ -127,6 +127,7 @@ static int build_decls(struct xl_out *o)
 static void eval_rules(struct xl_out *o)
 {
 	struct xlate_ctx *ctx = o->ctx;
+	bool commands = ctx->flags & XLATE_F_COMMANDS || ctx->cmd_mode;
 	struct xl_rule_ent *e;
 	struct xl_table *t;
 	struct xl_chain *c;
@@ -160,6 +161,14 @@ static void eval_rules(struct xl_out *o)
 					ctx->stats.inexact++;
 				else
 					ctx->stats.translated++;
+				if (!commands) {
+					/* a ruleset prints e->rule: the
+					 * command is done with (a seventh
+					 * of the memory held otherwise) */
+					cmd->rule = NULL;
+					cmd_list_free(&one);
+					continue;
+				}
 				list_splice_tail_init(&one, &o->rules);
 			}
 		}

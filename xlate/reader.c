@@ -26,6 +26,8 @@ struct xl_line {
 	struct xl_token		tok[XL_MAX_TOKENS];
 	unsigned int		n;
 	struct location		loc;		/* the whole line */
+	char			*arena;		/* the words of tokenize() */
+	size_t			arena_size;
 };
 
 static struct location line_loc(const struct xl_line *l, unsigned int col,
@@ -40,13 +42,27 @@ static struct location line_loc(const struct xl_line *l, unsigned int col,
 	return loc;
 }
 
+/* A word's text: in the line's arena, or malloc'ed when replaced. */
+static void tok_text_free(struct xl_line *l, char *text)
+{
+	if (!l->arena || text < l->arena || text >= l->arena + l->arena_size)
+		free(text);
+}
+
 static void free_tokens(struct xl_line *l)
 {
 	unsigned int i;
 
 	for (i = 0; i < l->n; i++)
-		free(l->tok[i].text);
+		tok_text_free(l, l->tok[i].text);
 	l->n = 0;
+}
+
+static void line_free(struct xl_line *l)
+{
+	if (l)
+		free(l->arena);
+	free(l);
 }
 
 static int line_error(struct xlate_ctx *ctx, const struct location *loc,
@@ -55,37 +71,50 @@ static int line_error(struct xlate_ctx *ctx, const struct location *loc,
 	return erec_error(&ctx->erq, loc, fmt, arg);
 }
 
-/* Split l->text into words; -1 on an unterminated quote. */
+/*
+ * Split l->text into words; -1 on an unterminated quote. The words are
+ * written one after the other into the line's arena (kept from line to
+ * line): a word is at most the characters it was read from, plus its
+ * NUL, so twice the line is enough.
+ */
 static int tokenize(struct xlate_ctx *ctx, struct xl_line *l)
 {
 	size_t i = 0, len = l->len;
-	char *buf = malloc(len + 1);
-	unsigned int start, k;
+	const char *text = l->text;	/* a local: buf's stores alias l */
+	unsigned int start;
+	char *buf, *word;
 	bool quoted;
 
-	if (!buf)
-		return -1;
+	if (l->arena_size < 2 * len + 2) {
+		free(l->arena);
+		l->arena_size = 0;
+		l->arena = malloc(2 * len + 2);
+		if (!l->arena)
+			return -1;
+		l->arena_size = 2 * len + 2;
+	}
+	buf = l->arena;
 	l->n = 0;
 	while (i < len) {
-		while (i < len && (l->text[i] == ' ' || l->text[i] == '\t'))
+		while (i < len && (text[i] == ' ' || text[i] == '\t'))
 			i++;
 		if (i >= len)
 			break;
 		start = i;
-		k = 0;
+		word = buf;
 		quoted = false;
 		for (; i < len; i++) {
-			char c = l->text[i];
+			char c = text[i];
 
 			if (quoted) {
 				if (c == '\\' && i + 1 < len) {
-					buf[k++] = l->text[++i];
+					*buf++ = text[++i];
 				} else if (c == '"') {
 					quoted = false;
 					i++;
 					break;
 				} else {
-					buf[k++] = c;
+					*buf++ = c;
 				}
 				continue;
 			}
@@ -95,12 +124,11 @@ static int tokenize(struct xlate_ctx *ctx, struct xl_line *l)
 				quoted = true;
 				continue;
 			}
-			buf[k++] = c;
+			*buf++ = c;
 		}
 		if (quoted) {
 			struct location loc = line_loc(l, start + 1, len);
 
-			free(buf);
 			free_tokens(l);
 			return line_error(ctx, &loc, "unterminated quote%s",
 					  "");
@@ -108,15 +136,14 @@ static int tokenize(struct xlate_ctx *ctx, struct xl_line *l)
 		if (l->n == XL_MAX_TOKENS) {
 			struct location loc = line_loc(l, start + 1, len);
 
-			free(buf);
 			free_tokens(l);
 			return line_error(ctx, &loc, "too many words%s", "");
 		}
-		l->tok[l->n].text = strndup(buf, k);
+		*buf++ = '\0';
+		l->tok[l->n].text = word;
 		l->tok[l->n].loc = line_loc(l, start + 1, i);
 		l->n++;
 	}
-	free(buf);
 	return 0;
 }
 
@@ -351,7 +378,7 @@ static int read_command(struct xlate_ctx *ctx, struct xl_table *t,
 		/* becomes "-c P B" after the chain name */
 		snprintf(pk, sizeof(pk), "%" PRIu64, p);
 		snprintf(by, sizeof(by), "%" PRIu64, b);
-		free(tok[0].text);
+		tok_text_free(l, tok[0].text);
 		tok[0] = tok[1];
 		tok[1] = tok[2];
 		tok[2].text = strdup("-c");
@@ -420,7 +447,7 @@ static int read_line(struct xlate_ctx *ctx, struct xl_table **cur,
 	t0 = l->tok[0].text;
 	if (!strcmp(t0, "*") && l->n > 1) {
 		/* "* nat": iptables-restore skips the blank */
-		free(l->tok[0].text);
+		tok_text_free(l, l->tok[0].text);
 		l->tok[0].text = malloc(strlen(l->tok[1].text) + 2);
 		sprintf(l->tok[0].text, "*%s", l->tok[1].text);
 		t0 = l->tok[0].text;
@@ -503,7 +530,7 @@ int xlate_read_save(struct xlate_ctx *ctx, const char *name, char *data)
 
 	l = calloc(1, sizeof(*l));
 	if (!in || !l) {
-		free(l);
+		line_free(l);
 		return -1;
 	}
 	l->in = in;
@@ -532,7 +559,7 @@ int xlate_read_save(struct xlate_ctx *ctx, const char *name, char *data)
 		line_error(ctx, &loc, "COMMIT expected at end of file%s", "");
 	}
 	status_decide(ctx, true, false);
-	free(l);
+	line_free(l);
 	return ctx->erq.num_errors > errors ? -1 : 0;
 }
 
@@ -688,7 +715,7 @@ int xlate_read_command(struct xlate_ctx *ctx, int argc, char **argv)
 	ctx->cmd_insert = insert;
 out:
 	free_tokens(l);
-	free(l);
+	line_free(l);
 	return ret;
 }
 

@@ -108,6 +108,15 @@ struct xl_parse {
 	char			err[XL_ERRLEN];
 };
 
+/* snprintf(dst, size, "%s", src) without printf: truncated the same */
+static void copy_str(char *dst, size_t size, const char *src)
+{
+	size_t n = strnlen(src, size - 1);
+
+	memcpy(dst, src, n);
+	dst[n] = '\0';
+}
+
 static int tok_error(struct xl_parse *p, unsigned int i, const char *fmt,
 		     const char *arg)
 {
@@ -126,8 +135,10 @@ static int basic_lookup(const char *t)
 
 		if (t[1] == o->shortopt && t[2] == '\0')
 			return i;
-		if (t[1] == '-' && (!strcmp(t + 2, o->longopt) ||
-				    (o->alias && !strcmp(t + 2, o->alias))))
+		if (t[1] != '-' || t[2] != o->longopt[0])
+			continue;	/* every alias starts as its option */
+		if (!strcmp(t + 2, o->longopt) ||
+		    (o->alias && !strcmp(t + 2, o->alias)))
 			return i;
 	}
 	return -1;
@@ -142,7 +153,7 @@ static int parse_one_addr(struct xl_parse *p, const char *text,
 	char buf[128], *slash, *end;
 	unsigned long plen = alen * 8;
 
-	snprintf(buf, sizeof(buf), "%s", text);
+	copy_str(buf, sizeof(buf), text);
 	slash = strchr(buf, '/');
 	if (slash) {
 		*slash++ = '\0';
@@ -192,9 +203,12 @@ static int parse_addr(struct xl_parse *p, unsigned int i, struct xl_addr *a)
 		for (s = strtok_r(copy, ",", &save); s;
 		     s = strtok_r(NULL, ",", &save)) {
 			if (parse_one_addr(p, s, a->addr, a->mask) < 0) {
+				/* the message is made now: s is in copy */
+				int ret = tok_error(p, i, "host/network `%s' "
+						    "not found", s);
+
 				free(copy);
-				return tok_error(p, i, "host/network `%s' "
-						 "not found", s);
+				return ret;
 			}
 			a->n++;
 		}
@@ -381,7 +395,7 @@ static int ext_option(struct xl_parse *p, unsigned int *i, bool inv)
 
 	if (t[0] != '-' || t[1] != '-' || !t[2])
 		return tok_error(p, *i, "unknown option \"%s\"", t);
-	snprintf(name, sizeof(name), "%s", t + 2);
+	copy_str(name, sizeof(name), t + 2);
 	eq = strchr(name, '=');
 	if (eq)
 		*eq = '\0';
@@ -732,7 +746,7 @@ static void build_iface(struct xl_parse *p, const struct xl_iface *f,
 	else if (f->name[len - 1] == '*')
 		snprintf(buf, sizeof(buf), "%.*s\\*", (int)len - 1, f->name);
 	else
-		snprintf(buf, sizeof(buf), "%s", f->name);
+		copy_str(buf, sizeof(buf), f->name);
 	xl_match_inv(p->r, xl_meta(&f->loc, key), f->inv,
 		     xl_qsym(&f->loc, buf));
 }

@@ -216,6 +216,16 @@ int xl_xt_find_option(const struct xl_ext *ext, const char *name,
 int xl_xt_parse(struct xl_ext *ext, unsigned int id, char **argv,
 		int *optind, char *optarg, bool invert, void *fw, char *err,
 		size_t len);
+/* xl_xt_parse() with libxtables alone, without the fast paths (tests). */
+int xl_xt_parse_lib(struct xl_ext *ext, unsigned int id, char **argv,
+		    int *optind, char *optarg, bool invert, void *fw,
+		    char *err, size_t len);
+/*
+ * xtports.c: tcp/udp port options parsed as libxtables would; 1 when
+ * done, 0 when libxtables must parse it (anything unusual, errors).
+ */
+int xl_xtports_parse(struct xl_ext *ext, unsigned int id, const char *arg,
+		     bool invert);
 /* The rule's ipt_entry/ip6t_entry as extensions see it (thread-local). */
 void *xl_xt_entry(uint8_t family, uint16_t proto, bool inv);
 /* Final checks (mandatory options, combinations). */

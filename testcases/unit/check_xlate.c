@@ -11,8 +11,11 @@
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <netinet/in.h>
 #include <linux/netfilter.h>
+#include <xtables.h>
 #include "../../xlate/xlate.h"
+#include "../../xlate/xlate_int.h"
 
 /*
  * Translate one command (after `ipset save` text @sets, when given);
@@ -393,6 +396,209 @@ START_TEST(test_u32)
 }
 END_TEST
 
+/*
+ * xtports.c against libxtables: each case is a sequence of options given
+ * to one tcp/udp match, once through the fast path (falling back to
+ * libxtables as xl_xt_parse() does) and once through libxtables alone.
+ * Same result for every step, same error text, same bytes of the match
+ * data, same flags of options seen, same final check; and the fast path
+ * takes exactly the steps marked FAST.
+ */
+#define FAST	1
+#define LIB	0
+
+struct port_step {
+	const char	*opt;		/* long option, no dashes */
+	const char	*arg;
+	bool		inv;
+	int		fast;		/* FAST: xtports.c must take it */
+};
+
+static const struct port_step port_single[] = {
+	/* plain decimal: taken */
+	{ "dport", "0", false, FAST },
+	{ "dport", "1", false, FAST },
+	{ "dport", "22", false, FAST },
+	{ "dport", "65535", false, FAST },
+	{ "dport", "1:2", false, FAST },
+	{ "dport", "22:22", false, FAST },
+	{ "dport", "0:0", false, FAST },
+	{ "dport", "0:65535", false, FAST },
+	{ "dport", "1024:65535", false, FAST },
+	{ "dport", ":22", false, FAST },	/* 0..22 */
+	{ "dport", ":0", false, FAST },
+	{ "dport", "22:", false, FAST },	/* 22..65535 */
+	{ "dport", "0:", false, FAST },
+	{ "dport", "65535:", false, FAST },
+	{ "dport", "60000:60099", true, FAST },
+	{ "dport", "22", true, FAST },
+	{ "sport", "53", false, FAST },
+	{ "sport", "1024:", true, FAST },
+	{ "source-port", ":1023", false, FAST },
+	{ "destination-port", "443", true, FAST },
+	/* anything else: libxtables' own parse or error */
+	{ "dport", "65536", false, LIB },
+	{ "dport", "99999", false, LIB },
+	{ "dport", "100000", false, LIB },
+	{ "dport", "99999999999", false, LIB },
+	{ "dport", "4294967318", false, LIB },
+	{ "dport", "00", false, LIB },
+	{ "dport", "010", false, LIB },
+	{ "dport", "0x16", false, LIB },
+	{ "dport", "007:8", false, LIB },
+	{ "dport", "8:009", false, LIB },
+	{ "dport", "ssh", false, LIB },
+	{ "dport", "http", true, LIB },
+	{ "dport", "22:ssh", false, LIB },
+	{ "dport", "2:1", false, LIB },		/* low > high */
+	{ "dport", "65535:0", true, LIB },
+	{ "dport", ":", false, LIB },
+	{ "dport", "::", false, LIB },
+	{ "dport", "22::33", false, LIB },
+	{ "dport", "1:2:3", false, LIB },
+	{ "dport", "22:65536", false, LIB },
+	{ "dport", "", false, LIB },
+	{ "dport", " 22", false, LIB },
+	{ "dport", "22 ", false, LIB },
+	{ "dport", "+22", false, LIB },
+	{ "dport", "-1", false, LIB },
+	{ "dport", "-0", false, LIB },
+	{ "dport", "1e3", false, LIB },
+	{ "dport", "1,2", false, LIB },
+	{ "dport", "a:b", false, LIB },
+	{ "sport", "0x0", true, LIB },
+};
+
+/* sequences on one match: repeats, both options, aliases */
+static const struct port_step port_seqs[][3] = {
+	{ { "dport", "22", false, FAST }, { "dport", "23", false, LIB } },
+	{ { "sport", "22", true, FAST }, { "source-port", "23", false, LIB } },
+	{ { "dport", "ssh", false, LIB }, { "dport", "23", false, LIB } },
+	{ { "dport", "2:1", false, LIB }, { "dport", "23", false, LIB } },
+	{ { "sport", "1:2", false, FAST }, { "dport", "3:4", true, FAST } },
+	{ { "dport", "80", true, FAST }, { "sport", "1024:", true, FAST } },
+	{ { "sport", "ssh", true, LIB }, { "dport", "22", false, FAST } },
+	{ { "dport", "0x16", false, LIB }, { "sport", "22", true, FAST } },
+};
+
+struct port_run {
+	struct xl_xt_rule	*xr;
+	struct xl_ext		*e;
+	int			rc[3];
+	char			err[3][256];
+	int			fast[3];
+};
+
+static void port_apply(struct port_run *r, const char *match,
+		       const struct port_step *steps, unsigned int n,
+		       uint8_t family, bool lib_only)
+{
+	uint16_t proto = !strcmp(match, "tcp") ? IPPROTO_TCP : IPPROTO_UDP;
+	char err[256];
+	unsigned int i;
+
+	memset(r, 0, sizeof(*r));
+	ck_assert_int_eq(xl_xt_init(family, err, sizeof(err)), 0);
+	r->xr = xl_xt_rule_alloc();
+	r->e = xl_xt_match(r->xr, match, err, sizeof(err));
+	ck_assert_msg(r->e, "load %s: %s", match, err);
+	for (i = 0; i < n && steps[i].opt; i++) {
+		char *argv[] = { "iptables", (char *)steps[i].opt,
+				 (char *)steps[i].arg, NULL };
+		unsigned int id;
+		int has_arg, optind = 3;
+
+		ck_assert_int_eq(xl_xt_find_option(r->e, steps[i].opt, false,
+						   &id, &has_arg), 1);
+		r->fast[i] = !lib_only &&
+			     xl_xtports_parse(r->e, id, steps[i].arg,
+					      steps[i].inv);
+		if (!r->fast[i])
+			r->rc[i] = xl_xt_parse_lib(r->e, id, argv, &optind,
+						   (char *)steps[i].arg,
+						   steps[i].inv,
+						   xl_xt_entry(family, proto,
+							       false),
+						   r->err[i],
+						   sizeof(r->err[i]));
+		if (r->rc[i] < 0)
+			break;
+	}
+}
+
+static void port_compare(const char *match, const struct port_step *steps,
+			 unsigned int n, uint8_t family)
+{
+	struct port_run f, l;
+	char ferr[256] = "", lerr[256] = "";
+	int frc, lrc;
+	unsigned int i;
+
+	port_apply(&f, match, steps, n, family, false);
+	port_apply(&l, match, steps, n, family, true);
+	for (i = 0; i < n && steps[i].opt; i++) {
+		ck_assert_msg(f.fast[i] == steps[i].fast,
+			      "%s --%s '%s': fast path %s", match,
+			      steps[i].opt, steps[i].arg,
+			      f.fast[i] ? "taken" : "not taken");
+		ck_assert_msg(f.rc[i] == l.rc[i] &&
+			      !strcmp(f.err[i], l.err[i]),
+			      "%s --%s '%s': %d '%s' vs libxtables %d '%s'",
+			      match, steps[i].opt, steps[i].arg, f.rc[i],
+			      f.err[i], l.rc[i], l.err[i]);
+		if (f.rc[i] < 0)
+			break;
+	}
+	ck_assert_uint_eq(xl_ext_size(f.e), xl_ext_size(l.e));
+	ck_assert_msg(!memcmp(xl_ext_data(f.e), xl_ext_data(l.e),
+			      xl_ext_size(f.e)),
+		      "%s --%s '%s': match data differs from libxtables'",
+		      match, steps[0].opt, steps[0].arg);
+	ck_assert_msg(f.e->match->mflags == l.e->match->mflags,
+		      "%s --%s '%s': option flags %#x vs libxtables %#x",
+		      match, steps[0].opt, steps[0].arg, f.e->match->mflags,
+		      l.e->match->mflags);
+	frc = xl_xt_final(f.e, ferr, sizeof(ferr));
+	lrc = xl_xt_final(l.e, lerr, sizeof(lerr));
+	ck_assert_int_eq(frc, lrc);
+	ck_assert_str_eq(ferr, lerr);
+	xl_xt_rule_free(f.xr);
+	xl_xt_rule_free(l.xr);
+}
+
+static void port_cases(uint8_t family)
+{
+	static const char *const matches[] = { "tcp", "udp" };
+	unsigned int m, i;
+
+	for (m = 0; m < 2; m++) {
+		for (i = 0; i < sizeof(port_single) / sizeof(port_single[0]);
+		     i++)
+			port_compare(matches[m], &port_single[i], 1, family);
+		for (i = 0; i < sizeof(port_seqs) / sizeof(port_seqs[0]); i++)
+			port_compare(matches[m], port_seqs[i], 3, family);
+	}
+}
+
+START_TEST(test_xtports)
+{
+	/* the translations the fast path feeds */
+	CHECK_XL("iptables -A INPUT -p udp --dport 53",
+		 "add rule ip filter INPUT udp dport 53 counter");
+	CHECK_XL("iptables -A INPUT -p udp -m udp ! --sport 1024:",
+		 "add rule ip filter INPUT udp sport != 1024-65535 counter");
+	CHECK_XL("iptables -A INPUT -p tcp -m tcp --dport :1023",
+		 "add rule ip filter INPUT tcp dport 0-1023 counter");
+	port_cases(NFPROTO_IPV4);
+}
+END_TEST
+
+START_TEST(test_xtports6)
+{
+	port_cases(NFPROTO_IPV6);
+}
+END_TEST
+
 /* IPv6 (libxtables serves one family per process: a child runs these) */
 START_TEST(test_ip6)
 {
@@ -442,6 +648,7 @@ static Suite *xlate_suite(void)
 	tcase_add_test(tc, test_misc_fixed);
 	tcase_add_test(tc, test_ipset);
 	tcase_add_test(tc, test_u32);
+	tcase_add_test(tc, test_xtports);
 	suite_add_tcase(s, tc);
 	return s;
 }
@@ -452,6 +659,7 @@ static Suite *xlate6_suite(void)
 	TCase *tc = tcase_create("ip6 mappings");
 
 	tcase_add_test(tc, test_ip6);
+	tcase_add_test(tc, test_xtports6);
 	suite_add_tcase(s, tc);
 	return s;
 }
