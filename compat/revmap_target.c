@@ -251,6 +251,13 @@ static bool rv_set(struct rv_ctx *c, const struct stmt *s, bool ct)
 
 	if (!e || e->kind != EXPR_VALUE)
 		return false;
+	v = ct ? NULL : rv_expr_text(e);
+	/* -j TRACE: "meta nftrace set 1" */
+	if (!ct && s->meta.key == NFT_META_NFTRACE && v && !strcmp(v, "1")) {
+		free(v);
+		return rv_target(c, "%s", " -j TRACE");
+	}
+	free(v);
 	if (ct ? s->ct.key != NFT_CT_ZONE : s->meta.key != NFT_META_MARK)
 		return false;
 	v = rv_expr_text(e);

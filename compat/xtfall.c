@@ -715,6 +715,9 @@ static int fb_stmt(uint8_t family, const struct stmt *s, unsigned int flags,
 	case STMT_CT:
 	case STMT_NOTRACK:
 		return fb_ct(family, s, l);
+	case STMT_XT:	/* kept whole by xlate: as it is */
+		return xt_add(l, s->xt.target, s->xt.name, s->xt.rev,
+			      s->xt.info, s->xt.len);
 	default:
 		return 1;
 	}

@@ -423,7 +423,9 @@ static int restore(uint8_t family, const struct restore_opts *o, char *data)
 
 	erec_queue_init(&none, 0);
 	init_list_head(&r.decls);
-	x = xlate_ctx_alloc(family, o->counters ? XLATE_F_COUNTERS : 0);
+	/* extensions as iptables-nft writes them (native: without xt) */
+	x = xlate_ctx_alloc(family, (o->counters ? XLATE_F_COUNTERS : 0) |
+			    (o->no_xt ? 0 : XLATE_F_XT));
 	r.nft = nftc_ctx_alloc();
 	r.batch = nftc_batch_alloc(1);
 	if (!x || !r.nft || !r.batch) {

@@ -1048,6 +1048,7 @@ int stmt_evaluate(struct eval_ctx *ctx, struct stmt *stmt)
 	case STMT_SYNPROXY:
 	case STMT_LAST:
 	case STMT_OPTSTRIP:
+	case STMT_XT:
 		break;
 	case STMT_CHAIN:
 		ret = stmt_error(ctx, &stmt->location,

@@ -9,6 +9,7 @@
  * statement's expression is emitted.
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <arpa/inet.h>
 #include <linux/netfilter.h>
@@ -685,6 +686,30 @@ static void lin_simple(struct lin_ctx *ctx, const struct stmt *stmt,
 	lin_add_expr(ctx, e, &stmt->location);
 }
 
+/* An xtables match or target expression (nft_compat). */
+static void lin_xt(struct lin_ctx *ctx, const struct stmt *stmt)
+{
+	bool tg = stmt->xt.target;
+	struct nftnl_expr *e = lin_alloc(ctx, tg ? "target" : "match",
+					 &stmt->location);
+	void *info;
+
+	if (!e)
+		return;
+	info = malloc(stmt->xt.len ? stmt->xt.len : 1);
+	if (info)
+		memcpy(info, stmt->xt.info, stmt->xt.len);
+	nftnl_expr_set_str(e, tg ? NFTNL_EXPR_TG_NAME : NFTNL_EXPR_MT_NAME,
+			   stmt->xt.name);
+	nftnl_expr_set_u32(e, tg ? NFTNL_EXPR_TG_REV : NFTNL_EXPR_MT_REV,
+			   stmt->xt.rev);
+	/* libnftnl keeps (and frees) the buffer it is given */
+	if (info)
+		nftnl_expr_set(e, tg ? NFTNL_EXPR_TG_INFO : NFTNL_EXPR_MT_INFO,
+			       info, stmt->xt.len);
+	lin_add_expr(ctx, e, &stmt->location);
+}
+
 /**
  * lin_stmt - append the VM code of @stmt to the rule in @ctx
  *
@@ -745,6 +770,9 @@ void lin_stmt(struct lin_ctx *ctx, const struct stmt *stmt)
 		break;
 	case STMT_NOTRACK:
 		lin_simple(ctx, stmt, "notrack");
+		break;
+	case STMT_XT:
+		lin_xt(ctx, stmt);
 		break;
 	case STMT_FLOW_OFFLOAD:
 		lin_simple(ctx, stmt, "flow_offload");

@@ -532,6 +532,13 @@ static void print_chain_stmt(struct output_ctx *octx, const struct stmt *s)
 	fputs("\t\t}", octx->f);
 }
 
+/* As stock nft lists an xtables expression it cannot translate. */
+static void print_xt(struct output_ctx *octx, const struct stmt *s)
+{
+	fprintf(octx->f, "xt %s %s", s->xt.target ? "target" : "match",
+		s->xt.name);
+}
+
 static void print_invalid(struct output_ctx *octx, const struct stmt *s)
 {
 	fprintf(octx->f, "<%s>", stmt_kind_name(s->kind));
@@ -565,6 +572,7 @@ static const stmt_print_fn stmt_printers[__STMT_MAX] = {
 	[STMT_LAST]		= print_last,
 	[STMT_OPTSTRIP]		= print_optstrip,
 	[STMT_CHAIN]		= print_chain_stmt,
+	[STMT_XT]		= print_xt,
 };
 
 /**

@@ -36,6 +36,7 @@ static const char *const stmt_kind_names[__STMT_MAX] = {
 	[STMT_LAST]		= "last",
 	[STMT_OPTSTRIP]		= "optstrip",
 	[STMT_CHAIN]		= "chain",
+	[STMT_XT]		= "xt",
 };
 
 _Static_assert(sizeof(stmt_kind_names) / sizeof(stmt_kind_names[0]) ==
@@ -177,6 +178,10 @@ static void stmt_destroy(struct stmt *s)
 		chain_free(s->chain.chain);
 		expr_free(s->chain.verdict);
 		break;
+	case STMT_XT:
+		free(s->xt.name);
+		free(s->xt.info);
+		break;
 	case STMT_INVALID:
 	case STMT_COUNTER:
 	case STMT_LIMIT:
@@ -188,6 +193,27 @@ static void stmt_destroy(struct stmt *s)
 	case __STMT_MAX:
 		break;
 	}
+}
+
+struct stmt *xt_stmt_alloc(const struct location *loc, const char *name,
+			   uint32_t rev, bool target, const void *info,
+			   uint32_t len)
+{
+	struct stmt *s = stmt_alloc(loc, STMT_XT);
+
+	if (!s)
+		return NULL;
+	s->xt.name = strdup(name);
+	s->xt.rev = rev;
+	s->xt.target = target;
+	s->xt.info = malloc(len ? len : 1);
+	s->xt.len = len;
+	if (!s->xt.name || !s->xt.info) {
+		stmt_free(s);
+		return NULL;
+	}
+	memcpy(s->xt.info, info, len);
+	return s;
 }
 
 /**
@@ -291,6 +317,12 @@ static void stmt_clone_children(struct stmt *d, const struct stmt *s)
 		/* Anonymous chains are not shared; they are never cloned. */
 		d->chain.chain = NULL;
 		d->chain.verdict = expr_clone(s->chain.verdict);
+		break;
+	case STMT_XT:
+		d->xt.name = strdup_null(s->xt.name);
+		d->xt.info = malloc(s->xt.len ? s->xt.len : 1);
+		if (d->xt.info)
+			memcpy(d->xt.info, s->xt.info, s->xt.len);
 		break;
 	case STMT_INVALID:
 	case STMT_COUNTER:

@@ -2,6 +2,7 @@
 #ifndef NFTC_STMT_H
 #define NFTC_STMT_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include "expr.h"
 
@@ -36,6 +37,7 @@ enum stmt_kind {
 	STMT_LAST,
 	STMT_OPTSTRIP,		/* tcp option X reset */
 	STMT_CHAIN,		/* anonymous chain (jump { ... }) */
+	STMT_XT,		/* an xtables extension, kept whole */
 	__STMT_MAX
 };
 
@@ -165,6 +167,18 @@ struct stmt {
 			struct chain		*chain;
 			struct expr		*verdict;
 		} chain;
+		/*
+		 * STMT_XT: a match or target of iptables' as libxtables
+		 * parsed it (kernel name, revision, structure), for the
+		 * iptables drop-ins, which write it as iptables-nft does
+		 */
+		struct {
+			char			*name;
+			uint32_t		rev;
+			bool			target;
+			void			*info;
+			uint32_t		len;
+		} xt;
 	};
 };
 
@@ -192,6 +206,10 @@ struct stmt *stmt_alloc(const struct location *loc, enum stmt_kind kind);
 struct stmt *expr_stmt_alloc(const struct location *loc, struct expr *expr);
 struct stmt *verdict_stmt_alloc(const struct location *loc,
 				struct expr *expr);
+/* STMT_XT with copies of @name and @info (@len bytes); NULL on ENOMEM. */
+struct stmt *xt_stmt_alloc(const struct location *loc, const char *name,
+			   uint32_t rev, bool target, const void *info,
+			   uint32_t len);
 void stmt_free(struct stmt *stmt);
 /* Deep copy (set element statements, cloned definitions). */
 struct stmt *stmt_clone(const struct stmt *stmt);

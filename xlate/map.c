@@ -126,6 +126,7 @@ static const struct xl_map xl_maps[] = {
 	T("CONNMARK",	XT_ALIGN(sizeof(struct xt_connmark_tginfo2)),
 	  xl_map_connmark_tg),
 	T("NOTRACK",	0, xl_map_notrack),
+	T("TRACE",	0, xl_map_trace),
 	T("CT",		0, xl_map_ct),
 	T("TCPMSS",	0, xl_map_tcpmss_tg),
 	T("DSCP",	0, xl_map_dscp_tg),
@@ -162,13 +163,62 @@ static const struct {
 	{ "ECN",	"nftables cannot clear ECN bits of TCP headers" },
 };
 
+/* What iptables-nft 1.8.9 writes as VM code of its own, not as xt. */
+static const char *const xl_nft_native[] = { "tcp", "udp", "mark", "limit" };
+
+static bool xl_any_port(const uint16_t *spts, const uint16_t *dpts)
+{
+	return !spts[0] && spts[1] == 0xffff && !dpts[0] && dpts[1] == 0xffff;
+}
+
+bool xl_ext_as_xt(const struct xl_rule *r, const struct xl_ext *ext)
+{
+	const char *name = xl_ext_name(ext);
+	unsigned int i;
+
+	if (!(r->ctx->flags & XLATE_F_XT) || ext->setref)
+		return false;
+	if (ext->target)
+		return strcmp(name, "TRACE") != 0;
+	/*
+	 * iptables-nft's own tcp and udp test ports and flags; a match
+	 * that tests nothing (any port, "-p tcp -m tcp") and tcp's
+	 * --tcp-option go as xt
+	 */
+	if (!strcmp(name, "tcp") && xl_ext_size(ext) >= sizeof(struct xt_tcp)) {
+		const struct xt_tcp *t = xl_ext_data(ext);
+
+		return t->option || (xl_any_port(t->spts, t->dpts) &&
+				     !t->flg_mask && !t->invflags);
+	}
+	if (!strcmp(name, "udp") && xl_ext_size(ext) >= sizeof(struct xt_udp)) {
+		const struct xt_udp *u = xl_ext_data(ext);
+
+		return xl_any_port(u->spts, u->dpts) && !u->invflags;
+	}
+	for (i = 0; i < sizeof(xl_nft_native) / sizeof(xl_nft_native[0]); i++) {
+		if (!strcmp(name, xl_nft_native[i]))
+			return false;
+	}
+	return true;
+}
+
 int xl_map_ext(struct xl_rule *r, const struct xl_ext *ext)
 {
 	const char *name = xl_ext_name(ext);
 	bool target = ext->target != NULL;
 	unsigned int i, size = xl_ext_size(ext);
+	struct stmt *xt;
 
 	r->ext_size = size;
+	if (xl_ext_as_xt(r, ext)) {
+		xt = xt_stmt_alloc(&r->loc, name, xl_ext_rev(ext), target,
+				   xl_ext_data(ext), size);
+		if (!xt)
+			return xl_error(r, "%s", "out of memory");
+		xl_add_stmt(r, xt);
+		return 0;
+	}
 	if (ext->setref)	/* -m set / -j SET: parsed by ipset.c */
 		return xl_map_setref(r, ext->setref);
 	for (i = 0; i < sizeof(xl_maps) / sizeof(xl_maps[0]); i++) {

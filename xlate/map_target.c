@@ -350,6 +350,13 @@ int xl_map_connmark_tg(struct xl_rule *r, const void *data)
 			"in nftables (it combines two marks)");
 }
 
+/* -j TRACE: nftables' packet tracing, as iptables-nft writes it */
+int xl_map_trace(struct xl_rule *r, const void *data)
+{
+	meta_set(r, NFT_META_NFTRACE, xl_sym(LOC, "%s", "1"));
+	return 0;
+}
+
 int xl_map_notrack(struct xl_rule *r, const void *data)
 {
 	xl_add_stmt(r, stmt_alloc(LOC, STMT_NOTRACK));

@@ -875,11 +875,16 @@ static int build_rule(struct xl_parse *p)
 		r->loc = e->loc;
 		if (xl_map_ext(r, e) < 0)
 			return -1;
+		/* an xt match implies no protocol: it stays, as l4proto */
 		if (p->proto_stmt && !r->proto_inv &&
 		    !xl_strcmp0(proto_match_name(r->proto, r->ctx->family),
 				e->name))
-			proto_fold(p, r->rule->num_stmts > n);
+			proto_fold(p, r->rule->num_stmts > n &&
+				      !xl_ext_as_xt(r, e));
 	}
+	/* iptables-nft tests -p as "meta l4proto" when no match took it */
+	if (p->proto_stmt && (r->ctx->flags & XLATE_F_XT))
+		proto_fold(p, false);
 	if (!(r->ctx->flags & XLATE_F_NO_COUNTER)) {
 		s = stmt_alloc(&r->rule->location, STMT_COUNTER);
 		if (p->has_counters && (r->ctx->flags & XLATE_F_COUNTERS)) {

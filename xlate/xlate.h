@@ -31,11 +31,16 @@ struct xlate_ctx;
  * @XLATE_F_COUNTERS: keep the packet/byte counters of the input
  * @XLATE_F_NO_COUNTER: no "counter" statement (iptables-nft adds one to
  *                      every rule, so by default we do too)
+ * @XLATE_F_XT: what iptables-nft writes as xtables expressions (every
+ *              match but tcp, udp, mark and limit; every target but
+ *              TRACE) is kept whole as STMT_XT, as libxtables parsed it:
+ *              for the iptables drop-ins, not for nft text
  */
 enum xlate_flags {
 	XLATE_F_COMMANDS	= (1 << 0),
 	XLATE_F_COUNTERS	= (1 << 1),
 	XLATE_F_NO_COUNTER	= (1 << 2),
+	XLATE_F_XT		= (1 << 3),
 };
 
 /**

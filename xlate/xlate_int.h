@@ -235,6 +235,8 @@ const void *xl_ext_data(const struct xl_ext *ext);
 unsigned int xl_ext_size(const struct xl_ext *ext);
 unsigned int xl_ext_rev(const struct xl_ext *ext);
 const char *xl_ext_name(const struct xl_ext *ext);
+/* map.c: @ext goes as it is, an xtables expression (XLATE_F_XT)? */
+bool xl_ext_as_xt(const struct xl_rule *r, const struct xl_ext *ext);
 
 /* map.c: the table of extension mappings. */
 int xl_map_ext(struct xl_rule *r, const struct xl_ext *ext);

@@ -68,6 +68,7 @@ int xl_map_redirect(struct xl_rule *r, const void *data);
 int xl_map_mark_tg(struct xl_rule *r, const void *data);
 int xl_map_connmark_tg(struct xl_rule *r, const void *data);
 int xl_map_notrack(struct xl_rule *r, const void *data);
+int xl_map_trace(struct xl_rule *r, const void *data);
 int xl_map_ct(struct xl_rule *r, const void *data);
 int xl_map_tcpmss_tg(struct xl_rule *r, const void *data);
 int xl_map_dscp_tg(struct xl_rule *r, const void *data);
