@@ -126,7 +126,7 @@ def csum(b):
     return ~s & 0xffff
 
 
-def ip_packet(v, src, dst, proto, l4, ttl=64):
+def ip_packet(v, src, dst, proto, l4, ttl=64, dscp=0):
     """An IPv4/IPv6 packet around @l4, whose checksum field (at the
     protocol's offset) is filled in here."""
     off = {6: 16, 17: 6, 1: 2, 58: 2}[proto]
@@ -142,11 +142,12 @@ def ip_packet(v, src, dst, proto, l4, ttl=64):
     c = csum(pseudo + l4)
     l4 = l4[:off] + struct.pack("!H", c) + l4[off + 2:]
     if v == 4:
-        h = struct.pack("!BBHHHBBH4s4s", 0x45, 0, 20 + len(l4), 0, 0, ttl,
+        h = struct.pack("!BBHHHBBH4s4s", 0x45, dscp << 2, 20 + len(l4), 0,
+                        0, ttl,
                         proto, 0, s, d)
         return h[:10] + struct.pack("!H", csum(h)) + h[12:] + l4
-    return struct.pack("!IHBB16s16s", 6 << 28, len(l4), proto, ttl, s,
-                       d) + l4
+    return struct.pack("!IHBB16s16s", 6 << 28 | dscp << 22, len(l4), proto,
+                       ttl, s, d) + l4
 
 
 def tcp(sport, dport, flags, seq=0, ack=0, pad=0):
@@ -178,7 +179,7 @@ class Packet:
 
 
 def make_packet():
-    l3 = rnd.choice(GEN.l3s)
+    l3 = rnd.choice(L3S)
     iif = rnd.choice(["lo", "vb1", "vb2"] if l3 == 4 else ["vb1", "vb2"])
     p = Packet(l3, iif)
     if iif == "lo":
@@ -194,6 +195,7 @@ def make_packet():
     dport = rnd.choice(G.DPORTS)
     pad = rnd.choice([0, 0, 0, 8, 20, 52])
     ttl = rnd.choice([64, 64, 64, 1, 255])
+    dscp = rnd.choice([0, 0, 8, 46])
     a = "ip" if l3 == 4 else "ip6"
     icmpn = "icmp" if l3 == 4 else "icmpv6"
     ipn = 1 if l3 == 4 else 58
@@ -201,7 +203,8 @@ def make_packet():
     if intent == "related":
         proto = "icmp"
     sel = ["%s saddr %s" % (a, src), "%s daddr %s" % (a, dst),
-           "%s %s" % ("ip ttl" if l3 == 4 else "ip6 hoplimit", ttl)]
+           "%s %s" % ("ip ttl" if l3 == 4 else "ip6 hoplimit", ttl),
+           "%s dscp %d" % (a, dscp)]
     if proto == "tcp":
         if intent == "reply":
             flags = rnd.choice([0x12, 0x12, 0x10, 0x04, 0x11])
@@ -215,12 +218,12 @@ def make_packet():
         names = [n for n, b in TCPF.items() if flags & b]
         sel += ["tcp sport %d" % sport, "tcp dport %d" % dport,
                 "tcp flags == %s" % "|".join(names)]
-        data = ip_packet(l3, src, dst, 6, l4, ttl)
+        data = ip_packet(l3, src, dst, 6, l4, ttl, dscp)
     elif proto == "udp":
         if intent == "reply":
             p.primer = ip_packet(l3, dst, src, 17, udp(dport, sport))
         sel += ["udp sport %d" % sport, "udp dport %d" % dport]
-        data = ip_packet(l3, src, dst, 17, udp(sport, dport, pad), ttl)
+        data = ip_packet(l3, src, dst, 17, udp(sport, dport, pad), ttl, dscp)
     else:
         ident = rnd.randrange(1, 65536)
         if intent == "related":
@@ -244,10 +247,11 @@ def make_packet():
             t, c = types[name]
             l4 = icmp(t, c, b"\0" * pad, ident)
         sel += ["%s type %s" % (icmpn, name), "%s code %d" % (icmpn, c)]
-        data = ip_packet(l3, src, dst, ipn, l4, ttl)
+        data = ip_packet(l3, src, dst, ipn, l4, ttl, dscp)
     p.data = data
     p.mark = rnd.choice(G.MARKS)
     sel += ['iifname "%s"' % iif, 'iif "%s"' % iif,
+            "meta iiftype %s" % ("loopback" if iif == "lo" else "ether"),
             "meta length %d" % len(data)]
     if p.mark:
         sel.append("meta mark %d" % p.mark)
@@ -277,17 +281,16 @@ def send(p, mac):
 
 
 # ---------------------------------------------------------------- the run
-def kernel_counters(fam):
-    out = nft("list", "table", fam, "t").stdout
+def kernel_counters(fam, name):
+    out = nft("list", "table", fam, name).stdout
     got = {}
     for m in re.finditer(r'counter packets (\d+) bytes (\d+).*comment '
-                         r'"(r\d+)"', out):
+                         r'"([a-z]\d+)"', out):
         got[m.group(3)] = (int(m.group(1)), int(m.group(2)))
     return got
 
 
 def main():
-    global GEN
     mac = setup()
     if nft("-f", "-", inp=OBS).returncode:
         print("cannot load the observer table")
@@ -298,8 +301,14 @@ def main():
     states = {}
     t0 = time.time()
     for r in range(ROUNDS):
-        GEN = G.Gen(rnd)
-        text = GEN.text()
+        gens = [G.Gen(rnd)]
+        if rnd.random() < 0.3:
+            # a second table, its chains between and around the first's
+            gens.append(G.Gen(rnd, "u", "q", (5, -5, 15), rnd.choice(
+                ["ip", "ip6", "inet"])))
+        text = "".join(g.text() for g in gens)
+        L3S[:] = sorted({v for g in gens for v in g.l3s})
+        counted_names = set().union(*(g.counted for g in gens))
         state = os.path.join(WORK, "state%d" % r)
         k = nft("-f", "-", inp=text)
         o = nft("--offline", state, "-f", "-", inp=text)
@@ -307,7 +316,8 @@ def main():
             print("ruleset not loaded (kernel %d, offline %d):\n%s%s%s" % (
                 k.returncode, o.returncode, text, k.stderr, o.stderr))
             bad += 1
-            nft("delete", "table", GEN.fam, "t")
+            for g in gens:
+                nft("delete", "table", g.fam, g.name)
             continue
         vm = {}
         log = []
@@ -338,7 +348,8 @@ def main():
             lines = t.stdout.strip().splitlines()
             vv = lines[-1].split()[-1] if lines else "error"
             for ln in lines:
-                m = re.search(r' rule .*comment "(r\d+)" \(verdict', ln)
+                m = re.search(r' rule .*comment "([a-z]\d+)" \(verdict',
+                              ln)
                 if m:
                     n, b = vm.get(m.group(1), (0, 0))
                     vm[m.group(1)] = (n + 1, b + len(p.data))
@@ -349,11 +360,13 @@ def main():
                 bad += 1
                 print("MISMATCH kernel %s vm %s: %s\n%s%s" % (
                     kv, vv, " ".join(sel), text, t.stdout + t.stderr))
-        kc = kernel_counters(GEN.fam)
-        counted += len([n for n in GEN.counted if n in kc])
-        hit += len([n for n in GEN.counted if kc.get(n, (0, 0))[0]])
+        kc = {}
+        for g in gens:
+            kc.update(kernel_counters(g.fam, g.name))
+        counted += len([n for n in counted_names if n in kc])
+        hit += len([n for n in counted_names if kc.get(n, (0, 0))[0]])
         diff = [(n, kc.get(n), vm.get(n, (0, 0))) for n in
-                sorted(GEN.counted, key=lambda x: int(x[1:]))
+                sorted(counted_names, key=lambda x: (x[0], int(x[1:])))
                 if n in kc and kc[n] != vm.get(n, (0, 0))]
         if diff:
             rounds_bad += 1
@@ -363,7 +376,8 @@ def main():
                 print("  %s -> kernel %s vm %s" % (s, kv, vv))
         elif VERBOSE:
             print(text)
-        nft("delete", "table", GEN.fam, "t")
+        for g in gens:
+            nft("delete", "table", g.fam, g.name)
     print("trace vs kernel: %d (ruleset, packet) pairs in %d rounds "
           "(kernel: %d accepted, %d dropped; ct %s), %d verdict "
           "mismatches, %d rounds with counter mismatches (%d of %d "
@@ -377,5 +391,5 @@ def main():
     return 0 if ok else 1
 
 
-GEN = None
+L3S = [4]
 sys.exit(main())

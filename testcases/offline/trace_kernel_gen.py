@@ -54,9 +54,11 @@ CTSTATES = ["new", "established", "related", "invalid"]
 class Gen:
     """One ruleset: text() and the rule comments that carry counters."""
 
-    def __init__(self, rnd):
+    def __init__(self, rnd, name="t", prefix="r", prios=(0, -10, 10),
+                 fam=None):
         self.r = rnd
-        self.fam = rnd.choice(["ip", "ip6", "inet", "inet"])
+        self.name, self.prefix, self.prios = name, prefix, prios
+        self.fam = fam or rnd.choice(["ip", "ip6", "inet", "inet"])
         self.l3s = {"ip": [4], "ip6": [6], "inet": [4, 6]}[self.fam]
         self.n = 0
         self.counted = set()
@@ -76,8 +78,12 @@ class Gen:
         single, pref, rng, ival = ((SINGLE4, PREFIX4, RANGE4, IVAL4)
                                    if l3 == 4 else
                                    (SINGLE6, PREFIX6, RANGE6, IVAL6))
-        k = self.r.randrange(9)
+        k = self.r.randrange(10)
         neg = "!= " if self.r.random() < 0.2 else ""
+        if k == 8:
+            return self.pick(["& 0.0.0.3 == 0.0.0.1",
+                              "& 255.255.255.254 != 10.1.0.2"] if l3 == 4
+                             else ["& ::3 == ::1", "& ffff:: == fd00::"])
         if k == 0: return neg + self.pick(single)
         if k == 1: return neg + self.pick(pref)
         if k == 2: return neg + self.pick(rng)
@@ -144,7 +150,17 @@ class Gen:
 
     def meta_match(self, l3, l4):
         r = self.r
-        k = r.randrange(12)
+        k = r.randrange(16)
+        if k == 12: return "meta iiftype %s" % self.pick(
+            ["loopback", "ether", "!= loopback"])
+        if k == 13: return "meta pkttype %s" % self.pick(
+            ["host", "!= host", "{ broadcast, multicast }"])
+        if k == 14 and l3:
+            return "%s dscp %s" % ("ip" if l3 == 4 else "ip6", self.pick(
+                ["cs1", "ef", "!= 0", "{ cs1, ef }", "0"]))
+        if k == 15:
+            return "meta mark %s" % self.pick(["1-3", "!= 2-16",
+                                               "> 0x2"])
         if k == 0: return 'iifname "%s"' % self.pick(IFACES)
         if k == 1: return 'iifname "vb*"'
         if k == 2: return 'iifname != { "lo", "%s" }' % self.pick(IFACES)
@@ -187,15 +203,22 @@ class Gen:
                    for _ in range(3)]
             return "%s saddr . %s dport %s" % (a, l4,
                                                self.anon(sorted(set(els))))
+        if k == 3:
+            els = ["%s . %d" % (self.pick(["tcp", "udp"]),
+                                self.pick(DPORTS)) for _ in range(3)]
+            return "meta l4proto . th dport %s" % self.anon(
+                sorted(set(els)))
         els = ['"%s" . %s' % (self.pick(IFACES), self.pick(single))
                for _ in range(3)]
         return "iifname . %s saddr %s" % (a, self.anon(sorted(set(els))))
 
     # ------------------------------------------------------------ rules
-    def verdict(self, chain):
+    def verdict(self, chain, l4):
         """A verdict for a rule in chain number @chain (0 = base)."""
         subs = ["s%d" % i for i in range(chain + 1, self.nsub + 1)]
-        v = ["accept", "drop", "accept", "drop", ""]
+        v = ["accept", "drop", "accept", "drop", "", "reject"]
+        if l4 == "tcp":
+            v.append("reject with tcp reset")
         if chain:
             v += ["return"]
         if subs:
@@ -241,6 +264,17 @@ class Gen:
                    enumerate(self.pick(single, 3))]
             return "meta mark set %s daddr map %s" % (a, self.anon(els))
         if k == 4: return "ct mark set 5"
+        a = "ip" if l3 == 4 else "ip6"
+        if k == 5:
+            return "meta mark set jhash %s saddr%s mod %d seed 0x%x%s" % (
+                a, " . %s dport" % l4 if l4 in ("tcp", "udp") else "",
+                self.r.choice([2, 3, 4]), self.r.randrange(1 << 32),
+                self.r.choice(["", " offset 1"]))
+        if k == 6: return "%s dscp set %s" % (a, self.pick(["cs1", "ef",
+                                                               "0"]))
+        if k == 7 and l4 in ("tcp", "udp"):
+            return "%s dport set %d" % (l4, self.pick(DPORTS))
+        if k == 8: return "meta mark set ct mark"
         return None
 
     def rule(self, chain):
@@ -273,11 +307,13 @@ class Gen:
         m = self.l4_match(l3, l4, th=not use_vmap)
         if m:
             parts.append(m)
+            if " th " in m:
+                l4 = None	# tcp or udp: no tcp-only statements
         if l3 and not parts:
             parts.append("%s version %d" % ("ip" if l3 == 4 else "ip6",
                                              l3))
         self.n += 1
-        name = "r%d" % self.n
+        name = "%s%d" % (self.prefix, self.n)
         if use_vmap:
             parts.append(self.vmap(chain, l3 or self.pick(self.l3s), l4))
         else:
@@ -286,7 +322,7 @@ class Gen:
                 parts.append(s)
             parts.append("counter")
             self.counted.add(name)
-            v = self.verdict(chain)
+            v = self.verdict(chain, l4)
             if v:
                 parts.append(v)
         return " ".join(parts) + ' comment "%s"' % name
@@ -340,9 +376,9 @@ class Gen:
             if i == self.nsub:
                 rules = [x for x in rules if "@vm" not in x]
             chains.append(("s%d" % i, None, rules))
-        bases = [("in", 0)]
+        bases = [("in", self.prios[0])]
         if r.random() < 0.3:
-            bases.append(("in2", r.choice([-10, 10])))
+            bases.append(("in2", r.choice(self.prios[1:])))
         for name, prio in bases:
             rules = [self.rule(0) for _ in range(r.randrange(2, 9))]
             chains.append((name, "type filter hook input priority %d; "
@@ -355,4 +391,5 @@ class Gen:
                 body.append("\t\t" + hdr)
             body += ["\t\t" + x for x in rules]
             body.append("\t}")
-        return "table %s t {\n%s\n}\n" % (self.fam, "\n".join(body))
+        return "table %s %s {\n%s\n}\n" % (self.fam, self.name,
+                                            "\n".join(body))
