@@ -742,14 +742,13 @@ extern const struct nftvm_nla_policy nftvm_obj_policy[NFTA_OBJ_MAX + 1];
 /* ------------------------------------------------------------ validation */
 
 enum nftvm_vmode {
-	NFTVM_VALIDATE_LOOP,	/* does anything reach @origin again? */
+	NFTVM_VALIDATE_PROBE,	/* does the rule jump at all? (no walk) */
 	NFTVM_VALIDATE_DEPTH,	/* is the jump stack deep enough? */
 };
 
 struct nftvm_vctx {
 	struct nftvm		*vm;
 	enum nftvm_vmode	mode;
-	const struct nftvm_chain *origin;
 	unsigned int		level;
 	__u32			epoch;
 	bool			jumped;		/* a jump or goto was seen */
