@@ -55,14 +55,20 @@ class Gen:
     """One ruleset: text() and the rule comments that carry counters."""
 
     def __init__(self, rnd, name="t", prefix="r", prios=(0, -10, 10),
-                 fam=None):
+                 fam=None, mode=None):
         self.r = rnd
         self.name, self.prefix, self.prios = name, prefix, prios
         self.fam = fam or rnd.choice(["ip", "ip6", "inet", "inet"])
         self.l3s = {"ip": [4], "ip6": [6], "inet": [4, 6]}[self.fam]
         self.n = 0
         self.counted = set()
-        self.nsub = rnd.randrange(1, 4)
+        # dag: jumps only go to later chains; any: to any user chain
+        # (loops happen: both sides must refuse the ruleset alike);
+        # deep: a path base -> s1 -> ... -> sN around the jump limit
+        self.mode = mode or rnd.choice(["dag"] * 17 + ["any", "any",
+                                                       "deep"])
+        self.nsub = (rnd.randrange(13, 19) if self.mode == "deep" else
+                     rnd.randrange(1, 4))
 
     # ------------------------------------------------------------ pools
     def pick(self, seq, k=None):
@@ -213,9 +219,14 @@ class Gen:
         return "iifname . %s saddr %s" % (a, self.anon(sorted(set(els))))
 
     # ------------------------------------------------------------ rules
+    def targets(self, chain):
+        """The user chains a rule of chain number @chain may jump to."""
+        first = 1 if self.mode == "any" else chain + 1
+        return ["s%d" % i for i in range(first, self.nsub + 1)]
+
     def verdict(self, chain, l4):
         """A verdict for a rule in chain number @chain (0 = base)."""
-        subs = ["s%d" % i for i in range(chain + 1, self.nsub + 1)]
+        subs = self.targets(chain)
         v = ["accept", "drop", "accept", "drop", "", "reject"]
         if l4 == "tcp":
             v.append("reject with tcp reset")
@@ -227,7 +238,7 @@ class Gen:
         return self.pick(v)
 
     def vmap(self, chain, l3, l4):
-        subs = ["s%d" % i for i in range(chain + 1, self.nsub + 1)]
+        subs = self.targets(chain)
         vv = ["accept", "drop"] + ["jump " + s for s in subs] + \
              ["goto " + s for s in subs]
         a = "ip" if l3 == 4 else "ip6"
@@ -327,6 +338,14 @@ class Gen:
                 parts.append(v)
         return " ".join(parts) + ' comment "%s"' % name
 
+    def link(self, to):
+        """A rule of the deep path: most packets go on to s@to."""
+        self.n += 1
+        name = "%s%d" % (self.prefix, self.n)
+        self.counted.add(name)
+        return "%scounter jump s%d comment \"%s\"" % (
+            self.pick(["", "", "meta l4proto != icmp "]), to, name)
+
     # ------------------------------------------------------------ sets
     def sets(self):
         r, out = self.r, []
@@ -375,12 +394,16 @@ class Gen:
             rules = [self.rule(i) for _ in range(r.randrange(1, 5))]
             if i == self.nsub:
                 rules = [x for x in rules if "@vm" not in x]
+            if self.mode == "deep" and i < self.nsub:
+                rules.insert(r.randrange(len(rules) + 1), self.link(i + 1))
             chains.append(("s%d" % i, None, rules))
         bases = [("in", self.prios[0])]
         if r.random() < 0.3:
             bases.append(("in2", r.choice(self.prios[1:])))
         for name, prio in bases:
             rules = [self.rule(0) for _ in range(r.randrange(2, 9))]
+            if self.mode == "deep" and name == "in":
+                rules.insert(r.randrange(len(rules) + 1), self.link(1))
             chains.append((name, "type filter hook input priority %d; "
                            "policy %s;" % (prio, r.choice(["accept",
                                                             "drop"])),
