@@ -31,7 +31,7 @@ static int vm_cmp_init(struct nftvm_ctx *ctx, struct nftvm_expr *expr,
 {
 	struct nftvm_cmp *priv = nftvm_expr_priv(expr);
 	struct nftvm_data_desc desc = {
-		.type = NFT_DATA_VALUE, .size = sizeof(priv->data),
+		.type = NFT_DATA_VALUE, .size = NFTVM_EXPR_DATA_LEN,
 	};
 	__u32 op;
 	int err;

@@ -18,6 +18,9 @@
 
 #define NFTVM_JUMP_STACK_SIZE	16
 #define NFTVM_DATA_MAXLEN	64	/* NFT_DATA_VALUE_MAXLEN */
+/* the kernel's struct nft_data: what cmp, range, bitwise and immediate
+ * hold (longer values, -EOVERFLOW, are only for set keys and data) */
+#define NFTVM_EXPR_DATA_LEN	16
 #define NFTVM_REG32_WORDS	20	/* verdict (4 words) + 16 data words */
 #define NFTVM_RULE_MAXEXPRS	128
 #define NFTVM_NAME_MAXLEN	256	/* NFT_NAME_MAXLEN */

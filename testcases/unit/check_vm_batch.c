@@ -189,6 +189,41 @@ START_TEST(test_registers)
 		p[1] = 'x';
 	}
 	expect_fail(&v, ENOENT, 1, NFTA_EXPR_NAME);
+	/*
+	 * cmp, range and immediate hold a kernel struct nft_data: 16
+	 * bytes, longer values are -EOVERFLOW (seen
+	 * with "@nh,0,160 0x..." against kernel 6.18); a bitwise's mask
+	 * and xor may be longer (the kernel takes them, and fails the cmp
+	 * after it).
+	 */
+	{
+		static const uint8_t v20[20] = { 1, 2, 3, 4, 5, 6, 7, 8, 9,
+						 10, 11, 12, 13, 14, 15, 16,
+						 17, 18, 19, 20 };
+		static const uint8_t z20[20];
+
+		vmb_begin(&v);
+		vmb_rule(&v, NFPROTO_IPV4, "t", "in",
+			 x_payload(NFT_PAYLOAD_NETWORK_HEADER, 0, 20,
+				   NFT_REG_1),
+			 x_cmp(NFT_REG_1, NFT_CMP_EQ, v20, 20));
+		expect_fail(&v, EOVERFLOW, 1, -1);
+		vmb_begin(&v);
+		vmb_rule(&v, NFPROTO_IPV4, "t", "in",
+			 x_payload(NFT_PAYLOAD_NETWORK_HEADER, 0, 20,
+				   NFT_REG_1),
+			 x_range(NFT_REG_1, NFT_RANGE_EQ, v20, v20, 20));
+		expect_fail(&v, EOVERFLOW, 1, -1);
+		vmb_begin(&v);
+		vmb_rule(&v, NFPROTO_IPV4, "t", "in", x_imm(NFT_REG_1, v20, 20));
+		expect_fail(&v, EOVERFLOW, 1, -1);
+		vmb_begin(&v);
+		vmb_rule(&v, NFPROTO_IPV4, "t", "in",
+			 x_payload(NFT_PAYLOAD_NETWORK_HEADER, 0, 20,
+				   NFT_REG_1),
+			 x_bitwise(NFT_REG_1, NFT_REG_1, 20, v20, z20));
+		ck_assert_int_eq(vmb_send(vm, &v, NULL), 0);
+	}
 	/* 16-byte load into NFT_REG_4 fits exactly */
 	vmb_begin(&v);
 	vmb_rule(&v, NFPROTO_IPV4, "t", "in",
