@@ -186,6 +186,23 @@ class Gen:
                               self.pick(["64", "< 10", "!= 255", "255"]))
         return None
 
+    def raw_match(self, l4):
+        """A raw payload match (@nh/@th, bit offsets, masks) on bytes
+        the kernel's and the VM's packets share: no checksums, sequence
+        numbers or ICMP ids (the VM's packets leave them zero)."""
+        nh = ["@nh,64,8 64", "@nh,64,8 < 10", "@nh,0,4 4", "@nh,4,4 5",
+              "@nh,8,8 & 0xfc == 0x20", "@nh,72,8 6",
+              "@nh,96,32 0x0a010001", "@nh,16,16 > 60", "@nh,6,6 8",
+              "@nh,1,3 != 0", "@nh,4,8 != 0"]
+        th = ["@th,0,16 > 50000", "@th,16,16 { 22, 53 }",
+              "@th,16,12 & 0xff0 == 0x10"]
+        tcp = ["@th,100,4 5", "@th,104,8 & 0x12 == 0x12",
+               "@th,112,16 0xff00", "@th,107,3 != 0"]
+        udp = ["@th,32,16 > 20"]
+        pool = nh + (th if l4 in ("tcp", "udp") else []) + \
+            (tcp if l4 == "tcp" else []) + (udp if l4 == "udp" else [])
+        return self.pick(pool)
+
     def ct_match(self):
         k = self.r.randrange(7)
         if k == 0: return "ct state %s" % self.pick(CTSTATES)
@@ -296,9 +313,11 @@ class Gen:
                        "icmp" if l3 == 4 else "icmpv6" if l3 == 6 else None])
         parts = []
         for _ in range(r.randrange(0 if l3 or l4 else 1, 3)):
-            k = r.randrange(5)
+            k = r.randrange(6)
             m = None
-            if k == 0 and l3:
+            if k == 5:
+                m = self.raw_match(l4)
+            elif k == 0 and l3:
                 m = "%s %s %s" % ("ip" if l3 == 4 else "ip6",
                                   r.choice(["saddr", "daddr"]),
                                   self.addr(l3, True))
