@@ -306,6 +306,7 @@ def main():
         return 1
     last = obs()
     pairs = bad = lost = rounds_bad = counted = hit = refused = 0
+    rounds_cut = 0
     tally = {"accept": 0, "drop": 0}
     states = {}
     t0 = time.time()
@@ -344,6 +345,7 @@ def main():
             continue
         vm = {}
         log = []
+        truncated = False
         for _ in range(PACKETS):
             p = make_packet()
             send(p, mac)
@@ -370,6 +372,8 @@ def main():
                 sel).split())
             lines = t.stdout.strip().splitlines()
             vv = lines[-1].split()[-1] if lines else "error"
+            if "(more steps not shown)" in t.stdout:
+                truncated = True
             for ln in lines:
                 m = re.search(r' rule .*comment "([a-z]\d+)" \(verdict',
                               ln)
@@ -391,7 +395,11 @@ def main():
         diff = [(n, kc.get(n), vm.get(n, (0, 0))) for n in
                 sorted(counted_names, key=lambda x: (x[0], int(x[1:])))
                 if n in kc and kc[n] != vm.get(n, (0, 0))]
-        if diff:
+        if diff and truncated:
+            # the VM's trace of some packet was cut: its hits are not
+            # all known, only its verdict was compared
+            rounds_cut += 1
+        elif diff:
             rounds_bad += 1
             print("COUNTERS differ (rule, kernel, vm): %s\n%s" % (diff,
                                                                   text))
@@ -405,10 +413,12 @@ def main():
           "(and %d rulesets refused alike) "
           "(kernel: %d accepted, %d dropped; ct %s), %d verdict "
           "mismatches, %d rounds with counter mismatches (%d of %d "
-          "counted rules hit), %d packets lost, %.1f s" % (
+          "counted rules hit; %d rounds with traces cut short not compared), "
+          "%d packets lost, %.1f s" % (
               pairs, ROUNDS, refused, tally["accept"], tally["drop"],
               ", ".join("%s %d" % kv for kv in sorted(states.items())),
-              bad, rounds_bad, hit, counted, lost, time.time() - t0))
+              bad, rounds_bad, hit, counted, rounds_cut, lost,
+              time.time() - t0))
     # both verdicts must occur, or the kernel side saw nothing
     ok = not bad and not rounds_bad and not lost and tally["accept"] and \
         tally["drop"]
