@@ -2,12 +2,23 @@
 /* cmp: compare a register with a constant, break on mismatch. */
 #include "nftvm_int.h"
 
+/*
+ * @fmask, @fdata: for a comparison of at most 4 bytes for (in)equality,
+ * the bytes compared as one masked 32-bit word (the first @len bytes in
+ * memory order), so that the common "field == constant" needs no
+ * memcmp() call (vm_cmp_fast_eval, as the kernel's nft_cmp_fast).
+ */
 struct nftvm_cmp {
-	struct nftvm_data	data;
+	/* what a compare reads first, in the expression's first line */
+	__u32			fmask;
+	__u32			fdata;
 	__u8			sreg;
 	__u8			len;
 	__u8			op;
+	struct nftvm_data	data;
 };
+
+static const struct nftvm_expr_ops nftvm_cmp_fast_ops;
 
 static const struct nftvm_nla_policy nftvm_cmp_policy[NFTA_CMP_MAX + 1] = {
 	[NFTA_CMP_SREG]	= { .type = NFTVM_NLA_U32 },
@@ -20,7 +31,7 @@ static int vm_cmp_init(struct nftvm_ctx *ctx, struct nftvm_expr *expr,
 {
 	struct nftvm_cmp *priv = nftvm_expr_priv(expr);
 	struct nftvm_data_desc desc = {
-		.type = NFT_DATA_VALUE, .size = sizeof(priv->data),
+		.type = NFT_DATA_VALUE, .size = NFTVM_EXPR_DATA_LEN,
 	};
 	__u32 op;
 	int err;
@@ -39,7 +50,26 @@ static int vm_cmp_init(struct nftvm_ctx *ctx, struct nftvm_expr *expr,
 		return nftvm_fail(ctx, tb[NFTA_CMP_OP], -NFTVM_EINVAL);
 	priv->op = (__u8)op;
 	priv->len = (__u8)desc.len;
+	if (desc.len <= 4 && (op == NFT_CMP_EQ || op == NFT_CMP_NEQ)) {
+		__u8 m[4] = { 0 };
+
+		nftvm_memset(m, 0xff, desc.len);
+		nftvm_memcpy(&priv->fmask, m, 4);
+		priv->fdata = priv->data.data[0] & priv->fmask;
+		expr->ops = &nftvm_cmp_fast_ops;
+	}
 	return 0;
+}
+
+static void vm_cmp_fast_eval(struct nftvm_expr *expr,
+			     struct nftvm_regs *regs,
+			     const struct nftvm_pktinfo *pkt)
+{
+	const struct nftvm_cmp *priv = nftvm_expr_priv(expr);
+	bool eq = (regs->data[priv->sreg] & priv->fmask) == priv->fdata;
+
+	if (eq != (priv->op == NFT_CMP_EQ))
+		regs->verdict.code = NFT_BREAK;
 }
 
 static void vm_cmp_eval(struct nftvm_expr *expr, struct nftvm_regs *regs,
@@ -91,5 +121,16 @@ const struct nftvm_expr_ops nftvm_cmp_ops = {
 	.policy		= nftvm_cmp_policy,
 	.init		= vm_cmp_init,
 	.eval		= vm_cmp_eval,
+	.dump		= vm_cmp_dump,
+};
+
+/* chosen by vm_cmp_init: same attributes, private data and dump */
+static const struct nftvm_expr_ops nftvm_cmp_fast_ops = {
+	.name		= "cmp",
+	.size		= sizeof(struct nftvm_cmp),
+	.maxattr	= NFTA_CMP_MAX,
+	.policy		= nftvm_cmp_policy,
+	.init		= vm_cmp_init,
+	.eval		= vm_cmp_fast_eval,
 	.dump		= vm_cmp_dump,
 };

@@ -19,7 +19,7 @@ static int vm_immediate_init(struct nftvm_ctx *ctx, struct nftvm_expr *expr,
 			     const struct nlattr * const *tb)
 {
 	struct nftvm_immediate *priv = nftvm_expr_priv(expr);
-	struct nftvm_data_desc desc = { .size = sizeof(priv->data) };
+	struct nftvm_data_desc desc = { .size = NFTVM_EXPR_DATA_LEN };
 	int err;
 
 	if (!tb[NFTA_IMMEDIATE_DREG] || !tb[NFTA_IMMEDIATE_DATA])

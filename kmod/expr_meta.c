@@ -69,16 +69,21 @@ static bool meta_mark(__u32 *d, const struct nftvm_pktinfo *pkt)
 	return true;
 }
 
+/*
+ * Without the device (no oif at input, no iif at output) the kernel
+ * loads index 0 and the empty name, so "oif != lo" matches there; only
+ * the type and group keys end the rule.
+ */
 static bool meta_iif(__u32 *d, const struct nftvm_pktinfo *pkt)
 {
 	*d = pkt->meta->iif;
-	return pkt->meta->iif != 0;
+	return true;
 }
 
 static bool meta_oif(__u32 *d, const struct nftvm_pktinfo *pkt)
 {
 	*d = pkt->meta->oif;
-	return pkt->meta->oif != 0;
+	return true;
 }
 
 static void meta_ifname(__u32 *d, const char *name)
@@ -91,17 +96,13 @@ static void meta_ifname(__u32 *d, const char *name)
 
 static bool meta_iifname(__u32 *d, const struct nftvm_pktinfo *pkt)
 {
-	if (!pkt->meta->iif)
-		return false;
-	meta_ifname(d, pkt->meta->iifname);
+	meta_ifname(d, pkt->meta->iif ? pkt->meta->iifname : "");
 	return true;
 }
 
 static bool meta_oifname(__u32 *d, const struct nftvm_pktinfo *pkt)
 {
-	if (!pkt->meta->oif)
-		return false;
-	meta_ifname(d, pkt->meta->oifname);
+	meta_ifname(d, pkt->meta->oif ? pkt->meta->oifname : "");
 	return true;
 }
 

@@ -23,10 +23,10 @@ static int vm_range_init(struct nftvm_ctx *ctx, struct nftvm_expr *expr,
 {
 	struct nftvm_range *priv = nftvm_expr_priv(expr);
 	struct nftvm_data_desc from = {
-		.type = NFT_DATA_VALUE, .size = sizeof(priv->from),
+		.type = NFT_DATA_VALUE, .size = NFTVM_EXPR_DATA_LEN,
 	};
 	struct nftvm_data_desc to = {
-		.type = NFT_DATA_VALUE, .size = sizeof(priv->to),
+		.type = NFT_DATA_VALUE, .size = NFTVM_EXPR_DATA_LEN,
 	};
 	__u32 op;
 	int err;

@@ -18,6 +18,9 @@
 
 #define NFTVM_JUMP_STACK_SIZE	16
 #define NFTVM_DATA_MAXLEN	64	/* NFT_DATA_VALUE_MAXLEN */
+/* the kernel's struct nft_data: what cmp, range, bitwise and immediate
+ * hold (longer values, -EOVERFLOW, are only for set keys and data) */
+#define NFTVM_EXPR_DATA_LEN	16
 #define NFTVM_REG32_WORDS	20	/* verdict (4 words) + 16 data words */
 #define NFTVM_RULE_MAXEXPRS	128
 #define NFTVM_NAME_MAXLEN	256	/* NFT_NAME_MAXLEN */
@@ -742,14 +745,13 @@ extern const struct nftvm_nla_policy nftvm_obj_policy[NFTA_OBJ_MAX + 1];
 /* ------------------------------------------------------------ validation */
 
 enum nftvm_vmode {
-	NFTVM_VALIDATE_LOOP,	/* does anything reach @origin again? */
+	NFTVM_VALIDATE_PROBE,	/* does the rule jump at all? (no walk) */
 	NFTVM_VALIDATE_DEPTH,	/* is the jump stack deep enough? */
 };
 
 struct nftvm_vctx {
 	struct nftvm		*vm;
 	enum nftvm_vmode	mode;
-	const struct nftvm_chain *origin;
 	unsigned int		level;
 	__u32			epoch;
 	bool			jumped;		/* a jump or goto was seen */

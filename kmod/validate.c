@@ -1,11 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Load-time validation of the jump graph: no chain may reach itself
- * (-ELOOP) and no path from a base chain may need more than
- * NFTVM_JUMP_STACK_SIZE levels (-EMLINK).  Expressions expose their jump
- * targets through ops->validate, which calls nftvm_validate_verdict() for
- * each; every walk marks the chains it has seen with a fresh epoch so that
- * it visits each chain once (or once per deeper level).
+ * Load-time validation of the jump graph, as the kernel does it since
+ * "prefer nft_chain_validate" (6.10, and the stable kernels): no path
+ * from a base chain may need more than NFTVM_JUMP_STACK_SIZE levels
+ * (-EMLINK). A loop is refused only when a base chain reaches it, and
+ * then as too deep (-EMLINK, never -ELOOP); loops among user chains that
+ * no base chain reaches load. The kernel checks the table at commit and,
+ * when that fails, replays the batch checking the table after every
+ * rule and element: the first message after which the table is invalid
+ * is the one reported. Only a jump (a rule's, or a verdict map
+ * element's, or a rule looking up a verdict map) can make a table
+ * invalid, so the table is walked after those only. Expressions expose
+ * their jump targets through ops->validate, which calls
+ * nftvm_validate_verdict() for each; every walk marks the chains it has
+ * seen with a fresh epoch so that it visits each chain once per deeper
+ * level.
  */
 #include "nftvm_int.h"
 
@@ -24,6 +33,8 @@ int nftvm_validate_verdict(struct nftvm_vctx *v,
 	if (vd->code != NFT_JUMP && vd->code != NFT_GOTO)
 		return 0;
 	v->jumped = true;
+	if (v->mode == NFTVM_VALIDATE_PROBE)
+		return 0;
 	v->level++;
 	err = nftvm_validate_chain(v, vd->chain);
 	v->level--;
@@ -37,19 +48,12 @@ static int nftvm_validate_chain(struct nftvm_vctx *v,
 	const struct nftvm_expr *e;
 	int err;
 
-	if (v->mode == NFTVM_VALIDATE_LOOP) {
-		if (chain == v->origin)
-			return -NFTVM_ELOOP;
-		if (chain->vepoch == v->epoch)
-			return 0;
-	} else {
-		if (v->level >= NFTVM_JUMP_STACK_SIZE)
-			return -NFTVM_EMLINK;
-		/* seen at this depth or deeper: nothing new below */
-		if (chain->vepoch == v->epoch && chain->vlevel >= v->level)
-			return 0;
-		chain->vlevel = (__u8)v->level;
-	}
+	if (v->level >= NFTVM_JUMP_STACK_SIZE)
+		return -NFTVM_EMLINK;
+	/* seen at this depth or deeper: nothing new below */
+	if (chain->vepoch == v->epoch && chain->vlevel >= v->level)
+		return 0;
+	chain->vlevel = (__u8)v->level;
 	chain->vepoch = v->epoch;
 
 	nftvm_list_for_each_entry(rule, &chain->rules, list) {
@@ -65,12 +69,10 @@ static int nftvm_validate_chain(struct nftvm_vctx *v,
 }
 
 static void nftvm_vctx_init(struct nftvm_vctx *v, struct nftvm *vm,
-			    enum nftvm_vmode mode,
-			    const struct nftvm_chain *origin)
+			    enum nftvm_vmode mode)
 {
 	v->vm = vm;
 	v->mode = mode;
-	v->origin = origin;
 	v->level = 0;
 	v->jumped = false;
 	v->epoch = ++vm->vepoch;
@@ -86,7 +88,7 @@ int nftvm_validate_table(struct nftvm_ctx *ctx, struct nftvm_table *table)
 	struct nftvm_vctx v;
 	int err;
 
-	nftvm_vctx_init(&v, ctx->vm, NFTVM_VALIDATE_DEPTH, NULL);
+	nftvm_vctx_init(&v, ctx->vm, NFTVM_VALIDATE_DEPTH);
 	nftvm_list_for_each_entry(c, &table->chains, list) {
 		if (!c->base)
 			continue;
@@ -100,9 +102,9 @@ int nftvm_validate_table(struct nftvm_ctx *ctx, struct nftvm_table *table)
 /**
  * nftvm_validate_rule_jumps - checks for a rule just added to ctx->chain
  *
- * Every jump the rule makes (directly or through a verdict map) must not
- * lead back to the rule's chain, and the table's depth must stay in
- * bounds.  Rules without jumps cost nothing.
+ * A rule that jumps (directly or through a verdict map) may make the
+ * table too deep, or make a loop reachable: the table is walked again.
+ * Rules without jumps cost nothing.
  *
  * Return: 0 or negative errno.
  */
@@ -111,15 +113,11 @@ int nftvm_validate_rule_jumps(struct nftvm_ctx *ctx,
 {
 	const struct nftvm_expr *e;
 	struct nftvm_vctx v;
-	int err;
 
-	nftvm_vctx_init(&v, ctx->vm, NFTVM_VALIDATE_LOOP, rule->chain);
+	nftvm_vctx_init(&v, ctx->vm, NFTVM_VALIDATE_PROBE);
 	nftvm_rule_for_each_expr(e, rule) {
-		if (!e->ops->validate)
-			continue;
-		err = e->ops->validate(&v, e);
-		if (err < 0)
-			return err;
+		if (e->ops->validate)
+			e->ops->validate(&v, e);
 	}
 	if (!v.jumped)
 		return 0;
@@ -129,8 +127,8 @@ int nftvm_validate_rule_jumps(struct nftvm_ctx *ctx,
 /**
  * nftvm_validate_set_jumps - checks for a verdict map element just added
  *
- * The element's target must not lead back to any chain whose rules look
- * the map up.
+ * A jump in a map that rules look up is a new edge of the jump graph:
+ * the table is walked again.
  *
  * Return: 0 or negative errno.
  */
@@ -138,18 +136,8 @@ int nftvm_validate_set_jumps(struct nftvm_ctx *ctx,
 			     const struct nftvm_set *set,
 			     const struct nftvm_elem *e)
 {
-	const struct nftvm_set_binding *b;
-	struct nftvm_vctx v;
-	int err;
-
 	if (e->verdict.code != NFT_JUMP && e->verdict.code != NFT_GOTO)
 		return 0;
-	nftvm_list_for_each_entry(b, &set->bindings, list) {
-		nftvm_vctx_init(&v, ctx->vm, NFTVM_VALIDATE_LOOP, b->chain);
-		err = nftvm_validate_verdict(&v, &e->verdict);
-		if (err < 0)
-			return err;
-	}
 	if (nftvm_list_empty(&set->bindings))
 		return 0;
 	return nftvm_validate_table(ctx, set->table);

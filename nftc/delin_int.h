@@ -78,6 +78,11 @@ struct set *delin_find_set(struct delin_rule_ctx *c,
 /* delin_set.c: anonymous sets are typed by the rule that uses them. */
 #define SET_F_DELIN_BOUND	(1u << 24)
 void delin_set_bind(struct set *set, const struct expr *key);
+/*
+ * Register bytes a set key (or data) @e takes: concatenation members
+ * each start on a 32-bit word ("meta l4proto . th dport" is 8, not 3).
+ */
+unsigned int delin_key_bytes(const struct expr *e);
 struct set *delin_set_index_lookup(const struct delin_set_index *idx,
 				   const char *name);
 

@@ -428,7 +428,7 @@ static struct expr *type_expr(uint32_t id, unsigned int len_bytes,
 }
 
 /* Register bytes a key of @e takes (concatenation members padded). */
-static unsigned int key_bytes(const struct expr *e)
+unsigned int delin_key_bytes(const struct expr *e)
 {
 	const struct expr *i;
 	unsigned int n = 0;
@@ -533,7 +533,7 @@ struct set *nftc_delinearize_set(const struct nftnl_set *nls)
 	if (ud.tb.a[NFTNL_UDATA_SET_KEY_TYPEOF] &&
 	    !(set->flags & SET_F_ANONYMOUS))
 		e = typeof_expr(ud.tb.a[NFTNL_UDATA_SET_KEY_TYPEOF]);
-	if (e && key_bytes(e) != nftnl_set_get_u32(nls, NFTNL_SET_KEY_LEN)) {
+	if (e && delin_key_bytes(e) != nftnl_set_get_u32(nls, NFTNL_SET_KEY_LEN)) {
 		expr_free(e);	/* a description we read differently */
 		e = NULL;
 	}

@@ -459,7 +459,7 @@ static struct stmt *st_objref(struct delin_rule_ctx *c,
 		s->objref.type = set ? set->objtype : NFT_OBJECT_COUNTER;
 		struct expr *key = delin_reg_get(c,
 				U32(e, NFTNL_EXPR_OBJREF_SET_SREG),
-				set && set->key ? BITS_TO_BYTES(set->key->len) :
+				set && set->key ? delin_key_bytes(set->key) :
 				0);
 
 		delin_set_bind(set, key);
@@ -494,7 +494,7 @@ static struct stmt *st_dynset(struct delin_rule_ctx *c,
 	init_list_head(&s->set.stmts);
 	s->set.op = U32(e, NFTNL_EXPR_DYNSET_OP);
 	key = delin_reg_get(c, U32(e, NFTNL_EXPR_DYNSET_SREG_KEY),
-			    set && set->key ? BITS_TO_BYTES(set->key->len) : 0);
+			    set && set->key ? delin_key_bytes(set->key) : 0);
 	if (set && set->key)
 		key = delin_retype(key, set->key);
 	elem = set_elem_expr_alloc(&delin_loc, key);
@@ -514,7 +514,7 @@ static struct stmt *st_dynset(struct delin_rule_ctx *c,
 		s->set.data = delin_reg_get(c,
 				U32(e, NFTNL_EXPR_DYNSET_SREG_DATA),
 				set && set->data ?
-				BITS_TO_BYTES(set->data->len) : 0);
+				delin_key_bytes(set->data) : 0);
 		if (set && set->data)
 			s->set.data = delin_retype(s->set.data, set->data);
 	}

@@ -1250,7 +1250,7 @@ static void delin_lookup(struct delin_rule_ctx *c,
 	uint32_t dreg;
 
 	if (set && set->key)
-		klen = BITS_TO_BYTES(set->key->len);
+		klen = delin_key_bytes(set->key);
 	l = delin_reg_get(c, U32(e, NFTNL_EXPR_LOOKUP_SREG), klen);
 	ref = set_ref(c, set, name);
 	if (!l || !ref) {

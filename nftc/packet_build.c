@@ -145,6 +145,9 @@ static void put_meta(struct solver *s, const struct reg_val *r,
 	case NFT_META_NFPROTO:
 		ps->nfproto = v[0];
 		return;
+	case NFT_META_LEN:
+		memcpy(&ps->len, v, 4);
+		return;
 	case NFT_META_PROTOCOL:
 		memcpy(&ethertype, v, 2);
 		ps->nfproto = ntohs(ethertype) == 0x86dd ? NFPROTO_IPV6 :
@@ -524,6 +527,8 @@ int pkt_build(const struct pkt_spec *ps, uint8_t *buf, size_t cap)
 	if (ps->th_len > thl)
 		thl = ps->th_len;
 	total = nhl + thl;
+	if (ps->len > total)
+		total = ps->len;
 	if (cap < total)
 		return -1;
 	memset(buf, 0, total);
@@ -551,8 +556,8 @@ int pkt_build(const struct pkt_spec *ps, uint8_t *buf, size_t cap)
 	/* the header's own shape is not the selectors' to break */
 	if (v6) {
 		nh[0] = (uint8_t)(0x60 | (nh[0] & 0x0f));
-		nh[4] = (uint8_t)(thl >> 8);
-		nh[5] = (uint8_t)thl;
+		nh[4] = (uint8_t)((total - nhl) >> 8);
+		nh[5] = (uint8_t)(total - nhl);
 		nh[6] = (uint8_t)l4;
 	} else {
 		nh[0] = 0x45;
@@ -566,8 +571,8 @@ int pkt_build(const struct pkt_spec *ps, uint8_t *buf, size_t cap)
 		nh[11] = (uint8_t)csum16(nh, 20);
 	}
 	if (l4 == IPPROTO_UDP) {
-		th[4] = (uint8_t)(thl >> 8);
-		th[5] = (uint8_t)thl;
+		th[4] = (uint8_t)((total - nhl) >> 8);
+		th[5] = (uint8_t)(total - nhl);
 	}
 	return (int)total;
 }

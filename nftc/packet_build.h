@@ -20,6 +20,8 @@
 struct nftnl_rule;
 
 #define PKT_HDR_MAX	64
+/* the longest packet "meta length N" can ask for */
+#define PKT_LEN_MAX	2048
 
 /**
  * struct pkt_spec - what the selectors ask of the packet
@@ -32,6 +34,8 @@ struct nftnl_rule;
  *            none; with @meta's ct_* fields, what the VM's ct expression
  *            reads (pkt_spec_from_rule() copies it into @meta)
  * @ct_other: some other ct key was asked for (the packet is tracked)
+ * @len: the packet's length from "meta length" (zero bytes after the
+ *       transport header), 0 for headers only
  */
 struct pkt_spec {
 	uint8_t			nfproto;
@@ -45,6 +49,7 @@ struct pkt_spec {
 	struct nftvm_pktmeta	meta;
 	uint32_t		ct_state;
 	bool			ct_other;
+	uint32_t		len;
 };
 
 /*
@@ -58,8 +63,9 @@ int pkt_spec_from_rule(struct pkt_spec *ps, struct nftnl_rule *rule,
 
 /*
  * The packet bytes from the network header on: headers filled with
- * defaults, the selectors' bits written over them, lengths and the IPv4
- * checksum computed. Returns the length, or -1 if @cap is too small.
+ * defaults, the selectors' bits written over them, padded with zeros to
+ * @ps->len, lengths and the IPv4 checksum computed. Returns the length,
+ * or -1 if @cap is too small.
  */
 int pkt_build(const struct pkt_spec *ps, uint8_t *buf, size_t cap);
 

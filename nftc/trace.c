@@ -300,7 +300,7 @@ static int trace_run(struct nftc_ctx *ctx, struct nftc_offline *off,
 		     FILE *out)
 {
 	struct nftvm_result *res = calloc(1, sizeof(*res));
-	uint8_t bytes[2 * PKT_HDR_MAX + 64];
+	static uint8_t bytes[PKT_LEN_MAX];
 	struct nftvm_pkt pkt = { .data = bytes };
 	struct nftc_ruleset rs;
 	unsigned int family, i;

@@ -161,5 +161,24 @@ else
 	pass=$((pass + 1))
 fi
 
+# "meta length N" pads the packet to N bytes (IPv4 total length and UDP
+# length follow); at input there is no output device: the kernel reads
+# oif 0 and oifname "", so "oif != lo" matches (not a missing value).
+cat > "$work/len.nft" <<'NFT'
+table inet t {
+	chain input {
+		type filter hook input priority 0; policy accept;
+		meta length > 100 ip length > 100 udp length > 80 drop
+		meta l4proto tcp oif != "lo" oifname != "lo" counter drop
+	}
+}
+NFT
+L="$work/len"
+"$NFT" --offline "$L" -f "$work/len.nft" || { echo "load failed"; exit 1; }
+expect "$L" accept ip saddr 10.0.0.1 udp dport 53 meta length 100
+expect "$L" drop ip saddr 10.0.0.1 udp dport 53 meta length 101
+expect "$L" drop ip6 saddr 2001:db8::1 tcp dport 22
+has 'inet t input rule meta l4proto tcp oif != .* (verdict drop)'
+
 echo "offline trace: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -337,6 +337,15 @@ START_TEST(test_sets)
 		    "\t\tupdate @dyn { ip saddr timeout 1m }\n"
 		    "\t}\n"
 		    "}\n");
+	/* concatenations shorter than a register word when unpadded (1 + 2
+	 * bytes): the key takes 8 register bytes, both members are read */
+	expect_rule("inet", "meta l4proto . th dport { tcp . 22, udp . 53 } "
+		    "accept");
+	expect_rule("inet", "meta nfproto . th dport { ipv4 . 22 } drop");
+	expect_rule("inet", "meta l4proto . th dport vmap { tcp . 22 : "
+		    "accept, udp . 53 : drop }");
+	expect_rule("inet", "meta mark set meta l4proto . th dport map "
+		    "{ tcp . 22 : 0x00000001 }");
 	ck_assert_uint_eq(failures, 0);
 }
 END_TEST

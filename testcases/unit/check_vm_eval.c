@@ -441,6 +441,60 @@ START_TEST(test_meta_bitwise_range_byteorder)
 }
 END_TEST
 
+/*
+ * No output device at input: the kernel loads oif 0 and oifname "", so
+ * "oif != 1" and 'oifname ""' match there and "oif 1" does not; the
+ * type of a missing device ends the rule. (Found by trace-kernel.sh:
+ * "oif != lo" dropped nothing in the VM.)
+ */
+START_TEST(test_meta_absent_device)
+{
+	uint32_t one = 1;
+	uint16_t ether = 1;
+	struct nftvm_result res;
+	struct nftvm_pktmeta meta = { .iif = 2, .iifname = "eth0" };
+	struct vmb v;
+	struct pkt p;
+
+	base_ip(&v, NFPROTO_IPV4, NF_ACCEPT);
+	/* oif 1 drop (handle 2) */
+	vmb_rule(&v, NFPROTO_IPV4, "t", "in", x_meta(NFT_META_OIF, NFT_REG_1),
+		 x_cmp(NFT_REG_1, NFT_CMP_EQ, &one, 4),
+		 x_verdict(NF_DROP, NULL));
+	/* oiftype 1 drop (handle 3): never, no device */
+	vmb_rule(&v, NFPROTO_IPV4, "t", "in",
+		 x_meta(NFT_META_OIFTYPE, NFT_REG_1),
+		 x_cmp(NFT_REG_1, NFT_CMP_EQ, &ether, 2),
+		 x_verdict(NF_DROP, NULL));
+	/* oif != 1 counter (handle 4) */
+	vmb_rule(&v, NFPROTO_IPV4, "t", "in", x_meta(NFT_META_OIF, NFT_REG_1),
+		 x_cmp(NFT_REG_1, NFT_CMP_NEQ, &one, 4), x_counter());
+	/* oifname "" drop (handle 5) */
+	vmb_rule(&v, NFPROTO_IPV4, "t", "in",
+		 x_meta(NFT_META_OIFNAME, NFT_REG_1),
+		 x_cmp(NFT_REG_1, NFT_CMP_EQ, "\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0",
+		       16),
+		 x_verdict(NF_DROP, NULL));
+	ck_assert_int_eq(vmb_send(vm, &v, NULL), 0);
+
+	mk_ip4(&p, "10.0.0.1", "10.0.0.2", IPPROTO_TCP, 40000, 22);
+	ck_assert_int_eq(run(vm, NF_INET_LOCAL_IN, NFPROTO_IPV4, &p, &meta,
+			     &res), NF_DROP);
+	ck_assert_uint_eq(res.ntrace, 2);
+	ck_assert_uint_eq(res.trace[0].handle, 4);
+	ck_assert_uint_eq(res.trace[1].handle, 5);
+	/* with an output device "eth1" (index 3, loopback type) nothing
+	 * drops: the counter rule and the policy */
+	meta.oif = 3;
+	strcpy(meta.oifname, "eth1");
+	meta.oiftype = 772;
+	ck_assert_int_eq(run(vm, NF_INET_LOCAL_IN, NFPROTO_IPV4, &p, &meta,
+			     &res), NF_ACCEPT);
+	ck_assert_uint_eq(res.ntrace, 2);
+	ck_assert_uint_eq(res.trace[0].handle, 4);
+}
+END_TEST
+
 START_TEST(test_insert_position)
 {
 	struct nftvm_result res;
@@ -482,6 +536,7 @@ static Suite *vm_eval_suite(void)
 	tcase_add_test(tc, test_sets_hash_interval);
 	tcase_add_test(tc, test_vmap_and_map);
 	tcase_add_test(tc, test_meta_bitwise_range_byteorder);
+	tcase_add_test(tc, test_meta_absent_device);
 	tcase_add_test(tc, test_insert_position);
 	suite_add_tcase(s, tc);
 	return s;

@@ -479,7 +479,10 @@ START_TEST(test_numgen_and_hash)
 	 * keeps the top 31 bits */
 	vmb_begin(&v);
 	vmb_delrule(&v, NFPROTO_IPV4, "t", "c", 0);
-	vmb_rule(&v, NFPROTO_IPV4, "t", "c", x_imm(NFT_REG_1, text, 30),
+	/* (an immediate holds 16 bytes at most, as in the kernel: the
+	 * string goes into NFT_REG_1 and the register after it) */
+	vmb_rule(&v, NFPROTO_IPV4, "t", "c", x_imm(NFT_REG_1, text, 16),
+		 x_imm(NFT_REG_2, text + 16, 14),
 		 x_jhash(NFT_REG_1, 30, 1u << 31, 0, NFT_REG_3),
 		 x_meta_set(NFT_META_MARK, NFT_REG_3),
 		 x_jhash(NFT_REG_1, 30, 1u << 31, 1, NFT_REG_4),

@@ -129,7 +129,10 @@ struct nftvm_trace_step {
 	const char	*target;	/* jump/goto target chain or NULL */
 };
 
-#define NFTVM_TRACE_MAX	64
+/* steps a result keeps: a path through 16 levels of jumps with a few
+ * matching rules per chain stays below it (trace-kernel.sh's deep
+ * rounds went past 64) */
+#define NFTVM_TRACE_MAX	256
 #define NFTVM_LOG_MAX	8
 #define NFTVM_LOG_PREFIXLEN	128
 #define NFTVM_LOG_LINELEN	256
