@@ -33,8 +33,14 @@ struct nftc_ruleset {
 struct nftc_offline;
 int nftc_ruleset_dump(struct nftc_ruleset *rs, uint32_t family,
 		      struct nftc_offline *off);
-/* Declarations only (no rules, no set elements): the evaluator's cache. */
-int nftc_ruleset_dump_decls(struct nftc_ruleset *rs, struct nftc_offline *off);
+/*
+ * Declarations only (no set elements): the evaluator's cache. With
+ * @rules, the rules are read too, each printed on @debug (if not NULL)
+ * as stock's --debug=netlink does, and with @slots their handles go to
+ * their chains' slots (struct rule_slot).
+ */
+int nftc_ruleset_dump_decls(struct nftc_ruleset *rs, struct nftc_offline *off,
+			    bool rules, bool slots, FILE *debug);
 void nftc_ruleset_free(struct nftc_ruleset *rs);
 
 /*

@@ -428,8 +428,17 @@ static int compile(struct nftc_ctx *ctx, const struct cli_opts *o)
 	 * As stock: what the kernel (or the offline VM) holds is known
 	 * before evaluating.
 	 */
-	if (ret == 0 && (ctx->offline || !(o->check && getenv(NFTC_OFFLINE_ENV))))
-		nftc_netlink_cache_seed(ctx);	/* else: on its own */
+	if (ret == 0 && (ctx->offline || !(o->check && getenv(NFTC_OFFLINE_ENV)))) {
+		/* else: on its own */
+		FILE *dbg = ctx->debug & NFTC_DEBUG_NETLINK ? stdout : NULL;
+
+		if (nftc_cmds_need_rule_cache(&cmds))
+			nftc_netlink_cache_seed_rules(ctx, dbg, true);
+		else if (dbg && nftc_cmds_read_rules(&cmds))
+			nftc_netlink_cache_seed_rules(ctx, dbg, false);
+		else
+			nftc_netlink_cache_seed(ctx);
+	}
 	/* Evaluate even after parse errors: report everything we can. */
 	if (nftc_evaluate(ctx, &cmds) < 0 || ret < 0) {
 		ret = -1;

@@ -834,13 +834,15 @@ static void cache_strip_table(struct table *t)
 	}
 }
 
-int nftc_netlink_cache_seed(struct nftc_ctx *nft)
+static int cache_seed(struct nftc_ctx *nft, bool rules, FILE *debug,
+		      bool update)
 {
 	struct nftc_ruleset rs;
 	struct table *t, *tn;
 	int ret;
 
-	ret = nftc_ruleset_dump_decls(&rs, nft->offline);
+	ret = nftc_ruleset_dump_decls(&rs, nft->offline, rules, update,
+				      debug);
 	if (ret < 0) {
 		nftc_ruleset_free(&rs);
 		return nl_unreachable(-ret) ? 0 : ret;
@@ -856,5 +858,18 @@ int nftc_netlink_cache_seed(struct nftc_ctx *nft)
 		list_add_tail(&t->list, &nft->tables);
 	}
 	nftc_ruleset_free(&rs);
+	if (update)
+		nft->rule_cache = true;
 	return 0;
+}
+
+int nftc_netlink_cache_seed(struct nftc_ctx *nft)
+{
+	return cache_seed(nft, false, NULL, false);
+}
+
+int nftc_netlink_cache_seed_rules(struct nftc_ctx *nft, FILE *debug,
+				  bool update)
+{
+	return cache_seed(nft, true, debug, update);
 }

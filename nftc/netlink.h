@@ -74,6 +74,15 @@ int nftc_netlink_send(struct nftc_ctx *ctx, const struct nftc_batch *batch,
  * Returns 0 or a negative errno (the cache is then empty).
  */
 int nftc_netlink_cache_seed(struct nftc_ctx *ctx);
+/*
+ * The same, reading the kernel's rules too: with @debug, they are
+ * printed there as stock's --debug=netlink prints its cache; with
+ * @update, their handles go to their chains' slots (struct rule_slot)
+ * and ctx->rule_cache is turned on: what "index N" needs
+ * (nftc_cmds_need_rule_cache()).
+ */
+int nftc_netlink_cache_seed_rules(struct nftc_ctx *ctx, FILE *debug,
+				  bool update);
 /* chain->flags bit of a seeded chain: the kernel holds it */
 #define NFTC_CHAIN_F_KERNEL	(1u << 31)
 

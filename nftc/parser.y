@@ -652,8 +652,11 @@ set_spec	:	table_spec identifier
 rule_position	:	chain_spec
 		|	chain_spec POSITION number
 			{
+				/* stock underlines "position N" */
+				struct location l = location_join(&@2, &@3);
+
 				$$ = $1;
-				handle_set_id(&$$->position, $3, &@3);
+				handle_set_id(&$$->position, $3, &l);
 			}
 		|	chain_spec HANDLE number
 			{
@@ -662,8 +665,11 @@ rule_position	:	chain_spec
 			}
 		|	chain_spec INDEX number
 			{
+				/* 0-based; stock underlines "index N" */
+				struct location l = location_join(&@2, &@3);
+
 				$$ = $1;
-				handle_set_id(&$$->index, $3, &@3);
+				handle_set_id(&$$->index, $3, &l);
 			}
 		;
 

@@ -95,6 +95,25 @@ list flowtables
 ! -c add rule ip objs in tcp dport 82 jump nowhere
 ! delete rule ip objs in handle 4
 ! -e delete rule ip objs in handle 4
+! insert rule ip objs in index 1 tcp dport 90 accept
+! add rule ip objs in index 1 tcp dport 91 accept
+! add rule ip objs in index 0 tcp dport 92 accept
+! add rule ip objs in index 4 tcp dport 93 accept
+! add rule ip objs in index 5 tcp dport 94 accept
+! insert rule ip objs in index 5 tcp dport 94 accept
+! add rule ip objs in position 12 tcp dport 95 accept
+! insert rule ip objs in position 12 tcp dport 96 accept
+! insert rule ip objs in position 99 tcp dport 96 accept
+! add rule ip objs in handle 13 tcp dport 97 accept
+! insert rule ip objs in handle 98 tcp dport 97 accept
+! add rule ip objs nope index 0 accept
+! add rule ip objx in index 0 accept
+! --debug=netlink insert rule ip objs in index 2 tcp dport 98 accept
+! add rule ip objs in tcp dport 99 accept ; add rule ip objs in index 5 drop ; insert rule ip objs in index 6 log
+! -c add rule ip objs in index 3 accept
+! -c add rule ip objs in index 30 accept
+! replace rule ip objs in handle 12 drop ; add rule ip objs in index 2 log
+! replace rule ip objs in handle 99 drop ; add rule ip objs in index 2 log
 CMDS
 fail=0 pass=0 gaps=0
 while read -r line; do
