@@ -426,9 +426,10 @@ static int compile(struct nftc_ctx *ctx, const struct cli_opts *o)
 	}
 	/*
 	 * As stock: what the kernel (or the offline VM) holds is known
-	 * before evaluating.
+	 * before evaluating (after parse errors too: stock evaluates the
+	 * commands that parsed).
 	 */
-	if (ret == 0 && (ctx->offline || !(o->check && getenv(NFTC_OFFLINE_ENV)))) {
+	if (ctx->offline || !(o->check && getenv(NFTC_OFFLINE_ENV))) {
 		/* else: on its own */
 		FILE *dbg = ctx->debug & NFTC_DEBUG_NETLINK ? stdout : NULL;
 

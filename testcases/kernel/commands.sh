@@ -114,6 +114,18 @@ list flowtables
 ! -c add rule ip objs in index 30 accept
 ! replace rule ip objs in handle 12 drop ; add rule ip objs in index 2 log
 ! replace rule ip objs in handle 99 drop ; add rule ip objs in index 2 log
+! add quota ip objs q3 { 50 kbytes; }
+! add counter ip objs c3 { packets 1 bytes 2; }
+! add limit ip objs l3 { rate 10/second; }
+! add limit ip objs l4 { rate over 1 mbytes/second burst 5 kbytes; comment "l4"; }
+! add quota ip objs q4 { over 1 mbytes used 10 kbytes; comment "q4"; }
+! add counter ip objs c4 { comment "c4" ; packets 1 bytes 2 ; }
+! add counter ip objs c5 packets 3 bytes 4
+! add quota ip objs q6 until 5 mbytes
+! add counter ip objs c6 { comment "a"; comment "b"; }
+! add quota ip objs q5 { 50 kbytes; used 10 kbytes; }
+! add counter ip objs c7 { packets 1; bytes 2; }
+! add quota ip objs q7 { 50 kbytes; } ; add counter ip objs c8 { packets 5 bytes 6; }
 CMDS
 fail=0 pass=0 gaps=0
 while read -r line; do
