@@ -685,6 +685,13 @@ static void ifname_rule(struct rule *r)
 		ifname_stmt(s);
 }
 
+void nftc_list_ifnames(struct rule *r, struct expr *elems)
+{
+	if (r)
+		ifname_rule(r);
+	ifname_expr(elems);
+}
+
 /* ------------------------------------------------- offline: batches */
 
 /*

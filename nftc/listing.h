@@ -80,6 +80,12 @@ char *nftc_xt_xlate(void *priv, const struct delin_xt *xt);
 /* table->flags bit (decompiler only): the table holds xt expressions */
 #define NFTC_TABLE_F_XT		(1u << 30)
 
+/*
+ * Interface indexes of rule @r and of elements @elems (either NULL)
+ * become their names, as listings print them.
+ */
+void nftc_list_ifnames(struct rule *r, struct expr *elems);
+
 /* Print what @cmd names from @rs (no kernel access). */
 int nftc_list_print(struct nftc_ctx *ctx, const struct cmd *cmd,
 		    struct nftc_ruleset *rs, unsigned int oflags, FILE *out);

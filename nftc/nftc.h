@@ -35,6 +35,9 @@ enum nftc_debug {
  *              stock's cache does when a rule command names an index
  *              or position: rule commands then place themselves in it
  * @next_rule_id: last NFTA_RULE_ID given out
+ * @echo: "nft -e": where what the kernel echoes of a committed batch is
+ *        printed (NULL: not asked); @echo_oflags: enum nftc_output_flags
+ *        for it
  */
 struct nftc_ctx {
 	struct erec_queue		erq;
@@ -48,6 +51,8 @@ struct nftc_ctx {
 	struct nftc_offline		*offline;
 	bool				rule_cache;
 	uint32_t			next_rule_id;
+	FILE				*echo;
+	unsigned int			echo_oflags;
 };
 
 struct nftc_ctx *nftc_ctx_alloc(void);
