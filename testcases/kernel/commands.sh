@@ -37,6 +37,7 @@ table ip objs {
 	limit l2 { rate over 400 kbytes/minute }
 	set s4 { type ipv4_addr; flags interval; elements = { 10.0.0.0/8, 192.168.1.1 } }
 	map m4 { type ipv4_addr : verdict; elements = { 1.1.1.1 : accept } }
+	set s7 { type ipv4_addr; timeout 1h; }
 	chain in {
 		type filter hook input priority 0; policy accept;
 		ip saddr @s4 counter name "c1"
@@ -157,6 +158,8 @@ list flowtables
 ! -e -c add rule ip objs in accept
 ! -e -n add rule ip objs in tcp dport ssh accept
 ! -e -s add rule ip objs in counter
+! add element ip objs s7 { 1.1.1.1 timeout 30s }
+! add element ip objs s4 { 1.1.1.1 timeout 30s }
 CMDS
 fail=0 pass=0 gaps=0
 while read -r line; do
