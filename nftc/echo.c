@@ -410,9 +410,9 @@ static void echo_elem_msg(struct echo_ctx *e, const struct nlmsghdr *nlh)
 	if (!s)
 		goto out;
 	if (s->flags & SET_F_ANONYMOUS) {
-		/* for the rule that uses it */
+		/* for the rule that uses it, in the order they came (a
+		 * listing sorts them, stock's echo does not) */
 		nftc_delinearize_set_elems(s, nls);
-		nftc_delinearize_set_done(s);
 		goto out;
 	}
 	/* the named set's own elements (none: a declaration) step aside */
