@@ -48,6 +48,48 @@ table ip objs {
 	}
 }
 NFT
+# files for "-f @WORK@/..." steps
+cat > "$work/echo.nft" <<'NFT'
+table ip e {
+	counter k { packets 1 bytes 2; comment "k"; }
+	quota q { 10 mbytes; }
+	set s { type ipv4_addr; flags interval; elements = { 10.0.0.0/8, 1.1.1.1 }; }
+	map m { type inet_service : verdict; elements = { 22 : accept }; }
+	chain b { type filter hook output priority 0; policy accept; }
+	chain c {
+		ip saddr @s counter accept
+		tcp dport { 80, 443 } ct state new accept
+		ip daddr vmap { 1.2.3.4 : jump d, 5.6.7.8 : drop }
+		tcp dport vmap @m
+		iifname "lo" accept comment "last"
+	}
+	chain d { counter; }
+}
+add rule ip e d index 0 log
+insert rule ip e c index 1 drop
+add element ip objs s4 { 192.168.0.0-192.168.0.9, 3.3.3.3 }
+add element ip e m { 80 : drop }
+add rule ip objs in index 2 accept
+NFT
+# stock puts elements added to an interval set declared in the same
+# batch into the declaration's message too (echoed there): a known gap
+cat > "$work/echo-merge.nft" <<'NFT'
+table ip e { set s { type ipv4_addr; flags interval; elements = { 1.1.1.1 }; }; }
+add chain ip e c
+add element ip e s { 192.168.0.0-192.168.0.9 }
+NFT
+cat > "$work/index.nft" <<'NFT'
+add table x
+add chain x y
+add rule x y accept comment "rule1"
+add rule x y accept comment "rule4"
+add rule x y index 0 accept comment "rule2"
+insert rule x y index 2 accept comment "rule3"
+table x { chain y { accept comment "rule5"; }; }
+insert rule x y index 4 accept comment "rule4.5"
+add rule ip objs in index 0 accept
+insert rule ip objs in position 12 drop
+NFT
 cat > "$work/cmds" <<'CMDS'
 list ruleset
 -a list ruleset
@@ -160,12 +202,18 @@ list flowtables
 ! -e -s add rule ip objs in counter
 ! add element ip objs s7 { 1.1.1.1 timeout 30s }
 ! add element ip objs s4 { 1.1.1.1 timeout 30s }
+! -f @WORK@/index.nft
+! --debug=netlink -f @WORK@/index.nft
+! -e -f @WORK@/echo.nft
+! -e -a -f @WORK@/echo.nft
+? -e -f @WORK@/echo-merge.nft
 CMDS
 fail=0 pass=0 gaps=0
 while read -r line; do
 	line=${line#! }	# "!": changes the ruleset
 	known=	# "?": a known gap (-e echo), noted, not failed
 	case "$line" in "? "*) known=1; line=${line#? };; esac
+	line=$(printf '%s' "$line" | sed "s#@WORK@#$work#g")
 	# each tool in a namespace of its own: handles are the same
 	rc=0
 	for t in s o; do
