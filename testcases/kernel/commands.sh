@@ -211,7 +211,7 @@ CMDS
 fail=0 pass=0 gaps=0
 while read -r line; do
 	line=${line#! }	# "!": changes the ruleset
-	known=	# "?": a known gap (-e echo), noted, not failed
+	known=	# "?": a known gap, noted, not failed
 	case "$line" in "? "*) known=1; line=${line#? };; esac
 	line=$(printf '%s' "$line" | sed "s#@WORK@#$work#g")
 	# each tool in a namespace of its own: handles are the same
