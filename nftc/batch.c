@@ -405,6 +405,45 @@ int nftc_batch_end(struct nftc_batch *b)
 	return batch_msg_commit(b, nftnl_batch_end(buf, b->seq_next));
 }
 
+/* The messages whose changes the kernel echoes back when asked. */
+static bool batch_msg_echoes(uint16_t type)
+{
+	if (NFNL_SUBSYS_ID(type) != NFNL_SUBSYS_NFTABLES)
+		return false;
+	switch (NFNL_MSG_TYPE(type)) {
+	case NFT_MSG_NEWTABLE:
+	case NFT_MSG_NEWCHAIN:
+	case NFT_MSG_NEWRULE:
+	case NFT_MSG_NEWSET:
+	case NFT_MSG_NEWSETELEM:
+	case NFT_MSG_NEWOBJ:
+	case NFT_MSG_NEWFLOWTABLE:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/**
+ * nftc_batch_set_echo - "nft -e": NLM_F_ECHO on every message that adds
+ *
+ * As stock: the kernel then sends each change back once committed (and,
+ * when the batch's first message has it, the new generation).
+ */
+void nftc_batch_set_echo(struct nftc_batch *b)
+{
+	unsigned int i;
+
+	for (i = 0; i < b->nchunks; i++) {
+		struct nlmsghdr *nlh = (struct nlmsghdr *)b->chunks[i]->buf;
+		int len = (int)b->chunks[i]->len;
+
+		for (; mnl_nlmsg_ok(nlh, len); nlh = mnl_nlmsg_next(nlh, &len))
+			if (batch_msg_echoes(nlh->nlmsg_type))
+				nlh->nlmsg_flags |= NLM_F_ECHO;
+	}
+}
+
 /**
  * nftc_batch_chunks - number of contiguous pieces of the batch
  */

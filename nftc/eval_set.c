@@ -665,7 +665,10 @@ static int data_intervals_check(struct eval_ctx *ctx, const struct set *set,
 static int elem_options_check(struct eval_ctx *ctx, const struct set *set,
 			      const struct expr *elem)
 {
-	if (elem->elem.timeout && !(set->flags & SET_F_TIMEOUT))
+	/* a default timeout implies the flag (the kernel's view of the
+	 * set, read back, lists it without) */
+	if (elem->elem.timeout && !(set->flags & SET_F_TIMEOUT) &&
+	    !set->timeout)
 		return erec_error(&ctx->nft->erq, &elem->location,
 				  "Could not process rule: Invalid argument");
 	if (elem->elem.expiration && !elem->elem.timeout && !set->timeout)

@@ -248,6 +248,18 @@ static struct table *cmd_table(struct eval_ctx *ctx, struct cmd *cmd)
 	t = table_cache_find(ctx->nft, h->family, h->table.name);
 	if (t)
 		return t;
+	if (cmd_is_rule_add(cmd) && ctx->nft->rule_cache) {
+		/* stock's rule cache finds no table: its own words */
+		t = h->table.name ? table_fuzzy(ctx, h->table.name) : NULL;
+		if (t)
+			eval_error(ctx, loc, "%s; did you mean table "
+				   "\u2018%s\u2019 in family %s?",
+				   strerror(ENOENT), t->handle.table.name,
+				   family_name(t->handle.family));
+		else
+			eval_error(ctx, loc, "%s", strerror(ENOENT));
+		return NULL;
+	}
 	if (cmd_is_rule_add(cmd) ||
 	    (cmd->op == CMD_DELETE && cmd->obj == CMD_OBJ_CHAIN)) {
 		enoent_chain(ctx, h, loc, h->chain.name, loc,
@@ -1045,10 +1057,16 @@ static int chain_rules_evaluate(struct eval_ctx *ctx, struct chain *chain)
 	struct rule *r;
 	int err = 0;
 
+	struct chain *cc = ctx->nft->rule_cache && ctx->table ?
+			   chain_cache_find(ctx->table,
+					    chain->handle.chain.name) : NULL;
+
 	ctx->chain = chain;
 	list_for_each_entry(r, &chain->rules, list) {
 		handle_merge(&r->handle, &chain->handle);
-		if (rule_evaluate(ctx, r) < 0)
+		/* a block's rules are adds (stock expands them first) */
+		if (rule_evaluate(ctx, r) < 0 ||
+		    rule_cache_update(ctx, CMD_ADD, cc, r) < 0)
 			err = -1;
 		if (too_many_errors(ctx))
 			break;
@@ -1264,18 +1282,51 @@ static int chain_cmd_evaluate(struct eval_ctx *ctx, struct cmd *cmd,
 	return err;
 }
 
+/* Stock's rule cache finds no chain for @cmd: its words. */
+static int rule_cache_chain_enoent(struct eval_ctx *ctx, struct cmd *cmd)
+{
+	const struct location *loc = name_loc(&cmd->handle.chain, cmd);
+	struct table *t;
+	struct chain *c = chain_fuzzy(ctx, cmd->handle.chain.name, &t);
+
+	if (!c)
+		return eval_error(ctx, loc, "%s", strerror(ENOENT));
+	return eval_error(ctx, loc, "%s; did you mean chain \u2018%s\u2019 in "
+			  "table %s \u2018%s\u2019?", strerror(ENOENT),
+			  c->handle.chain.name, family_name(t->handle.family),
+			  t->handle.table.name);
+}
+
+/*
+ * The rule's statements are evaluated even when its chain is missing,
+ * as stock does: their errors come first (the kernel's ENOENT only
+ * without them; with the rule cache, stock's own words after them).
+ */
 static int rule_cmd_evaluate(struct eval_ctx *ctx, struct cmd *cmd,
 			     struct table *t)
 {
-	struct chain *c = cmd_chain(ctx, cmd, t);
+	struct chain *c = chain_cache_find(t, cmd->handle.chain.name);
+	bool cache = ctx->nft->rule_cache;
 	int ret;
 
-	if (!c || !cmd->rule)
+	if (!c && !cache)
+		cmd_chain(ctx, cmd, t);
+	if (!cmd->rule) {
+		if (!c && cache)
+			rule_cache_chain_enoent(ctx, cmd);
 		return c ? 0 : -1;
+	}
 	handle_merge(&cmd->rule->handle, &cmd->handle);
 	ctx->chain = c;
 	ret = rule_evaluate(ctx, cmd->rule);
 	ctx->chain = NULL;
+	if (!c) {
+		if (ret == 0 && cache)
+			rule_cache_chain_enoent(ctx, cmd);
+		return -1;
+	}
+	if (ret == 0)
+		ret = rule_cache_update(ctx, cmd->op, c, cmd->rule);
 	return ret;
 }
 
@@ -1376,10 +1427,17 @@ static int other_cmd_evaluate(struct eval_ctx *ctx, struct cmd *cmd)
 		}
 		return 0;
 	case CMD_OBJ_CHAIN:
-	case CMD_OBJ_RULE:
+	case CMD_OBJ_RULE: {
+		struct chain *c;
+
 		if (!cmd->handle.chain.name)
 			return 0;
-		return cmd_chain(ctx, cmd, t) ? 0 : -1;
+		c = cmd_chain(ctx, cmd, t);
+		/* a deleted chain leaves stock's rule cache */
+		if (c && cmd->op == CMD_DELETE && cmd->obj == CMD_OBJ_CHAIN)
+			c->nslots = 0;
+		return c ? 0 : -1;
+	}
 	case CMD_OBJ_SET:
 	case CMD_OBJ_MAP:
 	case CMD_OBJ_ELEMENTS:

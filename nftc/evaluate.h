@@ -130,6 +130,15 @@ struct set *set_cache_find(struct table *table, const char *name);
 struct obj *obj_cache_find(struct table *table, const char *name,
 			   uint32_t type);
 int rule_evaluate(struct eval_ctx *ctx, struct rule *rule);
+/*
+ * eval_rule_cache.c: with the rule cache on (nftc_ctx.rule_cache), put
+ * the evaluated @rule of an @op command in its cache chain @c, resolving
+ * "index N" to a position (or position id) and checking positions and
+ * handles, as stock does. 0, or -1 with an error queued.
+ */
+int rule_cache_update(struct eval_ctx *ctx, enum cmd_ops op, struct chain *c,
+		      struct rule *rule);
+
 /* One rule of a table block, outside nftc_evaluate() (pipeline.c). */
 int nftc_evaluate_rule(struct nftc_ctx *nft, struct table *t,
 		       struct chain *chain, struct rule *rule);

@@ -510,6 +510,8 @@ struct lin_rule_ids {
 	uint64_t	position;
 	uint64_t	handle;
 	bool		has_handle;
+	uint32_t	rule_id;
+	uint32_t	position_id;
 };
 
 static struct lin_rule_ids lin_rule_ids(const struct cmd *cmd)
@@ -523,6 +525,9 @@ static struct lin_rule_ids lin_rule_ids(const struct cmd *cmd)
 	else if (cmd->op != CMD_REPLACE && rh->handle.present &&
 		 rh->handle.id)
 		ids.position = rh->handle.id;
+	/* placed next to a rule of this batch (eval_rule_cache.c) */
+	ids.rule_id = rh->rule_id;
+	ids.position_id = rh->position_id;
 	if (cmd->op == CMD_REPLACE && rh->handle.present) {
 		ids.handle = rh->handle.id;
 		ids.has_handle = true;
@@ -575,6 +580,12 @@ static int lin_rule_write(struct lin_cmd_ctx *cctx, struct nlmsghdr *nlh,
 		lin_nest_end(nlh, lctx.nest_list);
 	else
 		nlh->nlmsg_len = list_start;
+	/* after the expressions, as libnftnl puts them */
+	if (ids->rule_id)
+		mnl_attr_put_u32(nlh, NFTA_RULE_ID, htobe32(ids->rule_id));
+	if (ids->position_id)
+		mnl_attr_put_u32(nlh, NFTA_RULE_POSITION_ID,
+				 htobe32(ids->position_id));
 	lin_rule_too_long(nft, lctx.nexprs, rule);
 	return nft->erq.num_errors != errors ? -1 : 0;
 }

@@ -29,6 +29,8 @@ int nftc_batch_splice(struct nftc_batch *batch, struct nftc_batch *seg);
 void nftc_batch_segment_reset(struct nftc_batch *seg);
 /* Close the batch (BATCH_END). */
 int nftc_batch_end(struct nftc_batch *batch);
+/* "nft -e": ask the kernel to echo what the batch adds (batch.c). */
+void nftc_batch_set_echo(struct nftc_batch *batch);
 /* Iterate the finished batch as iovec-like chunks for sendmsg(). */
 unsigned int nftc_batch_chunks(const struct nftc_batch *batch);
 const void *nftc_batch_chunk(const struct nftc_batch *batch, unsigned int i,

@@ -62,6 +62,9 @@ struct dump_ctx {
 	struct delin_set_index	*index;		/* of index_table's sets */
 	const struct table	*index_table;
 	bool			no_elems;	/* cache: declarations only */
+	bool			rule_handles;	/* cache: rules read only */
+	bool			rule_slots;	/* ... as slots */
+	FILE			*rule_debug;	/* ... printed here */
 	const struct cmd	*reset;		/* reset counters/quotas */
 };
 
@@ -354,6 +357,24 @@ static void rule_cb_parsed(struct dump_ctx *d, const struct nftnl_rule *nlr)
 	rule_free(r);
 }
 
+/* The evaluator's rule cache: only where the rule is, by its handle. */
+static void rule_cb_slot(struct dump_ctx *d, const struct nftnl_rule *nlr)
+{
+	struct table *t;
+	struct chain *c;
+
+	if (d->rule_debug) {
+		nftnl_rule_fprintf(d->rule_debug, nlr, NFTNL_OUTPUT_DEFAULT, 0);
+		fputc('\n', d->rule_debug);
+	}
+	t = table_find(d->rs, nftnl_rule_get_u32(nlr, NFTNL_RULE_FAMILY),
+		       nftnl_rule_get_str(nlr, NFTNL_RULE_TABLE));
+	c = chain_find(t, nftnl_rule_get_str(nlr, NFTNL_RULE_CHAIN));
+	if (c && d->rule_slots && rule_cache_append(c, nftnl_rule_get_u64(nlr,
+						NFTNL_RULE_HANDLE)) < 0)
+		d->err = -ENOMEM;
+}
+
 static int rule_cb(const struct nlmsghdr *nlh, void *data)
 {
 	struct dump_ctx *d = data;
@@ -361,7 +382,11 @@ static int rule_cb(const struct nlmsghdr *nlh, void *data)
 
 	if (!nlr)
 		return MNL_CB_ERROR;
-	if (nftnl_rule_nlmsg_parse(nlh, nlr) == 0)
+	if (nftnl_rule_nlmsg_parse(nlh, nlr) < 0)
+		;
+	else if (d->rule_handles)
+		rule_cb_slot(d, nlr);
+	else
 		rule_cb_parsed(d, nlr);
 	nftnl_rule_free(nlr);
 	return MNL_CB_OK;
@@ -571,7 +596,8 @@ int nftc_ruleset_dump_xt(struct nftc_ruleset *rs, uint32_t family,
  * flowtables; no rules: what the evaluator's cache needs, at a cost
  * independent of the number of rules and elements.
  */
-int nftc_ruleset_dump_decls(struct nftc_ruleset *rs, struct nftc_offline *off)
+int nftc_ruleset_dump_decls(struct nftc_ruleset *rs, struct nftc_offline *off,
+			    bool rules, bool slots, FILE *debug)
 {
 	struct dump_ctx d;
 	int ret;
@@ -580,7 +606,10 @@ int nftc_ruleset_dump_decls(struct nftc_ruleset *rs, struct nftc_offline *off)
 	ret = dump_open(&d, rs, off);
 	if (ret == 0) {
 		d.no_elems = true;
-		ret = dump_ruleset(&d, 0, false);
+		d.rule_handles = rules;
+		d.rule_slots = slots;
+		d.rule_debug = debug;
+		ret = dump_ruleset(&d, 0, rules);
 	}
 	dump_close(&d);
 	return ret;
@@ -680,6 +709,13 @@ static void ifname_rule(struct rule *r)
 
 	list_for_each_entry(s, &r->stmts, list)
 		ifname_stmt(s);
+}
+
+void nftc_list_ifnames(struct rule *r, struct expr *elems)
+{
+	if (r)
+		ifname_rule(r);
+	ifname_expr(elems);
 }
 
 /* ------------------------------------------------- offline: batches */

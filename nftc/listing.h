@@ -61,8 +61,14 @@ struct nftc_dumper *nftc_dumper_open(struct nftc_ruleset *rs,
 int nftc_dumper_rules(struct nftc_dumper *dp, struct table *t,
 		      struct chain *c, nftc_rule_sink sink, void *priv);
 void nftc_dumper_close(struct nftc_dumper *dp);
-/* Declarations only (no rules, no set elements): the evaluator's cache. */
-int nftc_ruleset_dump_decls(struct nftc_ruleset *rs, struct nftc_offline *off);
+/*
+ * Declarations only (no set elements): the evaluator's cache. With
+ * @rules, the rules are read too, each printed on @debug (if not NULL)
+ * as stock's --debug=netlink does, and with @slots their handles go to
+ * their chains' slots (struct rule_slot).
+ */
+int nftc_ruleset_dump_decls(struct nftc_ruleset *rs, struct nftc_offline *off,
+			    bool rules, bool slots, FILE *debug);
 void nftc_ruleset_free(struct nftc_ruleset *rs);
 
 /*
@@ -101,6 +107,12 @@ void nftc_xt_init(void);
 char *nftc_xt_xlate(void *priv, const struct delin_xt *xt);
 /* table->flags bit (decompiler only): the table holds xt expressions */
 #define NFTC_TABLE_F_XT		(1u << 30)
+
+/*
+ * Interface indexes of rule @r and of elements @elems (either NULL)
+ * become their names, as listings print them.
+ */
+void nftc_list_ifnames(struct rule *r, struct expr *elems);
 
 /* Print what @cmd names from @rs (no kernel access). */
 int nftc_list_print(struct nftc_ctx *ctx, const struct cmd *cmd,

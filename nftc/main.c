@@ -322,6 +322,8 @@ static struct nftc_ctx *ctx_clone_settings(const struct nftc_ctx *ctx)
 	n->debug = ctx->debug;
 	n->erq.max_errors = ctx->erq.max_errors;
 	n->offline = ctx->offline;
+	n->echo = ctx->echo;
+	n->echo_oflags = ctx->echo_oflags;
 	for (i = 0; i < ctx->num_include_paths; i++)
 		nftc_add_include_path(n, ctx->include_paths[i]);
 	return n;
@@ -368,6 +370,8 @@ static int compile_streaming(struct nftc_ctx *ctx, const struct cli_opts *o,
 	 * unless the debug text is out already. Diagnostics point into
 	 * sctx's inputs: print them before it goes.
 	 */
+	if (sctx->echo)
+		nftc_batch_set_echo(batch);
 	ret = nftc_netlink_commit(sctx, batch, o->check,
 				  ctx->debug & NFTC_DEBUG_NETLINK ? 0 :
 				  NFTC_NL_IMPRECISE_OK);
@@ -426,10 +430,20 @@ static int compile(struct nftc_ctx *ctx, const struct cli_opts *o)
 	}
 	/*
 	 * As stock: what the kernel (or the offline VM) holds is known
-	 * before evaluating.
+	 * before evaluating (after parse errors too: stock evaluates the
+	 * commands that parsed).
 	 */
-	if (ret == 0 && (ctx->offline || !(o->check && getenv(NFTC_OFFLINE_ENV))))
-		nftc_netlink_cache_seed(ctx);	/* else: on its own */
+	if (ctx->offline || !(o->check && getenv(NFTC_OFFLINE_ENV))) {
+		/* else: on its own */
+		FILE *dbg = ctx->debug & NFTC_DEBUG_NETLINK ? stdout : NULL;
+
+		if (nftc_cmds_need_rule_cache(&cmds))
+			nftc_netlink_cache_seed_rules(ctx, dbg, true);
+		else if (dbg && nftc_cmds_read_rules(&cmds))
+			nftc_netlink_cache_seed_rules(ctx, dbg, false);
+		else
+			nftc_netlink_cache_seed(ctx);
+	}
 	/* Evaluate even after parse errors: report everything we can. */
 	if (nftc_evaluate(ctx, &cmds) < 0 || ret < 0) {
 		ret = -1;
@@ -445,6 +459,8 @@ static int compile(struct nftc_ctx *ctx, const struct cli_opts *o)
 			     ctx->debug & NFTC_DEBUG_NETLINK ? stdout : NULL);
 	if (ret == 0)
 		ret = nftc_batch_end(batch);
+	if (ret == 0 && ctx->echo)
+		nftc_batch_set_echo(batch);
 	if (ret == 0)
 		ret = nftc_netlink_commit(ctx, batch, o->check, NFTC_NL_CMDS);
 out:
@@ -519,8 +535,10 @@ int main(int argc, char **argv)
 			o.oflags |= NFTC_OUTPUT_HANDLE;
 			break;
 		case 'e':
+			/* what the kernel echoes of the batch (echo.c) */
+			ctx->echo = stdout;
+			break;
 		case 'N':
-			/* Output options: meaningful once listing exists. */
 			break;
 		default:
 			usage(stderr, argv[0]);
@@ -529,6 +547,7 @@ int main(int argc, char **argv)
 	}
 
 	ctx->debug = o.debug;
+	ctx->echo_oflags = o.oflags;
 	resolver_memo_init(&memo, o.builtin_resolver ? &nftc_resolver_builtin :
 						      &nftc_resolver_system);
 	ctx->resolver = &memo.r;

@@ -37,6 +37,8 @@
 #define NL_GENID_RETRIES	8
 /* Receive buffer per object message: an error skb's true size. */
 #define NL_RCVBUF_PER_MSG	1024u
+/* ... and with echo: the message coming back too */
+#define NL_RCVBUF_PER_ECHO	8192u
 #define NL_RCVBUF_MIN		(1u << 20)
 /* sendmsg() takes at most UIO_MAXIOV pieces: 2 GiB of batch. */
 #define NL_IOV_MAX		1024
@@ -65,6 +67,8 @@ struct nl_err {
  * @errs: errors received (@nerrs used, @errs_cap allocated)
  * @end_acked: the kernel acknowledged BATCH_END (committed)
  * @lost: replies were dropped (receive buffer overrun)
+ * @echo: with nft->echo, the kernel's other messages (what it echoes of
+ *        the batch), @echo_len bytes of them, room for @echo_cap
  */
 struct nl_ctx {
 	struct nftc_ctx			*nft;
@@ -80,6 +84,9 @@ struct nl_ctx {
 	bool				end_acked;
 	bool				lost;
 	bool				genid_fixed;	/* send_at: no retry */
+	char				*echo;
+	size_t				echo_len;
+	size_t				echo_cap;
 };
 
 /* The fixed-size BATCH_BEGIN / BATCH_END framing messages. */
@@ -145,7 +152,8 @@ static int nl_get_genid(struct nl_ctx *ctx)
 static void nl_set_buffers(struct nl_ctx *ctx, size_t len, unsigned int msgs)
 {
 	int fd = ctx->tp->fd;
-	size_t rcv = (size_t)msgs * NL_RCVBUF_PER_MSG;
+	size_t rcv = (size_t)msgs * (ctx->nft->echo ? NL_RCVBUF_PER_ECHO :
+						      NL_RCVBUF_PER_MSG);
 	int cur = 0, val;
 	socklen_t sl = sizeof(cur);
 
@@ -316,10 +324,39 @@ static int nl_parse_error(struct nl_ctx *ctx, const struct nlmsghdr *nlh)
 			  e->error < 0 ? -e->error : e->error, off);
 }
 
+/* Keep a copy of @nlh, a change the kernel echoes (nft -e). */
+static int nl_echo_keep(struct nl_ctx *ctx, const struct nlmsghdr *nlh)
+{
+	size_t n = MNL_ALIGN(nlh->nlmsg_len);
+
+	if (NFNL_SUBSYS_ID(nlh->nlmsg_type) != NFNL_SUBSYS_NFTABLES)
+		return 0;
+	if (ctx->echo_len + n > ctx->echo_cap) {
+		size_t cap = ctx->echo_cap ? ctx->echo_cap * 2 : 65536;
+		char *p;
+
+		while (cap < ctx->echo_len + n)
+			cap *= 2;
+		p = realloc(ctx->echo, cap);
+		if (!p)
+			return -ENOMEM;
+		ctx->echo = p;
+		ctx->echo_cap = cap;
+	}
+	memcpy(ctx->echo + ctx->echo_len, nlh, nlh->nlmsg_len);
+	memset(ctx->echo + ctx->echo_len + nlh->nlmsg_len, 0,
+	       n - nlh->nlmsg_len);
+	ctx->echo_len += n;
+	return 0;
+}
+
 /* Read every reply already queued; never blocks. */
 static int nl_drain(struct nl_ctx *ctx)
 {
-	char *buf = malloc(NL_RECV_BUFSIZ);
+	/* an echoed message is as large as the one sent (up to 64 KiB) */
+	size_t size = ctx->nft->echo ? 4 * NL_RECV_BUFSIZ + 65536 :
+				       NL_RECV_BUFSIZ;
+	char *buf = malloc(size);
 	const struct nlmsghdr *nlh;
 	ssize_t len;
 	int ret = 0;
@@ -327,7 +364,7 @@ static int nl_drain(struct nl_ctx *ctx)
 	if (!buf)
 		return -ENOMEM;
 	for (;;) {
-		len = nftc_transport_recv(ctx->tp, buf, NL_RECV_BUFSIZ, true);
+		len = nftc_transport_recv(ctx->tp, buf, size, true);
 		if (len == -ENOBUFS) {
 			ctx->lost = true;
 			continue;
@@ -336,8 +373,14 @@ static int nl_drain(struct nl_ctx *ctx)
 			break;
 		for (nlh = (const void *)buf; mnl_nlmsg_ok(nlh, (int)len);
 		     nlh = mnl_nlmsg_next(nlh, (int *)&len)) {
-			if (nlh->nlmsg_type != NLMSG_ERROR)
+			if (nlh->nlmsg_type != NLMSG_ERROR) {
+				if (ctx->nft->echo &&
+				    nlh->nlmsg_type >= NLMSG_MIN_TYPE)
+					ret = nl_echo_keep(ctx, nlh);
+				if (ret < 0)
+					goto out;
 				continue;
+			}
 			ret = nl_parse_error(ctx, nlh);
 			if (ret < 0)
 				goto out;
@@ -764,6 +807,7 @@ static int nl_run(struct nl_ctx *ctx)
 	for (attempt = 0; attempt < NL_GENID_RETRIES; attempt++) {
 		ctx->nerrs = 0;
 		ctx->lost = false;
+		ctx->echo_len = 0;
 		ret = nl_talk(ctx);
 		if (ret < 0)
 			return nl_fail(ctx, -ret);
@@ -775,8 +819,13 @@ static int nl_run(struct nl_ctx *ctx)
 		if (ret < 0)
 			return nl_fail(ctx, -ret);
 	}
-	if (!ctx->nerrs && !ctx->lost)
+	if (!ctx->nerrs && !ctx->lost) {
+		/* committed: print what the kernel echoed, as stock */
+		if (ctx->nft->echo && !(ctx->flags & NFTC_NL_CHECK))
+			nftc_echo_print(ctx->nft, ctx->echo, ctx->echo_len,
+					ctx->nft->echo, ctx->nft->echo_oflags);
 		return 0;
+	}
 	if (!(ctx->flags & NFTC_NL_CMDS) &&
 	    (ctx->flags & NFTC_NL_IMPRECISE_OK))
 		return NFTC_NL_IMPRECISE;
@@ -793,6 +842,7 @@ static int nl_send(struct nl_ctx *ctx)
 	ret = nl_run(ctx);
 	nftc_transport_close(ctx->tp);
 	free(ctx->errs);
+	free(ctx->echo);
 	return ret;
 }
 
@@ -867,13 +917,15 @@ static void cache_strip_table(struct table *t)
 	}
 }
 
-int nftc_netlink_cache_seed(struct nftc_ctx *nft)
+static int cache_seed(struct nftc_ctx *nft, bool rules, FILE *debug,
+		      bool update)
 {
 	struct nftc_ruleset rs;
 	struct table *t, *tn;
 	int ret;
 
-	ret = nftc_ruleset_dump_decls(&rs, nft->offline);
+	ret = nftc_ruleset_dump_decls(&rs, nft->offline, rules, update,
+				      debug);
 	if (ret < 0) {
 		nftc_ruleset_free(&rs);
 		return nl_unreachable(-ret) ? 0 : ret;
@@ -889,5 +941,18 @@ int nftc_netlink_cache_seed(struct nftc_ctx *nft)
 		list_add_tail(&t->list, &nft->tables);
 	}
 	nftc_ruleset_free(&rs);
+	if (update)
+		nft->rule_cache = true;
 	return 0;
+}
+
+int nftc_netlink_cache_seed(struct nftc_ctx *nft)
+{
+	return cache_seed(nft, false, NULL, false);
+}
+
+int nftc_netlink_cache_seed_rules(struct nftc_ctx *nft, FILE *debug,
+				  bool update)
+{
+	return cache_seed(nft, true, debug, update);
 }

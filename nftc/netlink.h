@@ -87,8 +87,27 @@ int nftc_netlink_genid(struct nftc_ctx *ctx, uint32_t *genid);
  * Returns 0 or a negative errno (the cache is then empty).
  */
 int nftc_netlink_cache_seed(struct nftc_ctx *ctx);
+/*
+ * The same, reading the kernel's rules too: with @debug, they are
+ * printed there as stock's --debug=netlink prints its cache; with
+ * @update, their handles go to their chains' slots (struct rule_slot)
+ * and ctx->rule_cache is turned on: what "index N" needs
+ * (nftc_cmds_need_rule_cache()).
+ */
+int nftc_netlink_cache_seed_rules(struct nftc_ctx *ctx, FILE *debug,
+				  bool update);
 /* chain->flags bit of a seeded chain: the kernel holds it */
 #define NFTC_CHAIN_F_KERNEL	(1u << 31)
+
+/*
+ * echo.c: print @len bytes of netlink messages, what the kernel echoed of
+ * a committed batch (NLM_F_ECHO, nftc_batch_set_echo()), on @out as
+ * stock's "nft -e" does: one "add ..." line per table, chain, set,
+ * element, object, flowtable and rule, then the new generation.
+ * Anonymous sets are not printed but read for the rules using them.
+ */
+void nftc_echo_print(struct nftc_ctx *ctx, const void *msgs, size_t len,
+		     FILE *out, unsigned int oflags);
 
 /* Set (to anything) in the environment: -c never talks to the kernel. */
 #define NFTC_OFFLINE_ENV	"NFTKIT_OFFLINE_CHECK"

@@ -31,6 +31,13 @@ enum nftc_debug {
  * @next_set_id: batch-local ids of anonymous sets
  * @offline: the offline backend (transport.h) requests go to instead of
  *           the kernel, NULL for the kernel; not owned
+ * @rule_cache: the cache chains hold their rules (chain->slots), as
+ *              stock's cache does when a rule command names an index
+ *              or position: rule commands then place themselves in it
+ * @next_rule_id: last NFTA_RULE_ID given out
+ * @echo: "nft -e": where what the kernel echoes of a committed batch is
+ *        printed (NULL: not asked); @echo_oflags: enum nftc_output_flags
+ *        for it
  */
 struct nftc_ctx {
 	struct erec_queue		erq;
@@ -42,6 +49,10 @@ struct nftc_ctx {
 	unsigned int			debug;
 	unsigned int			next_set_id;
 	struct nftc_offline		*offline;
+	bool				rule_cache;
+	uint32_t			next_rule_id;
+	FILE				*echo;
+	unsigned int			echo_oflags;
 };
 
 struct nftc_ctx *nftc_ctx_alloc(void);
@@ -65,5 +76,18 @@ int nftc_parse_buffer(struct nftc_ctx *ctx, const char *buf,
  * an error to report further ones.
  */
 int nftc_evaluate(struct nftc_ctx *ctx, struct list_head *cmds);
+
+/*
+ * Whether @cmds place a rule by index, position or handle ("add rule ...
+ * index 2"): stock then reads the kernel's rules into its cache, and
+ * every rule command of the batch places itself in it (ctx->rule_cache).
+ */
+bool nftc_cmds_need_rule_cache(const struct list_head *cmds);
+/*
+ * Whether stock reads the kernel's rules for @cmds: for the rule cache,
+ * and for "replace rule" (which does not use them; only its
+ * --debug=netlink output shows it).
+ */
+bool nftc_cmds_read_rules(const struct list_head *cmds);
 
 #endif

@@ -145,7 +145,7 @@ static void nft_error(struct location *loc, struct parser_state *state,
 %token <kw> SYNPROXY "synproxy" TABLE "table" TABLES "tables"
 %token <kw> TIMEOUT "timeout" TIMESTAMP "timestamp" TO "to"
 %token <kw> TPROXY "tproxy" TTL "ttl" TYPE "type" TYPEOF "typeof"
-%token <kw> UNDEFINE "undefine" UPDATE "update" USED "used"
+%token <kw> UNDEFINE "undefine" UNTIL "until" UPDATE "update" USED "used"
 %token <kw> VERSION "version" VMAP "vmap" WITH "with" WSCALE "wscale"
 %token <kw> XOR "xor"
 
@@ -153,21 +153,22 @@ static void nft_error(struct location *loc, struct parser_state *state,
 %type <handle> table_spec chain_spec rule_position set_spec
 %type <handle> family_unspec_spec
 %type <val> family family_opt nat_family
-%type <string> identifier string time_arg
+%type <string> identifier string time_arg obj_comment
 %type <kw> field_name key_name kw_value opt_name kw_ident opt_field
 %type <table> table_block table_body
 %type <chain> chain_block chain_body
 %type <set> set_block set_body
 %type <obj> counter_body quota_body limit_body quota_config limit_config
+%type <obj> counter_block quota_block limit_block secmark_block
 %type <obj> ct_helper_block secmark_body
-%type <obj> ct_helper_body synproxy_body
+%type <obj> ct_helper_body synproxy_body synproxy_blk
 %type <flowtable> ft_block ft_body
 %type <rule> rule stmt_list
 %type <stmt> stmt match_stmt verdict_stmt counter_stmt log_stmt
 %type <stmt> limit_stmt limit_args quota_stmt reject_stmt nat_stmt
 %type <stmt> nat_args nat_target
 %type <stmt> tproxy_stmt queue_stmt queue_base dup_stmt fwd_stmt set_stmt
-%type <stmt> objref_stmt connlimit_stmt synproxy_stmt synproxy_cfg synproxy_blk flow_stmt
+%type <stmt> objref_stmt connlimit_stmt synproxy_stmt synproxy_cfg flow_stmt
 %type <stmt> last_stmt assign_stmt elem_stmt
 %type <expr> expr primary selector payload_sel exthdr_sel meta_sel
 %type <expr> ct_sel rt_sel socket_sel osf_sel fib_sel numgen_sel
@@ -290,7 +291,8 @@ kw_ident	:	FWD | DUP | LOG | LAST | NAME | HOOK | DEVICE | TYPE
 		|	OPTIONS | VERSION | SIZE | POLICY | PRIORITY | PROTOCOL
 		|	GROUP | LEVEL | PREFIX | RATE | COUNT | SEED | OFFSET
 		|	INDEX | POSITION | HANDLE | TIMEOUT | EXPIRES | USED
-		|	NEVER | OVER | WITH | TO | MOD | BURST | EXISTS | MISSING
+		|	NEVER | OVER | UNTIL | WITH | TO | MOD | BURST | EXISTS
+		|	MISSING
 		|	ORIGINAL | REPLY | ALL | BYPASS | FANOUT | PERSISTENT
 		|	RANDOM | FULLY_RANDOM | SNAPLEN | TTL | MSS | WSCALE
 		|	HELPER | L3PROTO | COMMENT | FLAGS | DEVICES | ELEMENTS
@@ -429,6 +431,14 @@ add_cmd		:	TABLE table_spec
 			{
 				$$ = cmd_new_obj(CMD_ADD, CMD_OBJ_COUNTER, $2, &@$,
 						 obj_new(&@$, NFT_OBJECT_COUNTER));
+			}
+		|	COUNTER set_spec PACKETS number BYTES number
+			{
+				struct obj *o = obj_new(&@$, NFT_OBJECT_COUNTER);
+
+				o->counter.packets = $4;
+				o->counter.bytes = $6;
+				$$ = cmd_new_obj(CMD_ADD, CMD_OBJ_COUNTER, $2, &@$, o);
 			}
 		|	COUNTER set_spec counter_body
 			{
@@ -652,8 +662,11 @@ set_spec	:	table_spec identifier
 rule_position	:	chain_spec
 		|	chain_spec POSITION number
 			{
+				/* stock underlines "position N" */
+				struct location l = location_join(&@2, &@3);
+
 				$$ = $1;
-				handle_set_id(&$$->position, $3, &@3);
+				handle_set_id(&$$->position, $3, &l);
 			}
 		|	chain_spec HANDLE number
 			{
@@ -662,8 +675,11 @@ rule_position	:	chain_spec
 			}
 		|	chain_spec INDEX number
 			{
+				/* 0-based; stock underlines "index N" */
+				struct location l = location_join(&@2, &@3);
+
 				$$ = $1;
-				handle_set_id(&$$->index, $3, &@3);
+				handle_set_id(&$$->index, $3, &l);
 			}
 		;
 
@@ -1017,21 +1033,84 @@ ft_line		:	HOOK STRING PRIORITY prio_expr
 			}
 		;
 
-/* Stateful object blocks */
+/*
+ * Stateful object blocks, as stock's: settings, comments and separators
+ * in any order, a later setting replacing an earlier one.
+ */
 
-counter_body	:	'{' opt_nl '}'
+counter_body	:	'{' counter_block '}'
 			{
-				$$ = obj_new(&@$, NFT_OBJECT_COUNTER);
-			}
-		|	'{' opt_nl PACKETS number BYTES number opt_nl '}'
-			{
-				$$ = obj_new(&@$, NFT_OBJECT_COUNTER);
-				$$->counter.packets = $4;
-				$$->counter.bytes = $6;
+				$$ = $2;
+				$$->location = @$;
 			}
 		;
 
-quota_body	:	'{' opt_nl quota_config opt_nl '}'	{ $$ = $3; }
+counter_block	:	%empty
+			{
+				$$ = obj_new(&@$, NFT_OBJECT_COUNTER);
+			}
+		|	counter_block stmt_sep
+		|	counter_block error stmt_sep
+			{
+				/* stock recovers inside the block */
+				$$ = $1;
+				yyerrok;
+				CHECK_ERRORS_FREE(obj_free($1));
+			}
+		|	counter_block common_block
+		|	counter_block PACKETS number BYTES number
+			{
+				$$ = $1;
+				$$->counter.packets = $3;
+				$$->counter.bytes = $5;
+			}
+		|	counter_block obj_comment
+			{
+				if (obj_set_comment(state, $1, $2, &@2) < 0) {
+					obj_free($1);
+					YYERROR;
+				}
+				$$ = $1;
+			}
+		;
+
+obj_comment	:	COMMENT string			{ $$ = $2; }
+		;
+
+quota_body	:	'{' quota_block '}'
+			{
+				$$ = $2;
+				$$->location = @$;
+			}
+		;
+
+quota_block	:	%empty
+			{
+				$$ = obj_new(&@$, NFT_OBJECT_QUOTA);
+			}
+		|	quota_block stmt_sep
+		|	quota_block error stmt_sep
+			{
+				/* stock recovers inside the block */
+				$$ = $1;
+				yyerrok;
+				CHECK_ERRORS_FREE(obj_free($1));
+			}
+		|	quota_block common_block
+		|	quota_block quota_config
+			{
+				$$ = $1;
+				$$->quota = $2->quota;
+				obj_free($2);
+			}
+		|	quota_block obj_comment
+			{
+				if (obj_set_comment(state, $1, $2, &@2) < 0) {
+					obj_free($1);
+					YYERROR;
+				}
+				$$ = $1;
+			}
 		;
 
 quota_config	:	limit_over number byte_count
@@ -1049,7 +1128,40 @@ quota_config	:	limit_over number byte_count
 			}
 		;
 
-limit_body	:	'{' opt_nl limit_config opt_nl '}'	{ $$ = $3; }
+limit_body	:	'{' limit_block '}'
+			{
+				$$ = $2;
+				$$->location = @$;
+			}
+		;
+
+limit_block	:	%empty
+			{
+				$$ = obj_new(&@$, NFT_OBJECT_LIMIT);
+			}
+		|	limit_block stmt_sep
+		|	limit_block error stmt_sep
+			{
+				/* stock recovers inside the block */
+				$$ = $1;
+				yyerrok;
+				CHECK_ERRORS_FREE(obj_free($1));
+			}
+		|	limit_block common_block
+		|	limit_block limit_config
+			{
+				$$ = $1;
+				$$->limit = $2->limit;
+				obj_free($2);
+			}
+		|	limit_block obj_comment
+			{
+				if (obj_set_comment(state, $1, $2, &@2) < 0) {
+					obj_free($1);
+					YYERROR;
+				}
+				$$ = $1;
+			}
 		;
 
 limit_config	:	limit_args
@@ -1072,6 +1184,13 @@ ct_helper_block	:	%empty
 				$$ = obj_new(&@$, NFT_OBJECT_CT_HELPER);
 			}
 		|	ct_helper_block stmt_sep
+		|	ct_helper_block error stmt_sep
+			{
+				/* stock recovers inside the block */
+				$$ = $1;
+				yyerrok;
+				CHECK_ERRORS_FREE(obj_free($1));
+			}
 		|	ct_helper_block TYPE QUOTED_STRING PROTOCOL kw_or_string
 			{
 				$$ = $1;
@@ -1087,6 +1206,14 @@ ct_helper_block	:	%empty
 				$$ = $1;
 				$$->ct_helper.l3proto = $3;
 			}
+		|	ct_helper_block obj_comment
+			{
+				if (obj_set_comment(state, $1, $2, &@2) < 0) {
+					obj_free($1);
+					YYERROR;
+				}
+				$$ = $1;
+			}
 		;
 
 kw_or_string	:	STRING
@@ -1095,20 +1222,45 @@ kw_or_string	:	STRING
 
 synproxy_body	:	'{' synproxy_blk '}'
 			{
-				$$ = obj_new(&@$, NFT_OBJECT_SYNPROXY);
-				$$->synproxy.mss = $2->synproxy.mss;
-				$$->synproxy.wscale = $2->synproxy.wscale;
-				$$->synproxy.flags = $2->synproxy.flags;
-				stmt_free($2);
+				$$ = $2;
+				$$->location = @$;
 			}
 		;
 
-secmark_body	:	'{' opt_nl QUOTED_STRING opt_nl '}'
+secmark_body	:	'{' secmark_block '}'
+			{
+				$$ = $2;
+				$$->location = @$;
+			}
+		;
+
+secmark_block	:	%empty
 			{
 				$$ = obj_new(&@$, NFT_OBJECT_SECMARK);
+			}
+		|	secmark_block stmt_sep
+		|	secmark_block error stmt_sep
+			{
+				/* stock recovers inside the block */
+				$$ = $1;
+				yyerrok;
+				CHECK_ERRORS_FREE(obj_free($1));
+			}
+		|	secmark_block common_block
+		|	secmark_block QUOTED_STRING
+			{
+				$$ = $1;
 				snprintf($$->secmark.ctx, sizeof($$->secmark.ctx),
-					 "%s", $3);
-				free($3);
+					 "%s", $2);
+				free($2);
+			}
+		|	secmark_block obj_comment
+			{
+				if (obj_set_comment(state, $1, $2, &@2) < 0) {
+					obj_free($1);
+					YYERROR;
+				}
+				$$ = $1;
 			}
 		;
 
@@ -1852,6 +2004,7 @@ log_flag	:	PROTO SEQUENCE		{ $$ = NF_LOG_TCPSEQ; }
 		;
 
 limit_over	:	%empty		{ $$ = 0; }
+		|	UNTIL		{ $$ = 0; }
 		|	OVER		{ $$ = 1; }
 		;
 
@@ -2254,13 +2407,50 @@ synproxy_cfg	:	%empty
 		|	synproxy_cfg synproxy_opt
 		;
 
-/* The object block also takes separators between the options. */
+/* The object: options, separators and a comment, in any order. */
 synproxy_blk	:	%empty
 			{
-				$$ = stmt_alloc(&@$, STMT_SYNPROXY);
+				$$ = obj_new(&@$, NFT_OBJECT_SYNPROXY);
 			}
-		|	synproxy_blk synproxy_opt
+		|	synproxy_blk synproxy_oopt
 		|	synproxy_blk stmt_sep
+		|	synproxy_blk error stmt_sep
+			{
+				/* stock recovers inside the block */
+				$$ = $1;
+				yyerrok;
+				CHECK_ERRORS_FREE(obj_free($1));
+			}
+		|	synproxy_blk obj_comment
+			{
+				if (obj_set_comment(state, $1, $2, &@2) < 0) {
+					obj_free($1);
+					YYERROR;
+				}
+				$$ = $1;
+			}
+		;
+
+synproxy_oopt	:	MSS number
+			{
+				$<obj>0->synproxy.mss = $2;
+				$<obj>0->synproxy.flags |= NF_SYNPROXY_OPT_MSS;
+			}
+		|	WSCALE number
+			{
+				$<obj>0->synproxy.wscale = $2;
+				$<obj>0->synproxy.flags |= NF_SYNPROXY_OPT_WSCALE;
+			}
+		|	TIMESTAMP
+			{
+				$<obj>0->synproxy.flags |=
+					NF_SYNPROXY_OPT_TIMESTAMP;
+			}
+		|	SACK_PERM
+			{
+				$<obj>0->synproxy.flags |=
+					NF_SYNPROXY_OPT_SACK_PERM;
+			}
 		;
 
 synproxy_opt	:	MSS number

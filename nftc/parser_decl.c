@@ -165,6 +165,23 @@ void table_add_flowtable(struct table *t, char *name,
 	list_add_tail(&f->list, &t->flowtables);
 }
 
+/*
+ * The comment of an object block; a second one is stock's error (-1,
+ * @comment freed).
+ */
+int obj_set_comment(struct parser_state *state, struct obj *o, char *comment,
+		    const struct location *loc)
+{
+	if (o->comment) {
+		erec_error(state->erq, loc, "You can only specify this once. "
+			   "This statement is duplicated.");
+		free(comment);
+		return -1;
+	}
+	o->comment = comment;
+	return 0;
+}
+
 void table_add_obj(struct table *t, char *name, const struct location *nloc,
 		   struct obj *o, const struct location *loc)
 {

@@ -227,6 +227,8 @@ void table_add_flowtable(struct table *t, char *name,
 			 const struct location *loc);
 void table_add_obj(struct table *t, char *name, const struct location *nloc,
 		   struct obj *o, const struct location *loc);
+int obj_set_comment(struct parser_state *state, struct obj *o, char *comment,
+		    const struct location *loc);
 void chain_set_hook(struct chain *c, char *type, const struct location *tloc,
 		    char *hook, const struct location *hloc,
 		    struct expr *devices, struct expr *prio);

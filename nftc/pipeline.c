@@ -276,6 +276,14 @@ static int pipe_eval_list(struct pipeline *p, struct list_head *l)
 	struct pipe_item *i;
 	struct table *t;
 
+	/*
+	 * "add rule ... index N" and the like need the kernel's rules in
+	 * the cache before the first command (and --debug=netlink prints
+	 * them first for "replace rule"): the whole-file way does it.
+	 */
+	if (nftc_cmds_need_rule_cache(l) ||
+	    (p->debug && nftc_cmds_read_rules(l)))
+		goto err;
 	/* "add rule" with anonymous sets: see cache_drop_anon() */
 	t = c->obj == CMD_OBJ_RULE ?
 	    table_cache_find(p->nft, c->handle.family,

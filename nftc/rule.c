@@ -153,6 +153,7 @@ void chain_free(struct chain *chain)
 	expr_free(chain->policy);
 	expr_free(chain->devices);
 	free(chain->comment);
+	free(chain->slots);
 	free(chain);
 }
 

@@ -43,6 +43,8 @@ struct handle {
 	struct id_ref		index;		/* add/insert "index N" */
 	uint32_t		set_id;		/* batch-local set id */
 	uint32_t		chain_id;	/* batch-local chain id */
+	uint32_t		rule_id;	/* NFTA_RULE_ID (not merged) */
+	uint32_t		position_id;	/* NFTA_RULE_POSITION_ID */
 };
 
 void handle_free(struct handle *h);
@@ -66,6 +68,17 @@ struct table {
 };
 
 /**
+ * struct rule_slot - a rule of a chain as the evaluator's rule cache sees it
+ * @handle: its kernel handle (0: a rule this batch adds)
+ * @h: for a rule of this batch, its handle (where a rule id goes when a
+ *     later rule is placed next to it), else NULL
+ */
+struct rule_slot {
+	uint64_t		handle;
+	struct handle		*h;
+};
+
+/**
  * struct chain - a chain; a base chain when @hook is set
  * @type: "filter", "nat", "route" (base chains)
  * @hook_name: as written; @hooknum: resolved NF_INET_* / NF_NETDEV_*
@@ -73,6 +86,8 @@ struct table {
  * @prio: evaluated priority
  * @policy: policy verdict expression (base chains)
  * @devices: device name expressions (netdev ingress/egress)
+ * @slots: cache chains only, when the rule cache is on (rule "index N",
+ *         "position N"): the chain's rules in order, @nslots of them
  */
 struct chain {
 	struct list_head	list;
@@ -90,7 +105,13 @@ struct chain {
 	struct list_head	rules;
 	char			*comment;
 	unsigned int		refcnt;
+	struct rule_slot	*slots;
+	unsigned int		nslots;
+	unsigned int		slots_cap;
 };
+
+/* A kernel rule of cache chain @c, in order (eval_rule_cache.c). */
+int rule_cache_append(struct chain *c, uint64_t handle);
 
 /**
  * struct rule - a rule: statements in order
