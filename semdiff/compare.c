@@ -90,15 +90,63 @@ static void and_value(struct sd_eval *ev, BDD *r, int sp, const void *val,
 		b_free(bits[i]);
 }
 
+/* Byte @off of space @sp is zero (@sp's variables, which must exist). */
+static BDD byte_zero(struct sd_vars *v, int sp, unsigned int off)
+{
+	BDD r = bddtrue;
+	int b;
+
+	for (b = 7; b >= 0; b--)
+		b_put(&r, b_and(bdd_nithvar(v->sp[sp].var[off] + b), r));
+	return r;
+}
+
+/*
+ * An interface name is NUL-padded: after its first NUL byte every byte
+ * is NUL, so "lo" compared on 4 bytes (iptables-nft) and on 16 (nft)
+ * are the same match. Over the bytes that have variables (in order): a
+ * NUL byte implies a NUL next byte.
+ */
+static void and_ifname(struct sd_vars *v, BDD *r, int sp)
+{
+	const struct sd_space *s;
+	int prev = -1;
+	unsigned int i;
+
+	if (sp < 0 || !(s = &v->sp[sp])->var)
+		return;
+	for (i = 0; i < 16 && i < s->nbytes; i++) {
+		BDD z, nz, c;
+
+		if (s->var[i] < 0)
+			continue;
+		if (prev >= 0) {
+			z = byte_zero(v, sp, prev);
+			nz = byte_zero(v, sp, i);
+			c = bdd_addref(bdd_imp(z, nz));
+			b_andin(r, c);
+			b_free(c);
+			b_free(z);
+			b_free(nz);
+		}
+		prev = i;
+	}
+}
+
 /*
  * What every packet of a hook of @family satisfies: its family and
- * ethertype, and one ct state at a time.
+ * ethertype, one ct state at a time, NUL-padded interface names.
  */
 BDD sd_hook_constraint(struct sd_eval *ev, uint8_t family)
 {
 	static const uint32_t states[] = { 1, 2, 4, 8, 64 };
 	static const uint32_t dirs[] = { 0, 1 };
+	static const uint32_t ifnames[] = {
+		NFT_META_IIFNAME, NFT_META_OIFNAME, NFT_META_BRI_IIFNAME,
+		NFT_META_BRI_OIFNAME,
+	};
 	struct sd_vars *v = ev->vars;
+	unsigned int i;
 	BDD r = bddtrue;
 	uint16_t proto = family == NFPROTO_IPV4 ? htons(0x0800) :
 			 htons(0x86dd);
@@ -117,6 +165,8 @@ BDD sd_hook_constraint(struct sd_eval *ev, uint8_t family)
 	sp = find_space(v, SP_CT, NFT_CT_DIRECTION, 0);
 	if (sp >= 0)
 		and_value(ev, &r, sp, NULL, 1, true, dirs, 2);
+	for (i = 0; i < sizeof(ifnames) / sizeof(ifnames[0]); i++)
+		and_ifname(v, &r, find_space(v, SP_META, ifnames[i], 0));
 	return r;
 }
 
@@ -405,6 +455,8 @@ int semdiff_run(const char *old, const char *new,
 		[SEMDIFF_KIND_AUTO] = SD_KIND_AUTO,
 		[SEMDIFF_KIND_IPTABLES] = SD_KIND_IPT,
 		[SEMDIFF_KIND_NFT] = SD_KIND_NFT,
+		[SEMDIFF_KIND_KERNEL] = SD_KIND_KERNEL,
+		[SEMDIFF_KIND_STATE] = SD_KIND_STATE,
 	};
 	const char *path[2] = { old, new };
 	struct sd_ruleset *rs[2] = { NULL, NULL };

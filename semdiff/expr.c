@@ -23,14 +23,13 @@ int sd_eval_error(struct sd_eval *ev, const char *fmt, ...)
 	size_t n = 0;
 	va_list ap;
 
-	/* iptables-save input: the line is its translation's */
-	if (r)
-		n = snprintf(ev->err, ev->errlen, "%s%s:%u: in chain %s: "
-			     "`%s': ", ev->rs ? ev->rs->label : "?",
-			     ev->rs && ev->rs->kind &&
-			     !strcmp(ev->rs->kind, "iptables-save") ?
-			     " (translation)" : "", r->line,
-			     r->chain->name, r->text);
+	if (r) {
+		char where[256];
+
+		sd_rule_where(where, sizeof(where), ev->rs, r);
+		n = snprintf(ev->err, ev->errlen, "%s: in chain %s: `%s': ",
+			     where, r->chain->name, r->text);
+	}
 	if (n < ev->errlen) {
 		va_start(ap, fmt);
 		vsnprintf(ev->err + n, ev->errlen - n, fmt, ap);

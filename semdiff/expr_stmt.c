@@ -14,6 +14,7 @@
 #include <string.h>
 #include <linux/netfilter.h>
 #include <linux/netfilter/nf_tables.h>
+#include <linux/netfilter/nf_nat.h>
 #include <libnftnl/rule.h>
 #include <libnftnl/expr.h>
 #include "sd_int.h"
@@ -409,7 +410,13 @@ static int stmt_nat(struct sd_eval *ev, struct nftnl_expr *e)
 	put_const(bits, 0, z, NAT_LEN);
 	if (!strcmp(name, "nat")) {
 		type = u32(e, NFTNL_EXPR_NAT_TYPE) == NFT_NAT_SNAT ? 1 : 2;
+		/* the kernel adds these flags itself (nft_nat_init):
+		 * with or without them in the message, the same NAT */
 		flags = u32(e, NFTNL_EXPR_NAT_FLAGS);
+		if (nftnl_expr_is_set(e, NFTNL_EXPR_NAT_REG_ADDR_MIN))
+			flags |= NF_NAT_RANGE_MAP_IPS;
+		if (nftnl_expr_is_set(e, NFTNL_EXPR_NAT_REG_PROTO_MIN))
+			flags |= NF_NAT_RANGE_PROTO_SPECIFIED;
 		alen = u32(e, NFTNL_EXPR_NAT_FAMILY) == NFPROTO_IPV6 ? 16 : 4;
 		if (put_reg(ev, bits, NAT_ADDR_MIN, e,
 			    NFTNL_EXPR_NAT_REG_ADDR_MIN, 0, alen) < 0 ||

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <linux/netfilter.h>
+#include <linux/netfilter/nfnetlink.h>
 #include <libmnl/libmnl.h>
 #include "nftc.h"
 #include "linearize.h"
@@ -158,6 +159,10 @@ static int batch_to_model(struct sd_ruleset *rs, struct nftc_batch *batch,
 			}
 			ret = sd_model_add_msg(rs, nlh, &src, err, errlen);
 			free(text);
+			if (ret == 0 &&
+			    (nlh->nlmsg_type >> 8) == NFNL_SUBSYS_NFTABLES)
+				ret = sd_msgs_add(&rs->dump, nlh,
+						  nlh->nlmsg_len);
 			if (ret < 0)
 				return ret;
 		}
@@ -209,19 +214,35 @@ out:
 
 /**
  * sd_load - read one side
- * @kind: SD_KIND_AUTO detects iptables-save by "*table"/"COMMIT" lines
+ * @path: a file, or "kernel": the live ruleset (even if a file of that
+ *        name exists; --old-kind/--new-kind nft reads the file)
+ * @kind: SD_KIND_AUTO detects a VM state file by its magic and
+ *        iptables-save by "*table"/"COMMIT" lines
  * @ipt_family: NFPROTO_IPV4/IPV6 for iptables-save, 0 to detect
  */
 int sd_load(struct sd_ruleset *rs, const char *path, enum sd_kind kind,
 	    int ipt_family, char *err, size_t errlen)
 {
 	size_t size = 0;
-	char *data = read_file(path, &size);
+	char *data;
 	int ret;
 
+	if (kind == SD_KIND_KERNEL ||
+	    (kind == SD_KIND_AUTO && !strcmp(path, "kernel")))
+		return sd_load_live(rs, NULL, err, errlen);
+	data = read_file(path, &size);
 	if (!data) {
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
 		return -errno;
+	}
+	if (kind == SD_KIND_AUTO && sd_is_state_file(data, size))
+		kind = SD_KIND_STATE;
+	if (kind == SD_KIND_STATE) {
+		free(data);
+		rs->state = strdup(path);
+		if (!rs->state)
+			return -ENOMEM;
+		return sd_load_live(rs, path, err, errlen);
 	}
 	if (kind == SD_KIND_AUTO)
 		kind = detect_kind(data);

@@ -68,6 +68,8 @@ struct sd_rule {
 	unsigned int		line;
 	unsigned int		index;
 	unsigned int		free_base;
+	uint64_t		handle;		/* kernel/VM rule handle, 0: none */
+	unsigned int		src_line;	/* iptables-save line, 0: none */
 	struct sd_chain		*chain;
 };
 
@@ -96,11 +98,22 @@ struct sd_table {
 	unsigned int	nsets, scap;
 };
 
+/* Netlink messages one after another (NLMSG_ALIGNed). */
+struct sd_msgs {
+	unsigned char	*buf;
+	size_t		len, cap;
+};
+
+int sd_msgs_add(struct sd_msgs *m, const void *msg, size_t len);
+
 /**
  * struct sd_ruleset - one side of a diff
  * @label: what the user named (a path or "kernel")
- * @kind: "iptables-save" or "nft"
+ * @kind: "iptables-save", "nft", "kernel" or "VM state"
  * @untranslated: iptables rules xlate could not translate (not modelled)
+ * @dump: the messages the model was built from (a compiled batch's
+ *        object messages, or a kernel/VM dump), for the replay
+ * @state: the state file of a "VM state" side
  */
 struct sd_ruleset {
 	char		*label;
@@ -110,6 +123,8 @@ struct sd_ruleset {
 	unsigned int	nrules;
 	unsigned int	untranslated;
 	char		*notes;		/* xlate diagnostics, for the report */
+	struct sd_msgs	dump;
+	char		*state;
 };
 
 struct sd_ruleset *sd_ruleset_alloc(const char *label);
@@ -124,15 +139,26 @@ struct sd_set *sd_set_find(const struct sd_table *t, const char *name,
 struct sd_msg_src {
 	const char	*text;		/* source line of the message */
 	unsigned int	line;
+	bool		dump;		/* a dump's NEWRULE: rules in order */
 };
 int sd_model_add_msg(struct sd_ruleset *rs, const void *nlh,
 		     const struct sd_msg_src *src, char *err, size_t errlen);
 void sd_model_finish(struct sd_ruleset *rs);
+void sd_rule_where(char *buf, size_t len, const struct sd_ruleset *rs,
+		   const struct sd_rule *r);
 
 /* --- load.c --- */
-enum sd_kind { SD_KIND_AUTO, SD_KIND_IPT, SD_KIND_NFT };
+enum sd_kind { SD_KIND_AUTO, SD_KIND_IPT, SD_KIND_NFT, SD_KIND_KERNEL,
+	       SD_KIND_STATE };
 int sd_load(struct sd_ruleset *rs, const char *path, enum sd_kind kind,
 	    int ipt_family, char *err, size_t errlen);
+
+/* --- live.c: the live ruleset (kernel) or an offline VM state file --- */
+#define SD_STATE_MAGIC	"NFTKIT-VMSTATE1\n"	/* nftc/offline.c */
+bool sd_is_state_file(const char *data, size_t size);
+/* Dump the kernel's ruleset (@state NULL) or the VM of @state. */
+int sd_load_live(struct sd_ruleset *rs, const char *state, char *err,
+		 size_t errlen);
 
 /* --- vars.c: BDD variables of what the rulesets read and write --- */
 
