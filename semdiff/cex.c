@@ -189,6 +189,9 @@ static void print_keyed(FILE *f, const struct sd_vars *v,
 	if (!k || !range_cared(v, p, sp, 0, k->len * 8))
 		return;
 	range_bytes(v, p, sp, 0, k->len * 8, buf);
+	/* no name: what `trace packet` gives a packet unless told */
+	if (k->fmt == FMT_STR && !buf[0])
+		return;
 	fprintf(f, " %s%s ", pfx, k->name);
 	sd_format_value(f, k->fmt, buf, k->len);
 }

@@ -172,11 +172,14 @@ BDD sd_hook_constraint(struct sd_eval *ev, uint8_t family)
 
 struct side {
 	const struct sd_ruleset	*rs;
+	struct sd_ruleset	**both;		/* for the VM replay */
+	struct sd_replay	*rp;
 	struct sd_eval		ev;
 	struct sd_outcomes	out;
 	char			*err;
 	size_t			errlen;
 	bool			raw;
+	char			keybuf[96];	/* the BDD's outcome */
 };
 
 static BDD outcome_of(const struct sd_outcomes *o, const char *key)
@@ -294,9 +297,14 @@ static void print_raw(FILE *f, const struct sd_vars *v,
 }
 
 static int replay(FILE *f, struct sd_vars *vars, struct side *s,
-		  const struct sd_hook *h, BDD set, const char *why)
+		  const struct sd_hook *h, BDD set, const char *why,
+		  bool effect)
 {
 	struct sd_packet p;
+	const char *key[2] = { "?", "?" };
+	char *sel = NULL;
+	size_t slen = 0;
+	FILE *sf;
 	unsigned int k;
 	BDD cube;
 	int ret = 0;
@@ -304,9 +312,16 @@ static int replay(FILE *f, struct sd_vars *vars, struct side *s,
 	if (sd_packet_from(&p, set, vars->nvars) < 0)
 		return -ENOMEM;
 	cube = sd_packet_cube(&p);
-	fprintf(f, "  counterexample (%s):\n    trace packet", why);
-	sd_print_packet(f, vars, &p, h->family);
-	fputc('\n', f);
+	sf = open_memstream(&sel, &slen);
+	if (!sf) {
+		b_free(cube);
+		sd_packet_fini(&p);
+		return -ENOMEM;
+	}
+	sd_print_packet(sf, vars, &p, h->family);
+	fclose(sf);
+	fprintf(f, "  counterexample (%s):\n    trace packet%s hook %s\n", why,
+		sel, sd_hook_name(h->family, h->hook));
 	if (s[0].raw)
 		print_raw(f, vars, &p, h);
 	for (k = 0; k < 2 && ret == 0; k++) {
@@ -319,12 +334,19 @@ static int replay(FILE *f, struct sd_vars *vars, struct side *s,
 		ev.err = s[k].err;
 		ev.errlen = s[k].errlen;
 		ret = sd_eval_hook(&ev, h, cube, &o);
-		if (ret == 0)
-			print_trace(f, k ? "new:" : "old:", outcome_at(&o, cube),
-				    &tr);
+		if (ret == 0) {
+			/* o's keys go with o: keep a copy */
+			snprintf(s[k].keybuf, sizeof(s[k].keybuf), "%s",
+				 outcome_at(&o, cube));
+			key[k] = s[k].keybuf;
+			print_trace(f, k ? "new:" : "old:", key[k], &tr);
+		}
 		sd_outcomes_fini(&o);
 		sd_eval_fini(&ev);
 	}
+	if (ret == 0 && s[0].rp)
+		sd_replay_cex(s[0].rp, f, s[0].both, h, sel, key, effect);
+	free(sel);
 	b_free(cube);
 	sd_packet_fini(&p);
 	return ret;
@@ -348,7 +370,7 @@ static int report_hook(FILE *f, struct sd_vars *vars, struct side *s,
 			if (x != bddfalse) {
 				snprintf(why, sizeof(why), "old %s, new %s",
 					 s[0].out.o[i].key, s[1].out.o[j].key);
-				ret = replay(f, vars, s, h, x, why);
+				ret = replay(f, vars, s, h, x, why, false);
 				n++;
 			}
 			b_free(x);
@@ -356,7 +378,7 @@ static int report_hook(FILE *f, struct sd_vars *vars, struct side *s,
 	eff = effect_diff(s, vars);
 	if (eff != bddfalse && n < max_cex && ret == 0)
 		ret = replay(f, vars, s, h, eff, "both accept, but the packet "
-			     "leaves with different marks/NAT/rewrites");
+			     "leaves with different marks/NAT/rewrites", true);
 	b_free(eff);
 	return ret;
 }
@@ -412,8 +434,10 @@ static int compare(FILE *f, FILE *errf, struct sd_ruleset **rs,
 {
 	struct sd_hook hooks[SD_MAX_HOOKS];
 	struct sd_vars vars = { 0 };
-	struct side s[2] = { { .rs = rs[0], .raw = o->raw },
-			     { .rs = rs[1], .raw = o->raw } };
+	struct sd_replay rp = { 0 };
+	struct side s[2] = {
+		{ .rs = rs[0], .raw = o->raw, .both = rs, .rp = &rp },
+		{ .rs = rs[1], .raw = o->raw, .both = rs, .rp = &rp } };
 	char err[2][1024] = { "", "" };
 	unsigned int nh, i;
 	int ret = 0, any = 0;
@@ -438,6 +462,12 @@ static int compare(FILE *f, FILE *errf, struct sd_ruleset **rs,
 			ret = -ENOMEM;
 		}
 	}
+	if (rp.confirmed + rp.disagree + rp.stateful + rp.unreplayed)
+		fprintf(f, "replayed through the VM: %u confirmed, %u "
+			"disagree with the BDDs, %u on free choices, %u not "
+			"replayable\n", rp.confirmed, rp.disagree,
+			rp.stateful, rp.unreplayed);
+	sd_replay_fini(&rp);
 	if (o->stats)
 		fprintf(errf, "semdiff: %d BDD variables, %d nodes in use\n",
 			vars.nvars, bdd_getnodenum());

@@ -459,9 +459,11 @@ static int stmt_reject(struct sd_eval *ev, struct nftnl_expr *e)
 {
 	char key[64];
 
+	/* the code is a u8 attribute (get_u32 would read 0) */
 	snprintf(key, sizeof(key), "reject type %u code %u",
 		 u32(e, NFTNL_EXPR_REJECT_TYPE),
-		 u32(e, NFTNL_EXPR_REJECT_CODE));
+		 nftnl_expr_is_set(e, NFTNL_EXPR_REJECT_CODE) ?
+		 nftnl_expr_get_u8(e, NFTNL_EXPR_REJECT_CODE) : 0);
 	sd_terminal(ev, key);
 	return 0;
 }

@@ -70,6 +70,7 @@ struct sd_rule {
 	unsigned int		free_base;
 	uint64_t		handle;		/* kernel/VM rule handle, 0: none */
 	unsigned int		src_line;	/* iptables-save line, 0: none */
+	uint64_t		vm_handle;	/* its handle in the replay VM */
 	struct sd_chain		*chain;
 };
 
@@ -368,6 +369,30 @@ BDD sd_packet_cube(const struct sd_packet *p);
 void sd_packet_fini(struct sd_packet *p);
 void sd_print_packet(FILE *f, struct sd_vars *v, const struct sd_packet *p,
 		     uint8_t family);
+
+/* --- replay.c: counterexamples through the VM's trace --- */
+struct nftvm;
+struct nftc_offline;
+struct nftc_ctx;
+
+struct sd_replay_side {
+	struct nftvm		*vm;
+	struct nftc_offline	*off;	/* a state file's, or NULL */
+	bool			shared;	/* the other side's VM */
+	char			why[256];	/* no VM: why */
+};
+
+struct sd_replay {
+	bool			open;
+	struct nftc_ctx		*ctx;
+	struct sd_replay_side	side[2];
+	unsigned int		confirmed, disagree, stateful, unreplayed;
+};
+
+void sd_replay_cex(struct sd_replay *rp, FILE *f, struct sd_ruleset **rs,
+		   const struct sd_hook *h, const char *sel,
+		   const char *const key[2], bool effect);
+void sd_replay_fini(struct sd_replay *rp);
 
 /* --- view.c --- */
 void sd_view_print(FILE *f, const struct sd_ruleset *a,

@@ -6,7 +6,8 @@
 # jumps (and a goto that changes where the packet returns), a mark set
 # and read later in the chain, SNAT target addresses. Every difference
 # must come with a counterexample the independent concrete evaluator
-# replays to different verdicts or fields.
+# replays to different verdicts or fields, and that the VM's trace
+# (replay.c) confirms.
 set -u
 ipt2nft=${IPT2NFT:-${top_builddir:-../..}/xlate/ipt2nft}
 concrete=${SEMDIFF_CONCRETE:-${top_builddir:-../..}/testcases/semdiff/concrete}
@@ -29,6 +30,12 @@ for a in "$cases"/*-a.nft; do
 		name=$(basename "$x")-$other
 		if [ $rc != $want ]; then
 			echo "FAIL $name: exit $rc, expected $want"
+			cat "$tmp/out"
+			bad=1
+		elif [ $rc = 1 ] &&
+		     { grep -q '^    replay: DISAGREES' "$tmp/out" ||
+		       ! grep -q '^    replay: confirmed' "$tmp/out"; }; then
+			echo "FAIL $name: the VM's trace does not confirm it"
 			cat "$tmp/out"
 			bad=1
 		elif [ $rc = 1 ] && ! "$concrete" "$a" "$x-$other.nft" \

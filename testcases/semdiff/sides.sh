@@ -6,7 +6,9 @@
 # * an iptables-save file loaded with stock iptables-nft-restore: kernel
 #   against the file equivalent; one rule replaced with stock iptables-nft
 #   (another port): different, the counterexample has the old or the new
-#   port and the kernel side's deciding rule is the replaced one;
+#   port, the kernel side's deciding rule is the replaced one and the
+#   VM's trace of both sides (the kernel's dump loaded into a VM)
+#   confirms it;
 # * each hand-written case (cases/X-a.nft) loaded with stock nft: kernel
 #   against X-a equivalent, against X-c (different by construction)
 #   different;
@@ -100,6 +102,13 @@ check iptables-kernel-changed 1 'tcp dport \(80\|8080\)$\|tcp dport \(80\|8080\)
 grep -q 'deciding rule: tcp dport 8080' out ||
 	{ echo "FAIL iptables-kernel-changed: the kernel's deciding rule is" \
 		"not the replaced one"; cat out; bad=1; }
+vm_confirmed() {
+	! grep -q '^    replay: \(DISAGREES\|not\)' out &&
+		grep -q '^    replay: confirmed by the VM' out ||
+		{ echo "FAIL $1: the VM's trace does not confirm it"; cat out
+		  bad=1; }
+}
+vm_confirmed iptables-kernel-changed
 
 # --- kernel, loaded by stock nft with each hand-written case
 for a in "$cases"/*-a.nft; do
@@ -111,8 +120,9 @@ for a in "$cases"/*-a.nft; do
 		continue
 	fi
 	check "nft-kernel-$name-a" 0 'rulesets are equivalent' -- kernel "$a"
-	[ -f "$x-c.nft" ] &&
-		check "nft-kernel-$name-c" 1 'counterexample' -- kernel "$x-c.nft"
+	[ -f "$x-c.nft" ] || continue
+	check "nft-kernel-$name-c" 1 'counterexample' -- kernel "$x-c.nft"
+	vm_confirmed "nft-kernel-$name-c"
 done
 
 # --- an offline VM state file
@@ -126,6 +136,7 @@ h=$("$nft" --offline fw.state -a list chain ip filter svc |
 	tcp dport 8080 accept ||
 	{ echo "FAIL: replace rule in the state file"; exit 1; }
 check state-changed 1 'deciding rule: tcp dport 8080' -- fw.state fw.rules
+vm_confirmed state-changed
 # the kernel (iptables-nft's port 8080) against the changed state file
 "$stock_nft" flush ruleset
 iptables-nft-restore <fw.rules
