@@ -241,16 +241,22 @@ static BDD effect_diff(struct side *s, struct sd_vars *vars)
 	return d;
 }
 
-static void print_trace(FILE *f, const char *label, const char *outcome,
+static void print_trace(FILE *f, const struct sd_ruleset *rs,
+			const char *label, const char *outcome,
 			const struct sd_trace *t)
 {
+	const struct sd_step *s;
 	unsigned int i;
+	char where[256];
 
 	fprintf(f, "    %-4s %s", label, outcome);
 	for (i = 0; i < t->n; i++) {
-		const struct sd_step *s = &t->step[i];
-
-		if (s->rule)
+		s = &t->step[i];
+		if (s->rule && !s->rule->line && s->rule->handle)
+			fprintf(f, "%s %s#%u(handle %llu) %s", i ? "," : " by",
+				s->chain->name, s->rule->index + 1,
+				(unsigned long long)s->rule->handle, s->what);
+		else if (s->rule)
 			fprintf(f, "%s %s#%u(line %u) %s", i ? "," : " by",
 				s->chain->name, s->rule->index + 1,
 				s->rule->line, s->what);
@@ -259,11 +265,21 @@ static void print_trace(FILE *f, const char *label, const char *outcome,
 				s->chain->name, s->what);
 	}
 	fputc('\n', f);
-	if (t->n) {
-		const struct sd_step *s = &t->step[t->n - 1];
-
-		if (s->rule)
-			fprintf(f, "         deciding rule: %s\n", s->rule->text);
+	if (!t->n)
+		return;
+	/* the rule (or policy) that decided, and where it comes from:
+	 * the iptables-save line of a translated rule */
+	s = &t->step[t->n - 1];
+	if (s->rule) {
+		sd_rule_where(where, sizeof(where), rs, s->rule);
+		fprintf(f, "         deciding rule: %s\n", s->rule->text);
+		fprintf(f, "         at %s%s%s\n", where,
+			s->rule->src_text ? ": " : "",
+			s->rule->src_text ? s->rule->src_text : "");
+	} else if (s->chain->src_line) {
+		fprintf(f, "         at %s:%u: %s\n", rs->label,
+			s->chain->src_line,
+			s->chain->src_text ? s->chain->src_text : "");
 	}
 }
 
@@ -339,7 +355,8 @@ static int replay(FILE *f, struct sd_vars *vars, struct side *s,
 			snprintf(s[k].keybuf, sizeof(s[k].keybuf), "%s",
 				 outcome_at(&o, cube));
 			key[k] = s[k].keybuf;
-			print_trace(f, k ? "new:" : "old:", key[k], &tr);
+			print_trace(f, s[k].rs, k ? "new:" : "old:", key[k],
+				    &tr);
 		}
 		sd_outcomes_fini(&o);
 		sd_eval_fini(&ev);

@@ -53,9 +53,11 @@ static void chain_free(struct sd_chain *c)
 	for (i = 0; i < c->nrules; i++) {
 		nftnl_rule_free(c->rules[i]->nl);
 		free(c->rules[i]->text);
+		free(c->rules[i]->src_text);
 		free(c->rules[i]);
 	}
 	free(c->rules);
+	free(c->src_text);
 	free(c->name);
 	free(c->type);
 	free(c);

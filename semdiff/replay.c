@@ -332,8 +332,17 @@ static void print_decider(FILE *f, const struct sd_ruleset *rs,
 	}
 	st = &res->trace[res->ntrace - 1];
 	if (st->type != NFT_TRACETYPE_RULE) {
+		const struct sd_chain *c = NULL;
+		unsigned int i;
+
 		fprintf(f, " by the policy of %s %s %s",
 			sd_family_name(st->family), st->table, st->chain);
+		for (i = 0; i < rs->ntables && !c; i++)
+			if (rs->tables[i]->family == st->family &&
+			    !strcmp(rs->tables[i]->name, st->table))
+				c = sd_chain_find(rs->tables[i], st->chain);
+		if (c && c->src_line)
+			fprintf(f, " at %s:%u", rs->label, c->src_line);
 		return;
 	}
 	r = rule_of(rs, st);

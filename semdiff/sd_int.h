@@ -70,6 +70,7 @@ struct sd_rule {
 	unsigned int		free_base;
 	uint64_t		handle;		/* kernel/VM rule handle, 0: none */
 	unsigned int		src_line;	/* iptables-save line, 0: none */
+	char			*src_text;	/* that line */
 	uint64_t		vm_handle;	/* its handle in the replay VM */
 	struct sd_chain		*chain;
 };
@@ -88,6 +89,8 @@ struct sd_chain {
 	unsigned int	nrules, cap;
 	struct sd_table	*table;
 	unsigned int	busy;		/* evaluation depth guard */
+	unsigned int	src_line;	/* iptables-save ":NAME POLICY" line */
+	char		*src_text;
 };
 
 struct sd_table {

@@ -109,6 +109,11 @@ vm_confirmed() {
 		  bad=1; }
 }
 vm_confirmed iptables-kernel-changed
+# the file's side names its iptables-save line
+want=$(grep -n -- '--dport 80 -j ACCEPT' fw.rules | cut -d: -f1)
+grep -qx "         at fw.rules:$want: -A svc -p tcp -m tcp --dport 80 -j ACCEPT" out ||
+	{ echo "FAIL iptables-kernel-changed: fw.rules:$want not named"
+	  cat out; bad=1; }
 
 # --- kernel, loaded by stock nft with each hand-written case
 for a in "$cases"/*-a.nft; do
