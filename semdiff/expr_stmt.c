@@ -512,18 +512,6 @@ static int stmt_objref(struct sd_eval *ev, struct nftnl_expr *e)
 			     "modelled", type);
 }
 
-/* xt-compat expressions: name the extension in the message. */
-static int stmt_xt(struct sd_eval *ev, struct nftnl_expr *e)
-{
-	const char *name = nftnl_expr_get_str(e, NFTNL_EXPR_NAME);
-	const char *xt = nftnl_expr_get_str(e, !strcmp(name, "match") ?
-					    NFTNL_EXPR_MT_NAME :
-					    NFTNL_EXPR_TG_NAME);
-
-	return sd_eval_error(ev, "xt %s `%s' is not modelled", name,
-			     xt ? xt : "?");
-}
-
 const struct sd_expr_ops sd_stmt_ops[] = {
 	{ "nat",	stmt_nat },
 	{ "masq",	stmt_nat },
@@ -532,7 +520,7 @@ const struct sd_expr_ops sd_stmt_ops[] = {
 	{ "queue",	stmt_queue },
 	{ "notrack",	stmt_notrack },
 	{ "objref",	stmt_objref },
-	{ "match",	stmt_xt },
-	{ "target",	stmt_xt },
+	{ "match",	sd_expr_xt },	/* xt.c */
+	{ "target",	sd_expr_xt },
 	{ NULL },
 };

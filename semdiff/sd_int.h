@@ -326,6 +326,8 @@ int sd_free_bits(struct sd_eval *ev, const char *what, BDD *out,
 void sd_add_pair(struct sd_eval *ev, BDD cond, const struct sd_verdict *v);
 void sd_terminal(struct sd_eval *ev, const char *key);
 extern const struct sd_expr_ops sd_stmt_ops[];
+/* xt.c: iptables-nft's xt compat match/target expressions */
+int sd_expr_xt(struct sd_eval *ev, struct nftnl_expr *e);
 
 int sd_eval_rule(struct sd_eval *ev, const struct sd_rule *r, BDD in);
 void sd_eval_init(struct sd_eval *ev, struct sd_vars *vars,

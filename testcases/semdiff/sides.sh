@@ -9,6 +9,10 @@
 #   port, the kernel side's deciding rule is the replaced one and the
 #   VM's trace of both sides (the kernel's dump loaded into a VM)
 #   confirms it;
+# * a file of extensions iptables-nft keeps as xt compat expressions
+#   (conntrack, state, multiport, icmp, comment, LOG, REJECT): kernel
+#   against the file equivalent; a port, a reject code, a ct direction
+#   changed in the kernel: different;
 # * each hand-written case (cases/X-a.nft) loaded with stock nft: kernel
 #   against X-a equivalent, against X-c (different by construction)
 #   different;
@@ -114,6 +118,46 @@ want=$(grep -n -- '--dport 80 -j ACCEPT' fw.rules | cut -d: -f1)
 grep -qx "         at fw.rules:$want: -A svc -p tcp -m tcp --dport 80 -j ACCEPT" out ||
 	{ echo "FAIL iptables-kernel-changed: fw.rules:$want not named"
 	  cat out; bad=1; }
+
+# --- iptables-nft's xt compat expressions (conntrack, state, multiport,
+# icmp, comment, LOG, REJECT) against the file's native translation
+"$stock_nft" flush ruleset
+cat >xt.rules <<'EOF'
+*filter
+:INPUT DROP [0:0]
+:FORWARD DROP [0:0]
+:OUTPUT ACCEPT [0:0]
+-A INPUT -m state --state RELATED,ESTABLISHED -j ACCEPT
+-A INPUT -m conntrack --ctstate INVALID -j DROP
+-A INPUT -p tcp -m multiport --dports 80,443,8000:8080 -m comment --comment "web" -j ACCEPT
+-A INPUT -p icmp -m icmp --icmp-type 8 -j ACCEPT
+-A INPUT -p tcp -j LOG --log-prefix "tcp: "
+-A INPUT -p tcp -j REJECT --reject-with tcp-reset
+-A INPUT -p udp -j REJECT --reject-with icmp-host-prohibited
+-A FORWARD -m conntrack --ctstate DNAT -j ACCEPT
+-A FORWARD -p tcp -m conntrack --ctproto tcp --ctstatus CONFIRMED --ctdir ORIGINAL -j ACCEPT
+-A FORWARD -m conntrack --ctstate NEW --ctdir REPLY -j DROP
+COMMIT
+EOF
+iptables-nft-restore <xt.rules || { echo "FAIL: iptables-nft-restore xt.rules"; exit 1; }
+if "$stock_nft" --debug=netlink list ruleset 2>/dev/null | grep -q 'match name multiport'; then
+	check xt-kernel-same 0 'rulesets are equivalent' -- kernel xt.rules
+	iptables-nft -R INPUT 3 -p tcp -m multiport --dports 80,443,8000:8081 \
+		-m comment --comment web -j ACCEPT
+	check xt-kernel-port 1 'tcp dport 8081' -- kernel xt.rules
+	iptables-nft -R INPUT 3 -p tcp -m multiport --dports 80,443,8000:8080 \
+		-m comment --comment web -j ACCEPT
+	iptables-nft -R INPUT 7 -p udp -j REJECT
+	check xt-kernel-reject 1 \
+		'(old reject type 0 code 3, new reject type 0 code 10)' \
+		-- kernel xt.rules
+	iptables-nft -R INPUT 7 -p udp -j REJECT --reject-with icmp-host-prohibited
+	iptables-nft -R FORWARD 2 -p tcp -m conntrack --ctproto tcp \
+		--ctstatus CONFIRMED --ctdir REPLY -j ACCEPT
+	check xt-kernel-ctdir 1 'ct direction' -- kernel xt.rules
+else
+	echo "skip xt: this iptables-nft spells them natively"
+fi
 
 # --- kernel, loaded by stock nft with each hand-written case
 for a in "$cases"/*-a.nft; do
