@@ -394,6 +394,25 @@ static int put_reg(struct sd_eval *ev, BDD *bits, unsigned int off,
 	return 0;
 }
 
+/* The effect written, and the verdict: accept. */
+static int nat_finish(struct sd_eval *ev, BDD *bits, uint8_t type,
+		      uint32_t flags)
+{
+	struct sd_verdict v = { .code = NF_ACCEPT };
+	int sp;
+
+	put_const(bits, NAT_TYPE, &type, 1);
+	put_const(bits, NAT_FLAGS, (const uint8_t *)&flags, 4);
+	sp = sd_space_id(ev->vars, SP_NAT, 0, 0, NULL);
+	if (sp < 0)
+		return -ENOMEM;
+	sd_space_write(ev, sp, 0, bits, NAT_LEN);
+	strcpy(v.key, "accept");
+	sd_add_pair(ev, ev->alive, &v);
+	b_put(&ev->alive, bddfalse);
+	return 0;
+}
+
 /*
  * NAT is an effect (type, flags, address and port range written to the
  * "nat" field, compared at the end of the hook) and a verdict: accept.
@@ -402,10 +421,8 @@ static int stmt_nat(struct sd_eval *ev, struct nftnl_expr *e)
 {
 	const char *name = nftnl_expr_get_str(e, NFTNL_EXPR_NAME);
 	BDD bits[NAT_LEN * 8];
-	struct sd_verdict v = { .code = NF_ACCEPT };
 	uint8_t type, z[NAT_LEN] = { 0 };
 	uint32_t flags, alen;
-	int sp;
 
 	put_const(bits, 0, z, NAT_LEN);
 	if (!strcmp(name, "nat")) {
@@ -443,16 +460,31 @@ static int stmt_nat(struct sd_eval *ev, struct nftnl_expr *e)
 		    put_reg(ev, bits, NAT_PROTO_MAX, e, pmax, pmin, 2) < 0)
 			return -EINVAL;
 	}
-	put_const(bits, NAT_TYPE, &type, 1);
-	put_const(bits, NAT_FLAGS, (const uint8_t *)&flags, 4);
-	sp = sd_space_id(ev->vars, SP_NAT, 0, 0, NULL);
-	if (sp < 0)
-		return -ENOMEM;
-	sd_space_write(ev, sp, 0, bits, NAT_LEN);
-	strcpy(v.key, "accept");
-	sd_add_pair(ev, ev->alive, &v);
-	b_put(&ev->alive, bddfalse);
-	return 0;
+	return nat_finish(ev, bits, type, flags);
+}
+
+/*
+ * An xt NAT target (xt.c): the same effect from constants. @type as
+ * above (1 snat, 2 dnat, 3 masquerade, 4 redirect); addresses of @alen
+ * bytes, ports in network order.
+ */
+int sd_nat_const(struct sd_eval *ev, uint8_t type, uint32_t flags,
+		 const uint8_t *amin, const uint8_t *amax, unsigned int alen,
+		 const uint8_t *pmin, const uint8_t *pmax)
+{
+	BDD bits[NAT_LEN * 8];
+	uint8_t z[NAT_LEN] = { 0 };
+
+	put_const(bits, 0, z, NAT_LEN);
+	if (amin) {
+		put_const(bits, NAT_ADDR_MIN, amin, alen);
+		put_const(bits, NAT_ADDR_MAX, amax, alen);
+	}
+	if (pmin) {
+		put_const(bits, NAT_PROTO_MIN, pmin, 2);
+		put_const(bits, NAT_PROTO_MAX, pmax, 2);
+	}
+	return nat_finish(ev, bits, type, flags);
 }
 
 static int stmt_reject(struct sd_eval *ev, struct nftnl_expr *e)

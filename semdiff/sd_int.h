@@ -326,6 +326,9 @@ int sd_free_bits(struct sd_eval *ev, const char *what, BDD *out,
 void sd_add_pair(struct sd_eval *ev, BDD cond, const struct sd_verdict *v);
 void sd_terminal(struct sd_eval *ev, const char *key);
 extern const struct sd_expr_ops sd_stmt_ops[];
+int sd_nat_const(struct sd_eval *ev, uint8_t type, uint32_t flags,
+		 const uint8_t *amin, const uint8_t *amax, unsigned int alen,
+		 const uint8_t *pmin, const uint8_t *pmax);
 /* xt.c: iptables-nft's xt compat match/target expressions */
 int sd_expr_xt(struct sd_eval *ev, struct nftnl_expr *e);
 

@@ -2,14 +2,17 @@
 /*
  * xt compat expressions: what stock iptables-nft puts in the kernel for
  * the extensions it does not spell natively (`-m conntrack/state`,
- * `-m multiport`, `-m icmp`, `-m comment`, `-j REJECT`, `-j LOG`, ...).
- * A `kernel` side loaded by iptables-nft-restore is full of them. Each
- * modelled extension reads the same spaces (ct state, ct status, ct
- * direction, transport header bytes) as the native expressions its
- * translation uses, so both sides compare. The semantics are the kernel
- * extensions' (xt_conntrack.c, xt_state.c, xt_multiport.c, ip_tables.c
- * icmp_match, ipt_REJECT.c), read for facts; the layouts are the uapi
- * headers'. Anything else is "not modelled" (trouble), as before.
+ * `-m multiport`, `-m icmp`, `-m addrtype`, `-m comment`, `-j REJECT`,
+ * `-j LOG`, `-j SNAT/DNAT/MASQUERADE/REDIRECT`, ...). A `kernel` side
+ * loaded by iptables-nft-restore is full of them. Each modelled
+ * extension reads or writes the same spaces (ct state, status, protocol
+ * and direction, transport header bytes, fib address types, the NAT
+ * effect) as the native expressions its translation uses, so both sides
+ * compare. The semantics are the kernel extensions' (xt_conntrack.c,
+ * xt_state.c, xt_multiport.c, ip_tables.c icmp_match, xt_addrtype.c,
+ * ipt_REJECT.c, xt_nat.c, xt_MASQUERADE.c, xt_REDIRECT.c), read for
+ * facts; the layouts are the uapi headers'. Anything else is "not
+ * modelled" (trouble), as before.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -22,6 +25,8 @@
 #include <linux/netfilter/xt_conntrack.h>
 #include <linux/netfilter/xt_state.h>
 #include <linux/netfilter/xt_multiport.h>
+#include <linux/netfilter/xt_addrtype.h>
+#include <linux/netfilter/nf_nat.h>
 #include <linux/netfilter_ipv4/ip_tables.h>
 #include <linux/netfilter_ipv4/ipt_REJECT.h>
 #include <linux/netfilter_ipv6/ip6t_REJECT.h>
@@ -362,6 +367,66 @@ static int xt_nop(struct sd_eval *ev, const void *info, uint32_t len,
 	return 0;
 }
 
+/* ------------------------------------------------ addrtype */
+
+/*
+ * The address type the route lookup gives (fib ... type, RTN_*) is in
+ * @mask's bits: the space of nft's `fib saddr|daddr [. iif|oif] type`,
+ * with the flags ipt2nft translates addrtype to.
+ */
+static BDD addrtype_in(struct sd_eval *ev, uint32_t flags, uint16_t mask)
+{
+	int sp = sd_space_id(ev->vars, SP_FIB, flags, NFT_FIB_RESULT_ADDRTYPE,
+			     NULL);
+	BDD bits[32], r = bddfalse;
+	uint32_t t;
+
+	if (sp < 0)
+		return bddfalse;
+	field(ev, sp, 0, 4, bits);
+	for (t = 0; t < 16; t++) {
+		BDD e;
+
+		if (!(mask & (1u << t)))
+			continue;
+		e = bv_eq_const(bits, (const uint8_t *)&t, 4);
+		b_orin(&r, e);
+		b_free(e);
+	}
+	field_free(bits, 4);
+	return r;
+}
+
+static int mt_addrtype(struct sd_eval *ev, const void *info, uint32_t len,
+		       uint32_t rev)
+{
+	const struct xt_addrtype_info_v1 *m = info;
+	uint32_t dev = 0;
+	BDD c;
+
+	if (rev != 1 || len < sizeof(*m))
+		return sd_eval_error(ev, "xt match `addrtype' revision %u is "
+				     "not modelled", rev);
+	/* the kernel looks at the input interface first */
+	if (m->flags & XT_ADDRTYPE_LIMIT_IFACE_IN)
+		dev = NFTA_FIB_F_IIF;
+	else if (m->flags & XT_ADDRTYPE_LIMIT_IFACE_OUT)
+		dev = NFTA_FIB_F_OIF;
+	if (m->source) {
+		c = addrtype_in(ev, NFTA_FIB_F_SADDR | dev, m->source);
+		if (m->flags & XT_ADDRTYPE_INVERT_SOURCE)
+			b_put(&c, b_not(c));
+		narrow(ev, c);
+	}
+	if (m->dest) {
+		c = addrtype_in(ev, NFTA_FIB_F_DADDR | dev, m->dest);
+		if (m->flags & XT_ADDRTYPE_INVERT_DEST)
+			b_put(&c, b_not(c));
+		narrow(ev, c);
+	}
+	return 0;
+}
+
 /* ------------------------------------------------ REJECT */
 
 /* The reject each `--reject-with` is, as nft's reject expression. */
@@ -406,6 +471,97 @@ static int tg_reject(struct sd_eval *ev, const void *info, uint32_t len,
 	return 0;
 }
 
+/* ------------------------------------------------ NAT targets */
+
+/* A NAT target's range, whatever its revision's layout. */
+struct xt_nat {
+	uint32_t	flags;
+	uint8_t		amin[16], amax[16];
+	uint8_t		pmin[2], pmax[2];
+};
+
+/*
+ * Revision 0 of SNAT/DNAT and IPv4 MASQUERADE/REDIRECT: the IPv4
+ * multi-range (one range); revision 1 and IPv6's MASQUERADE/REDIRECT:
+ * nf_nat_range; revision 2: nf_nat_range2 (a base for offsets).
+ */
+static int nat_range(struct sd_eval *ev, const void *info, uint32_t len,
+		     bool v0, bool v2, struct xt_nat *n)
+{
+	memset(n, 0, sizeof(*n));
+	if (v0) {
+		const struct nf_nat_ipv4_multi_range_compat *m = info;
+
+		if (len < sizeof(*m) || m->rangesize != 1)
+			return -EINVAL;
+		n->flags = m->range[0].flags;
+		memcpy(n->amin, &m->range[0].min_ip, 4);
+		memcpy(n->amax, &m->range[0].max_ip, 4);
+		memcpy(n->pmin, &m->range[0].min, 2);
+		memcpy(n->pmax, &m->range[0].max, 2);
+	} else {
+		const struct nf_nat_range *r = info;
+
+		if (len < (v2 ? sizeof(struct nf_nat_range2) : sizeof(*r)))
+			return -EINVAL;
+		n->flags = r->flags;
+		memcpy(n->amin, &r->min_addr, 16);
+		memcpy(n->amax, &r->max_addr, 16);
+		memcpy(n->pmin, &r->min_proto, 2);
+		memcpy(n->pmax, &r->max_proto, 2);
+	}
+	if (n->flags & NF_NAT_RANGE_PROTO_OFFSET)
+		return sd_eval_error(ev, "xt NAT with a port offset is not "
+				     "modelled");
+	return 0;
+}
+
+static int nat_target(struct sd_eval *ev, uint8_t type, const void *info,
+		      uint32_t len, uint32_t rev)
+{
+	bool v6 = ev->family == NFPROTO_IPV6;
+	bool addr = type == 1 || type == 2;
+	struct xt_nat n;
+	int ret;
+
+	if (rev > (addr ? 2u : 0u))
+		return sd_eval_error(ev, "xt NAT target revision %u is not "
+				     "modelled", rev);
+	ret = nat_range(ev, info, len, rev == 0 && !v6, rev == 2, &n);
+	if (ret < 0)
+		return ret;
+	/* what a range leaves unset is not part of the mapping */
+	return sd_nat_const(ev, type, n.flags,
+			    addr && (n.flags & NF_NAT_RANGE_MAP_IPS) ?
+			    n.amin : NULL, n.amax, v6 ? 16 : 4,
+			    n.flags & NF_NAT_RANGE_PROTO_SPECIFIED ?
+			    n.pmin : NULL, n.pmax);
+}
+
+static int tg_snat(struct sd_eval *ev, const void *info, uint32_t len,
+		   uint32_t rev)
+{
+	return nat_target(ev, 1, info, len, rev);
+}
+
+static int tg_dnat(struct sd_eval *ev, const void *info, uint32_t len,
+		   uint32_t rev)
+{
+	return nat_target(ev, 2, info, len, rev);
+}
+
+static int tg_masq(struct sd_eval *ev, const void *info, uint32_t len,
+		   uint32_t rev)
+{
+	return nat_target(ev, 3, info, len, rev);
+}
+
+static int tg_redir(struct sd_eval *ev, const void *info, uint32_t len,
+		    uint32_t rev)
+{
+	return nat_target(ev, 4, info, len, rev);
+}
+
 /* ------------------------------------------------ the table */
 
 static const struct {
@@ -418,10 +574,15 @@ static const struct {
 	{ false, "state",	mt_state },
 	{ false, "multiport",	mt_multiport },
 	{ false, "icmp",	mt_icmp },
+	{ false, "addrtype",	mt_addrtype },
 	{ false, "icmp6",	mt_icmp },
 	{ false, "comment",	xt_nop },	/* no effect on packets */
 	{ true,  "LOG",		xt_nop },	/* no effect; goes on */
 	{ true,  "REJECT",	tg_reject },
+	{ true,  "SNAT",	tg_snat },
+	{ true,  "DNAT",	tg_dnat },
+	{ true,  "MASQUERADE",	tg_masq },
+	{ true,  "REDIRECT",	tg_redir },
 };
 
 int sd_expr_xt(struct sd_eval *ev, struct nftnl_expr *e)

@@ -10,8 +10,9 @@
 #   VM's trace of both sides (the kernel's dump loaded into a VM)
 #   confirms it;
 # * a file of extensions iptables-nft keeps as xt compat expressions
-#   (conntrack, state, multiport, icmp, comment, LOG, REJECT): kernel
-#   against the file equivalent; a port, a reject code, a ct direction
+#   (conntrack, state, multiport, icmp, addrtype, comment, LOG, REJECT,
+#   SNAT, DNAT, MASQUERADE, REDIRECT): kernel against the file
+#   equivalent; a port, a reject code, a ct direction, a SNAT range
 #   changed in the kernel: different;
 # * each hand-written case (cases/X-a.nft) loaded with stock nft: kernel
 #   against X-a equivalent, against X-c (different by construction)
@@ -129,6 +130,7 @@ cat >xt.rules <<'EOF'
 :OUTPUT ACCEPT [0:0]
 -A INPUT -m state --state RELATED,ESTABLISHED -j ACCEPT
 -A INPUT -m conntrack --ctstate INVALID -j DROP
+-A INPUT -m addrtype --dst-type BROADCAST,MULTICAST --limit-iface-in -j DROP
 -A INPUT -p tcp -m multiport --dports 80,443,8000:8080 -m comment --comment "web" -j ACCEPT
 -A INPUT -p icmp -m icmp --icmp-type 8 -j ACCEPT
 -A INPUT -p tcp -j LOG --log-prefix "tcp: "
@@ -142,19 +144,46 @@ EOF
 iptables-nft-restore <xt.rules || { echo "FAIL: iptables-nft-restore xt.rules"; exit 1; }
 if "$stock_nft" --debug=netlink list ruleset 2>/dev/null | grep -q 'match name multiport'; then
 	check xt-kernel-same 0 'rulesets are equivalent' -- kernel xt.rules
-	iptables-nft -R INPUT 3 -p tcp -m multiport --dports 80,443,8000:8081 \
+	iptables-nft -R INPUT 4 -p tcp -m multiport --dports 80,443,8000:8081 \
 		-m comment --comment web -j ACCEPT
 	check xt-kernel-port 1 'tcp dport 8081' -- kernel xt.rules
-	iptables-nft -R INPUT 3 -p tcp -m multiport --dports 80,443,8000:8080 \
+	iptables-nft -R INPUT 4 -p tcp -m multiport --dports 80,443,8000:8080 \
 		-m comment --comment web -j ACCEPT
-	iptables-nft -R INPUT 7 -p udp -j REJECT
+	iptables-nft -R INPUT 8 -p udp -j REJECT
 	check xt-kernel-reject 1 \
 		'(old reject type 0 code 3, new reject type 0 code 10)' \
 		-- kernel xt.rules
-	iptables-nft -R INPUT 7 -p udp -j REJECT --reject-with icmp-host-prohibited
+	iptables-nft -R INPUT 8 -p udp -j REJECT --reject-with icmp-host-prohibited
 	iptables-nft -R FORWARD 2 -p tcp -m conntrack --ctproto tcp \
 		--ctstatus CONFIRMED --ctdir REPLY -j ACCEPT
 	check xt-kernel-ctdir 1 'ct direction' -- kernel xt.rules
+	# NAT targets (xt SNAT/DNAT/MASQUERADE/REDIRECT), one changed
+	"$stock_nft" flush ruleset
+	cat >nat.rules <<'EOF'
+*nat
+:PREROUTING ACCEPT [0:0]
+:INPUT ACCEPT [0:0]
+:OUTPUT ACCEPT [0:0]
+:POSTROUTING ACCEPT [0:0]
+-A PREROUTING -p tcp -m tcp --dport 80 -j DNAT --to-destination 10.0.0.1:8080
+-A PREROUTING -p tcp -m tcp --dport 81 -j DNAT --to-destination 10.0.0.1
+-A PREROUTING -p tcp -m tcp --dport 82 -j REDIRECT --to-ports 3128
+-A PREROUTING -p tcp -m tcp --dport 83 -j REDIRECT
+-A POSTROUTING -o eth0 -j MASQUERADE
+-A POSTROUTING -o eth1 -p tcp -j MASQUERADE --to-ports 1000-2000
+-A POSTROUTING -o eth2 -j SNAT --to-source 1.2.3.4
+-A POSTROUTING -o eth3 -p udp -j SNAT --to-source 1.2.3.4-1.2.3.8:1000-2000
+COMMIT
+EOF
+	iptables-nft-restore <nat.rules
+	check xt-kernel-nat-same 0 'rulesets are equivalent' -- kernel nat.rules
+	iptables-nft -t nat -R POSTROUTING 4 -o eth3 -p udp -j SNAT \
+		--to-source 1.2.3.4-1.2.3.9:1000-2000
+	check xt-kernel-nat-changed 1 'different marks/NAT' -- kernel nat.rules
+	want=$(grep -n -- '-o eth3' nat.rules | cut -d: -f1)
+	grep -q "at nat.rules:$want: -A POSTROUTING -o eth3" out ||
+		{ echo "FAIL xt-kernel-nat-changed: nat.rules:$want not named"
+		  cat out; bad=1; }
 else
 	echo "skip xt: this iptables-nft spells them natively"
 fi
