@@ -11,7 +11,9 @@
  * A side's VM: a compiled side loads its batch's messages (rs->dump); a
  * state-file side is the state file's own VM (nftc_offline_open()); the
  * kernel side loads its dump, the messages turned into a batch (handles,
- * use counts and chain counters left out, NEWRULE appended). Rule
+ * use counts and chain counters left out, NEWRULE appended), or, when
+ * the VM refuses that (iptables-nft's xt expressions), its listing
+ * compiled again. Rule
  * handles of the VM are matched to the model's rules by their position
  * in their chain (a GETRULE dump of the VM), so a trace step names the
  * model's rule and its source.
@@ -32,6 +34,9 @@
 #include <nftvm/nftvm.h>
 #include "nftc.h"
 #include "erec.h"
+#include "linearize.h"
+#include "listing.h"
+#include "printer.h"
 #include "trace.h"
 #include "transport.h"
 #include "sd_int.h"
@@ -141,6 +146,68 @@ static int load_vm(struct nftvm *vm, const struct sd_ruleset *rs,
 	return ret;
 }
 
+/*
+ * The kernel's ruleset as its listing (xt expressions as libxtables
+ * translates them, as `nft list ruleset` shows them), compiled again:
+ * the VM has no xt expressions, so a ruleset iptables-nft loaded is
+ * replayed so. Rules stay one to one and in order.
+ */
+static int load_vm_listing(struct nftvm *vm, char *why, size_t whylen)
+{
+	struct output_ctx octx = { .flags = NFTC_OUTPUT_STATELESS };
+	struct list_head cmds = LIST_HEAD_INIT(cmds);
+	struct nftc_batch *batch = NULL;
+	struct nftc_ruleset irs;
+	struct nftc_ctx *ctx = NULL;
+	struct sd_msgs b = { 0 };
+	struct nftvm_err verr;
+	char *text = NULL;
+	size_t tlen = 0;
+	unsigned int i;
+	int ret = -EINVAL;
+
+	if (nftc_ruleset_dump(&irs, 0, NULL) < 0)
+		goto out;
+	octx.f = open_memstream(&text, &tlen);
+	if (!octx.f)
+		goto out;
+	nftc_print_ruleset(&octx, &irs.tables);
+	fclose(octx.f);
+	ctx = nftc_ctx_alloc();
+	if (!ctx)
+		goto out;
+	ctx->resolver = &nftc_resolver_builtin;
+	if (nftc_parse_buffer(ctx, text, &cmds) < 0 ||
+	    nftc_evaluate(ctx, &cmds) < 0 ||
+	    !(batch = nftc_batch_alloc(1)) ||
+	    nftc_linearize(ctx, &cmds, batch, NULL) < 0 ||
+	    nftc_batch_end(batch) < 0) {
+		snprintf(why, whylen, "its listing does not compile");
+		goto out;
+	}
+	for (i = 0, ret = 0; i < nftc_batch_chunks(batch) && ret == 0; i++) {
+		size_t len;
+		const void *chunk = nftc_batch_chunk(batch, i, &len);
+
+		ret = sd_msgs_add(&b, chunk, len);
+	}
+	if (ret == 0) {
+		ret = nftvm_batch_process(vm, b.buf, b.len, &verr);
+		if (ret < 0)
+			snprintf(why, whylen, "the VM refuses its listing: "
+				 "message %d: %s", verr.msg_index,
+				 strerror(-ret));
+	}
+out:
+	free(b.buf);
+	cmd_list_free(&cmds);
+	nftc_batch_free(batch);
+	nftc_ctx_free(ctx);
+	free(text);
+	nftc_ruleset_free(&irs);
+	return ret;
+}
+
 /* The VM's rules, in chain order: their handles to the model's rules. */
 static int handle_cb(void *arg, const void *msg, size_t len)
 {
@@ -204,6 +271,14 @@ static int side_open(struct sd_replay_side *s, struct sd_ruleset *rs)
 			return -ENOMEM;
 		}
 		ret = load_vm(s->vm, rs, s->why, sizeof(s->why));
+		if (ret < 0 && !strcmp(rs->kind, "kernel")) {
+			/* xt expressions (iptables-nft): its listing */
+			nftvm_destroy(s->vm);
+			s->vm = nftvm_new();
+			ret = s->vm ? load_vm_listing(s->vm, s->why,
+						      sizeof(s->why)) : -ENOMEM;
+			s->relisted = ret == 0;
+		}
 		if (ret < 0) {
 			nftvm_destroy(s->vm);
 			s->vm = NULL;
@@ -447,7 +522,8 @@ void sd_replay_cex(struct sd_replay *rp, FILE *f, struct sd_ruleset **rs,
 		goto out;
 	}
 	for (k = 0; k < 2; k++) {
-		fprintf(f, "    vm %s %s", k ? "new:" : "old:", vkey[k]);
+		fprintf(f, "    vm %s%s: %s", k ? "new" : "old",
+			rp->side[k].relisted ? " (its listing)" : "", vkey[k]);
 		print_decider(f, rs[k], &res[k]);
 		fputc('\n', f);
 	}

@@ -387,6 +387,7 @@ struct sd_replay_side {
 	struct nftvm		*vm;
 	struct nftc_offline	*off;	/* a state file's, or NULL */
 	bool			shared;	/* the other side's VM */
+	bool			relisted;	/* built from the listing */
 	char			why[256];	/* no VM: why */
 };
 

@@ -147,12 +147,14 @@ if "$stock_nft" --debug=netlink list ruleset 2>/dev/null | grep -q 'match name m
 	iptables-nft -R INPUT 4 -p tcp -m multiport --dports 80,443,8000:8081 \
 		-m comment --comment web -j ACCEPT
 	check xt-kernel-port 1 'tcp dport 8081' -- kernel xt.rules
+	vm_confirmed xt-kernel-port
 	iptables-nft -R INPUT 4 -p tcp -m multiport --dports 80,443,8000:8080 \
 		-m comment --comment web -j ACCEPT
 	iptables-nft -R INPUT 8 -p udp -j REJECT
 	check xt-kernel-reject 1 \
 		'(old reject type 0 code 3, new reject type 0 code 10)' \
 		-- kernel xt.rules
+	vm_confirmed xt-kernel-reject
 	iptables-nft -R INPUT 8 -p udp -j REJECT --reject-with icmp-host-prohibited
 	iptables-nft -R FORWARD 2 -p tcp -m conntrack --ctproto tcp \
 		--ctstatus CONFIRMED --ctdir REPLY -j ACCEPT
@@ -180,6 +182,7 @@ EOF
 	iptables-nft -t nat -R POSTROUTING 4 -o eth3 -p udp -j SNAT \
 		--to-source 1.2.3.4-1.2.3.9:1000-2000
 	check xt-kernel-nat-changed 1 'different marks/NAT' -- kernel nat.rules
+	vm_confirmed xt-kernel-nat-changed
 	want=$(grep -n -- '-o eth3' nat.rules | cut -d: -f1)
 	grep -q "at nat.rules:$want: -A POSTROUTING -o eth3" out ||
 		{ echo "FAIL xt-kernel-nat-changed: nat.rules:$want not named"
