@@ -2,17 +2,17 @@
 /*
  * xt compat expressions: what stock iptables-nft puts in the kernel for
  * the extensions it does not spell natively (`-m conntrack/state`,
- * `-m multiport`, `-m icmp`, `-m addrtype`, `-m comment`, `-j REJECT`,
- * `-j LOG`, `-j SNAT/DNAT/MASQUERADE/REDIRECT`, ...). A `kernel` side
- * loaded by iptables-nft-restore is full of them. Each modelled
- * extension reads or writes the same spaces (ct state, status, protocol
- * and direction, transport header bytes, fib address types, the NAT
+ * `-m multiport`, `-m icmp`, `-m addrtype`, `-m iprange`, `-m comment`,
+ * `-j REJECT`, `-j LOG`, `-j SNAT/DNAT/MASQUERADE/REDIRECT`, ...). A
+ * `kernel` side loaded by iptables-nft-restore is full of them. Each
+ * modelled extension reads or writes the same spaces (ct state, status,
+ * protocol and direction, header bytes, fib address types, the NAT
  * effect) as the native expressions its translation uses, so both sides
  * compare. The semantics are the kernel extensions' (xt_conntrack.c,
  * xt_state.c, xt_multiport.c, ip_tables.c icmp_match, xt_addrtype.c,
- * ipt_REJECT.c, xt_nat.c, xt_MASQUERADE.c, xt_REDIRECT.c), read for
- * facts; the layouts are the uapi headers'. Anything else is "not
- * modelled" (trouble), as before.
+ * xt_iprange.c, ipt_REJECT.c, xt_nat.c, xt_MASQUERADE.c,
+ * xt_REDIRECT.c), read for facts; the layouts are the uapi headers'.
+ * Anything else is "not modelled" (trouble), as before.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -26,6 +26,7 @@
 #include <linux/netfilter/xt_state.h>
 #include <linux/netfilter/xt_multiport.h>
 #include <linux/netfilter/xt_addrtype.h>
+#include <linux/netfilter/xt_iprange.h>
 #include <linux/netfilter/nf_nat.h>
 #include <linux/netfilter_ipv4/ip_tables.h>
 #include <linux/netfilter_ipv4/ipt_REJECT.h>
@@ -367,6 +368,51 @@ static int xt_nop(struct sd_eval *ev, const void *info, uint32_t len,
 	return 0;
 }
 
+/* ------------------------------------------------ iprange */
+
+/* The network header's address at @off (of @alen bytes) in [lo, hi]. */
+static BDD nh_range(struct sd_eval *ev, unsigned int off, unsigned int alen,
+		    const void *lo, const void *hi)
+{
+	int sp = sd_space_id(ev->vars, SP_PAYLOAD, NFT_PAYLOAD_NETWORK_HEADER,
+			     0, NULL);
+	BDD bits[128], r;
+
+	if (sp < 0)
+		return bddfalse;
+	field(ev, sp, off, alen, bits);
+	r = bv_range_const(bits, lo, hi, alen);
+	field_free(bits, alen);
+	return r;
+}
+
+/* xt_iprange (revision 1): source and/or destination address ranges. */
+static int mt_iprange(struct sd_eval *ev, const void *info, uint32_t len,
+		      uint32_t rev)
+{
+	const struct xt_iprange_mtinfo *m = info;
+	bool v6 = ev->family == NFPROTO_IPV6;
+	unsigned int alen = v6 ? 16 : 4;
+	BDD c;
+
+	if (rev != 1 || len < sizeof(*m))
+		return sd_eval_error(ev, "xt match `iprange' revision %u is "
+				     "not modelled", rev);
+	if (m->flags & IPRANGE_SRC) {
+		c = nh_range(ev, v6 ? 8 : 12, alen, &m->src_min, &m->src_max);
+		if (m->flags & IPRANGE_SRC_INV)
+			b_put(&c, b_not(c));
+		narrow(ev, c);
+	}
+	if (m->flags & IPRANGE_DST) {
+		c = nh_range(ev, v6 ? 24 : 16, alen, &m->dst_min, &m->dst_max);
+		if (m->flags & IPRANGE_DST_INV)
+			b_put(&c, b_not(c));
+		narrow(ev, c);
+	}
+	return 0;
+}
+
 /* ------------------------------------------------ addrtype */
 
 /*
@@ -575,6 +621,7 @@ static const struct {
 	{ false, "multiport",	mt_multiport },
 	{ false, "icmp",	mt_icmp },
 	{ false, "addrtype",	mt_addrtype },
+	{ false, "iprange",	mt_iprange },
 	{ false, "icmp6",	mt_icmp },
 	{ false, "comment",	xt_nop },	/* no effect on packets */
 	{ true,  "LOG",		xt_nop },	/* no effect; goes on */

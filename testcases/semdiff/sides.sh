@@ -10,7 +10,7 @@
 #   VM's trace of both sides (the kernel's dump loaded into a VM)
 #   confirms it;
 # * a file of extensions iptables-nft keeps as xt compat expressions
-#   (conntrack, state, multiport, icmp, addrtype, comment, LOG, REJECT,
+#   (conntrack, state, multiport, icmp, addrtype, iprange, comment, LOG, REJECT,
 #   SNAT, DNAT, MASQUERADE, REDIRECT): kernel against the file
 #   equivalent; a port, a reject code, a ct direction, a SNAT range
 #   changed in the kernel: different;
@@ -136,6 +136,7 @@ cat >xt.rules <<'EOF'
 -A INPUT -p tcp -j LOG --log-prefix "tcp: "
 -A INPUT -p tcp -j REJECT --reject-with tcp-reset
 -A INPUT -p udp -j REJECT --reject-with icmp-host-prohibited
+-A INPUT -m iprange --src-range 10.0.0.5-10.0.0.20 ! --dst-range 10.0.1.1-10.0.1.9 -j ACCEPT
 -A FORWARD -m conntrack --ctstate DNAT -j ACCEPT
 -A FORWARD -p tcp -m conntrack --ctproto tcp --ctstatus CONFIRMED --ctdir ORIGINAL -j ACCEPT
 -A FORWARD -m conntrack --ctstate NEW --ctdir REPLY -j DROP
