@@ -325,8 +325,15 @@ static int replay(FILE *f, struct sd_vars *vars, struct side *s,
 	BDD cube;
 	int ret = 0;
 
-	if (sd_packet_from(&p, set, vars->nvars) < 0)
-		return -ENOMEM;
+	{
+		/* free choices as a fresh VM makes them, where possible */
+		BDD pset = sd_prefer_fresh(vars, set);
+
+		ret = sd_packet_from(&p, pset, vars->nvars);
+		b_free(pset);
+		if (ret < 0)
+			return -ENOMEM;
+	}
 	cube = sd_packet_cube(&p);
 	sf = open_memstream(&sel, &slen);
 	if (!sf) {

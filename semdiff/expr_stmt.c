@@ -89,16 +89,47 @@ int sd_free_bits(struct sd_eval *ev, const char *what, BDD *out,
 	return 0;
 }
 
+/*
+ * Whether the rule goes on for one packet through a fresh VM: limits,
+ * quotas and connection counts are not reached yet (the inverted
+ * "over" forms do not match), a set the packet path fills is empty.
+ * Counterexamples prefer these values, so that the VM's replay can
+ * follow them (cex.c).
+ */
+static int fresh_goes_on(struct nftnl_expr *e)
+{
+	static const struct { const char *name; uint16_t flags; } inv[] = {
+		{ "limit",	NFTNL_EXPR_LIMIT_FLAGS },
+		{ "quota",	NFTNL_EXPR_QUOTA_FLAGS },
+		{ "connlimit",	NFTNL_EXPR_CONNLIMIT_FLAGS },
+	};
+	const char *name = nftnl_expr_get_str(e, NFTNL_EXPR_NAME);
+	unsigned int i;
+
+	for (i = 0; i < sizeof(inv) / sizeof(inv[0]); i++)
+		if (!strcmp(name, inv[i].name))
+			return !(u32(e, inv[i].flags) & 1);	/* *_F_INV */
+	if (!strcmp(name, "lookup"))
+		return !!(u32(e, NFTNL_EXPR_LOOKUP_FLAGS) & NFT_LOOKUP_F_INV);
+	return 1;	/* dynset with a nested limit, objref */
+}
+
 /* The rule goes on for an unknown subset of the packets. */
 int sd_expr_free_choice(struct sd_eval *ev, struct nftnl_expr *e)
 {
 	char key[400];
 	BDD b;
+	int sp;
 
 	free_key(ev, e, nftnl_expr_get_str(e, NFTNL_EXPR_NAME), key,
 		 sizeof(key));
 	if (sd_free_bits(ev, key, &b, 1) < 0)
 		return -ENOMEM;
+	if (!ev->scan) {
+		sp = sd_space_id(ev->vars, SP_FREE, 0, 0, key);
+		if (sp >= 0)
+			ev->vars->sp[sp].pref = fresh_goes_on(e) ? 2 : 1;
+	}
 	b_andin(&ev->alive, b);
 	b_free(b);
 	return 0;

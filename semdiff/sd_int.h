@@ -190,6 +190,7 @@ struct sd_space {
 	bool			used[SD_SPACE_BYTES];
 	int			*var;		/* first var of each byte */
 	uint8_t			family;		/* table family seen first */
+	uint8_t			pref;		/* SP_FREE: 0 none, 1/2: 0/1 */
 };
 
 struct sd_vars {
@@ -373,6 +374,8 @@ struct sd_packet {
 	int		nvars;
 };
 int sd_packet_from(struct sd_packet *p, BDD set, int nvars);
+/* @set narrowed to the free choices a fresh VM makes, where it can be. */
+BDD sd_prefer_fresh(const struct sd_vars *v, BDD set);
 BDD sd_packet_cube(const struct sd_packet *p);
 void sd_packet_fini(struct sd_packet *p);
 void sd_print_packet(FILE *f, struct sd_vars *v, const struct sd_packet *p,
