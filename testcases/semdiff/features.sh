@@ -92,5 +92,18 @@ for a in "$cases"/*-a.rules; do
 		     "deciding lines named"
 	fi
 done
+# One pair under valgrind: source lines, the VM replay, the model.
+if command -v valgrind >/dev/null 2>&1 &&
+   ! grep -q __asan_init "$ipt2nft" 2>/dev/null; then
+	n=$((n + 1))
+	valgrind -q --leak-check=full --errors-for-leak-kinds=definite,indirect \
+		--error-exitcode=99 "$ipt2nft" diff --view=all \
+		"$cases/ipt-a.rules" "$cases/ipt-c.rules" >"$tmp/out" 2>"$tmp/err"
+	if [ $? != 1 ]; then
+		echo "FAIL ipt-rules under valgrind"; cat "$tmp/err"; bad=1
+	else
+		echo "ok   ipt-rules under valgrind"
+	fi
+fi
 echo "semdiff features: $n pairs checked"
 exit $bad
