@@ -405,3 +405,56 @@ out:
 	free(sel);
 	return ret;
 }
+
+/**
+ * nftc_trace_eval - one packet through @vm, without printing
+ * @sel: the selectors, as after "trace packet" (no "hook" word)
+ * @hook: NF_INET_* hook, -1 to follow from the selectors
+ * @res: the VM's result (verdict, trace steps, side effects)
+ *
+ * What "trace packet" runs, for callers holding a VM of their own (the
+ * semantic diff replays its counterexamples so). Returns 0, or -1 with
+ * errors queued in ctx->erq.
+ */
+int nftc_trace_eval(struct nftc_ctx *ctx, struct nftvm *vm, const char *sel,
+		    int hook, struct nftvm_result *res)
+{
+	struct trace_rule tr = { 0 };
+	struct nftc_batch *batch = NULL;
+	uint8_t bytes[2 * PKT_HDR_MAX + 64];
+	struct nftvm_pkt pkt = { .data = bytes };
+	struct pkt_spec ps;
+	char why[160];
+	int len, ret = -1;
+
+	if (compile_selectors(ctx, sel, &batch) < 0)
+		goto out;
+	if (trace_rule_read(&tr, batch) < 0) {
+		erec_error(&ctx->erq, NULL, "no selectors to trace");
+		goto out;
+	}
+	if (pkt_spec_from_rule(&ps, tr.rule, tr.sets, why, sizeof(why)) < 0) {
+		erec_error(&ctx->erq, NULL, "cannot trace: %s", why);
+		goto out;
+	}
+	len = pkt_build(&ps, bytes, sizeof(bytes));
+	if (len < 0) {
+		erec_error(&ctx->erq, NULL, "packet too large to trace");
+		goto out;
+	}
+	pkt.len = (uint32_t)len;
+	memset(res, 0, sizeof(*res));
+	ret = nftvm_eval(vm, hook >= 0 ? (unsigned int)hook :
+			 default_hook(&ps),
+			 (bytes[0] >> 4) == 6 ? NFPROTO_IPV6 : NFPROTO_IPV4,
+			 &pkt, &ps.meta, res);
+	if (ret < 0) {
+		erec_error(&ctx->erq, NULL, "Could not trace: %s",
+			   strerror(-ret));
+		ret = -1;
+	}
+out:
+	trace_rule_free(&tr);
+	nftc_batch_free(batch);
+	return ret;
+}

@@ -25,4 +25,14 @@ int nftc_trace_packet(struct nftc_ctx *ctx, struct nftc_offline *off,
 int nftc_trace_pcap(struct nftc_ctx *ctx, struct nftc_offline *off,
 		    const char *path, unsigned int hook, FILE *out);
 
+/*
+ * The packet "trace packet @sel" describes through @hook (NF_INET_*, -1:
+ * from the selectors) of @vm, the result in @res and nothing printed.
+ * Returns 0, or -1 with errors queued in ctx->erq.
+ */
+struct nftvm;
+struct nftvm_result;
+int nftc_trace_eval(struct nftc_ctx *ctx, struct nftvm *vm, const char *sel,
+		    int hook, struct nftvm_result *res);
+
 #endif

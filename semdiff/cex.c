@@ -44,6 +44,31 @@ int sd_packet_from(struct sd_packet *p, BDD set, int nvars)
 	return 0;
 }
 
+/*
+ * Free choices one at a time: the value a fresh VM takes (pref), unless
+ * no packet of @set is left with it. Returns a referenced BDD.
+ */
+BDD sd_prefer_fresh(const struct sd_vars *v, BDD set)
+{
+	BDD r = b_ref(set);
+	unsigned int i;
+
+	for (i = 0; i < v->n; i++) {
+		const struct sd_space *s = &v->sp[i];
+		BDD t;
+
+		if (s->kind != SP_FREE || !s->pref || !s->var || s->var[0] < 0)
+			continue;
+		t = b_and(r, s->pref == 2 ? bdd_ithvar(s->var[0]) :
+				    bdd_nithvar(s->var[0]));
+		if (t != bddfalse)
+			b_put(&r, t);
+		else
+			b_free(t);
+	}
+	return r;
+}
+
 /* The whole packet (don't-care bits as 0): one minterm. */
 BDD sd_packet_cube(const struct sd_packet *p)
 {
@@ -189,6 +214,9 @@ static void print_keyed(FILE *f, const struct sd_vars *v,
 	if (!k || !range_cared(v, p, sp, 0, k->len * 8))
 		return;
 	range_bytes(v, p, sp, 0, k->len * 8, buf);
+	/* no name: what `trace packet` gives a packet unless told */
+	if (k->fmt == FMT_STR && !buf[0])
+		return;
 	fprintf(f, " %s%s ", pfx, k->name);
 	sd_format_value(f, k->fmt, buf, k->len);
 }

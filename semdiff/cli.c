@@ -11,8 +11,11 @@ static void usage(FILE *f)
 	fputs("Usage: ipt2nft diff [options] OLD NEW\n"
 	      "Prove that OLD and NEW treat every packet alike, or show\n"
 	      "packets they treat differently. Each side is an iptables-save\n"
-	      "file or an nft ruleset file (detected from its content).\n"
-	      "  --old-kind, --new-kind iptables|nft   force a side's kind\n"
+	      "file, an nft ruleset file, an `nft --offline` state file\n"
+	      "(detected from the content) or `kernel`: the live ruleset of\n"
+	      "the current network namespace (whatever is named kernel).\n"
+	      "  --old-kind, --new-kind iptables|nft|kernel|state\n"
+	      "                         force a side's kind\n"
 	      "  -6, --ipv6             iptables-save input is ip6tables-save\n"
 	      "  -n, --counterexamples N  per hook (default 3)\n"
 	      "  --view none|diff|all   side-by-side view (default diff)\n"
@@ -28,6 +31,10 @@ static int parse_kind(const char *s, enum semdiff_kind *k)
 		*k = SEMDIFF_KIND_IPTABLES;
 	else if (!strcmp(s, "nft"))
 		*k = SEMDIFF_KIND_NFT;
+	else if (!strcmp(s, "kernel"))
+		*k = SEMDIFF_KIND_KERNEL;
+	else if (!strcmp(s, "state"))
+		*k = SEMDIFF_KIND_STATE;
 	else if (!strcmp(s, "auto"))
 		*k = SEMDIFF_KIND_AUTO;
 	else

@@ -90,15 +90,63 @@ static void and_value(struct sd_eval *ev, BDD *r, int sp, const void *val,
 		b_free(bits[i]);
 }
 
+/* Byte @off of space @sp is zero (@sp's variables, which must exist). */
+static BDD byte_zero(struct sd_vars *v, int sp, unsigned int off)
+{
+	BDD r = bddtrue;
+	int b;
+
+	for (b = 7; b >= 0; b--)
+		b_put(&r, b_and(bdd_nithvar(v->sp[sp].var[off] + b), r));
+	return r;
+}
+
+/*
+ * An interface name is NUL-padded: after its first NUL byte every byte
+ * is NUL, so "lo" compared on 4 bytes (iptables-nft) and on 16 (nft)
+ * are the same match. Over the bytes that have variables (in order): a
+ * NUL byte implies a NUL next byte.
+ */
+static void and_ifname(struct sd_vars *v, BDD *r, int sp)
+{
+	const struct sd_space *s;
+	int prev = -1;
+	unsigned int i;
+
+	if (sp < 0 || !(s = &v->sp[sp])->var)
+		return;
+	for (i = 0; i < 16 && i < s->nbytes; i++) {
+		BDD z, nz, c;
+
+		if (s->var[i] < 0)
+			continue;
+		if (prev >= 0) {
+			z = byte_zero(v, sp, prev);
+			nz = byte_zero(v, sp, i);
+			c = bdd_addref(bdd_imp(z, nz));
+			b_andin(r, c);
+			b_free(c);
+			b_free(z);
+			b_free(nz);
+		}
+		prev = i;
+	}
+}
+
 /*
  * What every packet of a hook of @family satisfies: its family and
- * ethertype, and one ct state at a time.
+ * ethertype, one ct state at a time, NUL-padded interface names.
  */
 BDD sd_hook_constraint(struct sd_eval *ev, uint8_t family)
 {
 	static const uint32_t states[] = { 1, 2, 4, 8, 64 };
 	static const uint32_t dirs[] = { 0, 1 };
+	static const uint32_t ifnames[] = {
+		NFT_META_IIFNAME, NFT_META_OIFNAME, NFT_META_BRI_IIFNAME,
+		NFT_META_BRI_OIFNAME,
+	};
 	struct sd_vars *v = ev->vars;
+	unsigned int i;
 	BDD r = bddtrue;
 	uint16_t proto = family == NFPROTO_IPV4 ? htons(0x0800) :
 			 htons(0x86dd);
@@ -117,16 +165,21 @@ BDD sd_hook_constraint(struct sd_eval *ev, uint8_t family)
 	sp = find_space(v, SP_CT, NFT_CT_DIRECTION, 0);
 	if (sp >= 0)
 		and_value(ev, &r, sp, NULL, 1, true, dirs, 2);
+	for (i = 0; i < sizeof(ifnames) / sizeof(ifnames[0]); i++)
+		and_ifname(v, &r, find_space(v, SP_META, ifnames[i], 0));
 	return r;
 }
 
 struct side {
 	const struct sd_ruleset	*rs;
+	struct sd_ruleset	**both;		/* for the VM replay */
+	struct sd_replay	*rp;
 	struct sd_eval		ev;
 	struct sd_outcomes	out;
 	char			*err;
 	size_t			errlen;
 	bool			raw;
+	char			keybuf[96];	/* the BDD's outcome */
 };
 
 static BDD outcome_of(const struct sd_outcomes *o, const char *key)
@@ -188,16 +241,22 @@ static BDD effect_diff(struct side *s, struct sd_vars *vars)
 	return d;
 }
 
-static void print_trace(FILE *f, const char *label, const char *outcome,
+static void print_trace(FILE *f, const struct sd_ruleset *rs,
+			const char *label, const char *outcome,
 			const struct sd_trace *t)
 {
+	const struct sd_step *s;
 	unsigned int i;
+	char where[256];
 
 	fprintf(f, "    %-4s %s", label, outcome);
 	for (i = 0; i < t->n; i++) {
-		const struct sd_step *s = &t->step[i];
-
-		if (s->rule)
+		s = &t->step[i];
+		if (s->rule && !s->rule->line && s->rule->handle)
+			fprintf(f, "%s %s#%u(handle %llu) %s", i ? "," : " by",
+				s->chain->name, s->rule->index + 1,
+				(unsigned long long)s->rule->handle, s->what);
+		else if (s->rule)
 			fprintf(f, "%s %s#%u(line %u) %s", i ? "," : " by",
 				s->chain->name, s->rule->index + 1,
 				s->rule->line, s->what);
@@ -206,11 +265,21 @@ static void print_trace(FILE *f, const char *label, const char *outcome,
 				s->chain->name, s->what);
 	}
 	fputc('\n', f);
-	if (t->n) {
-		const struct sd_step *s = &t->step[t->n - 1];
-
-		if (s->rule)
-			fprintf(f, "         deciding rule: %s\n", s->rule->text);
+	if (!t->n)
+		return;
+	/* the rule (or policy) that decided, and where it comes from:
+	 * the iptables-save line of a translated rule */
+	s = &t->step[t->n - 1];
+	if (s->rule) {
+		sd_rule_where(where, sizeof(where), rs, s->rule);
+		fprintf(f, "         deciding rule: %s\n", s->rule->text);
+		fprintf(f, "         at %s%s%s\n", where,
+			s->rule->src_text ? ": " : "",
+			s->rule->src_text ? s->rule->src_text : "");
+	} else if (s->chain->src_line) {
+		fprintf(f, "         at %s:%u: %s\n", rs->label,
+			s->chain->src_line,
+			s->chain->src_text ? s->chain->src_text : "");
 	}
 }
 
@@ -244,19 +313,38 @@ static void print_raw(FILE *f, const struct sd_vars *v,
 }
 
 static int replay(FILE *f, struct sd_vars *vars, struct side *s,
-		  const struct sd_hook *h, BDD set, const char *why)
+		  const struct sd_hook *h, BDD set, const char *why,
+		  bool effect)
 {
 	struct sd_packet p;
+	const char *key[2] = { "?", "?" };
+	char *sel = NULL;
+	size_t slen = 0;
+	FILE *sf;
 	unsigned int k;
 	BDD cube;
 	int ret = 0;
 
-	if (sd_packet_from(&p, set, vars->nvars) < 0)
-		return -ENOMEM;
+	{
+		/* free choices as a fresh VM makes them, where possible */
+		BDD pset = sd_prefer_fresh(vars, set);
+
+		ret = sd_packet_from(&p, pset, vars->nvars);
+		b_free(pset);
+		if (ret < 0)
+			return -ENOMEM;
+	}
 	cube = sd_packet_cube(&p);
-	fprintf(f, "  counterexample (%s):\n    trace packet", why);
-	sd_print_packet(f, vars, &p, h->family);
-	fputc('\n', f);
+	sf = open_memstream(&sel, &slen);
+	if (!sf) {
+		b_free(cube);
+		sd_packet_fini(&p);
+		return -ENOMEM;
+	}
+	sd_print_packet(sf, vars, &p, h->family);
+	fclose(sf);
+	fprintf(f, "  counterexample (%s):\n    trace packet%s hook %s\n", why,
+		sel, sd_hook_name(h->family, h->hook));
 	if (s[0].raw)
 		print_raw(f, vars, &p, h);
 	for (k = 0; k < 2 && ret == 0; k++) {
@@ -269,12 +357,20 @@ static int replay(FILE *f, struct sd_vars *vars, struct side *s,
 		ev.err = s[k].err;
 		ev.errlen = s[k].errlen;
 		ret = sd_eval_hook(&ev, h, cube, &o);
-		if (ret == 0)
-			print_trace(f, k ? "new:" : "old:", outcome_at(&o, cube),
+		if (ret == 0) {
+			/* o's keys go with o: keep a copy */
+			snprintf(s[k].keybuf, sizeof(s[k].keybuf), "%s",
+				 outcome_at(&o, cube));
+			key[k] = s[k].keybuf;
+			print_trace(f, s[k].rs, k ? "new:" : "old:", key[k],
 				    &tr);
+		}
 		sd_outcomes_fini(&o);
 		sd_eval_fini(&ev);
 	}
+	if (ret == 0 && s[0].rp)
+		sd_replay_cex(s[0].rp, f, s[0].both, h, sel, key, effect);
+	free(sel);
 	b_free(cube);
 	sd_packet_fini(&p);
 	return ret;
@@ -298,7 +394,7 @@ static int report_hook(FILE *f, struct sd_vars *vars, struct side *s,
 			if (x != bddfalse) {
 				snprintf(why, sizeof(why), "old %s, new %s",
 					 s[0].out.o[i].key, s[1].out.o[j].key);
-				ret = replay(f, vars, s, h, x, why);
+				ret = replay(f, vars, s, h, x, why, false);
 				n++;
 			}
 			b_free(x);
@@ -306,7 +402,7 @@ static int report_hook(FILE *f, struct sd_vars *vars, struct side *s,
 	eff = effect_diff(s, vars);
 	if (eff != bddfalse && n < max_cex && ret == 0)
 		ret = replay(f, vars, s, h, eff, "both accept, but the packet "
-			     "leaves with different marks/NAT/rewrites");
+			     "leaves with different marks/NAT/rewrites", true);
 	b_free(eff);
 	return ret;
 }
@@ -362,8 +458,10 @@ static int compare(FILE *f, FILE *errf, struct sd_ruleset **rs,
 {
 	struct sd_hook hooks[SD_MAX_HOOKS];
 	struct sd_vars vars = { 0 };
-	struct side s[2] = { { .rs = rs[0], .raw = o->raw },
-			     { .rs = rs[1], .raw = o->raw } };
+	struct sd_replay rp = { 0 };
+	struct side s[2] = {
+		{ .rs = rs[0], .raw = o->raw, .both = rs, .rp = &rp },
+		{ .rs = rs[1], .raw = o->raw, .both = rs, .rp = &rp } };
 	char err[2][1024] = { "", "" };
 	unsigned int nh, i;
 	int ret = 0, any = 0;
@@ -388,6 +486,12 @@ static int compare(FILE *f, FILE *errf, struct sd_ruleset **rs,
 			ret = -ENOMEM;
 		}
 	}
+	if (rp.confirmed + rp.disagree + rp.stateful + rp.unreplayed)
+		fprintf(f, "replayed through the VM: %u confirmed, %u "
+			"disagree with the BDDs, %u on free choices, %u not "
+			"replayable\n", rp.confirmed, rp.disagree,
+			rp.stateful, rp.unreplayed);
+	sd_replay_fini(&rp);
 	if (o->stats)
 		fprintf(errf, "semdiff: %d BDD variables, %d nodes in use\n",
 			vars.nvars, bdd_getnodenum());
@@ -405,6 +509,8 @@ int semdiff_run(const char *old, const char *new,
 		[SEMDIFF_KIND_AUTO] = SD_KIND_AUTO,
 		[SEMDIFF_KIND_IPTABLES] = SD_KIND_IPT,
 		[SEMDIFF_KIND_NFT] = SD_KIND_NFT,
+		[SEMDIFF_KIND_KERNEL] = SD_KIND_KERNEL,
+		[SEMDIFF_KIND_STATE] = SD_KIND_STATE,
 	};
 	const char *path[2] = { old, new };
 	struct sd_ruleset *rs[2] = { NULL, NULL };

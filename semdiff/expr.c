@@ -23,14 +23,13 @@ int sd_eval_error(struct sd_eval *ev, const char *fmt, ...)
 	size_t n = 0;
 	va_list ap;
 
-	/* iptables-save input: the line is its translation's */
-	if (r)
-		n = snprintf(ev->err, ev->errlen, "%s%s:%u: in chain %s: "
-			     "`%s': ", ev->rs ? ev->rs->label : "?",
-			     ev->rs && ev->rs->kind &&
-			     !strcmp(ev->rs->kind, "iptables-save") ?
-			     " (translation)" : "", r->line,
-			     r->chain->name, r->text);
+	if (r) {
+		char where[256];
+
+		sd_rule_where(where, sizeof(where), ev->rs, r);
+		n = snprintf(ev->err, ev->errlen, "%s: in chain %s: `%s': ",
+			     where, r->chain->name, r->text);
+	}
 	if (n < ev->errlen) {
 		va_start(ap, fmt);
 		vsnprintf(ev->err + n, ev->errlen - n, fmt, ap);
@@ -285,6 +284,29 @@ static int ex_meta(struct sd_eval *ev, struct nftnl_expr *e)
 	return 0;
 }
 
+/* The packets that have a conntrack entry: ct state est/rel/new. */
+static BDD ct_tracked(struct sd_eval *ev)
+{
+	static const uint32_t st[] = { 2, 4, 8 };
+	int sp = sd_space_id(ev->vars, SP_CT, NFT_CT_STATE, 0, NULL);
+	BDD bits[32], r = bddfalse;
+	unsigned int i;
+
+	if (sp < 0)
+		return bddfalse;
+	for (i = 0; i < 32; i++)
+		bits[i] = sd_space_bit(ev, sp, i / 8, i % 8);
+	for (i = 0; i < 3; i++) {
+		BDD e = bv_eq_const(bits, (const uint8_t *)&st[i], 4);
+
+		b_orin(&r, e);
+		b_free(e);
+	}
+	for (i = 0; i < 32; i++)
+		b_free(bits[i]);
+	return r;
+}
+
 static int ex_ct(struct sd_eval *ev, struct nftnl_expr *e)
 {
 	uint32_t key = u32(e, NFTNL_EXPR_CT_KEY);
@@ -311,6 +333,14 @@ static int ex_ct(struct sd_eval *ev, struct nftnl_expr *e)
 	if (roff < 0)
 		return -EINVAL;
 	sd_reg_load_space(ev, roff, sp, 0, ck->len);
+	/* every key but the state needs a conntrack entry (established,
+	 * related, new): without one the rule stops (NFT_BREAK) */
+	if (key != NFT_CT_STATE) {
+		BDD has = ct_tracked(ev);
+
+		b_andin(&ev->alive, has);
+		b_free(has);
+	}
 	return 0;
 }
 

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <linux/netfilter.h>
 #include <linux/netfilter/nf_tables.h>
+#include <linux/netfilter/nf_nat.h>
 #include <libnftnl/rule.h>
 #include <libnftnl/expr.h>
 #include "sd_int.h"
@@ -88,16 +89,47 @@ int sd_free_bits(struct sd_eval *ev, const char *what, BDD *out,
 	return 0;
 }
 
+/*
+ * Whether the rule goes on for one packet through a fresh VM: limits,
+ * quotas and connection counts are not reached yet (the inverted
+ * "over" forms do not match), a set the packet path fills is empty.
+ * Counterexamples prefer these values, so that the VM's replay can
+ * follow them (cex.c).
+ */
+static int fresh_goes_on(struct nftnl_expr *e)
+{
+	static const struct { const char *name; uint16_t flags; } inv[] = {
+		{ "limit",	NFTNL_EXPR_LIMIT_FLAGS },
+		{ "quota",	NFTNL_EXPR_QUOTA_FLAGS },
+		{ "connlimit",	NFTNL_EXPR_CONNLIMIT_FLAGS },
+	};
+	const char *name = nftnl_expr_get_str(e, NFTNL_EXPR_NAME);
+	unsigned int i;
+
+	for (i = 0; i < sizeof(inv) / sizeof(inv[0]); i++)
+		if (!strcmp(name, inv[i].name))
+			return !(u32(e, inv[i].flags) & 1);	/* *_F_INV */
+	if (!strcmp(name, "lookup"))
+		return !!(u32(e, NFTNL_EXPR_LOOKUP_FLAGS) & NFT_LOOKUP_F_INV);
+	return 1;	/* dynset with a nested limit, objref */
+}
+
 /* The rule goes on for an unknown subset of the packets. */
 int sd_expr_free_choice(struct sd_eval *ev, struct nftnl_expr *e)
 {
 	char key[400];
 	BDD b;
+	int sp;
 
 	free_key(ev, e, nftnl_expr_get_str(e, NFTNL_EXPR_NAME), key,
 		 sizeof(key));
 	if (sd_free_bits(ev, key, &b, 1) < 0)
 		return -ENOMEM;
+	if (!ev->scan) {
+		sp = sd_space_id(ev->vars, SP_FREE, 0, 0, key);
+		if (sp >= 0)
+			ev->vars->sp[sp].pref = fresh_goes_on(e) ? 2 : 1;
+	}
 	b_andin(&ev->alive, b);
 	b_free(b);
 	return 0;
@@ -393,6 +425,25 @@ static int put_reg(struct sd_eval *ev, BDD *bits, unsigned int off,
 	return 0;
 }
 
+/* The effect written, and the verdict: accept. */
+static int nat_finish(struct sd_eval *ev, BDD *bits, uint8_t type,
+		      uint32_t flags)
+{
+	struct sd_verdict v = { .code = NF_ACCEPT };
+	int sp;
+
+	put_const(bits, NAT_TYPE, &type, 1);
+	put_const(bits, NAT_FLAGS, (const uint8_t *)&flags, 4);
+	sp = sd_space_id(ev->vars, SP_NAT, 0, 0, NULL);
+	if (sp < 0)
+		return -ENOMEM;
+	sd_space_write(ev, sp, 0, bits, NAT_LEN);
+	strcpy(v.key, "accept");
+	sd_add_pair(ev, ev->alive, &v);
+	b_put(&ev->alive, bddfalse);
+	return 0;
+}
+
 /*
  * NAT is an effect (type, flags, address and port range written to the
  * "nat" field, compared at the end of the hook) and a verdict: accept.
@@ -401,15 +452,19 @@ static int stmt_nat(struct sd_eval *ev, struct nftnl_expr *e)
 {
 	const char *name = nftnl_expr_get_str(e, NFTNL_EXPR_NAME);
 	BDD bits[NAT_LEN * 8];
-	struct sd_verdict v = { .code = NF_ACCEPT };
 	uint8_t type, z[NAT_LEN] = { 0 };
 	uint32_t flags, alen;
-	int sp;
 
 	put_const(bits, 0, z, NAT_LEN);
 	if (!strcmp(name, "nat")) {
 		type = u32(e, NFTNL_EXPR_NAT_TYPE) == NFT_NAT_SNAT ? 1 : 2;
+		/* the kernel adds these flags itself (nft_nat_init):
+		 * with or without them in the message, the same NAT */
 		flags = u32(e, NFTNL_EXPR_NAT_FLAGS);
+		if (nftnl_expr_is_set(e, NFTNL_EXPR_NAT_REG_ADDR_MIN))
+			flags |= NF_NAT_RANGE_MAP_IPS;
+		if (nftnl_expr_is_set(e, NFTNL_EXPR_NAT_REG_PROTO_MIN))
+			flags |= NF_NAT_RANGE_PROTO_SPECIFIED;
 		alen = u32(e, NFTNL_EXPR_NAT_FAMILY) == NFPROTO_IPV6 ? 16 : 4;
 		if (put_reg(ev, bits, NAT_ADDR_MIN, e,
 			    NFTNL_EXPR_NAT_REG_ADDR_MIN, 0, alen) < 0 ||
@@ -436,25 +491,42 @@ static int stmt_nat(struct sd_eval *ev, struct nftnl_expr *e)
 		    put_reg(ev, bits, NAT_PROTO_MAX, e, pmax, pmin, 2) < 0)
 			return -EINVAL;
 	}
-	put_const(bits, NAT_TYPE, &type, 1);
-	put_const(bits, NAT_FLAGS, (const uint8_t *)&flags, 4);
-	sp = sd_space_id(ev->vars, SP_NAT, 0, 0, NULL);
-	if (sp < 0)
-		return -ENOMEM;
-	sd_space_write(ev, sp, 0, bits, NAT_LEN);
-	strcpy(v.key, "accept");
-	sd_add_pair(ev, ev->alive, &v);
-	b_put(&ev->alive, bddfalse);
-	return 0;
+	return nat_finish(ev, bits, type, flags);
+}
+
+/*
+ * An xt NAT target (xt.c): the same effect from constants. @type as
+ * above (1 snat, 2 dnat, 3 masquerade, 4 redirect); addresses of @alen
+ * bytes, ports in network order.
+ */
+int sd_nat_const(struct sd_eval *ev, uint8_t type, uint32_t flags,
+		 const uint8_t *amin, const uint8_t *amax, unsigned int alen,
+		 const uint8_t *pmin, const uint8_t *pmax)
+{
+	BDD bits[NAT_LEN * 8];
+	uint8_t z[NAT_LEN] = { 0 };
+
+	put_const(bits, 0, z, NAT_LEN);
+	if (amin) {
+		put_const(bits, NAT_ADDR_MIN, amin, alen);
+		put_const(bits, NAT_ADDR_MAX, amax, alen);
+	}
+	if (pmin) {
+		put_const(bits, NAT_PROTO_MIN, pmin, 2);
+		put_const(bits, NAT_PROTO_MAX, pmax, 2);
+	}
+	return nat_finish(ev, bits, type, flags);
 }
 
 static int stmt_reject(struct sd_eval *ev, struct nftnl_expr *e)
 {
 	char key[64];
 
+	/* the code is a u8 attribute (get_u32 would read 0) */
 	snprintf(key, sizeof(key), "reject type %u code %u",
 		 u32(e, NFTNL_EXPR_REJECT_TYPE),
-		 u32(e, NFTNL_EXPR_REJECT_CODE));
+		 nftnl_expr_is_set(e, NFTNL_EXPR_REJECT_CODE) ?
+		 nftnl_expr_get_u8(e, NFTNL_EXPR_REJECT_CODE) : 0);
 	sd_terminal(ev, key);
 	return 0;
 }
@@ -503,18 +575,6 @@ static int stmt_objref(struct sd_eval *ev, struct nftnl_expr *e)
 			     "modelled", type);
 }
 
-/* xt-compat expressions: name the extension in the message. */
-static int stmt_xt(struct sd_eval *ev, struct nftnl_expr *e)
-{
-	const char *name = nftnl_expr_get_str(e, NFTNL_EXPR_NAME);
-	const char *xt = nftnl_expr_get_str(e, !strcmp(name, "match") ?
-					    NFTNL_EXPR_MT_NAME :
-					    NFTNL_EXPR_TG_NAME);
-
-	return sd_eval_error(ev, "xt %s `%s' is not modelled", name,
-			     xt ? xt : "?");
-}
-
 const struct sd_expr_ops sd_stmt_ops[] = {
 	{ "nat",	stmt_nat },
 	{ "masq",	stmt_nat },
@@ -523,7 +583,7 @@ const struct sd_expr_ops sd_stmt_ops[] = {
 	{ "queue",	stmt_queue },
 	{ "notrack",	stmt_notrack },
 	{ "objref",	stmt_objref },
-	{ "match",	stmt_xt },
-	{ "target",	stmt_xt },
+	{ "match",	sd_expr_xt },	/* xt.c */
+	{ "target",	sd_expr_xt },
 	{ NULL },
 };

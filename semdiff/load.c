@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <linux/netfilter.h>
+#include <linux/netfilter/nfnetlink.h>
 #include <libmnl/libmnl.h>
 #include "nftc.h"
 #include "linearize.h"
@@ -77,9 +78,114 @@ static int detect_family(const char *data)
 	return NFPROTO_IPV4;
 }
 
+static char *line_text(const struct location *loc)
+{
+	const char *s, *end;
+
+	if (!loc->indesc || !loc->indesc->data)
+		return NULL;
+	s = loc->indesc->data + loc->line_offset;
+	end = strchr(s, '\n');
+	if (!end)
+		end = s + strlen(s);
+	while (s < end && (*s == ' ' || *s == '\t'))
+		s++;
+	return strndup(s, end - s);
+}
+
+/**
+ * struct src_map - the iptables-save line of each translated chain/rule
+ * @v: one per chain (index -1) and printed rule, in print order
+ */
+struct src_ent {
+	char		*table, *chain, *text;
+	int		index;
+	unsigned int	line;
+};
+
+struct src_map {
+	struct src_ent	*v;
+	unsigned int	n, cap;
+	int		family;
+};
+
+static int src_add(void *priv, const struct xlate_source *src)
+{
+	struct src_map *m = priv;
+	struct src_ent *e;
+
+	if (m->n == m->cap) {
+		unsigned int cap = m->cap ? m->cap * 2 : 64;
+		struct src_ent *v = realloc(m->v, cap * sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		m->v = v;
+		m->cap = cap;
+	}
+	e = &m->v[m->n++];
+	e->table = strdup(src->table);
+	e->chain = strdup(src->chain);
+	e->text = line_text(src->loc);
+	e->index = src->index;
+	e->line = src->loc->first_line;
+	return 0;
+}
+
+static void src_map_free(struct src_map *m)
+{
+	unsigned int i;
+
+	for (i = 0; i < m->n; i++) {
+		free(m->v[i].table);
+		free(m->v[i].chain);
+		free(m->v[i].text);
+	}
+	free(m->v);
+}
+
+/*
+ * The model's rules get their iptables-save lines: a chain's printed
+ * rules are its rules in the model, in order, when their numbers agree
+ * (else the chain keeps only its translation's lines).
+ */
+static void src_map_apply(struct sd_ruleset *rs, struct src_map *m)
+{
+	unsigned int i, j, n;
+
+	for (i = 0; i < m->n; i++) {
+		struct src_ent *e = &m->v[i];
+		struct sd_table *t = NULL;
+		struct sd_chain *c;
+
+		if (e->index >= 0 || !e->table || !e->chain)
+			continue;
+		for (j = 0; j < rs->ntables && !t; j++)
+			if (rs->tables[j]->family == m->family &&
+			    !strcmp(rs->tables[j]->name, e->table))
+				t = rs->tables[j];
+		c = t ? sd_chain_find(t, e->chain) : NULL;
+		if (!c)
+			continue;
+		c->src_line = e->line;
+		c->src_text = e->text;
+		e->text = NULL;
+		for (n = 0; i + 1 + n < m->n && m->v[i + 1 + n].index >= 0; n++)
+			;
+		if (n != c->nrules)
+			continue;
+		for (j = 0; j < n; j++) {
+			c->rules[j]->src_line = m->v[i + 1 + j].line;
+			c->rules[j]->src_text = m->v[i + 1 + j].text;
+			m->v[i + 1 + j].text = NULL;
+		}
+	}
+}
+
 /* iptables-save text -> nft text, diagnostics kept as notes. */
 static char *ipt_to_nft(struct sd_ruleset *rs, const char *path,
-			char *data, int family, char *err, size_t errlen)
+			char *data, int family, struct src_map *map,
+			char *err, size_t errlen)
 {
 	const struct error_record *e;
 	struct xlate_ctx *x;
@@ -104,6 +210,8 @@ static char *ipt_to_nft(struct sd_ruleset *rs, const char *path,
 		return NULL;
 	}
 	fclose(f);
+	map->family = family;
+	xlate_sources(x, src_add, map);
 	nf = open_memstream(&notes, &nlen);
 	list_for_each_entry(e, &xlate_errors(x)->records, list) {
 		if (e->type == EREC_ERROR)
@@ -116,21 +224,6 @@ static char *ipt_to_nft(struct sd_ruleset *rs, const char *path,
 	rs->notes = notes;
 	xlate_ctx_free(x);
 	return out;
-}
-
-static char *line_text(const struct location *loc)
-{
-	const char *s, *end;
-
-	if (!loc->indesc || !loc->indesc->data)
-		return NULL;
-	s = loc->indesc->data + loc->line_offset;
-	end = strchr(s, '\n');
-	if (!end)
-		end = s + strlen(s);
-	while (s < end && (*s == ' ' || *s == '\t'))
-		s++;
-	return strndup(s, end - s);
 }
 
 static int batch_to_model(struct sd_ruleset *rs, struct nftc_batch *batch,
@@ -158,6 +251,10 @@ static int batch_to_model(struct sd_ruleset *rs, struct nftc_batch *batch,
 			}
 			ret = sd_model_add_msg(rs, nlh, &src, err, errlen);
 			free(text);
+			if (ret == 0 &&
+			    (nlh->nlmsg_type >> 8) == NFNL_SUBSYS_NFTABLES)
+				ret = sd_msgs_add(&rs->dump, nlh,
+						  nlh->nlmsg_len);
 			if (ret < 0)
 				return ret;
 		}
@@ -209,19 +306,36 @@ out:
 
 /**
  * sd_load - read one side
- * @kind: SD_KIND_AUTO detects iptables-save by "*table"/"COMMIT" lines
+ * @path: a file, or "kernel": the live ruleset (even if a file of that
+ *        name exists; --old-kind/--new-kind nft reads the file)
+ * @kind: SD_KIND_AUTO detects a VM state file by its magic and
+ *        iptables-save by "*table"/"COMMIT" lines
  * @ipt_family: NFPROTO_IPV4/IPV6 for iptables-save, 0 to detect
  */
 int sd_load(struct sd_ruleset *rs, const char *path, enum sd_kind kind,
 	    int ipt_family, char *err, size_t errlen)
 {
+	struct src_map map = { 0 };
 	size_t size = 0;
-	char *data = read_file(path, &size);
+	char *data;
 	int ret;
 
+	if (kind == SD_KIND_KERNEL ||
+	    (kind == SD_KIND_AUTO && !strcmp(path, "kernel")))
+		return sd_load_live(rs, NULL, err, errlen);
+	data = read_file(path, &size);
 	if (!data) {
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
 		return -errno;
+	}
+	if (kind == SD_KIND_AUTO && sd_is_state_file(data, size))
+		kind = SD_KIND_STATE;
+	if (kind == SD_KIND_STATE) {
+		free(data);
+		rs->state = strdup(path);
+		if (!rs->state)
+			return -ENOMEM;
+		return sd_load_live(rs, path, err, errlen);
 	}
 	if (kind == SD_KIND_AUTO)
 		kind = detect_kind(data);
@@ -229,15 +343,21 @@ int sd_load(struct sd_ruleset *rs, const char *path, enum sd_kind kind,
 		rs->kind = "iptables-save";
 		if (!ipt_family)
 			ipt_family = detect_family(data);
-		data = ipt_to_nft(rs, path, data, ipt_family, err, errlen);
-		if (!data)
+		data = ipt_to_nft(rs, path, data, ipt_family, &map, err,
+				  errlen);
+		if (!data) {
+			src_map_free(&map);
 			return -EINVAL;
+		}
 		size = strlen(data);
 	} else {
 		rs->kind = "nft";
 	}
 	ret = compile_nft(rs, path, data, size, err, errlen);
-	if (ret == 0)
+	if (ret == 0) {
 		sd_model_finish(rs);
+		src_map_apply(rs, &map);
+	}
+	src_map_free(&map);
 	return ret;
 }

@@ -53,9 +53,11 @@ static void chain_free(struct sd_chain *c)
 	for (i = 0; i < c->nrules; i++) {
 		nftnl_rule_free(c->rules[i]->nl);
 		free(c->rules[i]->text);
+		free(c->rules[i]->src_text);
 		free(c->rules[i]);
 	}
 	free(c->rules);
+	free(c->src_text);
 	free(c->name);
 	free(c->type);
 	free(c);
@@ -91,6 +93,8 @@ void sd_ruleset_free(struct sd_ruleset *rs)
 		free(t);
 	}
 	free(rs->tables);
+	free(rs->dump.buf);
+	free(rs->state);
 	free(rs->label);
 	free(rs->notes);
 	free(rs);
@@ -231,8 +235,11 @@ static int add_rule(struct sd_ruleset *rs, const struct nlmsghdr *nlh,
 	r->chain = c;
 	r->text = strdup(src && src->text ? src->text : "");
 	r->line = src ? src->line : 0;
-	/* "insert" (no NLM_F_APPEND) puts the rule first. */
-	if (!(nlh->nlmsg_flags & NLM_F_APPEND)) {
+	if (nftnl_rule_is_set(nr, NFTNL_RULE_HANDLE))
+		r->handle = nftnl_rule_get_u64(nr, NFTNL_RULE_HANDLE);
+	/* "insert" (no NLM_F_APPEND) puts the rule first; a dump lists
+	 * the rules in their order. */
+	if (!(src && src->dump) && !(nlh->nlmsg_flags & NLM_F_APPEND)) {
 		memmove(c->rules + 1, c->rules, c->nrules * sizeof(*c->rules));
 		c->rules[0] = r;
 	} else {
@@ -475,4 +482,26 @@ void sd_model_finish(struct sd_ruleset *rs)
 			}
 		}
 	}
+}
+
+/*
+ * Where @r comes from, for messages: "FILE:LINE" of the iptables-save or
+ * nft source, or "LABEL: FAMILY TABLE CHAIN handle N" for a dump.
+ */
+void sd_rule_where(char *buf, size_t len, const struct sd_ruleset *rs,
+		   const struct sd_rule *r)
+{
+	const char *label = rs ? rs->label : "?";
+
+	if (r->handle && !r->line && !r->src_line)
+		snprintf(buf, len, "%s: %s %s %s handle %llu", label,
+			 sd_family_name(r->chain->table->family),
+			 r->chain->table->name, r->chain->name,
+			 (unsigned long long)r->handle);
+	else if (r->src_line)
+		snprintf(buf, len, "%s:%u", label, r->src_line);
+	else if (rs && rs->kind && !strcmp(rs->kind, "iptables-save"))
+		snprintf(buf, len, "%s (translation):%u", label, r->line);
+	else
+		snprintf(buf, len, "%s:%u", label, r->line);
 }

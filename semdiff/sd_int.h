@@ -68,6 +68,10 @@ struct sd_rule {
 	unsigned int		line;
 	unsigned int		index;
 	unsigned int		free_base;
+	uint64_t		handle;		/* kernel/VM rule handle, 0: none */
+	unsigned int		src_line;	/* iptables-save line, 0: none */
+	char			*src_text;	/* that line */
+	uint64_t		vm_handle;	/* its handle in the replay VM */
 	struct sd_chain		*chain;
 };
 
@@ -85,6 +89,8 @@ struct sd_chain {
 	unsigned int	nrules, cap;
 	struct sd_table	*table;
 	unsigned int	busy;		/* evaluation depth guard */
+	unsigned int	src_line;	/* iptables-save ":NAME POLICY" line */
+	char		*src_text;
 };
 
 struct sd_table {
@@ -96,11 +102,22 @@ struct sd_table {
 	unsigned int	nsets, scap;
 };
 
+/* Netlink messages one after another (NLMSG_ALIGNed). */
+struct sd_msgs {
+	unsigned char	*buf;
+	size_t		len, cap;
+};
+
+int sd_msgs_add(struct sd_msgs *m, const void *msg, size_t len);
+
 /**
  * struct sd_ruleset - one side of a diff
  * @label: what the user named (a path or "kernel")
- * @kind: "iptables-save" or "nft"
+ * @kind: "iptables-save", "nft", "kernel" or "VM state"
  * @untranslated: iptables rules xlate could not translate (not modelled)
+ * @dump: the messages the model was built from (a compiled batch's
+ *        object messages, or a kernel/VM dump), for the replay
+ * @state: the state file of a "VM state" side
  */
 struct sd_ruleset {
 	char		*label;
@@ -110,6 +127,8 @@ struct sd_ruleset {
 	unsigned int	nrules;
 	unsigned int	untranslated;
 	char		*notes;		/* xlate diagnostics, for the report */
+	struct sd_msgs	dump;
+	char		*state;
 };
 
 struct sd_ruleset *sd_ruleset_alloc(const char *label);
@@ -124,15 +143,26 @@ struct sd_set *sd_set_find(const struct sd_table *t, const char *name,
 struct sd_msg_src {
 	const char	*text;		/* source line of the message */
 	unsigned int	line;
+	bool		dump;		/* a dump's NEWRULE: rules in order */
 };
 int sd_model_add_msg(struct sd_ruleset *rs, const void *nlh,
 		     const struct sd_msg_src *src, char *err, size_t errlen);
 void sd_model_finish(struct sd_ruleset *rs);
+void sd_rule_where(char *buf, size_t len, const struct sd_ruleset *rs,
+		   const struct sd_rule *r);
 
 /* --- load.c --- */
-enum sd_kind { SD_KIND_AUTO, SD_KIND_IPT, SD_KIND_NFT };
+enum sd_kind { SD_KIND_AUTO, SD_KIND_IPT, SD_KIND_NFT, SD_KIND_KERNEL,
+	       SD_KIND_STATE };
 int sd_load(struct sd_ruleset *rs, const char *path, enum sd_kind kind,
 	    int ipt_family, char *err, size_t errlen);
+
+/* --- live.c: the live ruleset (kernel) or an offline VM state file --- */
+#define SD_STATE_MAGIC	"NFTKIT-VMSTATE1\n"	/* nftc/offline.c */
+bool sd_is_state_file(const char *data, size_t size);
+/* Dump the kernel's ruleset (@state NULL) or the VM of @state. */
+int sd_load_live(struct sd_ruleset *rs, const char *state, char *err,
+		 size_t errlen);
 
 /* --- vars.c: BDD variables of what the rulesets read and write --- */
 
@@ -160,6 +190,7 @@ struct sd_space {
 	bool			used[SD_SPACE_BYTES];
 	int			*var;		/* first var of each byte */
 	uint8_t			family;		/* table family seen first */
+	uint8_t			pref;		/* SP_FREE: 0 none, 1/2: 0/1 */
 };
 
 struct sd_vars {
@@ -296,6 +327,11 @@ int sd_free_bits(struct sd_eval *ev, const char *what, BDD *out,
 void sd_add_pair(struct sd_eval *ev, BDD cond, const struct sd_verdict *v);
 void sd_terminal(struct sd_eval *ev, const char *key);
 extern const struct sd_expr_ops sd_stmt_ops[];
+int sd_nat_const(struct sd_eval *ev, uint8_t type, uint32_t flags,
+		 const uint8_t *amin, const uint8_t *amax, unsigned int alen,
+		 const uint8_t *pmin, const uint8_t *pmax);
+/* xt.c: iptables-nft's xt compat match/target expressions */
+int sd_expr_xt(struct sd_eval *ev, struct nftnl_expr *e);
 
 int sd_eval_rule(struct sd_eval *ev, const struct sd_rule *r, BDD in);
 void sd_eval_init(struct sd_eval *ev, struct sd_vars *vars,
@@ -338,10 +374,37 @@ struct sd_packet {
 	int		nvars;
 };
 int sd_packet_from(struct sd_packet *p, BDD set, int nvars);
+/* @set narrowed to the free choices a fresh VM makes, where it can be. */
+BDD sd_prefer_fresh(const struct sd_vars *v, BDD set);
 BDD sd_packet_cube(const struct sd_packet *p);
 void sd_packet_fini(struct sd_packet *p);
 void sd_print_packet(FILE *f, struct sd_vars *v, const struct sd_packet *p,
 		     uint8_t family);
+
+/* --- replay.c: counterexamples through the VM's trace --- */
+struct nftvm;
+struct nftc_offline;
+struct nftc_ctx;
+
+struct sd_replay_side {
+	struct nftvm		*vm;
+	struct nftc_offline	*off;	/* a state file's, or NULL */
+	bool			shared;	/* the other side's VM */
+	bool			relisted;	/* built from the listing */
+	char			why[256];	/* no VM: why */
+};
+
+struct sd_replay {
+	bool			open;
+	struct nftc_ctx		*ctx;
+	struct sd_replay_side	side[2];
+	unsigned int		confirmed, disagree, stateful, unreplayed;
+};
+
+void sd_replay_cex(struct sd_replay *rp, FILE *f, struct sd_ruleset **rs,
+		   const struct sd_hook *h, const char *sel,
+		   const char *const key[2], bool effect);
+void sd_replay_fini(struct sd_replay *rp);
 
 /* --- view.c --- */
 void sd_view_print(FILE *f, const struct sd_ruleset *a,

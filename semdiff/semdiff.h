@@ -4,8 +4,9 @@
 
 /*
  * libsemdiff: prove that two rulesets treat every packet alike, or find
- * the packets they treat differently. Each side (an iptables-save file
- * or an nft ruleset file) is compiled to VM code (xlate, nftc) and the
+ * the packets they treat differently. Each side (an iptables-save file,
+ * an nft ruleset file, `kernel`: the live ruleset of the current network
+ * namespace, or an offline VM state file) is compiled or dumped to VM code (xlate, nftc) and the
  * VM code is interpreted symbolically with BDDs (see DESIGN.md).
  */
 
@@ -16,6 +17,8 @@ enum semdiff_kind {
 	SEMDIFF_KIND_AUTO,
 	SEMDIFF_KIND_IPTABLES,
 	SEMDIFF_KIND_NFT,
+	SEMDIFF_KIND_KERNEL,	/* the live ruleset, whatever the name */
+	SEMDIFF_KIND_STATE,	/* an `nft --offline` state file */
 };
 
 enum semdiff_view {

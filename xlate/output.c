@@ -398,6 +398,39 @@ int xlate_print(struct xlate_ctx *ctx, FILE *f)
 	       ctx->erq.num_errors ? 1 : 0;
 }
 
+int xlate_sources(struct xlate_ctx *ctx,
+		  int (*fn)(void *priv, const struct xlate_source *src),
+		  void *priv)
+{
+	struct xlate_source src;
+	struct xl_rule_ent *e;
+	struct xl_table *t;
+	struct xl_chain *c;
+	int ret;
+
+	list_for_each_entry(t, &ctx->tables, list) {
+		list_for_each_entry(c, &t->chains, list) {
+			src.table = t->layout->name;
+			src.chain = c->name;
+			src.index = -1;
+			src.loc = &c->loc;
+			ret = fn(priv, &src);
+			list_for_each_entry(e, &c->rules, list) {
+				if (ret < 0)
+					return ret;
+				if (!e->rule)
+					continue;
+				src.index++;
+				src.loc = &e->loc;
+				ret = fn(priv, &src);
+			}
+			if (ret < 0)
+				return ret;
+		}
+	}
+	return 0;
+}
+
 void xlate_format_erec(FILE *f, const struct error_record *erec)
 {
 	static const char *const kind[] = {

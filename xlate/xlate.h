@@ -97,6 +97,30 @@ int xlate_read_command(struct xlate_ctx *ctx, int argc, char **argv);
  */
 int xlate_print(struct xlate_ctx *ctx, FILE *f);
 
+/**
+ * struct xlate_source - where a printed chain or rule came from
+ * @index: the rule's position among its chain's printed rules (0 first),
+ *         -1 for the chain itself (its ":NAME POLICY" line)
+ * @loc: its line in the input
+ */
+struct location;
+struct xlate_source {
+	const char		*table;
+	const char		*chain;
+	int			index;
+	const struct location	*loc;
+};
+
+/*
+ * After xlate_print(): @fn for every chain and every rule it printed,
+ * in the order printed (per table, per chain). The semantic diff maps
+ * the translation's rules back to iptables-save lines so. Returns 0 or
+ * the first negative return of @fn.
+ */
+int xlate_sources(struct xlate_ctx *ctx,
+		  int (*fn)(void *priv, const struct xlate_source *src),
+		  void *priv);
+
 /* Diagnostics so far (errors and warnings, in input order). */
 const struct erec_queue *xlate_errors(const struct xlate_ctx *ctx);
 const struct xlate_stats *xlate_stats(const struct xlate_ctx *ctx);

@@ -384,7 +384,8 @@ static bool expr(struct run *r, struct nftnl_expr *e)
 		r->verdict = NF_DROP;
 		snprintf(r->key, sizeof(r->key), "%s %u %u", n,
 			 u32(e, NFTNL_EXPR_REJECT_TYPE),
-			 u32(e, NFTNL_EXPR_REJECT_CODE));
+			 nftnl_expr_is_set(e, NFTNL_EXPR_REJECT_CODE) ?
+			 nftnl_expr_get_u8(e, NFTNL_EXPR_REJECT_CODE) : 0);
 		return false;
 	} else if (!strcmp(n, "nat") || !strcmp(n, "masq") ||
 		   !strcmp(n, "redir")) {

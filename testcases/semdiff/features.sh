@@ -6,7 +6,8 @@
 # jumps (and a goto that changes where the packet returns), a mark set
 # and read later in the chain, SNAT target addresses. Every difference
 # must come with a counterexample the independent concrete evaluator
-# replays to different verdicts or fields.
+# replays to different verdicts or fields, and that the VM's trace
+# (replay.c) confirms.
 set -u
 ipt2nft=${IPT2NFT:-${top_builddir:-../..}/xlate/ipt2nft}
 concrete=${SEMDIFF_CONCRETE:-${top_builddir:-../..}/testcases/semdiff/concrete}
@@ -31,6 +32,12 @@ for a in "$cases"/*-a.nft; do
 			echo "FAIL $name: exit $rc, expected $want"
 			cat "$tmp/out"
 			bad=1
+		elif [ $rc = 1 ] &&
+		     { grep -q '^    replay: DISAGREES' "$tmp/out" ||
+		       ! grep -q '^    replay: confirmed' "$tmp/out"; }; then
+			echo "FAIL $name: the VM's trace does not confirm it"
+			cat "$tmp/out"
+			bad=1
 		elif [ $rc = 1 ] && ! "$concrete" "$a" "$x-$other.nft" \
 			"$tmp/out" >"$tmp/conc" 2>&1; then
 			echo "FAIL $name: counterexample does not replay"
@@ -42,5 +49,61 @@ for a in "$cases"/*-a.nft; do
 		fi
 	done
 done
+# iptables-save pairs (cases/X-a.rules against X-c.rules, different by
+# construction): every deciding rule or policy is named by its
+# iptables-save line ("at FILE:LINE: TEXT", the file's line LINE being
+# TEXT), one of them a line the two files differ in, and the VM's trace
+# confirms every counterexample.
+src_lines_ok() {
+	grep '^         at .*:[0-9]*: ' "$1" | sed 's/^         at //' |
+	while IFS= read -r l; do
+		file=${l%%:*} rest=${l#*:}
+		num=${rest%%:*} text=${rest#*: }
+		[ "$(sed -n "${num}p" "$file")" = "$text" ] ||
+			{ echo "wrong source line: $l"; exit 1; }
+	done
+}
+for a in "$cases"/*-a.rules; do
+	[ -f "$a" ] || continue
+	c=${a%-a.rules}-c.rules
+	name=$(basename "$a" -a.rules)-rules
+	n=$((n + 1))
+	"$ipt2nft" diff --view=none "$a" "$c" >"$tmp/out" 2>&1
+	rc=$?
+	changed=0
+	for l in $(sed -n 's/^         at [^:]*:\([0-9]*\): .*/\1/p' "$tmp/out"); do
+		[ "$(sed -n "${l}p" "$a")" != "$(sed -n "${l}p" "$c")" ] &&
+			changed=1
+	done
+	if [ $rc != 1 ]; then
+		echo "FAIL $name: exit $rc, expected 1"; cat "$tmp/out"; bad=1
+	elif ! src_lines_ok "$tmp/out"; then
+		echo "FAIL $name: a source line is not the file's"
+		cat "$tmp/out"; bad=1
+	elif [ $changed = 0 ]; then
+		echo "FAIL $name: no deciding line is a changed line"
+		cat "$tmp/out"; bad=1
+	elif grep -q '^    replay: \(DISAGREES\|not\)' "$tmp/out" ||
+	     ! grep -q '^    replay: confirmed' "$tmp/out"; then
+		echo "FAIL $name: the VM's trace does not confirm it"
+		cat "$tmp/out"; bad=1
+	else
+		echo "ok   $name: exit $rc, $(grep -c '^         at ' "$tmp/out")" \
+		     "deciding lines named"
+	fi
+done
+# One pair under valgrind: source lines, the VM replay, the model.
+if command -v valgrind >/dev/null 2>&1 &&
+   ! grep -q __asan_init "$ipt2nft" 2>/dev/null; then
+	n=$((n + 1))
+	valgrind -q --leak-check=full --errors-for-leak-kinds=definite,indirect \
+		--error-exitcode=99 "$ipt2nft" diff --view=all \
+		"$cases/ipt-a.rules" "$cases/ipt-c.rules" >"$tmp/out" 2>"$tmp/err"
+	if [ $? != 1 ]; then
+		echo "FAIL ipt-rules under valgrind"; cat "$tmp/err"; bad=1
+	else
+		echo "ok   ipt-rules under valgrind"
+	fi
+fi
 echo "semdiff features: $n pairs checked"
 exit $bad

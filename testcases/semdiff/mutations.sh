@@ -28,7 +28,7 @@ concrete=${SEMDIFF_CONCRETE:-${top_builddir:-../..}/testcases/semdiff/concrete}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-bad=0 changed=0 found=0 same=0 same_ok=0 sampled=0
+bad=0 changed=0 found=0 same=0 same_ok=0 sampled=0 vm_ok=0 vm_free=0 vm_no=0
 for name in isem-memphis-testbed isem-sns-eduroam isem-ringofsaturn \
 	    isem-synology-ds414 isem-gopherproxy ufw-conf-before6.rules; do
 	f=$dir/$name.rules
@@ -71,8 +71,9 @@ for name in isem-memphis-testbed isem-sns-eduroam isem-ringofsaturn \
 			sampled=$((sampled + 1))
 		   fi ;;
 		1)
-			ov=$(grep -m1 '^    old: ' "$tmp/out" | awk '{print $2}')
-			nv=$(grep -m1 '^    new: ' "$tmp/out" | awk '{print $2}')
+			# the whole outcome: "reject type 0 code 3", ...
+			ov=$(sed -n '/^    old: /{s/^    old: \(.*\) by .*/\1/p;q}' "$tmp/out")
+			nv=$(sed -n '/^    new: /{s/^    new: \(.*\) by .*/\1/p;q}' "$tmp/out")
 			eff=$(grep -c 'different marks' "$tmp/out")
 			hit=0
 			for l in $(echo "$lines" | tr , ' '); do
@@ -92,7 +93,17 @@ for name in isem-memphis-testbed isem-sns-eduroam isem-ringofsaturn \
 				bad=1
 			else
 				found=$((found + 1))
-			fi ;;
+			fi
+			# the same counterexample through the VM's trace
+			if grep -q '^    replay: DISAGREES' "$tmp/out"; then
+				echo "FAIL $name $m $kind: the VM's trace" \
+				     "disagrees with the counterexample"
+				sed -n '1,40p' "$tmp/out"
+				bad=1
+			fi
+			vm_ok=$((vm_ok + $(grep -c '^    replay: confirmed' "$tmp/out")))
+			vm_free=$((vm_free + $(grep -c '^    replay: not confirmed' "$tmp/out")))
+			vm_no=$((vm_no + $(grep -c '^    replay: not possible' "$tmp/out"))) ;;
 		*) echo "FAIL $name $m $kind: rc=$rc"; head -5 "$tmp/out"
 		   bad=1 ;;
 		esac
@@ -101,7 +112,8 @@ done
 echo "semdiff mutations: $changed behaviour-changing, $found found with" \
      "a counterexample at the mutated rule that replays concretely;" \
      "$same rewrites, $same_ok equivalent; $sampled unfound ones" \
-     "agree on 2,000 sampled packets each"
+     "agree on 2,000 sampled packets each; VM trace replays:" \
+     "$vm_ok confirmed, $vm_free on free choices, $vm_no not possible"
 [ $changed -gt 0 ] && [ $found -ge $((changed / 2)) ] || {
 	echo "FAIL: too few mutations found"; bad=1; }
 exit $bad

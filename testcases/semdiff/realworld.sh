@@ -9,7 +9,9 @@
 #      stock's known losses (a protocol dropped from "-p udp -m udp",
 #      ...) must be reported different with counterexamples, which an
 #      independent concrete evaluator (semdiff/concrete.c) replays to
-#      different verdicts or fields on the two sides.
+#      different verdicts or fields on the two sides; through the VM's
+#      trace (replay.c) none may disagree (those resting on stateful
+#      free choices, or that the VM cannot trace, are counted).
 # Prints one line per file and the totals; skips (77) without corpus.
 set -u
 shared=${NFTKIT_SHARED:-$(dirname "$0")/../../../shared}
@@ -23,7 +25,7 @@ concrete=${SEMDIFF_CONCRETE:-${top_builddir:-../..}/testcases/semdiff/concrete}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-files=0 equiv=0 trouble=0 diff=0 sfiles=0 sequiv=0 sdiff=0 strouble=0 sreplayed=0 sunverified=0 bad=0
+files=0 equiv=0 trouble=0 diff=0 sfiles=0 sequiv=0 sdiff=0 strouble=0 sreplayed=0 sunverified=0 vm_ok=0 vm_free=0 vm_no=0 bad=0
 for f in "$dir"/*.rules; do
 	case $f in *.fixed.rules) continue ;; esac
 	name=$(basename "$f" .rules)
@@ -72,6 +74,13 @@ for f in "$dir"/*.rules; do
 		   cat "$tmp/conc" ;;
 		esac
 	   fi
+	   if grep -q '^    replay: DISAGREES' "$tmp/sout"; then
+		r="$r; the VM's trace DISAGREES"; bad=1
+		grep -B12 '^    replay: DISAGREES' "$tmp/sout"
+	   fi
+	   vm_ok=$((vm_ok + $(grep -c '^    replay: confirmed' "$tmp/sout")))
+	   vm_free=$((vm_free + $(grep -c '^    replay: not confirmed' "$tmp/sout")))
+	   vm_no=$((vm_no + $(grep -c '^    replay: not possible' "$tmp/sout")))
 	   grep -m1 '^  counterexample' "$tmp/sout" | sed 's/^/      /'
 	   grep -m1 '^    trace packet' "$tmp/sout" | sed 's/^/      /' ;;
 	2) strouble=$((strouble + 1))
@@ -82,7 +91,7 @@ for f in "$dir"/*.rules; do
 done
 echo "semdiff own translation: $files files: $equiv equivalent, $diff different, $trouble trouble"
 [ -n "$stock" ] &&
-echo "semdiff stock translation: $sfiles files: $sequiv equivalent, $sdiff different ($sreplayed replayed concretely, $sunverified beyond the concrete evaluator), $strouble trouble"
+echo "semdiff stock translation: $sfiles files: $sequiv equivalent, $sdiff different ($sreplayed replayed concretely, $sunverified beyond the concrete evaluator), $strouble trouble; counterexamples through the VM's trace: $vm_ok confirmed, $vm_free on free choices, $vm_no not possible"
 # Floors: most files must be proven (the rest are named above).
 [ $equiv -ge $((files * 3 / 4)) ] || { echo "FAIL: too few proven"; bad=1; }
 if [ -n "$stock" ] && [ $sdiff -lt 1 ]; then

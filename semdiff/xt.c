@@ -1,0 +1,661 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * xt compat expressions: what stock iptables-nft puts in the kernel for
+ * the extensions it does not spell natively (`-m conntrack/state`,
+ * `-m multiport`, `-m icmp`, `-m addrtype`, `-m iprange`, `-m comment`,
+ * `-j REJECT`, `-j LOG`, `-j SNAT/DNAT/MASQUERADE/REDIRECT`, ...). A
+ * `kernel` side loaded by iptables-nft-restore is full of them. Each
+ * modelled extension reads or writes the same spaces (ct state, status,
+ * protocol and direction, header bytes, fib address types, the NAT
+ * effect) as the native expressions its translation uses, so both sides
+ * compare. The semantics are the kernel extensions' (xt_conntrack.c,
+ * xt_state.c, xt_multiport.c, ip_tables.c icmp_match, xt_addrtype.c,
+ * xt_iprange.c, ipt_REJECT.c, xt_nat.c, xt_MASQUERADE.c,
+ * xt_REDIRECT.c), read for facts; the layouts are the uapi headers'.
+ * Anything else is "not modelled" (trouble), as before.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <arpa/inet.h>
+#include <linux/netfilter.h>
+#include <linux/netfilter/nf_tables.h>
+#include <linux/netfilter/nf_conntrack_common.h>
+#include <linux/netfilter/xt_conntrack.h>
+#include <linux/netfilter/xt_state.h>
+#include <linux/netfilter/xt_multiport.h>
+#include <linux/netfilter/xt_addrtype.h>
+#include <linux/netfilter/xt_iprange.h>
+#include <linux/netfilter/nf_nat.h>
+#include <linux/netfilter_ipv4/ip_tables.h>
+#include <linux/netfilter_ipv4/ipt_REJECT.h>
+#include <linux/netfilter_ipv6/ip6t_REJECT.h>
+#include <libnftnl/expr.h>
+#include "sd_int.h"
+
+/* Bits of @len bytes of space @sp from @soff (references owned). */
+static void field(struct sd_eval *ev, int sp, unsigned int soff,
+		  unsigned int len, BDD *out)
+{
+	unsigned int i;
+
+	for (i = 0; i < len * 8; i++)
+		out[i] = sd_space_bit(ev, sp, soff + i / 8, i % 8);
+}
+
+static void field_free(BDD *bits, unsigned int len)
+{
+	unsigned int i;
+
+	for (i = 0; i < len * 8; i++)
+		b_free(bits[i]);
+}
+
+/* The packets for which the rule still runs: also @c (consumed). */
+static void narrow(struct sd_eval *ev, BDD c)
+{
+	b_andin(&ev->alive, c);
+	b_free(c);
+}
+
+/* ------------------------------------------------ conntrack, state */
+
+/* The ct state values a packet has (one at a time), nft's encoding. */
+static const uint32_t ct_states[] = {
+	NF_CT_STATE_INVALID_BIT, NF_CT_STATE_BIT(IP_CT_ESTABLISHED),
+	NF_CT_STATE_BIT(IP_CT_RELATED), NF_CT_STATE_BIT(IP_CT_NEW),
+	NF_CT_STATE_UNTRACKED_BIT,
+};
+
+/* ct state is one of the values @pick accepts (by their xt bit). */
+static BDD ct_state_in(struct sd_eval *ev, uint32_t (*xtbit)(uint32_t),
+		       uint32_t mask)
+{
+	int sp = sd_space_id(ev->vars, SP_CT, NFT_CT_STATE, 0, NULL);
+	BDD bits[32], r = bddfalse;
+	unsigned int i;
+
+	if (sp < 0)
+		return bddfalse;
+	field(ev, sp, 0, 4, bits);
+	for (i = 0; i < sizeof(ct_states) / sizeof(ct_states[0]); i++) {
+		BDD e;
+
+		if (!(xtbit(ct_states[i]) & mask))
+			continue;
+		e = bv_eq_const(bits, (const uint8_t *)&ct_states[i], 4);
+		b_orin(&r, e);
+		b_free(e);
+	}
+	field_free(bits, 4);
+	return r;
+}
+
+static uint32_t conntrack_bit(uint32_t nft)
+{
+	return nft == NF_CT_STATE_UNTRACKED_BIT ?
+	       XT_CONNTRACK_STATE_UNTRACKED : nft;
+}
+
+static uint32_t state_bit(uint32_t nft)
+{
+	return nft == NF_CT_STATE_UNTRACKED_BIT ? XT_STATE_UNTRACKED : nft;
+}
+
+/* Some bit of @mask (host order, as ct status is kept) set in @sp. */
+static BDD any_bit(struct sd_eval *ev, int sp, uint32_t mask)
+{
+	const uint8_t *m = (const uint8_t *)&mask;
+	BDD bits[32], r = bddfalse;
+	unsigned int i;
+
+	field(ev, sp, 0, 4, bits);
+	for (i = 0; i < 32; i++)
+		if (m[i / 8] & (0x80 >> (i % 8)))
+			b_orin(&r, bits[i]);
+	field_free(bits, 4);
+	return r;
+}
+
+/* ct status has a bit of @mask (the space made on first use). */
+static BDD ct_status_any(struct sd_eval *ev, uint32_t mask)
+{
+	int sp = sd_space_id(ev->vars, SP_CT, NFT_CT_STATUS, 0, NULL);
+
+	return sp < 0 ? bddfalse : any_bit(ev, sp, mask);
+}
+
+/*
+ * xt_conntrack: the state test (the SNAT/DNAT pseudo-states are the
+ * entry's NAT status bits), then, for packets with a conntrack entry
+ * (established, related, new) only, protocol, status and direction.
+ */
+static int conntrack_eval(struct sd_eval *ev, uint16_t flags, uint16_t inv,
+			  uint32_t state_mask, uint32_t status_mask,
+			  uint16_t l4proto)
+{
+	const uint16_t known = XT_CONNTRACK_STATE | XT_CONNTRACK_STATUS |
+			       XT_CONNTRACK_DIRECTION | XT_CONNTRACK_PROTO |
+			       XT_CONNTRACK_STATE_ALIAS;
+	const uint16_t entry = XT_CONNTRACK_STATUS | XT_CONNTRACK_DIRECTION |
+			       XT_CONNTRACK_PROTO;
+	uint32_t tracked = NF_CT_STATE_BIT(IP_CT_ESTABLISHED) |
+			   NF_CT_STATE_BIT(IP_CT_RELATED) |
+			   NF_CT_STATE_BIT(IP_CT_NEW);
+	BDD has_ct, c, x;
+	int sp;
+
+	/* STATE_ALIAS: written as -m state, printed so; no effect */
+	if (flags & ~known)
+		return sd_eval_error(ev, "xt match `conntrack' option 0x%x is "
+				     "not modelled", flags & ~known);
+	has_ct = ct_state_in(ev, state_bit, tracked);
+	if (flags & XT_CONNTRACK_STATE) {
+		c = ct_state_in(ev, conntrack_bit, state_mask);
+		if (state_mask & XT_CONNTRACK_STATE_SNAT) {
+			x = ct_status_any(ev, IPS_SRC_NAT);
+			b_andin(&x, has_ct);
+			b_orin(&c, x);
+			b_free(x);
+		}
+		if (state_mask & XT_CONNTRACK_STATE_DNAT) {
+			x = ct_status_any(ev, IPS_DST_NAT);
+			b_andin(&x, has_ct);
+			b_orin(&c, x);
+			b_free(x);
+		}
+		if (inv & XT_CONNTRACK_STATE)
+			b_put(&c, b_not(c));
+		narrow(ev, c);
+	}
+	if (!(flags & entry)) {
+		b_free(has_ct);
+		return 0;
+	}
+	c = bddtrue;
+	if (flags & XT_CONNTRACK_PROTO) {
+		uint8_t proto = (uint8_t)l4proto;
+		BDD bits[8];
+
+		/* ct original protocol (nft's key, original direction) */
+		sp = sd_space_id(ev->vars, SP_CT, NFT_CT_PROTOCOL,
+				 IP_CT_DIR_ORIGINAL + 1, NULL);
+		if (sp < 0)
+			return -ENOMEM;
+		field(ev, sp, 0, 1, bits);
+		x = bv_eq_const(bits, &proto, 1);
+		field_free(bits, 1);
+		if (inv & XT_CONNTRACK_PROTO)
+			b_put(&x, b_not(x));
+		b_andin(&c, x);
+		b_free(x);
+	}
+	if (flags & XT_CONNTRACK_STATUS) {
+		x = ct_status_any(ev, status_mask);
+		if (inv & XT_CONNTRACK_STATUS)
+			b_put(&x, b_not(x));
+		b_andin(&c, x);
+		b_free(x);
+	}
+	if (flags & XT_CONNTRACK_DIRECTION) {
+		BDD bits[8];
+		uint8_t zero = IP_CT_DIR_ORIGINAL;
+
+		sp = sd_space_id(ev->vars, SP_CT, NFT_CT_DIRECTION, 0, NULL);
+		if (sp < 0)
+			return -ENOMEM;
+		field(ev, sp, 0, 1, bits);
+		x = bv_eq_const(bits, &zero, 1);
+		field_free(bits, 1);
+		/* the original direction, or with the invert bit (as
+		 * --ctdir REPLY sets it) the reply direction */
+		if (inv & XT_CONNTRACK_DIRECTION)
+			b_put(&x, b_not(x));
+		b_andin(&c, x);
+		b_free(x);
+	}
+	/* with an entry: these tests; without: as the state test said */
+	b_put(&c, b_ite(has_ct, c, (flags & XT_CONNTRACK_STATE) ? bddtrue :
+				   bddfalse));
+	b_free(has_ct);
+	narrow(ev, c);
+	return 0;
+}
+
+static int mt_conntrack(struct sd_eval *ev, const void *info, uint32_t len,
+			uint32_t rev)
+{
+	if (rev == 1 && len >= sizeof(struct xt_conntrack_mtinfo1)) {
+		const struct xt_conntrack_mtinfo1 *m = info;
+
+		return conntrack_eval(ev, m->match_flags, m->invert_flags,
+				      m->state_mask, m->status_mask,
+				      m->l4proto);
+	}
+	if (rev == 2 && len >= sizeof(struct xt_conntrack_mtinfo2)) {
+		const struct xt_conntrack_mtinfo2 *m = info;
+
+		return conntrack_eval(ev, m->match_flags, m->invert_flags,
+				      m->state_mask, m->status_mask,
+				      m->l4proto);
+	}
+	if (rev == 3 && len >= sizeof(struct xt_conntrack_mtinfo3)) {
+		const struct xt_conntrack_mtinfo3 *m = info;
+
+		return conntrack_eval(ev, m->match_flags, m->invert_flags,
+				      m->state_mask, m->status_mask,
+				      m->l4proto);
+	}
+	return sd_eval_error(ev, "xt match `conntrack' revision %u is not "
+			     "modelled", rev);
+}
+
+static int mt_state(struct sd_eval *ev, const void *info, uint32_t len,
+		    uint32_t rev)
+{
+	const struct xt_state_info *m = info;
+
+	if (len < sizeof(*m))
+		return -EINVAL;
+	narrow(ev, ct_state_in(ev, state_bit, m->statemask));
+	return 0;
+}
+
+/* ------------------------------------------------ ports, icmp */
+
+/* Transport header bytes @off.. as a BE port in [lo, hi]. */
+static BDD th_range(struct sd_eval *ev, unsigned int off, uint16_t lo,
+		    uint16_t hi)
+{
+	int sp = sd_space_id(ev->vars, SP_PAYLOAD,
+			     NFT_PAYLOAD_TRANSPORT_HEADER, 0, NULL);
+	uint16_t l = htons(lo), h = htons(hi);
+	BDD bits[16], r;
+
+	if (sp < 0)
+		return bddfalse;
+	field(ev, sp, off, 2, bits);
+	r = bv_range_const(bits, (const uint8_t *)&l, (const uint8_t *)&h, 2);
+	field_free(bits, 2);
+	return r;
+}
+
+/* xt_multiport: any listed port (or range, v1) of the sides asked. */
+static int multiport_eval(struct sd_eval *ev, uint8_t flags, uint8_t count,
+			  const uint16_t *ports, const uint8_t *pflags,
+			  bool invert)
+{
+	BDD r = bddfalse;
+	unsigned int i;
+
+	if (count > XT_MULTI_PORTS)
+		return -EINVAL;
+	for (i = 0; i < count; i++) {
+		uint16_t lo = ports[i], hi = ports[i];
+		BDD x;
+
+		if (pflags && pflags[i] && i + 1 < count)
+			hi = ports[++i];
+		if (flags != XT_MULTIPORT_DESTINATION) {
+			x = th_range(ev, 0, lo, hi);
+			b_orin(&r, x);
+			b_free(x);
+		}
+		if (flags != XT_MULTIPORT_SOURCE) {
+			x = th_range(ev, 2, lo, hi);
+			b_orin(&r, x);
+			b_free(x);
+		}
+	}
+	if (invert)
+		b_put(&r, b_not(r));
+	narrow(ev, r);
+	return 0;
+}
+
+static int mt_multiport(struct sd_eval *ev, const void *info, uint32_t len,
+			uint32_t rev)
+{
+	if (rev == 0 && len >= sizeof(struct xt_multiport)) {
+		const struct xt_multiport *m = info;
+
+		return multiport_eval(ev, m->flags, m->count, m->ports, NULL,
+				      false);
+	}
+	if (rev == 1 && len >= sizeof(struct xt_multiport_v1)) {
+		const struct xt_multiport_v1 *m = info;
+
+		return multiport_eval(ev, m->flags, m->count, m->ports,
+				      m->pflags, m->invert);
+	}
+	return sd_eval_error(ev, "xt match `multiport' revision %u is not "
+			     "modelled", rev);
+}
+
+/* icmp / icmp6: type 0xff is any; else the type and a code range. */
+static int mt_icmp(struct sd_eval *ev, const void *info, uint32_t len,
+		   uint32_t rev)
+{
+	const struct ipt_icmp *m = info;	/* ip6t_icmp: the same layout */
+	int sp = sd_space_id(ev->vars, SP_PAYLOAD,
+			     NFT_PAYLOAD_TRANSPORT_HEADER, 0, NULL);
+	BDD bits[16], r;
+
+	if (len < sizeof(*m) || sp < 0)
+		return -EINVAL;
+	if (m->type == 0xff) {
+		r = bddtrue;
+	} else {
+		BDD c;
+
+		field(ev, sp, 0, 2, bits);
+		r = bv_eq_const(bits, &m->type, 1);
+		c = bv_range_const(bits + 8, &m->code[0], &m->code[1], 1);
+		b_andin(&r, c);
+		b_free(c);
+		field_free(bits, 2);
+	}
+	if (m->invflags & IPT_ICMP_INV)
+		b_put(&r, b_not(r));
+	narrow(ev, r);
+	return 0;
+}
+
+static int xt_nop(struct sd_eval *ev, const void *info, uint32_t len,
+		  uint32_t rev)
+{
+	return 0;
+}
+
+/* ------------------------------------------------ iprange */
+
+/* The network header's address at @off (of @alen bytes) in [lo, hi]. */
+static BDD nh_range(struct sd_eval *ev, unsigned int off, unsigned int alen,
+		    const void *lo, const void *hi)
+{
+	int sp = sd_space_id(ev->vars, SP_PAYLOAD, NFT_PAYLOAD_NETWORK_HEADER,
+			     0, NULL);
+	BDD bits[128], r;
+
+	if (sp < 0)
+		return bddfalse;
+	field(ev, sp, off, alen, bits);
+	r = bv_range_const(bits, lo, hi, alen);
+	field_free(bits, alen);
+	return r;
+}
+
+/* xt_iprange (revision 1): source and/or destination address ranges. */
+static int mt_iprange(struct sd_eval *ev, const void *info, uint32_t len,
+		      uint32_t rev)
+{
+	const struct xt_iprange_mtinfo *m = info;
+	bool v6 = ev->family == NFPROTO_IPV6;
+	unsigned int alen = v6 ? 16 : 4;
+	BDD c;
+
+	if (rev != 1 || len < sizeof(*m))
+		return sd_eval_error(ev, "xt match `iprange' revision %u is "
+				     "not modelled", rev);
+	if (m->flags & IPRANGE_SRC) {
+		c = nh_range(ev, v6 ? 8 : 12, alen, &m->src_min, &m->src_max);
+		if (m->flags & IPRANGE_SRC_INV)
+			b_put(&c, b_not(c));
+		narrow(ev, c);
+	}
+	if (m->flags & IPRANGE_DST) {
+		c = nh_range(ev, v6 ? 24 : 16, alen, &m->dst_min, &m->dst_max);
+		if (m->flags & IPRANGE_DST_INV)
+			b_put(&c, b_not(c));
+		narrow(ev, c);
+	}
+	return 0;
+}
+
+/* ------------------------------------------------ addrtype */
+
+/*
+ * The address type the route lookup gives (fib ... type, RTN_*) is in
+ * @mask's bits: the space of nft's `fib saddr|daddr [. iif|oif] type`,
+ * with the flags ipt2nft translates addrtype to.
+ */
+static BDD addrtype_in(struct sd_eval *ev, uint32_t flags, uint16_t mask)
+{
+	int sp = sd_space_id(ev->vars, SP_FIB, flags, NFT_FIB_RESULT_ADDRTYPE,
+			     NULL);
+	BDD bits[32], r = bddfalse;
+	uint32_t t;
+
+	if (sp < 0)
+		return bddfalse;
+	field(ev, sp, 0, 4, bits);
+	for (t = 0; t < 16; t++) {
+		BDD e;
+
+		if (!(mask & (1u << t)))
+			continue;
+		e = bv_eq_const(bits, (const uint8_t *)&t, 4);
+		b_orin(&r, e);
+		b_free(e);
+	}
+	field_free(bits, 4);
+	return r;
+}
+
+static int mt_addrtype(struct sd_eval *ev, const void *info, uint32_t len,
+		       uint32_t rev)
+{
+	const struct xt_addrtype_info_v1 *m = info;
+	uint32_t dev = 0;
+	BDD c;
+
+	if (rev != 1 || len < sizeof(*m))
+		return sd_eval_error(ev, "xt match `addrtype' revision %u is "
+				     "not modelled", rev);
+	/* the kernel looks at the input interface first */
+	if (m->flags & XT_ADDRTYPE_LIMIT_IFACE_IN)
+		dev = NFTA_FIB_F_IIF;
+	else if (m->flags & XT_ADDRTYPE_LIMIT_IFACE_OUT)
+		dev = NFTA_FIB_F_OIF;
+	if (m->source) {
+		c = addrtype_in(ev, NFTA_FIB_F_SADDR | dev, m->source);
+		if (m->flags & XT_ADDRTYPE_INVERT_SOURCE)
+			b_put(&c, b_not(c));
+		narrow(ev, c);
+	}
+	if (m->dest) {
+		c = addrtype_in(ev, NFTA_FIB_F_DADDR | dev, m->dest);
+		if (m->flags & XT_ADDRTYPE_INVERT_DEST)
+			b_put(&c, b_not(c));
+		narrow(ev, c);
+	}
+	return 0;
+}
+
+/* ------------------------------------------------ REJECT */
+
+/* The reject each `--reject-with` is, as nft's reject expression. */
+static const struct { uint8_t type, code; } reject4[] = {
+	[IPT_ICMP_NET_UNREACHABLE]	= { NFT_REJECT_ICMP_UNREACH, 0 },
+	[IPT_ICMP_HOST_UNREACHABLE]	= { NFT_REJECT_ICMP_UNREACH, 1 },
+	[IPT_ICMP_PROT_UNREACHABLE]	= { NFT_REJECT_ICMP_UNREACH, 2 },
+	[IPT_ICMP_PORT_UNREACHABLE]	= { NFT_REJECT_ICMP_UNREACH, 3 },
+	[IPT_ICMP_NET_PROHIBITED]	= { NFT_REJECT_ICMP_UNREACH, 9 },
+	[IPT_ICMP_HOST_PROHIBITED]	= { NFT_REJECT_ICMP_UNREACH, 10 },
+	[IPT_TCP_RESET]			= { NFT_REJECT_TCP_RST, 0 },
+	[IPT_ICMP_ADMIN_PROHIBITED]	= { NFT_REJECT_ICMP_UNREACH, 13 },
+}, reject6[] = {
+	[IP6T_ICMP6_NO_ROUTE]		= { NFT_REJECT_ICMP_UNREACH, 0 },
+	[IP6T_ICMP6_ADM_PROHIBITED]	= { NFT_REJECT_ICMP_UNREACH, 1 },
+	[IP6T_ICMP6_NOT_NEIGHBOUR]	= { NFT_REJECT_ICMP_UNREACH, 2 },
+	[IP6T_ICMP6_ADDR_UNREACH]	= { NFT_REJECT_ICMP_UNREACH, 3 },
+	[IP6T_ICMP6_PORT_UNREACH]	= { NFT_REJECT_ICMP_UNREACH, 4 },
+	[IP6T_TCP_RESET]		= { NFT_REJECT_TCP_RST, 0 },
+	[IP6T_ICMP6_POLICY_FAIL]	= { NFT_REJECT_ICMP_UNREACH, 5 },
+	[IP6T_ICMP6_REJECT_ROUTE]	= { NFT_REJECT_ICMP_UNREACH, 6 },
+};
+
+static int tg_reject(struct sd_eval *ev, const void *info, uint32_t len,
+		     uint32_t rev)
+{
+	const uint32_t *with = info;	/* ipt/ip6t_reject_info */
+	bool v6 = ev->family == NFPROTO_IPV6;
+	unsigned int n = v6 ? sizeof(reject6) / sizeof(reject6[0]) :
+			      sizeof(reject4) / sizeof(reject4[0]);
+	char key[64];
+
+	if (len < sizeof(*with) || *with >= n ||
+	    (!v6 && *with == IPT_ICMP_ECHOREPLY) ||
+	    (v6 && *with == IP6T_ICMP6_ECHOREPLY))
+		return sd_eval_error(ev, "xt target `REJECT' with %u is not "
+				     "modelled", len >= 4 ? *with : 0);
+	snprintf(key, sizeof(key), "reject type %u code %u",
+		 v6 ? reject6[*with].type : reject4[*with].type,
+		 v6 ? reject6[*with].code : reject4[*with].code);
+	sd_terminal(ev, key);
+	return 0;
+}
+
+/* ------------------------------------------------ NAT targets */
+
+/* A NAT target's range, whatever its revision's layout. */
+struct xt_nat {
+	uint32_t	flags;
+	uint8_t		amin[16], amax[16];
+	uint8_t		pmin[2], pmax[2];
+};
+
+/*
+ * Revision 0 of SNAT/DNAT and IPv4 MASQUERADE/REDIRECT: the IPv4
+ * multi-range (one range); revision 1 and IPv6's MASQUERADE/REDIRECT:
+ * nf_nat_range; revision 2: nf_nat_range2 (a base for offsets).
+ */
+static int nat_range(struct sd_eval *ev, const void *info, uint32_t len,
+		     bool v0, bool v2, struct xt_nat *n)
+{
+	memset(n, 0, sizeof(*n));
+	if (v0) {
+		const struct nf_nat_ipv4_multi_range_compat *m = info;
+
+		if (len < sizeof(*m) || m->rangesize != 1)
+			return -EINVAL;
+		n->flags = m->range[0].flags;
+		memcpy(n->amin, &m->range[0].min_ip, 4);
+		memcpy(n->amax, &m->range[0].max_ip, 4);
+		memcpy(n->pmin, &m->range[0].min, 2);
+		memcpy(n->pmax, &m->range[0].max, 2);
+	} else {
+		const struct nf_nat_range *r = info;
+
+		if (len < (v2 ? sizeof(struct nf_nat_range2) : sizeof(*r)))
+			return -EINVAL;
+		n->flags = r->flags;
+		memcpy(n->amin, &r->min_addr, 16);
+		memcpy(n->amax, &r->max_addr, 16);
+		memcpy(n->pmin, &r->min_proto, 2);
+		memcpy(n->pmax, &r->max_proto, 2);
+	}
+	if (n->flags & NF_NAT_RANGE_PROTO_OFFSET)
+		return sd_eval_error(ev, "xt NAT with a port offset is not "
+				     "modelled");
+	return 0;
+}
+
+static int nat_target(struct sd_eval *ev, uint8_t type, const void *info,
+		      uint32_t len, uint32_t rev)
+{
+	bool v6 = ev->family == NFPROTO_IPV6;
+	bool addr = type == 1 || type == 2;
+	struct xt_nat n;
+	int ret;
+
+	if (rev > (addr ? 2u : 0u))
+		return sd_eval_error(ev, "xt NAT target revision %u is not "
+				     "modelled", rev);
+	ret = nat_range(ev, info, len, rev == 0 && !v6, rev == 2, &n);
+	if (ret < 0)
+		return ret;
+	/* what a range leaves unset is not part of the mapping */
+	return sd_nat_const(ev, type, n.flags,
+			    addr && (n.flags & NF_NAT_RANGE_MAP_IPS) ?
+			    n.amin : NULL, n.amax, v6 ? 16 : 4,
+			    n.flags & NF_NAT_RANGE_PROTO_SPECIFIED ?
+			    n.pmin : NULL, n.pmax);
+}
+
+static int tg_snat(struct sd_eval *ev, const void *info, uint32_t len,
+		   uint32_t rev)
+{
+	return nat_target(ev, 1, info, len, rev);
+}
+
+static int tg_dnat(struct sd_eval *ev, const void *info, uint32_t len,
+		   uint32_t rev)
+{
+	return nat_target(ev, 2, info, len, rev);
+}
+
+static int tg_masq(struct sd_eval *ev, const void *info, uint32_t len,
+		   uint32_t rev)
+{
+	return nat_target(ev, 3, info, len, rev);
+}
+
+static int tg_redir(struct sd_eval *ev, const void *info, uint32_t len,
+		    uint32_t rev)
+{
+	return nat_target(ev, 4, info, len, rev);
+}
+
+/* ------------------------------------------------ the table */
+
+static const struct {
+	bool		target;
+	const char	*name;
+	int		(*eval)(struct sd_eval *ev, const void *info,
+				uint32_t len, uint32_t rev);
+} xt_exts[] = {
+	{ false, "conntrack",	mt_conntrack },
+	{ false, "state",	mt_state },
+	{ false, "multiport",	mt_multiport },
+	{ false, "icmp",	mt_icmp },
+	{ false, "addrtype",	mt_addrtype },
+	{ false, "iprange",	mt_iprange },
+	{ false, "icmp6",	mt_icmp },
+	{ false, "comment",	xt_nop },	/* no effect on packets */
+	{ true,  "LOG",		xt_nop },	/* no effect; goes on */
+	{ true,  "REJECT",	tg_reject },
+	{ true,  "SNAT",	tg_snat },
+	{ true,  "DNAT",	tg_dnat },
+	{ true,  "MASQUERADE",	tg_masq },
+	{ true,  "REDIRECT",	tg_redir },
+};
+
+int sd_expr_xt(struct sd_eval *ev, struct nftnl_expr *e)
+{
+	const char *kind = nftnl_expr_get_str(e, NFTNL_EXPR_NAME);
+	bool target = strcmp(kind, "match");
+	const char *name = nftnl_expr_get_str(e, target ? NFTNL_EXPR_TG_NAME :
+					      NFTNL_EXPR_MT_NAME);
+	uint16_t irev = target ? NFTNL_EXPR_TG_REV : NFTNL_EXPR_MT_REV;
+	uint16_t iinfo = target ? NFTNL_EXPR_TG_INFO : NFTNL_EXPR_MT_INFO;
+	uint32_t rev = nftnl_expr_is_set(e, irev) ? nftnl_expr_get_u32(e, irev)
+						  : 0;
+	const void *info = NULL;
+	uint32_t len = 0;
+	unsigned int i;
+
+	if (nftnl_expr_is_set(e, iinfo))
+		info = nftnl_expr_get(e, iinfo, &len);
+	for (i = 0; name && i < sizeof(xt_exts) / sizeof(xt_exts[0]); i++) {
+		if (xt_exts[i].target != target ||
+		    strcmp(xt_exts[i].name, name))
+			continue;
+		if (!info && xt_exts[i].eval != xt_nop)
+			break;
+		return xt_exts[i].eval(ev, info, len, rev);
+	}
+	return sd_eval_error(ev, "xt %s `%s' is not modelled", kind,
+			     name ? name : "?");
+}
