@@ -21,6 +21,8 @@ struct nftvm_payload {
 
 static const struct nftvm_expr_ops nftvm_payload_set_ops;
 
+static const struct nftvm_expr_ops nftvm_payload_fast_ops;
+
 static const struct nftvm_nla_policy
 nftvm_payload_policy[NFTA_PAYLOAD_MAX + 1] = {
 	[NFTA_PAYLOAD_DREG]		= { .type = NFTVM_NLA_U32 },
@@ -123,7 +125,45 @@ static int vm_payload_init(struct nftvm_ctx *ctx, struct nftvm_expr *expr,
 	priv->base = (__u8)base;
 	priv->offset = (__u8)offset;
 	priv->len = (__u8)len;
+	if (base != NFT_PAYLOAD_LL_HEADER && (len == 1 || len == 2 || len == 4))
+		expr->ops = &nftvm_payload_fast_ops;
 	return 0;
+}
+
+/*
+ * Loads of 1, 2 or 4 bytes from the network or transport header (most
+ * selectors): fixed-size copies instead of a memcpy() call, as the
+ * kernel's nft_payload_fast_eval.
+ */
+static void vm_payload_fast_eval(struct nftvm_expr *expr,
+				 struct nftvm_regs *regs,
+				 const struct nftvm_pktinfo *pkt)
+{
+	const struct nftvm_payload *priv = nftvm_expr_priv(expr);
+	__u32 *dst = &regs->data[priv->dreg];
+	__u32 off = priv->offset;
+
+	if (priv->base == NFT_PAYLOAD_TRANSPORT_HEADER) {
+		if (!pkt->tprot_set || pkt->fragoff)
+			goto nomatch;
+		off += pkt->thoff;
+	}
+	if (off > pkt->len || pkt->len - off < priv->len)
+		goto nomatch;
+	switch (priv->len) {
+	case 4:
+		nftvm_memcpy(dst, pkt->data + off, 4);
+		return;
+	case 2:
+		*dst = 0;
+		nftvm_memcpy(dst, pkt->data + off, 2);
+		return;
+	default:
+		nftvm_reg_store8(dst, pkt->data[off]);
+		return;
+	}
+nomatch:
+	regs->verdict.code = NFT_BREAK;
 }
 
 static void vm_payload_eval(struct nftvm_expr *expr, struct nftvm_regs *regs,
@@ -312,5 +352,16 @@ const struct nftvm_expr_ops nftvm_payload_ops = {
 	.policy		= nftvm_payload_policy,
 	.init		= vm_payload_init,
 	.eval		= vm_payload_eval,
+	.dump		= vm_payload_dump,
+};
+
+/* chosen by vm_payload_init: same attributes, private data and dump */
+static const struct nftvm_expr_ops nftvm_payload_fast_ops = {
+	.name		= "payload",
+	.size		= sizeof(struct nftvm_payload),
+	.maxattr	= NFTA_PAYLOAD_MAX,
+	.policy		= nftvm_payload_policy,
+	.init		= vm_payload_init,
+	.eval		= vm_payload_fast_eval,
 	.dump		= vm_payload_dump,
 };
