@@ -166,6 +166,32 @@ nomatch:
 	regs->verdict.code = NFT_BREAK;
 }
 
+/*
+ * A link-layer load: from the link header the packet came with (meta
+ * ll, none for packets the host sends: no match), and past its end from
+ * the packet, as the kernel reads from its MAC header on.
+ */
+static void vm_payload_load_ll(const struct nftvm_payload *priv,
+			       struct nftvm_regs *regs,
+			       const struct nftvm_pktinfo *pkt)
+{
+	const struct nftvm_pktmeta *m = pkt->meta;
+	__u8 buf[256];
+	unsigned int i, off;
+
+	if (!m->ll_len || m->ll_len > NFTVM_LL_MAX ||
+	    priv->offset + priv->len > m->ll_len + pkt->len) {
+		regs->verdict.code = NFT_BREAK;
+		return;
+	}
+	for (i = 0; i < priv->len; i++) {
+		off = priv->offset + i;
+		buf[i] = off < m->ll_len ? m->ll[off] :
+					   pkt->data[off - m->ll_len];
+	}
+	nftvm_reg_store_bytes(&regs->data[priv->dreg], buf, priv->len);
+}
+
 static void vm_payload_eval(struct nftvm_expr *expr, struct nftvm_regs *regs,
 			    const struct nftvm_pktinfo *pkt)
 {
@@ -182,8 +208,8 @@ static void vm_payload_eval(struct nftvm_expr *expr, struct nftvm_regs *regs,
 		off = pkt->thoff;
 		break;
 	default:
-		/* ip, ip6 and inet packets come without a link header */
-		goto nomatch;
+		vm_payload_load_ll(priv, regs, pkt);
+		return;
 	}
 	off += priv->offset;
 	if (off > pkt->len || pkt->len - off < priv->len)
