@@ -21,6 +21,8 @@ struct nftvm_payload {
 
 static const struct nftvm_expr_ops nftvm_payload_set_ops;
 
+static const struct nftvm_expr_ops nftvm_payload_fast_ops;
+
 static const struct nftvm_nla_policy
 nftvm_payload_policy[NFTA_PAYLOAD_MAX + 1] = {
 	[NFTA_PAYLOAD_DREG]		= { .type = NFTVM_NLA_U32 },
@@ -123,7 +125,71 @@ static int vm_payload_init(struct nftvm_ctx *ctx, struct nftvm_expr *expr,
 	priv->base = (__u8)base;
 	priv->offset = (__u8)offset;
 	priv->len = (__u8)len;
+	if (base != NFT_PAYLOAD_LL_HEADER && (len == 1 || len == 2 || len == 4))
+		expr->ops = &nftvm_payload_fast_ops;
 	return 0;
+}
+
+/*
+ * Loads of 1, 2 or 4 bytes from the network or transport header (most
+ * selectors): fixed-size copies instead of a memcpy() call, as the
+ * kernel's nft_payload_fast_eval.
+ */
+static void vm_payload_fast_eval(struct nftvm_expr *expr,
+				 struct nftvm_regs *regs,
+				 const struct nftvm_pktinfo *pkt)
+{
+	const struct nftvm_payload *priv = nftvm_expr_priv(expr);
+	__u32 *dst = &regs->data[priv->dreg];
+	__u32 off = priv->offset;
+
+	if (priv->base == NFT_PAYLOAD_TRANSPORT_HEADER) {
+		if (!pkt->tprot_set || pkt->fragoff)
+			goto nomatch;
+		off += pkt->thoff;
+	}
+	if (off > pkt->len || pkt->len - off < priv->len)
+		goto nomatch;
+	switch (priv->len) {
+	case 4:
+		nftvm_memcpy(dst, pkt->data + off, 4);
+		return;
+	case 2:
+		*dst = 0;
+		nftvm_memcpy(dst, pkt->data + off, 2);
+		return;
+	default:
+		nftvm_reg_store8(dst, pkt->data[off]);
+		return;
+	}
+nomatch:
+	regs->verdict.code = NFT_BREAK;
+}
+
+/*
+ * A link-layer load: from the link header the packet came with (meta
+ * ll, none for packets the host sends: no match), and past its end from
+ * the packet, as the kernel reads from its MAC header on.
+ */
+static void vm_payload_load_ll(const struct nftvm_payload *priv,
+			       struct nftvm_regs *regs,
+			       const struct nftvm_pktinfo *pkt)
+{
+	const struct nftvm_pktmeta *m = pkt->meta;
+	__u8 buf[256];
+	unsigned int i, off;
+
+	if (!m->ll_len || m->ll_len > NFTVM_LL_MAX ||
+	    priv->offset + priv->len > m->ll_len + pkt->len) {
+		regs->verdict.code = NFT_BREAK;
+		return;
+	}
+	for (i = 0; i < priv->len; i++) {
+		off = priv->offset + i;
+		buf[i] = off < m->ll_len ? m->ll[off] :
+					   pkt->data[off - m->ll_len];
+	}
+	nftvm_reg_store_bytes(&regs->data[priv->dreg], buf, priv->len);
 }
 
 static void vm_payload_eval(struct nftvm_expr *expr, struct nftvm_regs *regs,
@@ -142,8 +208,8 @@ static void vm_payload_eval(struct nftvm_expr *expr, struct nftvm_regs *regs,
 		off = pkt->thoff;
 		break;
 	default:
-		/* ip, ip6 and inet packets come without a link header */
-		goto nomatch;
+		vm_payload_load_ll(priv, regs, pkt);
+		return;
 	}
 	off += priv->offset;
 	if (off > pkt->len || pkt->len - off < priv->len)
@@ -312,5 +378,16 @@ const struct nftvm_expr_ops nftvm_payload_ops = {
 	.policy		= nftvm_payload_policy,
 	.init		= vm_payload_init,
 	.eval		= vm_payload_eval,
+	.dump		= vm_payload_dump,
+};
+
+/* chosen by vm_payload_init: same attributes, private data and dump */
+static const struct nftvm_expr_ops nftvm_payload_fast_ops = {
+	.name		= "payload",
+	.size		= sizeof(struct nftvm_payload),
+	.maxattr	= NFTA_PAYLOAD_MAX,
+	.policy		= nftvm_payload_policy,
+	.init		= vm_payload_init,
+	.eval		= vm_payload_fast_eval,
 	.dump		= vm_payload_dump,
 };

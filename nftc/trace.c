@@ -302,6 +302,7 @@ static int trace_run(struct nftc_ctx *ctx, struct nftc_offline *off,
 	struct nftvm_result *res = calloc(1, sizeof(*res));
 	static uint8_t bytes[PKT_LEN_MAX];
 	struct nftvm_pkt pkt = { .data = bytes };
+	struct nftvm_pktmeta meta;
 	struct nftc_ruleset rs;
 	unsigned int family, i;
 	uint32_t id;
@@ -317,8 +318,19 @@ static int trace_run(struct nftc_ctx *ctx, struct nftc_offline *off,
 	}
 	pkt.len = (uint32_t)len;
 	family = (bytes[0] >> 4) == 6 ? NFPROTO_IPV6 : NFPROTO_IPV4;
+	meta = ps->meta;
+	if (hook == NF_INET_PRE_ROUTING || hook == NF_INET_LOCAL_IN ||
+	    hook == NF_INET_FORWARD) {
+		/* a received packet has its Ethernet header (zero
+		 * addresses): "ether type ip6", the dependency nft writes
+		 * after "meta iiftype ether", reads it */
+		meta.ll_len = 14;
+		memset(meta.ll, 0, 12);
+		meta.ll[12] = family == NFPROTO_IPV6 ? 0x86 : 0x08;
+		meta.ll[13] = family == NFPROTO_IPV6 ? 0xdd : 0x00;
+	}
 	ret = nftvm_eval(nftc_offline_vm(off), (unsigned int)hook, family,
-			 &pkt, &ps->meta, res);
+			 &pkt, &meta, res);
 	if (ret < 0) {
 		free(res);
 		erec_error(&ctx->erq, NULL, "Could not trace: %s",

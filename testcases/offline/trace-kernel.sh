@@ -11,8 +11,9 @@
 # the kernel of a private network namespace and into an offline state
 # file, then random packets (trace_kernel.py: IPv4 and IPv6 on lo and
 # two veths, with marks, new/established/related/invalid conntrack
-# states) sent through the kernel's receive path and described to
-# "trace packet" with the same fields. Verdicts must agree, and at the
+# states) sent through the kernel's receive path, or (three rounds in
+# ten, output chains) sent by the host with raw sockets, and described
+# to "trace packet" with the same fields. Verdicts must agree, and at the
 # end of each round every rule's counter in the kernel must equal the
 # number of times (and bytes) the VM's traces show the rule.
 #

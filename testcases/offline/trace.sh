@@ -180,5 +180,28 @@ expect "$L" drop ip saddr 10.0.0.1 udp dport 53 meta length 101
 expect "$L" drop ip6 saddr 2001:db8::1 tcp dport 22
 has 'inet t input rule meta l4proto tcp oif != .* (verdict drop)'
 
+# "meta iiftype ether" makes "ether type ip6" the dependency of an ip6
+# match (a link-header load): a received packet has its Ethernet header,
+# one the host sends (output) has none.
+cat > "$work/ll.nft" <<'NFT'
+table inet t {
+	chain input {
+		type filter hook input priority 0; policy accept;
+		meta iiftype ether ip6 nexthdr udp drop
+	}
+	chain output {
+		type filter hook output priority 0; policy accept;
+		ether type ip6 drop
+	}
+}
+NFT
+E="$work/ll"
+"$NFT" --offline "$E" -f "$work/ll.nft" || { echo "load failed"; exit 1; }
+expect "$E" drop ip6 saddr 2001:db8::1 udp dport 53 iifname '"eth0"' \
+	meta iiftype ether
+expect "$E" accept ip saddr 10.0.0.1 udp dport 53 iifname '"eth0"' \
+	meta iiftype ether
+expect "$E" accept ip6 saddr 2001:db8::1 udp dport 53 oifname '"eth0"'
+
 echo "offline trace: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

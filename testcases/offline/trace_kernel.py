@@ -19,6 +19,13 @@ priority -1000) and handed to the VM with the packet; the verdict is
 read from a counter at priority 1000 that only accepted packets reach.
 At the end of each round the kernel's counters of the tested rules are
 compared with the VM's trace hits (and byte sums).
+
+Three rounds in ten test the output hook instead: the packets are sent
+by the host with raw sockets (root's: meta skuid/skgid 0), out of vb1
+to a remote address or over lo to a local one, with marks; primers then
+come in as frames on va1. The state and the verdict are read from
+counters in output chains of "obs" (priority -150, after conntrack, and
+1000).
 """
 import os
 import random
@@ -102,13 +109,35 @@ OBS = """table inet obs {
 		type filter hook input priority 1000; policy accept;
 		counter
 	}
+	chain opre {
+		type filter hook output priority -150; policy accept;
+		ct state new counter
+		ct state established counter
+		ct state related counter
+		ct state invalid counter
+		ct direction reply counter
+	}
+	chain opost {
+		type filter hook output priority 1000; policy accept;
+		counter
+	}
+	chain keep {
+		type filter hook output priority -300; policy drop;
+		meta skuid != 12345 accept
+	}
 	chain out {
-		type filter hook output priority 0; policy accept;
+		type filter hook output priority 2000; policy accept;
 		oif "lo" drop
 	}
 }
 """
+# Counters in listing order: input (pre, post), then output (opre,
+# opost). "keep" lets out only packets of sockets with an owner (ours):
+# the kernel's own answers (RST, ICMP errors, echo replies: its control
+# sockets have no owner) never reach the output chains, and "out" keeps
+# what is sent to a local address from coming back in.
 OBS_NAMES = ["new", "established", "related", "invalid", "reply", "post"]
+OBS_BASE = {"input": 0, "output": 6}
 
 
 def obs():
@@ -178,16 +207,27 @@ class Packet:
         return dst + src + struct.pack("!H", et) + self.data
 
 
-def make_packet():
+def make_packet(hook):
     l3 = rnd.choice(L3S)
     iif = rnd.choice(["lo", "vb1", "vb2"] if l3 == 4 else ["vb1", "vb2"])
+    if hook == "output":
+        # sent by the host: to a remote address out of vb1, or to a
+        # local one over lo
+        iif = rnd.choice(["lo", "vb1", "vb1"])
     p = Packet(l3, iif)
+    p.hook = hook
     if iif == "lo":
-        src, dst = rnd.choice(G.LO4), rnd.choice(G.LO4)
+        if hook == "output" and (l3 == 6 or rnd.random() < 0.5):
+            pool = G.LOCAL4 if l3 == 4 else G.LOCAL6
+            src, dst = rnd.choice(pool), rnd.choice(pool)
+        else:
+            src, dst = rnd.choice(G.LO4), rnd.choice(G.LO4)
     elif l3 == 4:
         src, dst = rnd.choice(G.REMOTE4), rnd.choice(G.LOCAL4)
     else:
         src, dst = rnd.choice(G.REMOTE6), rnd.choice(G.LOCAL6)
+    if hook == "output" and iif != "lo":
+        src, dst = dst, src
     intent = "new" if iif == "lo" else rnd.choice(
         ["new", "new", "reply", "reply", "related"])
     proto = rnd.choice(["tcp", "tcp", "udp", "icmp"])
@@ -250,9 +290,17 @@ def make_packet():
         data = ip_packet(l3, src, dst, ipn, l4, ttl, dscp)
     p.data = data
     p.mark = rnd.choice(G.MARKS)
-    sel += ['iifname "%s"' % iif, 'iif "%s"' % iif,
-            "meta iiftype %s" % ("loopback" if iif == "lo" else "ether"),
-            "meta length %d" % len(data)]
+    if hook == "input":
+        sel += ['iifname "%s"' % iif, 'iif "%s"' % iif,
+                "meta iiftype %s" % ("loopback" if iif == "lo" else
+                                     "ether")]
+    else:
+        # the raw socket's owner is root
+        sel += ['oifname "%s"' % iif, 'oif "%s"' % iif,
+                "meta oiftype %s" % ("loopback" if iif == "lo" else
+                                     "ether"),
+                "meta skuid 0", "meta skgid 0", "hook output"]
+    sel += ["meta length %d" % len(data)]
     if p.mark:
         sel.append("meta mark %d" % p.mark)
     p.sel = sel
@@ -265,19 +313,42 @@ RAW = {4: socket.socket(socket.AF_INET, socket.SOCK_RAW, socket.IPPROTO_RAW),
 PKTSOCK = {}
 
 
-def send(p, mac):
-    if p.primer:
-        dst = p.primer[16:20] if p.l3 == 4 else p.primer[24:40]
-        fam = socket.AF_INET if p.l3 == 4 else socket.AF_INET6
-        RAW[p.l3].sendto(p.primer, (socket.inet_ntop(fam, dst), 0))
-    dev = "lo" if p.iif == "lo" else "va" + p.iif[2]
+def send_raw(l3, data, mark):
+    """Out of the host (output hook) with a raw socket."""
+    dst = data[16:20] if l3 == 4 else data[24:40]
+    fam = socket.AF_INET if l3 == 4 else socket.AF_INET6
+    RAW[l3].setsockopt(socket.SOL_SOCKET, SO_MARK, mark)
+    try:
+        RAW[l3].sendto(data, (socket.inet_ntop(fam, dst), 0))
+    except PermissionError:
+        pass	# dropped at output: the counters tell
+
+
+def send_frame(p, iif, data, mac, mark):
+    """Into the host (input hook) on @iif, with a packet socket."""
+    dev = "lo" if iif == "lo" else "va" + iif[2]
     if dev not in PKTSOCK:
         s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)
         s.bind((dev, 0))
         PKTSOCK[dev] = s
     s = PKTSOCK[dev]
-    s.setsockopt(socket.SOL_SOCKET, SO_MARK, p.mark)
-    s.send(p.frame(mac))
+    s.setsockopt(socket.SOL_SOCKET, SO_MARK, mark)
+    q = Packet(p.l3, iif)
+    q.data = data
+    s.send(q.frame(mac))
+
+
+def send(p, mac):
+    """The primer takes the other path than the packet, so that only
+    the packet passes the tested chains."""
+    if p.hook == "input":
+        if p.primer:
+            send_raw(p.l3, p.primer, 0)
+        send_frame(p, p.iif, p.data, mac, p.mark)
+    else:
+        if p.primer:
+            send_frame(p, "vb1", p.primer, mac, 0)
+        send_raw(p.l3, p.data, p.mark)
 
 
 # ---------------------------------------------------------------- the run
@@ -305,6 +376,7 @@ def main():
         print("cannot load the observer table")
         return 1
     last = obs()
+    hooks = {}
     pairs = bad = lost = rounds_bad = counted = hit = refused = 0
     rounds_cut = 0
     tally = {"accept": 0, "drop": 0}
@@ -315,11 +387,13 @@ def main():
     for r in range(2 * ROUNDS):
         if r - refused >= ROUNDS:
             break
-        gens = [G.Gen(rnd)]
+        hook = "output" if rnd.random() < 0.3 else "input"
+        ob = OBS_BASE[hook]
+        gens = [G.Gen(rnd, hook=hook)]
         if rnd.random() < 0.3:
             # a second table, its chains between and around the first's
             gens.append(G.Gen(rnd, "u", "q", (5, -5, 15), rnd.choice(
-                ["ip", "ip6", "inet"]), "dag"))
+                ["ip", "ip6", "inet"]), "dag", hook))
         text = "".join(g.text() for g in gens)
         L3S[:] = sorted({v for g in gens for v in g.l3s})
         counted_names = set().union(*(g.counted for g in gens))
@@ -347,15 +421,16 @@ def main():
         log = []
         truncated = False
         for _ in range(PACKETS):
-            p = make_packet()
+            p = make_packet(hook)
+            before = last
             send(p, mac)
             now = obs()
             for _ in range(20):
-                if sum(now[i] - last[i] for i in range(4)) == 1:
+                if sum(now[ob + i] - before[ob + i] for i in range(4)) == 1:
                     break
                 time.sleep(0.005)
                 now = obs()
-            d = [now[i] - last[i] for i in range(6)]
+            d = [now[ob + i] - before[ob + i] for i in range(6)]
             last = now
             if sum(d[:4]) != 1:
                 lost += 1
@@ -383,6 +458,7 @@ def main():
             log.append((" ".join(sel), kv, vv))
             pairs += 1
             tally[kv] += 1
+            hooks[hook] = hooks.get(hook, 0) + 1
             if vv != kv:
                 bad += 1
                 print("MISMATCH kernel %s vm %s: %s\n%s%s" % (
@@ -407,15 +483,19 @@ def main():
                 print("  %s -> kernel %s vm %s" % (s, kv, vv))
         elif VERBOSE:
             print(text)
+            for s, kv, vv in log:
+                print("  %s -> kernel %s vm %s" % (s, kv, vv))
+            print("  counters (kernel): %s" % sorted(kc.items()))
         for g in gens:
             nft("delete", "table", g.fam, g.name)
-    print("trace vs kernel: %d (ruleset, packet) pairs in %d rounds "
+    print("trace vs kernel: %d (ruleset, packet) pairs (%s) in %d rounds "
           "(and %d rulesets refused alike) "
           "(kernel: %d accepted, %d dropped; ct %s), %d verdict "
           "mismatches, %d rounds with counter mismatches (%d of %d "
           "counted rules hit; %d rounds with traces cut short not compared), "
           "%d packets lost, %.1f s" % (
-              pairs, ROUNDS, refused, tally["accept"], tally["drop"],
+              pairs, ", ".join("%s %d" % kv for kv in sorted(hooks.items())),
+              ROUNDS, refused, tally["accept"], tally["drop"],
               ", ".join("%s %d" % kv for kv in sorted(states.items())),
               bad, rounds_bad, hit, counted, rounds_cut, lost,
               time.time() - t0))

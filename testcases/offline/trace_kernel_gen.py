@@ -55,9 +55,10 @@ class Gen:
     """One ruleset: text() and the rule comments that carry counters."""
 
     def __init__(self, rnd, name="t", prefix="r", prios=(0, -10, 10),
-                 fam=None, mode=None):
+                 fam=None, mode=None, hook="input"):
         self.r = rnd
         self.name, self.prefix, self.prios = name, prefix, prios
+        self.hook = hook
         self.fam = fam or rnd.choice(["ip", "ip6", "inet", "inet"])
         self.l3s = {"ip": [4], "ip6": [6], "inet": [4, 6]}[self.fam]
         self.n = 0
@@ -156,7 +157,7 @@ class Gen:
 
     def meta_match(self, l3, l4):
         r = self.r
-        k = r.randrange(16)
+        k = r.randrange(17)
         if k == 12: return "meta iiftype %s" % self.pick(
             ["loopback", "ether", "!= loopback"])
         if k == 13: return "meta pkttype %s" % self.pick(
@@ -167,6 +168,11 @@ class Gen:
         if k == 15:
             return "meta mark %s" % self.pick(["1-3", "!= 2-16",
                                                "> 0x2"])
+        if k == 16:
+            # a socket at output (root's), none at input
+            return "meta %s %s" % (self.pick(["skuid", "skgid"]),
+                                   self.pick(["0", "!= 0", "{ 0, 1 }",
+                                              "1000"]))
         if k == 0: return 'iifname "%s"' % self.pick(IFACES)
         if k == 1: return 'iifname "vb*"'
         if k == 2: return 'iifname != { "lo", "%s" }' % self.pick(IFACES)
@@ -423,7 +429,8 @@ class Gen:
             rules = [self.rule(0) for _ in range(r.randrange(2, 9))]
             if self.mode == "deep" and name == "in":
                 rules.insert(r.randrange(len(rules) + 1), self.link(1))
-            chains.append((name, "type filter hook input priority %d; "
+            chains.append((name, "type filter hook " + self.hook +
+                           " priority %d; "
                            "policy %s;" % (prio, r.choice(["accept",
                                                             "drop"])),
                            rules))

@@ -34,6 +34,8 @@ struct nftvm_err {
 	long		attr_off;
 };
 
+#define NFTVM_LL_MAX	32
+
 /**
  * struct nftvm_pktmeta - metadata that travels with a packet
  *
@@ -99,6 +101,15 @@ struct nftvm_pktmeta {
 	__u32	fib_oif[2];
 	char	fib_oifname[2][16];
 	__u32	fib_type[2];
+	/*
+	 * The link-layer header in front of an ip/ip6/inet packet (the
+	 * kernel's MAC header of a received packet: 14 bytes of Ethernet
+	 * on veth or lo), @ll_len 0 for none (packets the host sends):
+	 * "payload @ link header" loads read it, and past its end the
+	 * packet's bytes, as from the kernel's MAC header on.
+	 */
+	__u8	ll_len;
+	__u8	ll[NFTVM_LL_MAX];
 };
 
 /* ct state bits, as nft's "ct state" values */
