@@ -2,17 +2,18 @@
 /*
  * xt compat expressions: what stock iptables-nft puts in the kernel for
  * the extensions it does not spell natively (`-m conntrack/state`,
- * `-m multiport`, `-m icmp`, `-m addrtype`, `-m iprange`, `-m comment`,
- * `-j REJECT`, `-j LOG`, `-j SNAT/DNAT/MASQUERADE/REDIRECT`, ...). A
- * `kernel` side loaded by iptables-nft-restore is full of them. Each
- * modelled extension reads or writes the same spaces (ct state, status,
- * protocol and direction, header bytes, fib address types, the NAT
- * effect) as the native expressions its translation uses, so both sides
- * compare. The semantics are the kernel extensions' (xt_conntrack.c,
- * xt_state.c, xt_multiport.c, ip_tables.c icmp_match, xt_addrtype.c,
- * xt_iprange.c, ipt_REJECT.c, xt_nat.c, xt_MASQUERADE.c,
- * xt_REDIRECT.c), read for facts; the layouts are the uapi headers'.
- * Anything else is "not modelled" (trouble), as before.
+ * `-m tcp/udp`, `-m multiport`, `-m icmp`, `-m addrtype`, `-m iprange`,
+ * `-m mac`, `-m comment`, `-j REJECT`, `-j LOG`, `-j MARK`,
+ * `-j SNAT/DNAT/MASQUERADE/REDIRECT`, ...). A `kernel` side loaded by
+ * iptables-nft-restore is full of them. Each modelled extension reads
+ * or writes the same spaces (ct state, status, protocol and direction,
+ * header bytes, fib address types, the NAT effect) as the native
+ * expressions its translation uses, so both sides compare. The
+ * semantics are the kernel extensions' (xt_conntrack.c, xt_state.c,
+ * xt_tcpudp.c, xt_multiport.c, ip_tables.c icmp_match, xt_addrtype.c,
+ * xt_iprange.c, xt_mac.c, xt_mark.c, ipt_REJECT.c, xt_nat.c,
+ * xt_MASQUERADE.c, xt_REDIRECT.c), read for facts; the layouts are the
+ * uapi headers'. Anything else is "not modelled" (trouble), as before.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -25,8 +26,12 @@
 #include <linux/netfilter/xt_conntrack.h>
 #include <linux/netfilter/xt_state.h>
 #include <linux/netfilter/xt_multiport.h>
+#include <linux/netfilter/xt_tcpudp.h>
 #include <linux/netfilter/xt_addrtype.h>
 #include <linux/netfilter/xt_iprange.h>
+#include <linux/netfilter/xt_mac.h>
+#include <linux/netfilter/xt_mark.h>
+#include <linux/if_arp.h>
 #include <linux/netfilter/nf_nat.h>
 #include <linux/netfilter_ipv4/ip_tables.h>
 #include <linux/netfilter_ipv4/ipt_REJECT.h>
@@ -333,6 +338,67 @@ static int mt_multiport(struct sd_eval *ev, const void *info, uint32_t len,
 			     "modelled", rev);
 }
 
+/* A port in [lo, hi], or with @inv outside. */
+static void port_in(struct sd_eval *ev, unsigned int off, const uint16_t *r,
+		    bool inv)
+{
+	BDD c = th_range(ev, off, r[0], r[1]);
+
+	if (inv)
+		b_put(&c, b_not(c));
+	narrow(ev, c);
+}
+
+/* xt_tcp: port ranges and the flags byte; options are not modelled. */
+static int mt_tcp(struct sd_eval *ev, const void *info, uint32_t len,
+		  uint32_t rev)
+{
+	const struct xt_tcp *m = info;
+	int sp = sd_space_id(ev->vars, SP_PAYLOAD,
+			     NFT_PAYLOAD_TRANSPORT_HEADER, 0, NULL);
+	BDD bits[8], c = bddtrue;
+	unsigned int i;
+
+	if (len < sizeof(*m) || sp < 0)
+		return -EINVAL;
+	if (m->option)
+		return sd_eval_error(ev, "xt match `tcp' --tcp-option is not "
+				     "modelled");
+	port_in(ev, 0, m->spts, m->invflags & XT_TCP_INV_SRCPT);
+	port_in(ev, 2, m->dpts, m->invflags & XT_TCP_INV_DSTPT);
+	/* (flags & mask) == cmp, bit by bit of the mask */
+	field(ev, sp, 13, 1, bits);
+	for (i = 0; i < 8; i++) {
+		if (!(m->flg_mask & (0x80 >> i)))
+			continue;
+		if (m->flg_cmp & (0x80 >> i)) {
+			b_andin(&c, bits[i]);
+		} else {
+			BDD n = b_not(bits[i]);
+
+			b_andin(&c, n);
+			b_free(n);
+		}
+	}
+	field_free(bits, 1);
+	if (m->invflags & XT_TCP_INV_FLAGS)
+		b_put(&c, b_not(c));
+	narrow(ev, c);
+	return 0;
+}
+
+static int mt_udp(struct sd_eval *ev, const void *info, uint32_t len,
+		  uint32_t rev)
+{
+	const struct xt_udp *m = info;
+
+	if (len < sizeof(*m))
+		return -EINVAL;
+	port_in(ev, 0, m->spts, m->invflags & XT_UDP_INV_SRCPT);
+	port_in(ev, 2, m->dpts, m->invflags & XT_UDP_INV_DSTPT);
+	return 0;
+}
+
 /* icmp / icmp6: type 0xff is any; else the type and a code range. */
 static int mt_icmp(struct sd_eval *ev, const void *info, uint32_t len,
 		   uint32_t rev)
@@ -410,6 +476,38 @@ static int mt_iprange(struct sd_eval *ev, const void *info, uint32_t len,
 			b_put(&c, b_not(c));
 		narrow(ev, c);
 	}
+	return 0;
+}
+
+/* ------------------------------------------------ mac */
+
+/*
+ * xt_mac: an Ethernet input device and its source address (inverted or
+ * not); what nft's `ether saddr` with its `meta iiftype ether`
+ * dependency reads.
+ */
+static int mt_mac(struct sd_eval *ev, const void *info, uint32_t len,
+		  uint32_t rev)
+{
+	const struct xt_mac_info *m = info;
+	int ll = sd_space_id(ev->vars, SP_PAYLOAD, NFT_PAYLOAD_LL_HEADER, 0,
+			     NULL);
+	int ty = sd_space_id(ev->vars, SP_META, NFT_META_IIFTYPE, 0, NULL);
+	uint16_t ether = ARPHRD_ETHER;
+	BDD bits[48], c, t;
+
+	if (len < sizeof(*m) || ll < 0 || ty < 0)
+		return -EINVAL;
+	field(ev, ty, 0, 2, bits);
+	t = bv_eq_const(bits, (const uint8_t *)&ether, 2);
+	field_free(bits, 2);
+	field(ev, ll, 6, 6, bits);
+	c = bv_eq_const(bits, m->srcaddr, 6);
+	field_free(bits, 6);
+	if (m->invert)
+		b_put(&c, b_not(c));
+	narrow(ev, t);
+	narrow(ev, c);
 	return 0;
 }
 
@@ -517,6 +615,43 @@ static int tg_reject(struct sd_eval *ev, const void *info, uint32_t len,
 	return 0;
 }
 
+/* ------------------------------------------------ MARK */
+
+/*
+ * xt MARK (revision 2): meta mark = (mark & ~mask) ^ value, as nft's
+ * `meta mark set mark and ... xor ...`; the rule goes on.
+ */
+static int tg_mark(struct sd_eval *ev, const void *info, uint32_t len,
+		   uint32_t rev)
+{
+	const struct xt_mark_tginfo2 *m = info;
+	int sp = sd_space_id(ev->vars, SP_META, NFT_META_MARK, 0, NULL);
+	const uint8_t *mask, *val;
+	BDD bits[32];
+	unsigned int i;
+
+	if (rev != 2 || len < sizeof(*m))
+		return sd_eval_error(ev, "xt target `MARK' revision %u is not "
+				     "modelled", rev);
+	if (sp < 0)
+		return -ENOMEM;
+	mask = (const uint8_t *)&m->mask;	/* host order, as meta mark */
+	val = (const uint8_t *)&m->mark;
+	field(ev, sp, 0, 4, bits);
+	for (i = 0; i < 32; i++) {
+		bool mb = mask[i / 8] & (0x80 >> (i % 8));
+		bool vb = val[i / 8] & (0x80 >> (i % 8));
+
+		if (mb)
+			b_put(&bits[i], vb ? bddtrue : bddfalse);
+		else if (vb)
+			b_put(&bits[i], b_not(bits[i]));
+	}
+	sd_space_write(ev, sp, 0, bits, 4);
+	field_free(bits, 4);
+	return 0;
+}
+
 /* ------------------------------------------------ NAT targets */
 
 /* A NAT target's range, whatever its revision's layout. */
@@ -619,13 +754,17 @@ static const struct {
 	{ false, "conntrack",	mt_conntrack },
 	{ false, "state",	mt_state },
 	{ false, "multiport",	mt_multiport },
+	{ false, "tcp",		mt_tcp },
+	{ false, "udp",		mt_udp },
 	{ false, "icmp",	mt_icmp },
 	{ false, "addrtype",	mt_addrtype },
 	{ false, "iprange",	mt_iprange },
+	{ false, "mac",		mt_mac },
 	{ false, "icmp6",	mt_icmp },
 	{ false, "comment",	xt_nop },	/* no effect on packets */
 	{ true,  "LOG",		xt_nop },	/* no effect; goes on */
 	{ true,  "REJECT",	tg_reject },
+	{ true,  "MARK",	tg_mark },
 	{ true,  "SNAT",	tg_snat },
 	{ true,  "DNAT",	tg_dnat },
 	{ true,  "MASQUERADE",	tg_masq },

@@ -10,8 +10,9 @@
 #   VM's trace of both sides (the kernel's dump loaded into a VM)
 #   confirms it;
 # * a file of extensions iptables-nft keeps as xt compat expressions
-#   (conntrack, state, multiport, icmp, addrtype, iprange, comment, LOG, REJECT,
-#   SNAT, DNAT, MASQUERADE, REDIRECT): kernel against the file
+#   (conntrack, state, tcp, udp, multiport, icmp, addrtype, iprange, mac,
+#   comment, LOG, REJECT,
+#   MARK, SNAT, DNAT, MASQUERADE, REDIRECT): kernel against the file
 #   equivalent; a port, a reject code, a ct direction, a SNAT range
 #   changed in the kernel: different;
 # * each hand-written case (cases/X-a.nft) loaded with stock nft: kernel
@@ -137,6 +138,8 @@ cat >xt.rules <<'EOF'
 -A INPUT -p tcp -j REJECT --reject-with tcp-reset
 -A INPUT -p udp -j REJECT --reject-with icmp-host-prohibited
 -A INPUT -m iprange --src-range 10.0.0.5-10.0.0.20 ! --dst-range 10.0.1.1-10.0.1.9 -j ACCEPT
+-A INPUT -p tcp -m tcp -m mac ! --mac-source 00:11:22:33:44:55 -j DROP
+-A INPUT -p udp -m udp -j DROP
 -A FORWARD -m conntrack --ctstate DNAT -j ACCEPT
 -A FORWARD -p tcp -m conntrack --ctproto tcp --ctstatus CONFIRMED --ctdir ORIGINAL -j ACCEPT
 -A FORWARD -m conntrack --ctstate NEW --ctdir REPLY -j DROP
@@ -176,6 +179,16 @@ if "$stock_nft" --debug=netlink list ruleset 2>/dev/null | grep -q 'match name m
 -A POSTROUTING -o eth1 -p tcp -j MASQUERADE --to-ports 1000-2000
 -A POSTROUTING -o eth2 -j SNAT --to-source 1.2.3.4
 -A POSTROUTING -o eth3 -p udp -j SNAT --to-source 1.2.3.4-1.2.3.8:1000-2000
+COMMIT
+*mangle
+:PREROUTING ACCEPT [0:0]
+:INPUT ACCEPT [0:0]
+:FORWARD ACCEPT [0:0]
+:OUTPUT ACCEPT [0:0]
+:POSTROUTING ACCEPT [0:0]
+-A PREROUTING -i eth0 -j MARK --set-mark 0x63
+-A PREROUTING -i eth1 -j MARK --set-xmark 0x4/0xff
+-A PREROUTING -m mark --mark 0x63 -j ACCEPT
 COMMIT
 EOF
 	iptables-nft-restore <nat.rules
