@@ -358,9 +358,15 @@ static void ext_extend(struct xl_ext *e, const struct location *loc)
 	e->loc = location_join(&e->loc, loc);
 }
 
-static bool is_setref_ext(const struct xl_ext *e)
+/*
+ * -m set / -j SET, parsed by ipset.c into nft sets. The drop-ins
+ * (XLATE_F_XT) let libxt_set parse them against the kernel's ipsets,
+ * as iptables-nft does.
+ */
+static bool is_setref_ext(const struct xl_parse *p, const struct xl_ext *e)
 {
-	return !strcmp(xl_ext_name(e), e->match ? "set" : "SET");
+	return !(p->r->ctx->flags & XLATE_F_XT) &&
+	       !strcmp(xl_ext_name(e), e->match ? "set" : "SET");
 }
 
 /* An option of -m set / -j SET: parsed by ipset.c, not libxt_set. */
@@ -416,7 +422,7 @@ static int ext_option(struct xl_parse *p, unsigned int *i, bool inv)
 		return tok_error(p, *i, "option \"%s\" is ambiguous", t);
 	if (!e)
 		return tok_error(p, *i, "unknown option \"%s\"", t);
-	if (is_setref_ext(e))
+	if (is_setref_ext(p, e))
 		return setref_option(p, e, i, name, inv);
 	optind = *i + 1;
 	if (has_arg != no_argument) {
@@ -716,7 +722,7 @@ static int final_checks(struct xl_parse *p)
 	struct xl_ext *e;
 
 	list_for_each_entry(e, xl_xt_exts(p->xr), list) {
-		if (is_setref_ext(e)) {
+		if (is_setref_ext(p, e)) {
 			if (e->setref && e->setref->given)
 				continue;
 			p->r->loc = e->loc;

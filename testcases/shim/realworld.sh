@@ -21,10 +21,10 @@ SKIP=77
 SHARED=${NFTKIT_SHARED:-$(dirname "$0")/../../../shared}
 RW="$SHARED/realworld"
 SHIM=${SHIM:-${top_builddir:-$(dirname "$0")/../../build}/iptables-shim}
-MIN_LOAD=${MIN_LOAD:-42}
-MIN_SAVE=${MIN_SAVE:-42}
-MIN_STOCK_READS=${MIN_STOCK_READS:-42}
-MIN_READS_STOCK=${MIN_READS_STOCK:-42}
+MIN_LOAD=${MIN_LOAD:-43}
+MIN_SAVE=${MIN_SAVE:-43}
+MIN_STOCK_READS=${MIN_STOCK_READS:-43}
+MIN_READS_STOCK=${MIN_READS_STOCK:-43}
 # isem-ugent.rules: xlate reads the pre-2010 "-d ! X" that 1.8.9 refuses
 MAX_ACCEPTED=${MAX_ACCEPTED:-1}
 
