@@ -48,9 +48,8 @@ char *shim_read_all(FILE *in);
 /* xt.c: libxtables for @family (once per process); 0 or -1. */
 int shim_xt_init(uint8_t family);
 /**
- * struct shim_xt - the xt hook's state (its delin_ctx.xt_priv)
- * @pipe: where extensions' save() output is caught; @stdout_fd: the
- *       real stdout meanwhile. Initialise with SHIM_XT_INIT.
+ * struct shim_xt - the xt hook's state (its delin_ctx.xt_priv): the
+ * extensions looked up so far. Initialise with SHIM_XT_INIT.
  */
 #define SHIM_XT_CACHE	64
 
@@ -62,14 +61,12 @@ struct shim_xt_ext {
 };
 
 struct shim_xt {
-	int			pipe[2];
-	int			stdout_fd;
 	/* extensions looked up: libxtables asks the kernel each time */
 	struct shim_xt_ext	cache[SHIM_XT_CACHE];
 	unsigned int		ncache;
 };
 
-#define SHIM_XT_INIT	{ .pipe = { -1, -1 }, .stdout_fd = -1 }
+#define SHIM_XT_INIT	{ .ncache = 0 }
 
 /* A delin_ctx xt hook: COMPAT_XT_MARK + iptables text, or NULL. */
 char *shim_xt_save(void *priv, const struct delin_xt *xt);

@@ -4,7 +4,7 @@
  * xtables extension's kernel structure) printed with the extension's
  * own save() from libxtables, which is how stock iptables-nft-save
  * prints them. save() writes to stdout: its output is caught in a
- * temporary file. CLI code: libxtables may exit on a broken plugin.
+ * string. CLI code: libxtables may exit on a broken plugin.
  */
 #define _GNU_SOURCE
 #include <config.h>
@@ -39,61 +39,36 @@ int shim_xt_init(uint8_t family)
 }
 
 /*
- * Run @fn(@a, @b) with stdout caught in @c's pipe (one for all calls:
- * a save of 50,000 rules makes as many; an extension prints far less
- * than a pipe holds); the text (malloc'ed) or NULL.
+ * Run @fn(@a, @b) with stdout, where extensions' save() prints, pointed
+ * at a string (glibc's stdout is a plain variable): no system call per
+ * expression. The text (malloc'ed) or NULL.
  */
 static char *catch_stdout(struct shim_xt *c, void (*fn)(const void *,
 							   const void *),
 			  const void *a, const void *b)
 {
-	size_t len = 0, cap = 256;
-	char *text, *nt;
-	ssize_t n;
+	FILE *real = stdout;
+	struct compat_text t;
+	char small[1024], *text;
+	int big, ret;
 
-	if (c->pipe[0] < 0) {
-		if (pipe2(c->pipe, O_NONBLOCK | O_CLOEXEC) < 0)
-			return NULL;
-		c->stdout_fd = dup(STDOUT_FILENO);
-		if (c->stdout_fd < 0)
-			return NULL;
+	for (big = 0; big < 2; big++) {
+		stdout = compat_text_open(&t, small, sizeof(small), big);
+		if (!stdout)
+			break;
+		fn(a, b);
+		stdout = real;
+		ret = compat_text_close(&t, &text);
+		if (ret <= 0)
+			return ret == 0 ? text : NULL;
 	}
-	fflush(stdout);
-	if (dup2(c->pipe[1], STDOUT_FILENO) < 0)
-		return NULL;
-	fn(a, b);
-	fflush(stdout);
-	dup2(c->stdout_fd, STDOUT_FILENO);
-	text = malloc(cap);
-	while (text && (n = read(c->pipe[0], text + len, cap - len - 1)) > 0) {
-		len += n;
-		if (len + 1 < cap)
-			continue;
-		cap *= 2;
-		nt = realloc(text, cap);
-		if (!nt) {
-			free(text);
-			return NULL;
-		}
-		text = nt;
-	}
-	if (text)
-		text[len] = '\0';
-	return text;
+	stdout = real;
+	return NULL;
 }
 
 void shim_xt_done(struct shim_xt *c)
 {
-	unsigned int i;
-
-	for (i = 0; i < 2; i++) {
-		if (c->pipe[i] >= 0)
-			close(c->pipe[i]);
-		c->pipe[i] = -1;
-	}
-	if (c->stdout_fd >= 0)
-		close(c->stdout_fd);
-	c->stdout_fd = -1;
+	c->ncache = 0;
 }
 
 /* The extension @name/@rev, looked up once per process run. */
