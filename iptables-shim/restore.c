@@ -625,8 +625,14 @@ int shim_restore_main(uint8_t family, int argc, char **argv)
 			compat_prog_name(family));
 		return 1;
 	}
-	copy = strdup(data);
+	/* a second go needs the input again: a file is read again */
+	copy = in == stdin ? strdup(data) : NULL;
 	ret = restore(family, &o, data);
+	if (ret == RESTORE_RETRY_NATIVE && !copy && in != stdin &&
+	    (in = fopen(o.path, "re"))) {
+		copy = shim_read_all(in);
+		fclose(in);
+	}
 	if (ret == RESTORE_RETRY_NATIVE && copy) {
 		o.no_xt = true;
 		ret = restore(family, &o, copy);
