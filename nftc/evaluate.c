@@ -238,6 +238,22 @@ static bool cmd_is_rule_add(const struct cmd *cmd)
 		cmd->op == CMD_INSERT || cmd->op == CMD_REPLACE);
 }
 
+/* No table @h names: ENOENT, with the closest name stock suggests. */
+static void enoent_table(struct eval_ctx *ctx, const struct handle *h,
+			 const struct location *loc)
+{
+	const struct table *t;
+
+	t = h->table.name ? table_fuzzy(ctx, h->table.name) : NULL;
+	if (t)
+		eval_error(ctx, loc, "%s; did you mean table "
+			   "\u2018%s\u2019 in family %s?",
+			   strerror(ENOENT), t->handle.table.name,
+			   family_name(t->handle.family));
+	else
+		eval_error(ctx, loc, "%s", strerror(ENOENT));
+}
+
 /* The table a command names, or ENOENT in stock's words. */
 static struct table *cmd_table(struct eval_ctx *ctx, struct cmd *cmd)
 {
@@ -250,14 +266,7 @@ static struct table *cmd_table(struct eval_ctx *ctx, struct cmd *cmd)
 		return t;
 	if (cmd_is_rule_add(cmd) && ctx->nft->rule_cache) {
 		/* stock's rule cache finds no table: its own words */
-		t = h->table.name ? table_fuzzy(ctx, h->table.name) : NULL;
-		if (t)
-			eval_error(ctx, loc, "%s; did you mean table "
-				   "\u2018%s\u2019 in family %s?",
-				   strerror(ENOENT), t->handle.table.name,
-				   family_name(t->handle.family));
-		else
-			eval_error(ctx, loc, "%s", strerror(ENOENT));
+		enoent_table(ctx, h, loc);
 		return NULL;
 	}
 	if (cmd_is_rule_add(cmd) ||
@@ -269,13 +278,7 @@ static struct table *cmd_table(struct eval_ctx *ctx, struct cmd *cmd)
 	t = h->table.name ? table_fuzzy(ctx, h->table.name) : NULL;
 	if (cmd->op == CMD_ADD || cmd->op == CMD_CREATE) {
 		/* the evaluator's own words (no "Could not process") */
-		if (t)
-			eval_error(ctx, loc, "%s; did you mean table "
-				   "\u2018%s\u2019 in family %s?",
-				   strerror(ENOENT), t->handle.table.name,
-				   family_name(t->handle.family));
-		else
-			eval_error(ctx, loc, "%s", strerror(ENOENT));
+		enoent_table(ctx, h, loc);
 	} else if (t && cmd->op == CMD_DELETE && cmd->obj == CMD_OBJ_TABLE) {
 		erec_error(eval_kernel_errq(ctx), loc, "%s; did you mean "
 			   "table \u2018%s\u2019 in family %s?",

@@ -378,13 +378,33 @@ static int trace_pcap_args(struct nftc_ctx *ctx, struct nftc_offline *off,
 					   NF_INET_LOCAL_IN, out);
 }
 
+/* The packet @sel describes (a compiled rule read back into @tr, @ps). */
+static int selectors_spec(struct nftc_ctx *ctx, const char *sel,
+			  struct nftc_batch **batch, struct trace_rule *tr,
+			  struct pkt_spec *ps)
+{
+	char why[160];
+
+	if (compile_selectors(ctx, sel, batch) < 0)
+		return -1;
+	if (trace_rule_read(tr, *batch) < 0) {
+		erec_error(&ctx->erq, NULL, "no selectors to trace");
+		return -1;
+	}
+	if (pkt_spec_from_rule(ps, tr->rule, tr->sets, why, sizeof(why)) < 0) {
+		erec_error(&ctx->erq, NULL, "cannot trace: %s", why);
+		return -1;
+	}
+	return 0;
+}
+
 int nftc_trace_packet(struct nftc_ctx *ctx, struct nftc_offline *off,
 		      int argc, char **argv, FILE *out, FILE *warn)
 {
 	struct trace_rule tr = { 0 };
 	struct nftc_batch *batch = NULL;
 	struct pkt_spec ps;
-	char *sel = NULL, why[160];
+	char *sel = NULL;
 	int hook, ret = -1;
 
 	if (!off) {
@@ -399,16 +419,8 @@ int nftc_trace_packet(struct nftc_ctx *ctx, struct nftc_offline *off,
 	argv++;
 	if (split_args(ctx, argc, argv, &sel, &hook) < 0)
 		goto out;
-	if (compile_selectors(ctx, sel, &batch) < 0)
+	if (selectors_spec(ctx, sel, &batch, &tr, &ps) < 0)
 		goto out;
-	if (trace_rule_read(&tr, batch) < 0) {
-		erec_error(&ctx->erq, NULL, "no selectors to trace");
-		goto out;
-	}
-	if (pkt_spec_from_rule(&ps, tr.rule, tr.sets, why, sizeof(why)) < 0) {
-		erec_error(&ctx->erq, NULL, "cannot trace: %s", why);
-		goto out;
-	}
 	ret = trace_run(ctx, off, &ps, hook >= 0 ? hook : (int)default_hook(&ps),
 			sel, out);
 out:
@@ -436,19 +448,10 @@ int nftc_trace_eval(struct nftc_ctx *ctx, struct nftvm *vm, const char *sel,
 	uint8_t bytes[2 * PKT_HDR_MAX + 64];
 	struct nftvm_pkt pkt = { .data = bytes };
 	struct pkt_spec ps;
-	char why[160];
 	int len, ret = -1;
 
-	if (compile_selectors(ctx, sel, &batch) < 0)
+	if (selectors_spec(ctx, sel, &batch, &tr, &ps) < 0)
 		goto out;
-	if (trace_rule_read(&tr, batch) < 0) {
-		erec_error(&ctx->erq, NULL, "no selectors to trace");
-		goto out;
-	}
-	if (pkt_spec_from_rule(&ps, tr.rule, tr.sets, why, sizeof(why)) < 0) {
-		erec_error(&ctx->erq, NULL, "cannot trace: %s", why);
-		goto out;
-	}
 	len = pkt_build(&ps, bytes, sizeof(bytes));
 	if (len < 0) {
 		erec_error(&ctx->erq, NULL, "packet too large to trace");
