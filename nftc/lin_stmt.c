@@ -623,8 +623,9 @@ static void lin_dynset(struct lin_ctx *ctx, const struct stmt *stmt)
 		nftnl_expr_set_u32(e, NFTNL_EXPR_DYNSET_SET_ID,
 				   set->handle.set_id);
 	}
-	lin_add_expr(ctx, e, &stmt->location);
+	/* before it is added: adding writes it into the message */
 	lin_dynset_stmts(ctx, e, stmt, stmt->kind == STMT_SET);
+	lin_add_expr(ctx, e, &stmt->location);
 }
 
 static void lin_objref(struct lin_ctx *ctx, const struct stmt *stmt)

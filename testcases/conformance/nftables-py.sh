@@ -4,7 +4,7 @@
 # pass-rate floor (raise these as the compiler improves; the lead sets the
 # final targets). Skips (77) when python3, the corpus or nft is missing.
 # Measured when these were set: ok 99.9%, fail 98.5%, decl 100%.
-MIN_OK=${MIN_OK:-99}
+MIN_OK=${MIN_OK:-100}
 MIN_FAIL=${MIN_FAIL:-97}
 MIN_DECL=${MIN_DECL:-99}
 # Listing via print-roundtrip ($PRINT_ROUNDTRIP, set by the Makefile when
