@@ -266,6 +266,63 @@ int xl_map_connlimit(struct xl_rule *r, const void *data)
 	return 0;
 }
 
+
+static bool key_masked(const struct expr *key)
+{
+	const struct expr *e;
+
+	if (key->kind == EXPR_BINOP)
+		return true;
+	if (key->kind != EXPR_CONCAT)
+		return false;
+	list_for_each_entry(e, &key->expressions, list) {
+		if (e->kind == EXPR_BINOP)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Byte mode (--hashlimit-above 20kb/s): libxt_hashlimit keeps the rate
+ * as a cost per byte, 2^32 / (bytes / 16 + 1), and the burst as a
+ * multiple of the rate. Read back as libxt_hashlimit prints them: the
+ * rate in the largest unit that leaves the cost as it is, the burst
+ * in the largest unit it reaches (so "burst 1mb" stays 1 MiB).
+ */
+#define HL_BYTE_SHIFT	4
+
+static uint64_t hl_cost_bytes(uint32_t cost)
+{
+	uint32_t r = cost ? UINT32_MAX / cost : UINT32_MAX;
+
+	return (uint64_t)(r - 1) << HL_BYTE_SHIFT;
+}
+
+static uint32_t hl_bytes_cost(uint64_t bytes)
+{
+	return UINT32_MAX / ((uint32_t)(bytes >> HL_BYTE_SHIFT) + 1);
+}
+
+static void hashlimit_bytes(const struct hashlimit_cfg3 *cfg, struct stmt *l)
+{
+	static const uint64_t units[] = { 1 << 20, 1 << 10, 1 };
+	uint64_t rate = hl_cost_bytes(cfg->avg), burst = cfg->burst * rate;
+	unsigned int i;
+
+	for (i = 0; i + 1 < sizeof(units) / sizeof(units[0]); i++) {
+		if (rate >= units[i] &&
+		    hl_bytes_cost(rate & ~(units[i] - 1)) == cfg->avg)
+			break;
+	}
+	l->limit.rate = rate / units[i] * units[i];
+	for (i = 0; burst && i + 1 < sizeof(units) / sizeof(units[0]); i++) {
+		if (burst >= units[i])
+			break;
+	}
+	l->limit.burst = burst / units[i] * units[i];
+	l->limit.unit = 1;
+	l->limit.type = NFT_LIMIT_PKT_BYTES;
+}
 int xl_map_hashlimit(struct xl_rule *r, const void *data)
 {
 	const struct xt_hashlimit_mtinfo3 *h = data;
@@ -287,8 +344,6 @@ int xl_map_hashlimit(struct xl_rule *r, const void *data)
 		{ XT_HASHLIMIT_HASH_SPT, false, true },
 	};
 
-	if (cfg->mode & XT_HASHLIMIT_BYTES)
-		return xl_error(r, "hashlimit byte mode is not translated");
 	for (i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
 		if (!(cfg->mode & parts[i].mode))
 			continue;
@@ -331,19 +386,24 @@ int xl_map_hashlimit(struct xl_rule *r, const void *data)
 		expr_free(key);
 		return xl_error(r, "out of memory");
 	}
-	set->key_typeof = true;
+	/* nft has no "typeof ip daddr & MASK": a masked key by its type */
+	set->key_typeof = !key_masked(key);
 	set->size = cfg->size;
 	s = dynset(r, name, NFT_DYNSET_OP_UPDATE, key);
 	s->set.key->elem.timeout = cfg->expire ? cfg->expire : 10000;
 	l = stmt_alloc(LOC, STMT_LIMIT);
-	if (!xl_limit_rate(cfg->avg, XT_HASHLIMIT_SCALE_v2, &l->limit.rate,
-			   &l->limit.unit)) {
-		xl_warn(r, "hashlimit rate rounded to %" PRIu64 "/day",
-			l->limit.rate);
-		r->inexact = true;
+	if (cfg->mode & XT_HASHLIMIT_BYTES) {
+		hashlimit_bytes(cfg, l);
+	} else {
+		if (!xl_limit_rate(cfg->avg, XT_HASHLIMIT_SCALE_v2,
+				   &l->limit.rate, &l->limit.unit)) {
+			xl_warn(r, "hashlimit rate rounded to %" PRIu64
+				"/day", l->limit.rate);
+			r->inexact = true;
+		}
+		l->limit.burst = cfg->burst;
+		l->limit.type = NFT_LIMIT_PKTS;
 	}
-	l->limit.burst = cfg->burst;
-	l->limit.type = NFT_LIMIT_PKTS;
 	if (cfg->mode & XT_HASHLIMIT_INVERT)
 		l->limit.flags = NFT_LIMIT_F_INV;
 	list_add_tail(&l->list, &s->set.stmts);
