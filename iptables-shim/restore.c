@@ -36,6 +36,7 @@
 struct restore_opts {
 	bool		noflush;
 	bool		counters;
+	bool		chain_counters;	/* -c: base chains' too */
 	bool		test;
 	bool		verbose;
 	const char	*table;		/* -T: only this one */
@@ -131,6 +132,12 @@ static struct chain *chain_decl(struct restore_ctx *r,
 	ch->policy = symbol_expr_alloc(ci->loc, SYMBOL_VALUE,
 				       ci->policy == NF_DROP ? "drop" :
 							       "accept");
+	/* -c: the base chain's counters too, as iptables-nft-restore */
+	if (r->o->chain_counters) {
+		ch->has_counters = true;
+		ch->packets = ci->packets;
+		ch->bytes = ci->bytes;
+	}
 	return ch;
 }
 
@@ -585,7 +592,7 @@ int shim_restore_main(uint8_t family, int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "cvVthnw::W:T:M:", opts,
 				NULL)) != -1) {
 		switch (c) {
-		case 'c': o.counters = true; break;
+		case 'c': o.counters = o.chain_counters = true; break;
 		case 'v': o.verbose = true; break;
 		case 't': o.test = true; break;
 		case 'n': o.noflush = true; break;

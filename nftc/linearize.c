@@ -264,6 +264,10 @@ static int lin_chain_add(struct lin_cmd_ctx *ctx, uint16_t flags)
 	if (chain && chain->is_base && chain->policy)
 		nftnl_chain_set_u32(c, NFTNL_CHAIN_POLICY,
 				    lin_policy_value(chain->policy));
+	if (chain && chain->is_base && chain->has_counters) {
+		nftnl_chain_set_u64(c, NFTNL_CHAIN_PACKETS, chain->packets);
+		nftnl_chain_set_u64(c, NFTNL_CHAIN_BYTES, chain->bytes);
+	}
 	ret = batch_add_chain(ctx->batch, NFT_MSG_NEWCHAIN,
 			      NLM_F_CREATE | flags, cmd->handle.family, c);
 	nftnl_chain_free(c);

@@ -104,6 +104,10 @@ struct chain {
 	struct expr		*devices;	/* EXPR_LIST or NULL */
 	struct list_head	rules;
 	char			*comment;
+	/* a base chain's counters, to set (iptables-restore -c) */
+	bool			has_counters;
+	uint64_t		packets;
+	uint64_t		bytes;
 	unsigned int		refcnt;
 	struct rule_slot	*slots;
 	unsigned int		nslots;

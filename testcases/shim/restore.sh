@@ -128,8 +128,8 @@ else
 fi
 cat > "$work/ctr" <<'X'
 *filter
-:INPUT DROP [0:0]
-:FORWARD ACCEPT [0:0]
+:INPUT DROP [9:900]
+:FORWARD ACCEPT [4:400]
 :OUTPUT ACCEPT [0:0]
 [7:700] -A INPUT -i lo -j ACCEPT
 [0:0] -A INPUT -p icmp -j ACCEPT
@@ -138,8 +138,9 @@ X
 unshare -n sh -c "'$R' -c '$work/ctr' && iptables-nft-save -c" |
 	grep -v '^#' > "$work/o"
 if grep -q '^\[7:700\] -A INPUT -i lo -j ACCEPT$' "$work/o" &&
-   grep -q '^:INPUT DROP' "$work/o"; then
-	ok "-c keeps counters, policy kept"
+   grep -q '^:INPUT DROP \[9:900\]$' "$work/o" &&
+   grep -q '^:FORWARD ACCEPT \[4:400\]$' "$work/o"; then
+	ok "-c keeps rule and base chain counters, policy kept"
 else
 	ko "-c"; cat "$work/o"
 fi
