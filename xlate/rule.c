@@ -359,6 +359,15 @@ static void ext_extend(struct xl_ext *e, const struct location *loc)
 }
 
 /*
+ * The drop-ins take what iptables 1.8.9 takes: no "-d ! addr" (old
+ * iptables' negation after the option), which ipt2nft still translates.
+ */
+static bool strict_iptables(const struct xl_parse *p)
+{
+	return p->r->ctx->flags & XLATE_F_XT;
+}
+
+/*
  * -m set / -j SET, parsed by ipset.c into nft sets. The drop-ins
  * (XLATE_F_XT) let libxt_set parse them against the kernel's ipsets,
  * as iptables-nft does.
@@ -429,9 +438,9 @@ static int ext_option(struct xl_parse *p, unsigned int *i, bool inv)
 		if (eq) {
 			arg = (char *)t + 2 + (eq - name) + 1;
 		} else if (optind < (int)p->n) {
-			/* pre-2010 "--opt ! value" */
+			/* pre-2010 "--opt ! value" (iptables-nft: no) */
 			if (!strcmp(p->tok[optind].text, "!") &&
-			    optind + 1 < (int)p->n) {
+			    optind + 1 < (int)p->n && !strict_iptables(p)) {
 				p->r->loc = p->tok[optind].loc;
 				xl_warn(p->r, "using intrapositioned negation "
 					"(`--option ! this`) is deprecated in "
@@ -468,7 +477,8 @@ static int opt_arg(struct xl_parse *p, unsigned int *i, unsigned int k,
 	if (*i + k >= p->n)
 		return tok_error(p, *i, "option \"%s\" requires an argument",
 				 p->tok[*i].text);
-	if (!strcmp(p->tok[*i + k].text, "!") && *i + k + 1 < p->n) {
+	if (!strcmp(p->tok[*i + k].text, "!") && *i + k + 1 < p->n &&
+	    !strict_iptables(p)) {
 		p->r->loc = p->tok[*i + k].loc;
 		xl_warn(p->r, "using intrapositioned negation (`%s ! this`) "
 			"is deprecated in favor of extrapositioned (`! %s "

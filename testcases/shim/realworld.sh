@@ -26,7 +26,7 @@ MIN_SAVE=${MIN_SAVE:-43}
 MIN_STOCK_READS=${MIN_STOCK_READS:-43}
 MIN_READS_STOCK=${MIN_READS_STOCK:-43}
 # isem-ugent.rules: xlate reads the pre-2010 "-d ! X" that 1.8.9 refuses
-MAX_ACCEPTED=${MAX_ACCEPTED:-1}
+MAX_ACCEPTED=${MAX_ACCEPTED:-0}
 
 [ -d "$RW" ] || { echo "no $RW"; exit $SKIP; }
 [ -x "$SHIM/iptables-restore-nft" ] || { echo "no $SHIM"; exit $SKIP; }
