@@ -54,12 +54,16 @@ static void nftvm_fill_elem(struct nftvm_nlbuf *b, const struct nftvm_set *s,
 					 nftvm_elem_data(s, e), s->dlen);
 		}
 	}
+	if (e->obj)
+		nftvm_nla_put_str(b, NFTA_SET_ELEM_OBJREF, e->obj->name);
 	if (e->flags)
 		nftvm_nla_put_be32(b, NFTA_SET_ELEM_FLAGS, e->flags);
 	/* the kernel keeps (and dumps) only a timeout the set's differs from */
 	if (e->timeout && e->timeout / NFTVM_NSEC_PER_MSEC != s->timeout)
 		nftvm_nla_put_be64(b, NFTA_SET_ELEM_TIMEOUT,
 				   e->timeout / NFTVM_NSEC_PER_MSEC);
+	if (e->udata)
+		nftvm_nla_put(b, NFTA_SET_ELEM_USERDATA, e->udata, e->udlen);
 	nftvm_nla_nest_end(b, nest);
 }
 

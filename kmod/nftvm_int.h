@@ -491,6 +491,8 @@ struct nftvm_elem {
 	__u64			timeout;	/* ns, 0: none */
 	__u64			expires;	/* VM clock, 0: never */
 	struct nftvm_elem_ext	*ext;		/* dynset expressions */
+	void			*udata;		/* comment and such */
+	__u32			udlen;
 	__u32			words[];
 };
 

@@ -54,6 +54,7 @@ struct nftvm_elem *nftvm_elem_alloc(const struct nftvm_set *set)
 void nftvm_elem_free(const struct nftvm_set *set, struct nftvm_elem *e)
 {
 	nftvm_ext_free(e->ext);
+	nftvm_free(e->udata);
 	nftvm_free(e);
 }
 

@@ -174,8 +174,16 @@ static int nftvm_elem_parse_extras(struct nftvm_ctx *ctx,
 	if (err < 0)
 		return err;
 	err = nftvm_elem_parse_exprs(ctx, set, tb, e);
-	if (err < 0 || !tb[NFTA_SET_ELEM_OBJREF])
+	if (err < 0)
 		return err;
+	if (tb[NFTA_SET_ELEM_USERDATA]) {
+		e->udlen = nftvm_nla_len(tb[NFTA_SET_ELEM_USERDATA]);
+		e->udata = nftvm_nla_memdup(tb[NFTA_SET_ELEM_USERDATA]);
+		if (e->udlen && !e->udata)
+			return -NFTVM_ENOMEM;
+	}
+	if (!tb[NFTA_SET_ELEM_OBJREF])
+		return 0;
 	e->obj = nftvm_obj_lookup(ctx->table, tb[NFTA_SET_ELEM_OBJREF],
 				  set->objtype);
 	if (!e->obj)
