@@ -29,6 +29,8 @@
 #include <libmnl/libmnl.h>
 #include <linux/netfilter/nfnetlink.h>
 #include <linux/netfilter/nf_tables.h>
+#include <libnftnl/expr.h>
+#include <libnftnl/rule.h>
 #include "lin_int.h"
 
 /* The one expression of the scratch message, as a libnftnl object. */
@@ -167,6 +169,60 @@ static int rule_check_bytes(const struct nlmsghdr *nlh, struct nftnl_rule *r)
 	return ret;
 }
 
+/*
+ * libnftnl writes objref's names without a NUL (mnl_attr_put_str) and
+ * reads them back as C strings: a name whose length is a multiple of 4
+ * runs on into the next attribute. Put the names the message holds
+ * back into the parsed rule @r, in expression order.
+ */
+static int objref_names_fix(const struct nlmsghdr *nlh, struct nftnl_rule *r)
+{
+	static const struct { uint16_t nla; uint16_t attr; } names[] = {
+		{ NFTA_OBJREF_IMM_NAME, NFTNL_EXPR_OBJREF_IMM_NAME },
+		{ NFTA_OBJREF_SET_NAME, NFTNL_EXPR_OBJREF_SET_NAME },
+	};
+	const struct nlattr *a, *elem, *f, *data = NULL, *name;
+	struct nftnl_expr_iter *it = nftnl_expr_iter_create(r);
+	struct nftnl_expr *e = NULL;
+	unsigned int i;
+	char *str;
+
+	if (!it)
+		return -ENOMEM;
+	mnl_attr_for_each(a, nlh, sizeof(struct nfgenmsg)) {
+		if (mnl_attr_get_type(a) != NFTA_RULE_EXPRESSIONS)
+			continue;
+		mnl_attr_for_each_nested(elem, a) {
+			e = nftnl_expr_iter_next(it);
+			name = data = NULL;
+			mnl_attr_for_each_nested(f, elem) {
+				if (mnl_attr_get_type(f) == NFTA_EXPR_NAME)
+					name = f;
+				else if (mnl_attr_get_type(f) == NFTA_EXPR_DATA)
+					data = f;
+			}
+			if (!e || !name || !data ||
+			    strncmp(mnl_attr_get_payload(name), "objref", 7))
+				continue;
+			mnl_attr_for_each_nested(f, data) {
+				for (i = 0; i < sizeof(names) / sizeof(names[0]);
+				     i++) {
+					if (mnl_attr_get_type(f) != names[i].nla)
+						continue;
+					str = strndup(mnl_attr_get_payload(f),
+						      mnl_attr_get_payload_len(f));
+					if (str)
+						nftnl_expr_set_str(e, names[i].attr,
+								   str);
+					free(str);
+				}
+			}
+		}
+	}
+	nftnl_expr_iter_destroy(it);
+	return 0;
+}
+
 /**
  * lin_rule_debug - print the rule message @nlh as --debug=netlink does
  * @with_handle: the message carries NFTA_RULE_HANDLE (replace), which
@@ -183,6 +239,8 @@ int lin_rule_debug(FILE *out, const struct nlmsghdr *nlh, bool with_handle)
 	if (!r)
 		return ret;
 	ret = nftnl_rule_nlmsg_parse(nlh, r) < 0 ? -EPROTO : 0;
+	if (ret == 0)
+		ret = objref_names_fix(nlh, r);
 	if (ret == 0)
 		ret = rule_check_bytes(nlh, r);
 	if (ret == 0) {
