@@ -172,8 +172,9 @@ static int rule_check_bytes(const struct nlmsghdr *nlh, struct nftnl_rule *r)
 /*
  * libnftnl writes objref's names without a NUL (mnl_attr_put_str) and
  * reads them back as C strings: a name whose length is a multiple of 4
- * runs on into the next attribute. Put the names the message holds
- * back into the parsed rule @r, in expression order.
+ * runs on into the next attribute. Such a read-back begins with the
+ * name the message holds: cut it there, in place (setting the name
+ * anew would leak libnftnl's copy).
  */
 static int objref_names_fix(const struct nlmsghdr *nlh, struct nftnl_rule *r)
 {
@@ -185,7 +186,8 @@ static int objref_names_fix(const struct nlmsghdr *nlh, struct nftnl_rule *r)
 	struct nftnl_expr_iter *it = nftnl_expr_iter_create(r);
 	struct nftnl_expr *e = NULL;
 	unsigned int i;
-	char *str;
+	size_t len;
+	char *cur;
 
 	if (!it)
 		return -ENOMEM;
@@ -209,12 +211,13 @@ static int objref_names_fix(const struct nlmsghdr *nlh, struct nftnl_rule *r)
 				     i++) {
 					if (mnl_attr_get_type(f) != names[i].nla)
 						continue;
-					str = strndup(mnl_attr_get_payload(f),
-						      mnl_attr_get_payload_len(f));
-					if (str)
-						nftnl_expr_set_str(e, names[i].attr,
-								   str);
-					free(str);
+					len = mnl_attr_get_payload_len(f);
+					cur = (char *)nftnl_expr_get_str(
+						e, names[i].attr);
+					if (cur && strlen(cur) > len &&
+					    !memcmp(cur, mnl_attr_get_payload(f),
+						    len))
+						cur[len] = '\0';
 				}
 			}
 		}
