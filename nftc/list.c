@@ -1079,17 +1079,6 @@ static int print_one(struct nftc_ctx *ctx, const struct cmd *cmd,
 	return 0;
 }
 
-static bool table_has_objs(const struct table *t, uint32_t type)
-{
-	const struct obj *o;
-
-	list_for_each_entry(o, &t->objs, list) {
-		if (o->type == type)
-			return true;
-	}
-	return false;
-}
-
 static void print_plural(const struct cmd *cmd, struct output_ctx *octx,
 			 struct nftc_ruleset *rs)
 {
@@ -1119,8 +1108,11 @@ static void print_plural(const struct cmd *cmd, struct output_ctx *octx,
 			print_table_part(octx, t, PICK_FLOWTABLES, 0);
 			break;
 		default:
-			/* stock skips tables without such objects */
-			if (table_has_objs(t, cmd_objtypes[cmd->obj]))
+			/*
+			 * stock skips tables without objects; a table with
+			 * objects of other types only is listed empty
+			 */
+			if (!list_empty(&t->objs))
 				print_table_part(octx, t, PICK_OBJS,
 						 cmd_objtypes[cmd->obj]);
 			break;

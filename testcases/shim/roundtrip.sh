@@ -13,7 +13,7 @@ SKIP=77
 SHARED=${NFTKIT_SHARED:-$(dirname "$0")/../../../shared}
 RW="$SHARED/realworld"
 SHIM=${SHIM:-${top_builddir:-$(dirname "$0")/../../build}/iptables-shim}
-MIN_SAME=${MIN_SAME:-44}
+MIN_SAME=${MIN_SAME:-43}
 [ -d "$RW" ] || { echo "no $RW"; exit $SKIP; }
 [ -x "$SHIM/iptables-restore-nft" ] || { echo "no $SHIM"; exit $SKIP; }
 unshare -n nft list ruleset >/dev/null 2>&1 || {
