@@ -58,6 +58,12 @@ static inline struct erec_queue *eval_kernel_errq(struct eval_ctx *ctx)
 
 /* ENOENT of a jump to a missing chain at @loc, in stock's words. */
 int eval_jump_enoent(struct eval_ctx *ctx, const struct location *loc);
+/* An error at @loc in ctx->nft->erq; returns -1. */
+int eval_error(struct eval_ctx *ctx, const struct location *loc,
+	       const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* eval_chain.c: hooks, priorities, policy and devices of a declaration */
+int chain_evaluate(struct eval_ctx *ctx, struct chain *chain);
+int flowtable_evaluate(struct eval_ctx *ctx, struct flowtable *ft);
 
 /* Set what the next expression to evaluate is expected to be. */
 void expr_set_context(struct eval_ctx *ctx, const struct datatype *dtype,
