@@ -424,11 +424,9 @@ static void print_errors(const struct erec_queue *a, const struct erec_queue *b,
 static int restore(uint8_t family, const struct restore_opts *o, char *data)
 {
 	struct restore_ctx r = { .family = family, .o = o };
-	struct erec_queue none;
 	struct xlate_ctx *x;
 	int ret = -1;
 
-	erec_queue_init(&none, 0);
 	init_list_head(&r.decls);
 	/* extensions as iptables-nft writes them (native: without xt) */
 	x = xlate_ctx_alloc(family, (o->counters ? XLATE_F_COUNTERS : 0) |
@@ -470,9 +468,7 @@ report:
 				      xlate_errors(x) : &r.nft->erq);
 		goto out;
 	}
-	/* a rule the kernel refused: only nft's queue has it */
-	print_errors(xlate_errors(x), r.retry_native ? &none : &r.nft->erq,
-		     o->verbose);
+	print_errors(xlate_errors(x), &r.nft->erq, o->verbose);
 	if (xlate_errors(x)->num_errors && xlate_stats(x)->param_problem)
 		ret = RESTORE_PARAM_PROBLEM;
 	if ((ret < 0 || ret == RESTORE_KERNEL_REFUSED) &&
