@@ -562,29 +562,13 @@ static int dump_ruleset(struct dump_ctx *d, uint32_t family, bool rules)
 int nftc_ruleset_dump(struct nftc_ruleset *rs, uint32_t family,
 		      struct nftc_offline *off)
 {
-	return nftc_ruleset_dump_xt(rs, family, off, NULL, NULL);
-}
-
-/**
- * nftc_ruleset_dump_xt - nftc_ruleset_dump() with another xt hook
- *
- * iptables-save-nft decompiles iptables-nft's compat expressions to
- * iptables text instead of nft's translations, in the same single dump.
- */
-int nftc_ruleset_dump_xt(struct nftc_ruleset *rs, uint32_t family,
-			 struct nftc_offline *off, nftc_xt_hook hook,
-			 void *priv)
-{
 	struct dump_ctx d;
 	int ret;
 
 	nftc_ruleset_init(rs);
 	ret = dump_open(&d, rs, off);
-	if (ret == 0) {
-		d.xt_hook = hook;
-		d.xt_priv = priv;
+	if (ret == 0)
 		ret = dump_ruleset(&d, family, true);
-	}
 	dump_close(&d);
 	return ret;
 }

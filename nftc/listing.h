@@ -34,22 +34,17 @@ struct nftc_offline;
 int nftc_ruleset_dump(struct nftc_ruleset *rs, uint32_t family,
 		      struct nftc_offline *off);
 /*
- * The same with @hook (and its @priv) decompiling iptables-nft's compat
- * expressions (delin_ctx.xt_xlate) instead of nftc_xt_xlate.
- */
-struct delin_xt;
-typedef char *(*nftc_xt_hook)(void *priv, const struct delin_xt *xt);
-int nftc_ruleset_dump_xt(struct nftc_ruleset *rs, uint32_t family,
-			 struct nftc_offline *off, nftc_xt_hook hook,
-			 void *priv);
-/*
  * Rules one chain at a time: nftc_dumper_open() reads everything of
- * @family but the rules into @rs (as nftc_ruleset_dump_xt(); on failure
- * NULL and *@err a negative errno; @rs is to be freed either way), then
+ * @family but the rules into @rs (on failure NULL and *@err a negative
+ * errno; @rs is to be freed either way), with @hook (and its @priv)
+ * decompiling iptables-nft's compat expressions (delin_ctx.xt_xlate)
+ * instead of nftc_xt_xlate when set; then
  * each nftc_dumper_rules() dumps the rules of @c in @t, handing each
  * decompiled rule to @sink, which owns it (rule_free()). Memory stays
  * that of one rule however long the chain.
  */
+struct delin_xt;
+typedef char *(*nftc_xt_hook)(void *priv, const struct delin_xt *xt);
 struct nftc_dumper;
 struct table;
 struct chain;
