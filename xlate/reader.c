@@ -315,10 +315,6 @@ static int read_rule(struct xlate_ctx *ctx, struct xl_table *t,
 	struct xl_rule_ent *ent;
 	int ret;
 
-	ent = calloc(1, sizeof(*ent));
-	if (!ent)
-		return -1;
-	ent->loc = *loc;
 	h.table.name = (char *)t->layout->name;
 	h.chain.name = c->name;
 	r.rule = rule_alloc(loc, &h);
@@ -331,7 +327,6 @@ static int read_rule(struct xlate_ctx *ctx, struct xl_table *t,
 		/* -4/-6 of the other family: iptables skips it too */
 		ctx->stats.rules--;
 		rule_free(r.rule);
-		free(ent);
 		return 0;
 	}
 	if (ret < 0) {
@@ -340,11 +335,16 @@ static int read_rule(struct xlate_ctx *ctx, struct xl_table *t,
 	}
 	if (ctx->stream) {
 		/* handed over (or, after an error, dropped) at once */
-		free(ent);
 		if (r.rule)
 			xl_stream_rule(ctx, t, c, r.rule, loc, insert);
 		return ret < 0 ? -1 : 0;
 	}
+	ent = calloc(1, sizeof(*ent));
+	if (!ent) {
+		rule_free(r.rule);
+		return -1;
+	}
+	ent->loc = *loc;
 	ent->rule = r.rule;
 	ent->inexact = r.inexact;
 	if (insert)
