@@ -44,7 +44,7 @@ example)
 	;;
 test)
 	cd "$top/build"
-	exec make check
+	exec make -j"$(nproc)" check
 	;;
 *)
 	echo "usage: $0 [example|test]" >&2

@@ -370,7 +370,9 @@ def one_file(args, path, env, tmp, tag, v6):
             subprocess.run([args.ipt2nft, "-q"] + (["-6"] if v6 else []) +
                            sets + [path], stdout=f,
                            stderr=subprocess.DEVNULL)
-        sh("ip netns exec %s %s-legacy-restore < %s"
+        # -w: the xtables lock is one file for every namespace, and
+        # other tests may run iptables-legacy at the same time
+        sh("ip netns exec %s %s-legacy-restore -w < %s"
            % (a.ns, "ip6tables" if v6 else "iptables", shlex.quote(path)))
         sh("ip netns exec %s %s -f %s" % (b.ns, args.nft, out))
         got_a = a.run(pkts, tmp)

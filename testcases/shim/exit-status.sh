@@ -33,7 +33,9 @@ for f in "$dir"/*.rules; do
 		echo "same   $name: $ours"
 		continue
 	fi
-	leg=$(unshare -n sh -c "iptables-legacy-restore '$f' >/dev/null 2>&1
+	# -w: the xtables lock is shared by every namespace (and test);
+	# -w takes the next word as its seconds, so the file comes on stdin
+	leg=$(unshare -n sh -c "iptables-legacy-restore -w <'$f' >/dev/null 2>&1
 		echo \$?")
 	if [ "$ours" = "$leg" ] && [ "$ours" != 0 ]; then
 		legacy=$((legacy + 1))
