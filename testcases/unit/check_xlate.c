@@ -293,6 +293,22 @@ START_TEST(test_sctp_chunks)
 }
 END_TEST
 
+/*
+ * TEE --oif: the device must exist where the rule is loaded; it is
+ * printed by name, as written. Without XLATE_F_SYSTEM_IFACES only lo
+ * is known.
+ */
+START_TEST(test_tee_oif)
+{
+	CHECK_XL("iptables -t mangle -A PREROUTING -j TEE --gateway "
+		 "1.2.3.4 --oif lo",
+		 "add rule ip mangle PREROUTING counter dup to 1.2.3.4 "
+		 "device \"lo\"");
+	CHECK_XL_FAILS("iptables -t mangle -A PREROUTING -j TEE --gateway "
+		       "1.2.3.4 --oif nosuchdev0");
+}
+END_TEST
+
 /* xt_ecn: the two ECN bits of the TOS byte; ECE/CWR are TCP flags */
 START_TEST(test_ecn)
 {
@@ -702,6 +718,7 @@ static Suite *xlate_suite(void)
 	tcase_add_test(tc, test_connlabel);
 	tcase_add_test(tc, test_dccp_sctp);
 	tcase_add_test(tc, test_sctp_chunks);
+	tcase_add_test(tc, test_tee_oif);
 	tcase_add_test(tc, test_ecn);
 	tcase_add_test(tc, test_rpfilter);
 	tcase_add_test(tc, test_tos_target);
