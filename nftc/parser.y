@@ -292,7 +292,8 @@ identifier	:	STRING
 
 /* Keywords that are also common object names. */
 kw_ident	:	FWD | DUP | LOG | LAST | NAME | HOOK | DEVICE | TYPE
-		|	MAP | SET | RULE | CHAIN | TABLE | ELEMENT | OPTION | CHUNK
+		|	MAP | SET | RULE | CHAIN | TABLE | ELEMENT | OPTION
+		|	CHUNK
 		|	OPTIONS | VERSION | SIZE | POLICY | PRIORITY | PROTOCOL
 		|	GROUP | LEVEL | PREFIX | RATE | COUNT | SEED | OFFSET
 		|	INDEX | POSITION | HANDLE | TIMEOUT | EXPIRES | USED

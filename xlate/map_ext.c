@@ -322,8 +322,8 @@ static int sctp_chunk_types(struct xl_rule *r, const struct xt_sctp_info *s)
 		if (!SCTP_CHUNKMAP_IS_SET(s->chunkmap, t))
 			continue;
 		if (!sctp_chunk_desc(t))
-			return xl_error(r, "sctp --chunk-types: nftables has no "
-					"name for chunk type %u", t);
+			return xl_error(r, "sctp --chunk-types: nftables "
+					"has no name for chunk type %u", t);
 		if (sctp_chunk_flags(s, t) && !flagged)
 			flagged = sctp_chunk_desc(t)->name;
 		n++;

@@ -10,8 +10,8 @@
 # translation ipt2nft calls exact must count exactly the packets xt_sctp
 # counts; an approximate one (a warning, status 1) may differ only where
 # its warnings say (several chunks of one type, non-first fragments)
-# and is reported with those packets; a refused one is skipped. Needs root, iptables-legacy with xt_sctp, python3;
-# skips (77) otherwise.
+# and is reported with those packets; a refused one is skipped. Needs
+# root, iptables-legacy with xt_sctp, python3; skips (77) otherwise.
 set -u
 SKIP=77
 NFT=${NFT:-}
