@@ -1678,7 +1678,12 @@ exthdr_sel	:	EXTHDR_NAME field_name
 			}
 		|	PROTO CHUNK STRING field_name
 			{
-				$$ = chunk_sel(state, &@$, $1, &@1, $3, &@3, $4,
+				/* stock's location: "data tsn" */
+				struct location l = @3;
+
+				l.last_line = @4.last_line;
+				l.last_column = @4.last_column;
+				$$ = chunk_sel(state, &l, $1, &@1, $3, &@3, $4,
 					       &@4);
 				free($3);
 				if (!$$)
@@ -1686,7 +1691,7 @@ exthdr_sel	:	EXTHDR_NAME field_name
 			}
 		|	PROTO CHUNK STRING
 			{
-				$$ = chunk_sel(state, &@$, $1, &@1, $3, &@3,
+				$$ = chunk_sel(state, &@3, $1, &@1, $3, &@3,
 					       NULL, NULL);
 				free($3);
 				if (!$$)
