@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * exthdr: IPv6 extension headers and TCP options.  Load bytes of the
- * header/option of a given type, or with NFT_EXTHDR_F_PRESENT just 1/0
- * for "is it there"; with a source register (TCP options only) write a
- * 2- or 4-byte field of the option and fix the TCP checksum.  The
- * variant is chosen at load time and shares the private area's size.
+ * exthdr: IPv6 extension headers, TCP options and SCTP chunks.  Load
+ * bytes of the header/option/chunk of a given type, or with
+ * NFT_EXTHDR_F_PRESENT just 1/0 for "is it there"; with a source register
+ * (TCP options only) write a 2- or 4-byte field of the option and fix the
+ * TCP checksum.  The variant is chosen at load time and shares the
+ * private area's size.
  */
 #include "nftvm_int.h"
 
@@ -30,6 +31,7 @@ nftvm_exthdr_policy[NFTA_EXTHDR_MAX + 1] = {
 
 static const struct nftvm_expr_ops nftvm_exthdr_tcp_ops;
 static const struct nftvm_expr_ops nftvm_exthdr_tcp_set_ops;
+static const struct nftvm_expr_ops nftvm_exthdr_sctp_ops;
 
 #define NFTVM_IPV6_NEXTHDR_FRAGMENT	44
 #define NFTVM_IPV6_NEXTHDR_AUTH		51
@@ -173,6 +175,64 @@ static void vm_exthdr_tcp_eval(struct nftvm_expr *expr,
 		regs->verdict.code = NFT_BREAK;
 }
 
+#define NFTVM_SCTP_COMMON_HDR_LEN	12	/* ports, tag, checksum */
+#define NFTVM_SCTP_CHUNK_HDR_LEN	4	/* type, flags, length */
+
+/*
+ * Offset in the packet of the first chunk of type @type after the SCTP
+ * common header (RFC 9260 3.2: chunks are padded to 4 bytes, the length
+ * field excludes the padding), its length in *@clen; 0 if there is none.
+ * A chunk of length 0 ends the walk: it cannot be stepped over.
+ */
+static __u32 vm_sctp_find_chunk(const struct nftvm_pktinfo *pkt, __u8 type,
+				__u32 *clen)
+{
+	__u32 off = pkt->thoff + NFTVM_SCTP_COMMON_HDR_LEN, len;
+	const __u8 *ch;
+
+	while (off < pkt->len && pkt->len - off >= NFTVM_SCTP_CHUNK_HDR_LEN) {
+		ch = pkt->data + off;
+		len = nftvm_get_be16(ch + 2);
+		if (len == 0)
+			return 0;
+		if (ch[0] == type) {
+			*clen = len;
+			return off;
+		}
+		/* at most 16 bits plus padding: no overflow of a __u32 */
+		off += (len + 3u) & ~3u;
+	}
+	return 0;
+}
+
+/*
+ * Only in the first (or only) fragment of an SCTP packet, as the kernel:
+ * a match never reads another protocol's bytes as chunks.  A field past
+ * the chunk's length or the packet's end means "no match".
+ */
+static void vm_exthdr_sctp_eval(struct nftvm_expr *expr,
+				struct nftvm_regs *regs,
+				const struct nftvm_pktinfo *pkt)
+{
+	const struct nftvm_exthdr *priv = nftvm_expr_priv(expr);
+	__u32 *d = &regs->data[priv->reg];
+	__u32 off = 0, clen = 0;
+
+	if (pkt->tprot_set && pkt->l4proto == IPPROTO_SCTP && !pkt->fragoff)
+		off = vm_sctp_find_chunk(pkt, priv->type, &clen);
+	if (priv->flags & NFT_EXTHDR_F_PRESENT) {
+		nftvm_reg_store8(d, off != 0);
+		return;
+	}
+	if (!off || priv->offset + priv->len > clen ||
+	    clen > pkt->len - off)
+		goto nomatch;
+	nftvm_reg_store_bytes(d, pkt->data + off + priv->offset, priv->len);
+	return;
+nomatch:
+	regs->verdict.code = NFT_BREAK;
+}
+
 /* RFC 1624 update of the TCP checksum for one 16-bit word change */
 static void vm_tcp_csum_replace2(__u8 *check, __u16 from, __u16 to)
 {
@@ -293,8 +353,11 @@ static int vm_exthdr_init(struct nftvm_ctx *ctx, struct nftvm_expr *expr,
 	case NFT_EXTHDR_OP_TCPOPT:
 		expr->ops = &nftvm_exthdr_tcp_ops;
 		break;
+	case NFT_EXTHDR_OP_SCTP:
+		expr->ops = &nftvm_exthdr_sctp_ops;
+		break;
 	default:
-		/* IPv4 options, SCTP chunks, DCCP options: not modelled */
+		/* IPv4 options, DCCP options: not modelled */
 		return nftvm_fail(ctx, tb[NFTA_EXTHDR_OP], -NFTVM_EOPNOTSUPP);
 	}
 	return nftvm_parse_reg_store(ctx, tb[NFTA_EXTHDR_DREG], &priv->reg,
@@ -356,4 +419,14 @@ static const struct nftvm_expr_ops nftvm_exthdr_tcp_set_ops = {
 	.init		= vm_exthdr_init,
 	.eval		= vm_exthdr_tcp_set_eval,
 	.dump		= vm_exthdr_set_dump,
+};
+
+static const struct nftvm_expr_ops nftvm_exthdr_sctp_ops = {
+	.name		= "exthdr",
+	.size		= sizeof(struct nftvm_exthdr),
+	.maxattr	= NFTA_EXTHDR_MAX,
+	.policy		= nftvm_exthdr_policy,
+	.init		= vm_exthdr_init,
+	.eval		= vm_exthdr_sctp_eval,
+	.dump		= vm_exthdr_dump,
 };

@@ -325,5 +325,7 @@ void nftc_time_print(FILE *f, uint64_t ms, bool seconds);
  */
 extern const struct nftc_resolver nftc_resolver_builtin;
 extern const struct nftc_resolver nftc_resolver_system;
+/* "builtin", but interface names from the running network namespace */
+extern const struct nftc_resolver nftc_resolver_builtin_ifaces;
 
 #endif

@@ -535,6 +535,8 @@ static const struct exthdr_desc *const *exthdr_table(uint32_t op)
 		return exthdr_ipopt_descs;
 	case NFT_EXTHDR_OP_IPV6:
 		return exthdr_ipv6_descs;
+	case NFT_EXTHDR_OP_SCTP:
+		return exthdr_sctp_descs;
 	default:
 		return NULL;
 	}

@@ -112,6 +112,23 @@ void describe_expr(FILE *out, const struct expr *e)
 {
 	const struct datatype *dtype = e->dtype ? e->dtype : &invalid_type;
 	const char *kind = NULL;
+	unsigned int len = e->len;
+
+	/*
+	 * "exthdr frag", "tcp option maxseg", "sctp chunk init": stock
+	 * describes the header's first field, what it loads before a
+	 * comparison with exists/missing turns the load into a presence
+	 * test.
+	 */
+	if (e->kind == EXPR_EXTHDR &&
+	    (e->exthdr.flags & NFT_EXTHDR_F_PRESENT)) {
+		const struct proto_hdr_template *t = e->exthdr.tmpl;
+
+		/* "tcp option 34" has no template: its kind byte */
+		dtype = t && t->dtype ? t->dtype : &integer_type;
+		if (t)
+			len = t->len;
+	}
 
 	if (e->kind == EXPR_SYMBOL) {
 		const struct datatype *t;
@@ -138,12 +155,12 @@ void describe_expr(FILE *out, const struct expr *e)
 		describe_basetypes(out, dtype);
 
 	if (is_string_type(dtype)) {
-		if (e->len)
-			fprintf(out, ", %u characters", e->len / 8);
+		if (len)
+			fprintf(out, ", %u characters", len / 8);
 		else
 			fputs(", dynamic length", out);
 	} else {
-		fprintf(out, ", %u bits", e->len);
+		fprintf(out, ", %u bits", len);
 	}
 	fputc('\n', out);
 	describe_symbols(out, dtype, false);

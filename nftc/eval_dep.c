@@ -372,7 +372,10 @@ int expr_add_dependency(struct eval_ctx *ctx, struct expr *expr)
 		case NFT_EXTHDR_OP_IPV4:
 			return exthdr_dependency(ctx, &proto_ip, expr);
 		default:
-			/* tcp options: stock nft adds no dependency */
+			/*
+			 * tcp options, sctp chunks: stock nft adds no
+			 * dependency (the VM checks the l4 protocol)
+			 */
 			return 0;
 		}
 	default:

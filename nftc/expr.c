@@ -570,7 +570,7 @@ struct expr *payload_raw_alloc(const struct location *loc,
  * @desc: NULL for raw option loads (the caller fills raw_type, offset
  *        and len)
  * @field: template index; 0 means "the header itself" (existence test)
- * @op: NFT_EXTHDR_OP_IPV6, _TCPOPT or _IPV4
+ * @op: NFT_EXTHDR_OP_IPV6, _TCPOPT, _IPV4 or _SCTP
  */
 struct expr *exthdr_expr_alloc(const struct location *loc,
 			       const struct exthdr_desc *desc,

@@ -20,6 +20,7 @@
 #include <linux/netfilter.h>
 #include <linux/netfilter/nf_tables.h>
 #include "packet_build.h"
+#include "proto.h"
 
 #define REG_WORDS	24
 
@@ -28,7 +29,8 @@ enum reg_src {
 	SRC_PAYLOAD,
 	SRC_META,
 	SRC_CT,
-	SRC_OTHER,
+	SRC_CHUNK,	/* an sctp chunk: base its type, off in the chunk */
+	SRC_OTHER,	/* a load no packet is built for */
 };
 
 /**
@@ -41,13 +43,23 @@ struct reg_val {
 	uint32_t	off;
 	uint32_t	len;
 	bool		masked;
+	bool		present;	/* SRC_CHUNK: 1 = there, 0 = not */
 	uint8_t		mask[16];
 };
+
+#define SCTP_CHUNKS_MAX	8
 
 struct solver {
 	struct pkt_spec		*ps;
 	struct nftnl_set_list	*sets;
 	struct reg_val		regs[REG_WORDS];
+	/* sctp chunks placed after the common header, and those refused */
+	struct {
+		uint8_t		type;
+		uint8_t		off;	/* in the transport header */
+		bool		missing;
+	}			chunks[SCTP_CHUNKS_MAX];
+	unsigned int		nchunks;
 	char			*err;
 	size_t			errlen;
 	int			failed;
@@ -196,6 +208,89 @@ static void put_ct(struct solver *s, const struct reg_val *r,
 	fail(s, "this ct key cannot be traced");
 }
 
+/*
+ * SCTP chunks are laid out after the 12-byte common header in the order
+ * the selectors name them, each as long as its longest field, so that
+ * the walk finds every one; "missing" keeps a type out.
+ */
+static unsigned int chunk_size(uint8_t type)
+{
+	const struct exthdr_desc *const *d;
+	unsigned int k, end = 32;
+
+	for (d = exthdr_sctp_descs; *d; d++) {
+		if ((*d)->type != type)
+			continue;
+		for (k = 1; k < sizeof((*d)->templates) /
+				sizeof((*d)->templates[0]); k++) {
+			const struct proto_hdr_template *t =
+				&(*d)->templates[k];
+
+			if (t->token && t->offset + t->len > end)
+				end = t->offset + t->len;
+		}
+	}
+	return (end / 8 + 3) & ~3u;
+}
+
+static int chunk_find(struct solver *s, uint8_t type)
+{
+	unsigned int i;
+
+	for (i = 0; i < s->nchunks; i++) {
+		if (s->chunks[i].type == type)
+			return (int)i;
+	}
+	if (s->nchunks == SCTP_CHUNKS_MAX)
+		return fail(s, "too many sctp chunks to trace");
+	s->chunks[s->nchunks].type = type;
+	s->chunks[s->nchunks].off = 0;
+	s->chunks[s->nchunks].missing = false;
+	return (int)s->nchunks++;
+}
+
+static void put_chunk(struct solver *s, const struct reg_val *r,
+		      const uint8_t *v)
+{
+	struct pkt_spec *ps = s->ps;
+	unsigned int off, size = chunk_size((uint8_t)r->base);
+	int i = chunk_find(s, (uint8_t)r->base);
+
+	if (i < 0)
+		return;
+	if (ps->l4proto >= 0 && ps->l4proto != IPPROTO_SCTP) {
+		fail(s, "sctp chunks are only in sctp packets");
+		return;
+	}
+	ps->l4proto = IPPROTO_SCTP;
+	if (r->present && !v[0]) {
+		if (s->chunks[i].off)
+			fail(s, "an sctp chunk both present and missing");
+		s->chunks[i].missing = true;
+		return;
+	}
+	if (s->chunks[i].missing) {
+		fail(s, "an sctp chunk both present and missing");
+		return;
+	}
+	if (!s->chunks[i].off) {
+		off = ps->th_len > 12 ? ps->th_len : 12;
+		if (off + size > PKT_HDR_MAX) {
+			fail(s, "sctp chunks beyond what trace builds");
+			return;
+		}
+		s->chunks[i].off = (uint8_t)off;
+		ps->th[off] = (uint8_t)r->base;
+		ps->th[off + 2] = (uint8_t)(size >> 8);
+		ps->th[off + 3] = (uint8_t)size;
+		memset(ps->th_set + off, 0xff, 4);
+		ps->th_len = off + size;
+	}
+	if (!r->present)
+		merge(ps->th + s->chunks[i].off + r->off,
+		      ps->th_set + s->chunks[i].off + r->off, v, r, r->len);
+}
+
 /* Give the source of @r the value @v (r->len bytes). */
 static void put(struct solver *s, const struct reg_val *r, const uint8_t *v)
 {
@@ -228,8 +323,13 @@ static void put(struct solver *s, const struct reg_val *r, const uint8_t *v)
 	case SRC_CT:
 		put_ct(s, r, v);
 		return;
-	case SRC_NONE:
+	case SRC_CHUNK:
+		put_chunk(s, r, v);
+		return;
 	case SRC_OTHER:
+		fail(s, "this selector cannot be traced");
+		return;
+	case SRC_NONE:
 		return;
 	}
 }
@@ -342,9 +442,68 @@ static void do_lookup(struct solver *s, struct nftnl_expr *e)
 	nftnl_set_elems_iter_destroy(it);
 }
 
+/* Loads trace builds nothing for, by their destination register. */
+static const struct {
+	const char	*name;
+	uint16_t	dreg;
+} other_loads[] = {
+	{ "rt",		NFTNL_EXPR_RT_DREG },
+	{ "socket",	NFTNL_EXPR_SOCKET_DREG },
+	{ "osf",	NFTNL_EXPR_OSF_DREG },
+	{ "fib",	NFTNL_EXPR_FIB_DREG },
+	{ "numgen",	NFTNL_EXPR_NG_DREG },
+	{ "hash",	NFTNL_EXPR_HASH_DREG },
+	{ "xfrm",	NFTNL_EXPR_XFRM_DREG },
+};
+
+static void do_exthdr(struct solver *s, struct nftnl_expr *e)
+{
+	struct reg_val *r;
+
+	if (!nftnl_expr_is_set(e, NFTNL_EXPR_EXTHDR_DREG))
+		return;
+	r = reg_at(s, e, NFTNL_EXPR_EXTHDR_DREG);
+	if (!r)
+		return;
+	memset(r, 0, sizeof(*r));
+	if (nftnl_expr_get_u32(e, NFTNL_EXPR_EXTHDR_OP) != NFT_EXTHDR_OP_SCTP) {
+		/* IPv6 extension headers, TCP and IP options: not built */
+		r->src = SRC_OTHER;
+		r->len = 4;
+		return;
+	}
+	r->src = SRC_CHUNK;
+	r->base = nftnl_expr_get_u8(e, NFTNL_EXPR_EXTHDR_TYPE);
+	r->off = nftnl_expr_get_u32(e, NFTNL_EXPR_EXTHDR_OFFSET);
+	r->len = nftnl_expr_get_u32(e, NFTNL_EXPR_EXTHDR_LEN);
+	r->present = nftnl_expr_is_set(e, NFTNL_EXPR_EXTHDR_FLAGS) &&
+		     (nftnl_expr_get_u32(e, NFTNL_EXPR_EXTHDR_FLAGS) &
+		      NFT_EXTHDR_F_PRESENT);
+	if (r->off + r->len > 255)
+		r->src = SRC_OTHER;
+}
+
 static void do_load(struct solver *s, struct nftnl_expr *e, const char *name)
 {
 	struct reg_val *r;
+	unsigned int i;
+
+	if (!strcmp(name, "exthdr")) {
+		do_exthdr(s, e);
+		return;
+	}
+	for (i = 0; i < sizeof(other_loads) / sizeof(other_loads[0]); i++) {
+		if (strcmp(name, other_loads[i].name) ||
+		    !nftnl_expr_is_set(e, other_loads[i].dreg))
+			continue;
+		r = reg_at(s, e, other_loads[i].dreg);
+		if (r) {
+			memset(r, 0, sizeof(*r));
+			r->src = SRC_OTHER;
+			r->len = 4;	/* a compare reaches put() */
+		}
+		return;
+	}
 
 	if (!strcmp(name, "payload")) {
 		if (!nftnl_expr_is_set(e, NFTNL_EXPR_PAYLOAD_DREG))

@@ -109,6 +109,7 @@ static void nft_error(struct location *loc, struct parser_state *state,
 %token <kw> ACCEPT "accept" ADD "add" ALL "all" AND "and" ARP "arp"
 %token <kw> AUTO_MERGE "auto-merge" BRIDGE "bridge" BURST "burst"
 %token <kw> BYPASS "bypass" BYTES "bytes" CHAIN "chain" CHAINS "chains"
+%token <kw> CHUNK "chunk"
 %token <kw> COMMENT "comment" CONTINUE "continue" COUNT "count"
 %token <kw> COUNTER "counter" COUNTERS "counters" CREATE "create" CT "ct"
 %token <kw> DEFINE "define" DELETE "delete" DESCRIBE "describe"
@@ -204,7 +205,11 @@ static void nft_error(struct location *loc, struct parser_state *state,
 %left '-'
 %left '/'
 
-%expect 8
+/*
+ * 9: one of them is "sctp chunk data" followed by a string, a field
+ * name (shift, as stock) rather than a value compared with the presence.
+ */
+%expect 9
 
 %start input
 
@@ -288,6 +293,7 @@ identifier	:	STRING
 /* Keywords that are also common object names. */
 kw_ident	:	FWD | DUP | LOG | LAST | NAME | HOOK | DEVICE | TYPE
 		|	MAP | SET | RULE | CHAIN | TABLE | ELEMENT | OPTION
+		|	CHUNK
 		|	OPTIONS | VERSION | SIZE | POLICY | PRIORITY | PROTOCOL
 		|	GROUP | LEVEL | PREFIX | RATE | COUNT | SEED | OFFSET
 		|	INDEX | POSITION | HANDLE | TIMEOUT | EXPIRES | USED
@@ -1667,6 +1673,27 @@ exthdr_sel	:	EXTHDR_NAME field_name
 		|	PROTO OPTION '@' number COMMA number COMMA number
 			{
 				$$ = raw_option(state, &@$, $1, &@1, $4, $6, $8);
+				if (!$$)
+					YYERROR;
+			}
+		|	PROTO CHUNK STRING field_name
+			{
+				/* stock's location: "data tsn" */
+				struct location l = @3;
+
+				l.last_line = @4.last_line;
+				l.last_column = @4.last_column;
+				$$ = chunk_sel(state, &l, $1, &@1, $3, &@3, $4,
+					       &@4);
+				free($3);
+				if (!$$)
+					YYERROR;
+			}
+		|	PROTO CHUNK STRING
+			{
+				$$ = chunk_sel(state, &@3, $1, &@1, $3, &@3,
+					       NULL, NULL);
+				free($3);
 				if (!$$)
 					YYERROR;
 			}

@@ -791,6 +791,40 @@ struct expr *option_sel(struct parser_state *state,
 	return exthdr_expr_alloc(loc, desc, f, op);
 }
 
+/* "sctp chunk NAME [FIELD]": without a field, the chunk's presence */
+struct expr *chunk_sel(struct parser_state *state,
+		       const struct location *loc, const char *proto,
+		       const struct location *ploc, const char *chunk,
+		       const struct location *cloc, const char *field,
+		       const struct location *floc)
+{
+	const struct exthdr_desc *desc;
+	struct expr *e;
+	unsigned int f;
+
+	if (strcmp(proto, "sctp"))
+		return bad_selector(state, ploc, "%s has no chunks%s", proto,
+				    "");
+	desc = exthdr_sctp_lookup(chunk);
+	if (!desc)
+		return bad_selector(state, cloc,
+				    "syntax error, unexpected string%s%s", "",
+				    "");
+	if (!field) {
+		/* stock loads the type byte with the present flag */
+		e = exthdr_expr_alloc(loc, desc, 1, NFT_EXTHDR_OP_SCTP);
+		if (e)
+			exthdr_make_present(e);
+		return e;
+	}
+	f = exthdr_field_lookup(desc, field);
+	if (!f)
+		return bad_selector(state, floc,
+				    "syntax error, unexpected string%s%s", "",
+				    "");
+	return exthdr_expr_alloc(loc, desc, f, NFT_EXTHDR_OP_SCTP);
+}
+
 struct expr *raw_option(struct parser_state *state,
 			const struct location *loc, const char *proto,
 			const struct location *ploc, uint64_t kind,

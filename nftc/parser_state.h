@@ -144,6 +144,11 @@ struct expr *option_sel(struct parser_state *state,
 			const struct location *ploc, const char *opt,
 			const struct location *oloc, const char *field,
 			const struct location *floc);
+struct expr *chunk_sel(struct parser_state *state,
+		       const struct location *loc, const char *proto,
+		       const struct location *ploc, const char *chunk,
+		       const struct location *cloc, const char *field,
+		       const struct location *floc);
 struct expr *raw_option(struct parser_state *state,
 			const struct location *loc, const char *proto,
 			const struct location *ploc, uint64_t kind,

@@ -330,6 +330,9 @@ static void print_exthdr(struct output_ctx *octx, const struct expr *e)
 	case NFT_EXTHDR_OP_IPV4:
 		fprintf(octx->f, "ip option %s", d ? d->name : "unknown");
 		break;
+	case NFT_EXTHDR_OP_SCTP:
+		fprintf(octx->f, "sctp chunk %s", d ? d->name : "unknown");
+		break;
 	default:
 		if (present) {
 			fprintf(octx->f, "exthdr %s", d ? d->name : "unknown");

@@ -340,6 +340,9 @@ static void dep_walk(struct dep_cand *c, unsigned int n, const struct expr *e)
 			dep_use(c, n, e->payload.desc, e->payload.tmpl);
 		break;
 	case EXPR_EXTHDR:
+		/* sctp chunks have no dependency: stock keeps the match */
+		if (e->exthdr.op == NFT_EXTHDR_OP_SCTP)
+			break;
 		dep_use(c, n, e->exthdr.op == NFT_EXTHDR_OP_TCPOPT ?
 			&proto_tcp : e->exthdr.op == NFT_EXTHDR_OP_IPV4 ?
 			&proto_ip : &proto_ip6, NULL);

@@ -235,8 +235,8 @@ const struct proto_desc *proto_family_desc(unsigned int family,
 					   enum proto_bases *base);
 
 /*
- * Extension headers: IPv6 extension headers (exthdr), TCP options and IP
- * options share the template layout.
+ * Extension headers: IPv6 extension headers (exthdr), TCP options, IP
+ * options and SCTP chunks share the template layout.
  */
 enum exthdr_desc_id {
 	EXTHDR_DESC_UNKNOWN,
@@ -252,10 +252,10 @@ enum exthdr_desc_id {
 };
 
 /**
- * struct exthdr_desc - an IPv6 extension header, TCP option or IP option
+ * struct exthdr_desc - an IPv6 extension header, TCP/IP option or SCTP chunk
  * @name: as in the language ("frag", "maxseg")
  * @id: identity (IPv6 extension headers)
- * @type: protocol number / option kind used to locate it
+ * @type: protocol number / option kind / chunk type used to locate it
  * @templates: fields, index 0 unused
  */
 struct exthdr_desc {
@@ -268,10 +268,12 @@ struct exthdr_desc {
 extern const struct exthdr_desc *const exthdr_ipv6_descs[];	/* NULL end */
 extern const struct exthdr_desc *const exthdr_tcpopt_descs[];	/* NULL end */
 extern const struct exthdr_desc *const exthdr_ipopt_descs[];	/* NULL end */
+extern const struct exthdr_desc *const exthdr_sctp_descs[];	/* NULL end */
 
 const struct exthdr_desc *exthdr_ipv6_lookup(const char *name);
 const struct exthdr_desc *exthdr_tcpopt_lookup(const char *name);
 const struct exthdr_desc *exthdr_ipopt_lookup(const char *name);
+const struct exthdr_desc *exthdr_sctp_lookup(const char *name);
 unsigned int exthdr_field_lookup(const struct exthdr_desc *desc,
 				 const char *token);
 

@@ -740,3 +740,16 @@ const struct nftc_resolver nftc_resolver_system = {
 	.gid		= system_gid,
 	.ifindex	= system_ifindex,
 };
+
+/*
+ * A device a rule names ("dup to ... device eth0") must exist when the
+ * rule is loaded, whatever resolves the rest: ipt2nft's default.
+ */
+const struct nftc_resolver nftc_resolver_builtin_ifaces = {
+	.service	= builtin_service,
+	.protocol	= builtin_protocol,
+	.host		= builtin_host,
+	.uid		= builtin_uid,
+	.gid		= builtin_gid,
+	.ifindex	= system_ifindex,
+};

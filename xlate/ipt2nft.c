@@ -34,6 +34,9 @@ static void usage(FILE *f)
 "  -s, --stats       print how many rules were translated (stderr)\n"
 "      --ipsets FILE `ipset save' output: the sets -m set and -j SET use\n"
 "  -q, --quiet       no warnings, errors only\n"
+"      --builtin-resolver  know no device but lo (TEE --oif names one\n"
+"                    that must exist when the output is loaded; by\n"
+"                    default it is looked up here)\n"
 "  -h, --help        this text\n");
 }
 
@@ -101,9 +104,10 @@ int main(int argc, char **argv)
 		{ "quiet",	no_argument, NULL, 'q' },
 		{ "help",	no_argument, NULL, 'h' },
 		{ "ipsets",	required_argument, NULL, 'S' },
+		{ "builtin-resolver", no_argument, NULL, 'B' },
 		{ NULL },
 	};
-	unsigned int flags = 0;
+	unsigned int flags = XLATE_F_SYSTEM_IFACES;
 	uint8_t family = NFPROTO_IPV4;
 	bool stats = false, quiet = false, dashdash;
 	const char *path = "-", *ipsets = NULL;
@@ -140,6 +144,9 @@ int main(int argc, char **argv)
 			return 0;
 		case 'S':
 			ipsets = optarg;
+			break;
+		case 'B':
+			flags &= ~XLATE_F_SYSTEM_IFACES;
 			break;
 		default:
 			usage(stderr);

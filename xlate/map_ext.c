@@ -27,6 +27,7 @@
 #include <linux/netfilter/nf_conntrack_tuple_common.h>
 #include "xlate_int.h"
 #include "xlate_map.h"
+#include "datatype.h"
 #include "keys.h"
 #include "proto.h"
 
@@ -248,6 +249,140 @@ int xl_map_dccp(struct xl_rule *r, const void *data)
 	return 0;
 }
 
+/*
+ * sctp --chunk-types (xt_sctp's match_packet): the chunks are walked
+ * once; "all" wants each listed type seen in some chunk whose flags
+ * match, "any" one such chunk, "only" no chunk of an unlisted type nor a
+ * listed one with other flags; non-first fragments never match. nft's
+ * "sctp chunk T" looks at the first chunk of type T only, knows 18 types
+ * by name, and "missing" holds on a non-first fragment. (xt_sctp also
+ * drops malformed chunk lists outright, as xt_tcpudp does with TCP
+ * options: not modelled, as for tcp --tcp-option.)
+ */
+static const struct exthdr_desc *sctp_chunk_desc(unsigned int type)
+{
+	unsigned int i;
+
+	for (i = 0; exthdr_sctp_descs[i]; i++) {
+		if (exthdr_sctp_descs[i]->type == type)
+			return exthdr_sctp_descs[i];
+	}
+	return NULL;
+}
+
+/* the flags wanted for chunks of @type: the first entry, as xt_sctp */
+static const struct xt_sctp_flag_info *
+sctp_chunk_flags(const struct xt_sctp_info *s, unsigned int type)
+{
+	int i;
+
+	for (i = 0; i < s->flag_count && i < XT_NUM_SCTP_FLAGS; i++) {
+		if (s->flag_info[i].chunktype == type)
+			return &s->flag_info[i];
+	}
+	return NULL;
+}
+
+static struct expr *sctp_chunk_field(struct xl_rule *r,
+				     const struct exthdr_desc *d,
+				     const char *field)
+{
+	return exthdr_expr_alloc(LOC, d, exthdr_field_lookup(d, field),
+				 NFT_EXTHDR_OP_SCTP);
+}
+
+static void sctp_chunk_match(struct xl_rule *r, const struct exthdr_desc *d,
+			     const struct xt_sctp_flag_info *f, bool missing)
+{
+	struct expr *e;
+
+	if (f) {
+		xl_match(r, xl_binop(LOC, OP_AND,
+				     sctp_chunk_field(r, d, "flags"),
+				     xl_sym(LOC, "0x%x", f->flag_mask)),
+			 OP_EQ, xl_sym(LOC, "0x%x", f->flag));
+		return;
+	}
+	e = sctp_chunk_field(r, d, "type");
+	if (e) {
+		e->exthdr.flags = NFT_EXTHDR_F_PRESENT;
+		e->dtype = &boolean_type;
+	}
+	xl_match(r, e, OP_IMPLICIT, xl_sym(LOC, missing ? "missing" :
+					   "exists"));
+}
+
+static int sctp_chunk_types(struct xl_rule *r, const struct xt_sctp_info *s)
+{
+	bool inv = s->invflags & XT_SCTP_CHUNK_TYPES;
+	const char *flagged = NULL;
+	unsigned int t, n = 0;
+
+	for (t = 0; t < 256; t++) {
+		if (!SCTP_CHUNKMAP_IS_SET(s->chunkmap, t))
+			continue;
+		if (!sctp_chunk_desc(t))
+			return xl_error(r, "sctp --chunk-types: nftables "
+					"has no name for chunk type %u", t);
+		if (sctp_chunk_flags(s, t) && !flagged)
+			flagged = sctp_chunk_desc(t)->name;
+		n++;
+	}
+	switch (s->chunk_match_type) {
+	case SCTP_CHUNK_MATCH_ONLY:
+		return xl_error(r, "sctp --chunk-types only: nftables cannot "
+				"test that no chunk of another type is present "
+				"(it names 18 of the 256 chunk types)");
+	case SCTP_CHUNK_MATCH_ANY:
+		/* inverted: none of them, i.e. each one missing */
+		if (!inv && n > 1)
+			return xl_error(r, "sctp --chunk-types any with %u "
+					"types: one rule cannot test for one "
+					"of several chunks", n);
+		if (!inv && !n)
+			return xl_error(r, "sctp --chunk-types any without "
+					"types never matches");
+		break;
+	case SCTP_CHUNK_MATCH_ALL:
+		if (inv && n > 1)
+			return xl_error(r, "sctp ! --chunk-types all with %u "
+					"types: one rule cannot test that one "
+					"of several chunks is missing", n);
+		if (inv && !n)
+			return xl_error(r, "sctp ! --chunk-types all without "
+					"types never matches");
+		break;
+	default:
+		return xl_error(r, "sctp --chunk-types: unknown match type "
+				"%u", s->chunk_match_type);
+	}
+	if (inv && flagged)
+		return xl_error(r, "sctp ! --chunk-types with flags (%s): one "
+				"rule cannot test for a missing chunk or one "
+				"with other flags", flagged);
+	for (t = 0; t < 256; t++) {
+		if (SCTP_CHUNKMAP_IS_SET(s->chunkmap, t))
+			sctp_chunk_match(r, sctp_chunk_desc(t),
+					 sctp_chunk_flags(s, t), inv);
+	}
+	/* "missing" holds on any packet that is not SCTP */
+	if (inv)
+		r->proto_needed = true;
+	if (flagged) {
+		xl_warn(r, "sctp --chunk-types: nftables tests the flags of "
+			"the first %s chunk only, xt_sctp those of each %s "
+			"chunk", flagged, flagged);
+		r->inexact = true;
+	}
+	if (inv && n) {
+		xl_warn(r, "sctp ! --chunk-types: \"sctp chunk ... missing\" "
+			"also holds on non-first fragments, which xt_sctp "
+			"never matches");
+		r->inexact = true;
+	}
+	return 0;
+}
+
 int xl_map_sctp(struct xl_rule *r, const void *data)
 {
 	const struct xt_sctp_info *s = data;
@@ -259,8 +394,7 @@ int xl_map_sctp(struct xl_rule *r, const void *data)
 		port_range(r, &proto_sctp, "dport", s->dpts,
 			   s->invflags & XT_SCTP_DEST_PORTS);
 	if (s->flags & XT_SCTP_CHUNK_TYPES)
-		return xl_error(r, "sctp --chunk-types: sctp chunk "
-				"expressions are not supported by nftc yet");
+		return sctp_chunk_types(r, s);
 	return 0;
 }
 

@@ -99,10 +99,14 @@ int xl_map_tcp(struct xl_rule *r, const void *data)
 		    t->invflags & XT_TCP_INV_SRCPT);
 	match_ports(r, &proto_tcp, "dport", t->dpts,
 		    t->invflags & XT_TCP_INV_DSTPT);
-	if (t->option)
+	if (t->option) {
+		/* the VM's "missing" holds on any packet that is not TCP */
+		if (t->invflags & XT_TCP_INV_OPTION)
+			r->proto_needed = true;
 		xl_match(r, tcpopt_present(r, t->option), OP_IMPLICIT,
 			 xl_sym(LOC, "%s", t->invflags & XT_TCP_INV_OPTION ?
 				"missing" : "exists"));
+	}
 	if (t->flg_mask)
 		xl_match(r, xl_binop(LOC, OP_AND,
 				     xl_payload(LOC, &proto_tcp, "flags"),

@@ -124,6 +124,39 @@ static int build_decls(struct xl_out *o)
 	return ret;
 }
 
+/*
+ * A device (TEE --oif: "dup to ... device eth0") evaluates to its index
+ * in this namespace; the output names it as the rule did, for where it
+ * is loaded. @saved holds the symbol before evaluation, or NULL.
+ */
+static struct expr *dup_dev_save(struct rule *rule)
+{
+	struct stmt *s;
+
+	list_for_each_entry(s, &rule->stmts, list) {
+		if (s->kind == STMT_DUP && s->dup.dev &&
+		    s->dup.dev->kind == EXPR_SYMBOL)
+			return expr_clone(s->dup.dev);
+	}
+	return NULL;
+}
+
+static void dup_dev_restore(struct rule *rule, struct expr *saved)
+{
+	struct stmt *s;
+
+	if (!saved)
+		return;
+	list_for_each_entry(s, &rule->stmts, list) {
+		if (s->kind == STMT_DUP && s->dup.dev) {
+			expr_free(s->dup.dev);
+			s->dup.dev = saved;
+			return;
+		}
+	}
+	expr_free(saved);
+}
+
 static void eval_rules(struct xl_out *o)
 {
 	struct xlate_ctx *ctx = o->ctx;
@@ -146,9 +179,12 @@ static void eval_rules(struct xl_out *o)
 						CMD_ADD, CMD_OBJ_RULE,
 						&e->rule->handle, &e->loc,
 						e->rule);
+				struct expr *dev = dup_dev_save(e->rule);
+
 				init_list_head(&one);
 				list_add_tail(&cmd->list, &one);
 				if (nftc_evaluate(o->nft, &one) < 0) {
+					expr_free(dev);
 					take_errors(o);
 					/* the cmd owns and frees the rule */
 					e->rule = NULL;
@@ -157,6 +193,7 @@ static void eval_rules(struct xl_out *o)
 					continue;
 				}
 				take_errors(o);
+				dup_dev_restore(e->rule, dev);
 				if (e->inexact)
 					ctx->stats.inexact++;
 				else
@@ -366,7 +403,9 @@ int xl_output(struct xlate_ctx *ctx, FILE *f)
 	o.nft = nftc_ctx_alloc();
 	if (!o.nft)
 		return -1;
-	o.nft->resolver = &nftc_resolver_builtin;
+	o.nft->resolver = ctx->flags & XLATE_F_SYSTEM_IFACES ?
+			  &nftc_resolver_builtin_ifaces :
+			  &nftc_resolver_builtin;
 	o.nft->erq.max_errors = ~0u;
 	octx.flags |= NFTC_OUTPUT_EXACT;
 	if (!(ctx->flags & XLATE_F_COUNTERS))

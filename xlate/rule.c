@@ -889,14 +889,19 @@ static int build_rule(struct xl_parse *p)
 		if (!e->match)
 			continue;
 		r->loc = e->loc;
+		r->proto_needed = false;
 		if (xl_map_ext(r, e) < 0)
 			return -1;
-		/* an xt match implies no protocol: it stays, as l4proto */
+		/*
+		 * an xt match implies no protocol, nor does an absence
+		 * test: it stays, as l4proto
+		 */
 		if (p->proto_stmt && !r->proto_inv &&
 		    !xl_strcmp0(proto_match_name(r->proto, r->ctx->family),
 				e->name))
 			proto_fold(p, r->rule->num_stmts > n &&
-				      !xl_ext_as_xt(r, e));
+				      !xl_ext_as_xt(r, e) &&
+				      !r->proto_needed);
 	}
 	/* iptables-nft tests -p as "meta l4proto" when no match took it */
 	if (p->proto_stmt && (r->ctx->flags & XLATE_F_XT))

@@ -35,12 +35,17 @@ struct xlate_ctx;
  *              match but tcp, udp, mark and limit; every target but
  *              TRACE) is kept whole as STMT_XT, as libxtables parsed it:
  *              for the iptables drop-ins, not for nft text
+ * @XLATE_F_SYSTEM_IFACES: devices the output names (TEE --oif: "dup to
+ *              ... device NAME") are looked up in the running network
+ *              namespace, as nft does when it loads the rule; without
+ *              it only "lo" is known (deterministic, for tests)
  */
 enum xlate_flags {
 	XLATE_F_COMMANDS	= (1 << 0),
 	XLATE_F_COUNTERS	= (1 << 1),
 	XLATE_F_NO_COUNTER	= (1 << 2),
 	XLATE_F_XT		= (1 << 3),
+	XLATE_F_SYSTEM_IFACES	= (1 << 4),
 };
 
 /**

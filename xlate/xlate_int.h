@@ -177,6 +177,8 @@ struct xl_ext {
  * @loc: location of the part being mapped (diagnostics)
  * @inexact: something could not be translated exactly
  * @failed: an error was reported: the rule is dropped
+ * @proto_needed: the mapping's tests hold on other protocols too
+ *	("tcp option N missing", "sctp chunk T missing"): -p stays
  */
 struct xl_rule {
 	struct xlate_ctx	*ctx;
@@ -188,6 +190,7 @@ struct xl_rule {
 	struct location		loc;
 	bool			inexact;
 	bool			failed;
+	bool			proto_needed;
 	char			*comment;
 	unsigned int		ext_size;	/* of the extension mapped */
 };

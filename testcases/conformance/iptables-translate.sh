@@ -2,10 +2,11 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # make check: iptables-translate.tsv (ip, ip6) through ipt2nft, exact and
 # semantic agreement. Floors just below the measured figures (259 cases:
-# 92.3% semantic with the corpus as is, 97.7% with the 14 corrections of
-# iptables-translate.errata; issue target: 97% semantic).
-MIN_SEMANTIC=${MIN_SEMANTIC:-91}
-MIN_CORRECTED=${MIN_CORRECTED:-97}
+# 94.2% semantic with the corpus as is, 100% with the 15 corrections of
+# iptables-translate.errata; as root in a private netns holding the
+# devices TEE --oif names, else that case is skipped and reported).
+MIN_SEMANTIC=${MIN_SEMANTIC:-93}
+MIN_CORRECTED=${MIN_CORRECTED:-99}
 command -v python3 >/dev/null 2>&1 || { echo "SKIP: no python3"; exit 77; }
 here=${srcdir:-$(dirname "$0")/..}
 exec python3 "$here/conformance/run-iptables-translate" \

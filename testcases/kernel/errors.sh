@@ -62,6 +62,9 @@ list chain inet filter inptu
 list set inet filter blocklst
 list set ip t s
 list map ip t m
+add rule ip t cc sctp chunk data tsn set 1
+add rule ip t cc sctp chunk foo exists
+add rule ip t cc sctp chunk init-ack a-rwnd 0x1ffffffff
 CMDS
 fail=0 pass=0
 n=0

@@ -203,5 +203,34 @@ expect "$E" accept ip saddr 10.0.0.1 udp dport 53 iifname '"eth0"' \
 	meta iiftype ether
 expect "$E" accept ip6 saddr 2001:db8::1 udp dport 53 oifname '"eth0"'
 
+# SCTP chunks: the packet carries the chunks the selectors name, one
+# after the other (the walk must step over each, RFC 9260 padding);
+# "missing" keeps one out; a chunk never makes a TCP packet.
+cat > "$work/sctp.nft" <<'NFT'
+table inet t {
+	chain input {
+		type filter hook input priority 0; policy accept;
+		sctp chunk init exists sctp chunk data exists drop
+		sctp chunk sack cum-tsn-ack 7 drop
+		sctp chunk data ppid 46 sctp chunk data stream 2 drop
+		meta l4proto sctp sctp chunk abort missing counter
+		tcp dport 5 drop
+	}
+}
+NFT
+C="$work/sctp"
+"$NFT" --offline "$C" -f "$work/sctp.nft" || { echo "load failed"; exit 1; }
+expect "$C" drop sctp chunk data exists sctp chunk init exists
+expect "$C" accept sctp chunk init exists sctp chunk data missing
+expect "$C" drop sctp chunk heartbeat exists sctp chunk sack cum-tsn-ack 7
+expect "$C" accept sctp chunk sack cum-tsn-ack 8
+expect "$C" drop sctp chunk data stream 2 sctp chunk data ppid 46
+expect "$C" accept sctp chunk data stream 3 sctp chunk data ppid 46
+expect "$C" accept sctp chunk shutdown exists
+has 'rule meta l4proto sctp sctp chunk abort missing counter'
+expect "$C" accept sctp chunk abort exists
+has 'policy accept'
+expect "$C" drop tcp dport 5
+
 echo "offline trace: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -358,6 +358,121 @@ static inline void pkt_fix_csums(struct pkt *p, int v6)
 		 ck_l4(p->data, v6, thoff, p->len - thoff, proto, coff));
 }
 
+/*
+ * SCTP chunk walks (RFC 9260 3.2: a 12-byte common header, then chunks
+ * of type, flags, 16-bit length, padded to 4 bytes).  SCTP_PKTS packets
+ * from 127.0.0.1 to itself, TTL @ttl; sctp_pkt_chunks() says what each
+ * holds.  The last one is UDP carrying an INIT chunk's bytes where an
+ * SCTP packet's first chunk would be.
+ */
+#define SCTP_PKTS	6
+
+static inline void mk_sctp4(struct pkt *p, unsigned int i, uint8_t ttl)
+{
+	static const struct {
+		uint8_t		proto;
+		uint8_t		len;
+		uint8_t		b[40];
+	} pk[SCTP_PKTS] = {
+		/* DATA (flags 3, length 19 + 1 byte padding), then SACK */
+		{ IPPROTO_SCTP, 36, { 0, 3, 0, 19, 1, 2, 3, 4, 0, 7, 0, 9,
+				      0x11, 0x22, 0x33, 0x44, 'a', 'b', 'c',
+				      0,
+				      3, 0, 0, 16, 0, 0, 0, 5, 0, 1, 0, 0,
+				      0, 0, 0, 0 } },
+		/* INIT: tag, a_rwnd, 10 out, 65535 in, initial TSN 1 */
+		{ IPPROTO_SCTP, 20, { 1, 0, 0, 20, 0xde, 0xad, 0xbe, 0xef,
+				      0, 0, 0xff, 0xff, 0, 10, 0xff, 0xff,
+				      0, 0, 0, 1 } },
+		/* a chunk of length 0 (the walk ends there), then INIT */
+		{ IPPROTO_SCTP, 24, { 9, 0, 0, 0, 1, 0, 0, 20, 0xde, 0xad,
+				      0xbe, 0xef, 0, 0, 0xff, 0xff, 0, 10,
+				      0xff, 0xff, 0, 0, 0, 1 } },
+		/* DATA whose length (40) runs past the packet's end */
+		{ IPPROTO_SCTP, 12, { 0, 0, 0, 40, 1, 2, 3, 4, 0, 7, 0, 9 } },
+		/* DATA of length 8 (TSN only), then INIT */
+		{ IPPROTO_SCTP, 28, { 0, 0, 0, 8, 1, 2, 3, 4,
+				      1, 0, 0, 20, 0xde, 0xad, 0xbe, 0xef,
+				      0, 0, 0xff, 0xff, 0, 10, 0xff, 0xff,
+				      0, 0, 0, 1 } },
+		/* UDP: 4 payload bytes, then an INIT's */
+		{ IPPROTO_UDP, 24, { 0, 0, 0, 0, 1, 0, 0, 20, 0xde, 0xad,
+				     0xbe, 0xef, 0, 0, 0xff, 0xff, 0, 10,
+				     0xff, 0xff, 0, 0, 0, 1 } },
+	};
+
+	mk_ip4(p, "127.0.0.1", "127.0.0.1", pk[i].proto, 5000, 6000);
+	p->data[4] = 0x12;
+	p->data[5] = 0x34;
+	p->data[8] = ttl;
+	/* SCTP: verification tag and checksum (not checked on output) */
+	memset(p->data + 24, 0, 4);
+	memcpy(p->data + 32, pk[i].b, pk[i].len);
+	p->len = 32 + pk[i].len;
+	if (pk[i].proto == IPPROTO_UDP)
+		ck_put16(p->data + 24, p->len - 20);
+	ck_put16(p->data + 2, p->len);
+	ck_put16(p->data + 10, ck_ip4_hdr(p->data));
+}
+
+/*
+ * Rules over mk_sctp4()'s packets, each ending in a counter, and how
+ * many of the SCTP_PKTS packets each must count by the RFC layout above
+ * and the rules of the walk (first chunk of the type; a field must lie
+ * within the chunk's length and the packet; SCTP packets only).
+ */
+#define SCTP_RULES	10
+
+static inline unsigned int vmb_sctp_rules(struct vmb *v, int family,
+					  const char *table,
+					  const char *chain)
+{
+	static const uint8_t one = 1, zero = 0, flags = 3;
+	static const uint8_t tsn[4] = { 1, 2, 3, 4 }, cum[4] = { 0, 0, 0, 5 };
+	static const uint8_t stream[2] = { 0, 7 }, dlen[2] = { 0, 19 };
+	static const uint8_t ins[2] = { 0xff, 0xff };
+	const uint32_t op = NFT_EXTHDR_OP_SCTP, P = NFT_EXTHDR_F_PRESENT;
+
+	/* sctp chunk data exists: packets 0, 3, 4 */
+	vmb_rule(v, family, table, chain, x_exthdr(op, 0, 0, 1, NFT_REG_1, P),
+		 x_cmp(NFT_REG_1, NFT_CMP_EQ, &one, 1), x_counter());
+	/* sctp chunk init exists: 1, 4 (not behind a zero-length chunk,
+	 * not in UDP) */
+	vmb_rule(v, family, table, chain, x_exthdr(op, 1, 0, 1, NFT_REG_1, P),
+		 x_cmp(NFT_REG_1, NFT_CMP_EQ, &one, 1), x_counter());
+	/* sctp chunk init missing: 0, 2, 3, 5 */
+	vmb_rule(v, family, table, chain, x_exthdr(op, 1, 0, 1, NFT_REG_1, P),
+		 x_cmp(NFT_REG_1, NFT_CMP_EQ, &zero, 1), x_counter());
+	/* sctp chunk data tsn 0x01020304: 0, 4 (3 is truncated) */
+	vmb_rule(v, family, table, chain, x_exthdr(op, 0, 4, 4, NFT_REG_1, 0),
+		 x_cmp(NFT_REG_1, NFT_CMP_EQ, tsn, 4), x_counter());
+	/* sctp chunk data stream 7: 0 (4's chunk ends before it) */
+	vmb_rule(v, family, table, chain, x_exthdr(op, 0, 8, 2, NFT_REG_1, 0),
+		 x_cmp(NFT_REG_1, NFT_CMP_EQ, stream, 2), x_counter());
+	/* sctp chunk data length 19: 0 */
+	vmb_rule(v, family, table, chain, x_exthdr(op, 0, 2, 2, NFT_REG_1, 0),
+		 x_cmp(NFT_REG_1, NFT_CMP_EQ, dlen, 2), x_counter());
+	/* sctp chunk data flags 3: 0 */
+	vmb_rule(v, family, table, chain, x_exthdr(op, 0, 1, 1, NFT_REG_1, 0),
+		 x_cmp(NFT_REG_1, NFT_CMP_EQ, &flags, 1), x_counter());
+	/* sctp chunk sack cum-tsn-ack 5: 0, behind DATA's padding */
+	vmb_rule(v, family, table, chain, x_exthdr(op, 3, 4, 4, NFT_REG_1, 0),
+		 x_cmp(NFT_REG_1, NFT_CMP_EQ, cum, 4), x_counter());
+	/* sctp chunk init num-inbound-streams 65535: 1, 4 */
+	vmb_rule(v, family, table, chain,
+		 x_exthdr(op, 1, 14, 2, NFT_REG_1, 0),
+		 x_cmp(NFT_REG_1, NFT_CMP_EQ, ins, 2), x_counter());
+	/* meta l4proto sctp: 0 to 4 */
+	vmb_rule(v, family, table, chain, X_L4PROTO(IPPROTO_SCTP),
+		 x_counter());
+	return SCTP_RULES;
+}
+
+/* what each of vmb_sctp_rules()' rules must count, in order */
+static const unsigned int sctp_rule_hits[SCTP_RULES] = {
+	3, 2, 4, 2, 1, 1, 1, 1, 2, 5
+};
+
 /* load one rule made of @e into a fresh table/chain: the batch's errno */
 static inline int load_one(struct nftvm *vm, int family, int hook,
 			   const char *type, struct nftvm_err *err,
@@ -410,7 +525,10 @@ static inline void vmb_sample_ruleset(struct vmb *v)
 		 x_exthdr(NFT_EXTHDR_OP_TCPOPT, 2, 2, 2, NFT_REG_1, 0),
 		 x_exthdr(NFT_EXTHDR_OP_TCPOPT, 4, 0, 1, NFT_REG_2,
 			  NFT_EXTHDR_F_PRESENT),
-		 x_exthdr_set(2, 2, 2, NFT_REG_1));
+		 x_exthdr_set(2, 2, 2, NFT_REG_1),
+		 x_exthdr(NFT_EXTHDR_OP_SCTP, 0, 4, 4, NFT_REG_3, 0),
+		 x_exthdr(NFT_EXTHDR_OP_SCTP, 1, 0, 1, NFT_REG_4,
+			  NFT_EXTHDR_F_PRESENT));
 	vmb_rule(v, NFPROTO_IPV4, "d", "out",
 		 x_limit(10, 1, 5, NFT_LIMIT_PKTS, 0),
 		 x_limit(1000, 60, 100, NFT_LIMIT_PKT_BYTES, NFT_LIMIT_F_INV),

@@ -11,7 +11,8 @@
  * burst, dynset into a bounded set, a meter (dynset with a per-element
  * limit), exthdr TCP options (value, F_PRESENT present/absent),
  * TCP option write, IPv6 extension headers (present, absent, values,
- * the transport header behind them), payload writes with the checksum
+ * the transport header behind them), SCTP chunks (presence, fields,
+ * padding, truncation, non-SCTP packets), payload writes with the checksum
  * fixed (the kernel's
  * and the VM's checksums are compared through cmp rules holding the
  * value recomputed from scratch here).
@@ -541,6 +542,34 @@ START_TEST(test_diff_ip6)
 }
 END_TEST
 
+/*
+ * SCTP chunks (check_vm_exprs.h): the kernel's counts against the VM's,
+ * and both against what the RFC layout says each rule must count.
+ */
+START_TEST(test_diff_sctp)
+{
+	unsigned int i, n;
+	struct pkt p;
+	struct vmb v;
+
+	if (!have_kernel)
+		return;
+	base(&v);
+	n = vmb_sctp_rules(&v, NFPROTO_IPV4, "d", "out");
+	load_both(&v);
+	for (i = 0; i < SCTP_PKTS; i++) {
+		mk_sctp4(&p, i, TTL_MARK);
+		send_both(&p);
+	}
+	ck_assert_uint_eq(compare_counters(), n);
+	/* handles: chain 1, guard 2, then 3.. */
+	for (i = 0; i < n; i++)
+		ck_assert_msg(rule_packets(vm, NFPROTO_IPV4, "d", "out",
+					   i + 3) == sctp_rule_hits[i],
+			      "sctp rule %u", i);
+}
+END_TEST
+
 static Suite *vm_kernel_suite(void)
 {
 	Suite *s = suite_create("vm_kernel");
@@ -550,6 +579,7 @@ static Suite *vm_kernel_suite(void)
 	tcase_add_test(tc, test_diff_stateful);
 	tcase_add_test(tc, test_diff_mangle);
 	tcase_add_test(tc, test_diff_ip6);
+	tcase_add_test(tc, test_diff_sctp);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * libnftvm writes: payload set with checksum update, meta set, ct
- * load/set and exthdr (IPv6 extension headers, TCP options).  Checksums
+ * load/set and exthdr (IPv6 extension headers, TCP options; SCTP chunk
+ * loads).  Checksums
  * after a write are compared with a from-scratch recomputation (RFC 791,
  * RFC 793/768 pseudo header), which the VM's incremental update (RFC
  * 1624) must agree with.
@@ -447,15 +448,20 @@ START_TEST(test_exthdr_tcpopt)
 	ck_assert(!res.pkt_modified);
 	ck_assert_uint_eq(rule_packets(vm, NFPROTO_IPV4, "t", "c", 3), 2);
 
-	/* invalid: flags beyond F_PRESENT, SCTP chunks, sreg with dreg,
-	 * a 3-byte option write */
+	/* invalid: flags beyond F_PRESENT, SCTP chunk writes, sreg with
+	 * dreg, a 3-byte option write */
 	ck_assert_int_eq(load_one(vm, NFPROTO_IPV4, NF_INET_LOCAL_IN, NULL,
 				  &err, x_exthdr(NFT_EXTHDR_OP_TCPOPT, 2, 0, 1,
 						 NFT_REG_1, 2)), -EINVAL);
 	ck_assert_uint_eq(err.attr, NFTA_EXTHDR_FLAGS);
-	ck_assert_int_eq(load_one(vm, NFPROTO_IPV4, NF_INET_LOCAL_IN, NULL,
-				  &err, x_exthdr(NFT_EXTHDR_OP_SCTP, 2, 0, 1,
-						 NFT_REG_1, 0)), -EOPNOTSUPP);
+	{
+		struct nftnl_expr *e = x_exthdr_set(0, 4, 4, NFT_REG_2);
+
+		nftnl_expr_set_u32(e, NFTNL_EXPR_EXTHDR_OP,
+				   NFT_EXTHDR_OP_SCTP);
+		ck_assert_int_eq(load_one(vm, NFPROTO_IPV4, NF_INET_LOCAL_IN,
+					  NULL, &err, e), -EOPNOTSUPP);
+	}
 	{
 		struct nftnl_expr *e = x_exthdr_set(2, 2, 2, NFT_REG_2);
 
@@ -469,6 +475,31 @@ START_TEST(test_exthdr_tcpopt)
 	ck_assert_int_eq(load_one(vm, NFPROTO_IPV4, NF_INET_LOCAL_IN, NULL,
 				  &err, x_exthdr(NFT_EXTHDR_OP_IPV6, 0, 0, 0,
 						 NFT_REG_1, 0)), -EINVAL);
+}
+END_TEST
+
+/*
+ * SCTP chunks: the packets and rules of check_vm_exprs.h, whose expected
+ * counts follow from RFC 9260's layout (check_vm_kernel.c holds the same
+ * rules against the kernel's nft_exthdr).
+ */
+START_TEST(test_exthdr_sctp)
+{
+	struct vmb v;
+	struct pkt p;
+	unsigned int i, n;
+
+	base(&v, NFPROTO_IPV4, NF_INET_LOCAL_OUT);
+	n = vmb_sctp_rules(&v, NFPROTO_IPV4, "t", "c");
+	ck_assert_int_eq(vmb_send(vm, &v, NULL), 0);
+	for (i = 0; i < SCTP_PKTS; i++) {
+		mk_sctp4(&p, i, 64);
+		run(vm, NF_INET_LOCAL_OUT, NFPROTO_IPV4, &p, NULL, NULL);
+	}
+	/* handles: chain 1, rules 2.. */
+	for (i = 0; i < n; i++)
+		ck_assert_msg(rule_packets(vm, NFPROTO_IPV4, "t", "c", i + 2) ==
+			      sctp_rule_hits[i], "sctp rule %u", i);
 }
 END_TEST
 
@@ -486,6 +517,7 @@ static Suite *vm_mangle_suite(void)
 	tcase_add_test(tc, test_ct_set_and_invalid);
 	tcase_add_test(tc, test_exthdr_ipv6);
 	tcase_add_test(tc, test_exthdr_tcpopt);
+	tcase_add_test(tc, test_exthdr_sctp);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -227,8 +227,85 @@ START_TEST(test_dccp_sctp)
 	CHECK_XL("iptables -A INPUT -p sctp --sport 1:2 ! --dport 3",
 		 "add rule ip filter INPUT sctp sport 1-2 sctp dport != 3 "
 		 "counter");
-	/* chunk tests need sctp chunk expressions: refused, not dropped */
-	CHECK_XL_FAILS("iptables -A INPUT -p sctp --chunk-types any DATA");
+}
+END_TEST
+
+/*
+ * sctp --chunk-types, by xt_sctp's match_packet(): "all" = each listed
+ * type present in a chunk with the wanted flags, "any" = one such
+ * chunk, "only" = no chunk of another type. nft tests the first chunk of
+ * a type, names 18 types, and "missing" holds on other protocols.
+ */
+START_TEST(test_sctp_chunks)
+{
+	/* presence alone is exact; in chunk type order */
+	CHECK_XL("iptables -A INPUT -p sctp --chunk-types all "
+		 "SACK,INIT,FORWARD_TSN,ASCONF_ACK",
+		 "add rule ip filter INPUT sctp chunk init exists "
+		 "sctp chunk sack exists sctp chunk asconf-ack exists "
+		 "sctp chunk forward-tsn exists counter");
+	CHECK_XL("iptables -A INPUT -p sctp --chunk-types any COOKIE_ECHO",
+		 "add rule ip filter INPUT sctp chunk cookie-echo exists "
+		 "counter");
+	/* no type at all: "all" holds on every SCTP packet */
+	CHECK_XL("iptables -A INPUT -p sctp --chunk-types all NONE",
+		 "add rule ip filter INPUT meta l4proto sctp counter");
+	/* flags: lower case clear, upper case set (iUbE: mask 15, U|E);
+	 * only the first chunk of the type is looked at: approximate */
+	CHECK_XL_INEXACT("iptables -A INPUT -p sctp --chunk-types all "
+			 "INIT,DATA:iUbE,SACK,ABORT:T -j ACCEPT",
+			 "add rule ip filter INPUT "
+			 "sctp chunk data flags & 15 == 5 "
+			 "sctp chunk init exists sctp chunk sack exists "
+			 "sctp chunk abort flags & 1 == 1 counter accept");
+	/* absence: the protocol test stays (missing holds on TCP too),
+	 * and non-first fragments match: approximate */
+	CHECK_XL_INEXACT("iptables -A INPUT -p sctp ! --chunk-types any "
+			 "INIT,DATA",
+			 "add rule ip filter INPUT meta l4proto sctp "
+			 "sctp chunk data missing sctp chunk init missing "
+			 "counter");
+	CHECK_XL_INEXACT("iptables -A INPUT -p sctp ! --chunk-types all "
+			 "ABORT",
+			 "add rule ip filter INPUT meta l4proto sctp "
+			 "sctp chunk abort missing counter");
+	/* one of several, one missing of several, flags inverted: not one
+	 * nft rule; "only" cannot exclude the unnamed types; a type nft
+	 * has no name for (I_DATA, 64); "ALL" = every type */
+	CHECK_XL_FAILS("iptables -A INPUT -p sctp --chunk-types any "
+		       "INIT,DATA");
+	CHECK_XL_FAILS("iptables -A INPUT -p sctp ! --chunk-types all "
+		       "INIT,DATA");
+	CHECK_XL_FAILS("iptables -A INPUT -p sctp ! --chunk-types all "
+		       "DATA:U");
+	CHECK_XL_FAILS("iptables -A INPUT -p sctp --chunk-types only "
+		       "SHUTDOWN_COMPLETE");
+	CHECK_XL_FAILS("iptables -A INPUT -p sctp --chunk-types all I_DATA");
+	CHECK_XL_FAILS("iptables -A INPUT -p sctp --chunk-types all ALL");
+	CHECK_XL_FAILS("iptables -A INPUT -p sctp --chunk-types any NONE");
+	/* tcp: an absent option likewise keeps the protocol test */
+	CHECK_XL("iptables -A INPUT -p tcp ! --tcp-option 4",
+		 "add rule ip filter INPUT meta l4proto tcp "
+		 "tcp option sack-perm missing counter");
+	CHECK_XL("iptables -A INPUT -p tcp --tcp-option 4",
+		 "add rule ip filter INPUT tcp option sack-perm exists "
+		 "counter");
+}
+END_TEST
+
+/*
+ * TEE --oif: the device must exist where the rule is loaded; it is
+ * printed by name, as written. Without XLATE_F_SYSTEM_IFACES only lo
+ * is known.
+ */
+START_TEST(test_tee_oif)
+{
+	CHECK_XL("iptables -t mangle -A PREROUTING -j TEE --gateway "
+		 "1.2.3.4 --oif lo",
+		 "add rule ip mangle PREROUTING counter dup to 1.2.3.4 "
+		 "device \"lo\"");
+	CHECK_XL_FAILS("iptables -t mangle -A PREROUTING -j TEE --gateway "
+		       "1.2.3.4 --oif nosuchdev0");
 }
 END_TEST
 
@@ -640,6 +717,8 @@ static Suite *xlate_suite(void)
 	tcase_add_test(tc, test_connbytes);
 	tcase_add_test(tc, test_connlabel);
 	tcase_add_test(tc, test_dccp_sctp);
+	tcase_add_test(tc, test_sctp_chunks);
+	tcase_add_test(tc, test_tee_oif);
 	tcase_add_test(tc, test_ecn);
 	tcase_add_test(tc, test_rpfilter);
 	tcase_add_test(tc, test_tos_target);
