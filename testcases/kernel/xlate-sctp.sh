@@ -22,7 +22,7 @@ IPT2NFT=${IPT2NFT:-${top_builddir:-../..}/xlate/ipt2nft}
 command -v iptables-legacy >/dev/null 2>&1 || {
 	echo "no iptables-legacy"; exit $SKIP; }
 command -v python3 >/dev/null 2>&1 || { echo "no python3"; exit $SKIP; }
-unshare -n iptables-legacy -A OUTPUT -p sctp --chunk-types all INIT \
+unshare -n iptables-legacy -w -A OUTPUT -p sctp --chunk-types all INIT \
 	>/dev/null 2>&1 || { echo "no root, netns or xt_sctp"; exit $SKIP; }
 unset NFTKIT_OFFLINE_CHECK
 export NFT IPT2NFT
@@ -101,7 +101,7 @@ run([nft, "add table ip t"])
 run([nft, "add chain ip t o { type filter hook output priority 0; }"])
 rules = []
 for spec in SPECS:
-    r = run(["iptables-legacy", "-A", "OUTPUT", "-m", "ttl",
+    r = run(["iptables-legacy", "-w", "-A", "OUTPUT", "-m", "ttl",
              "--ttl-eq", "77", "-p", "sctp"] + spec.split())
     if r.returncode:
         print("SKIP %s: iptables-legacy refuses it" % spec)
@@ -112,7 +112,7 @@ for spec in SPECS:
     if not text:
         print("refused  %s" % spec)
         rules.append((spec, None, x.returncode))
-        run(["iptables-legacy", "-D", "OUTPUT", "-m", "ttl", "--ttl-eq",
+        run(["iptables-legacy", "-w", "-D", "OUTPUT", "-m", "ttl", "--ttl-eq",
              "77", "-p", "sctp"] + spec.split())
         continue
     text = text.replace("add rule ip filter OUTPUT", "add rule ip t o "
@@ -125,7 +125,7 @@ for spec in SPECS:
 
 def counters():
     xt = [int(l.split()[0]) for l in
-          run(["iptables-legacy", "-L", "OUTPUT", "-v", "-x", "-n"])
+          run(["iptables-legacy", "-w", "-L", "OUTPUT", "-v", "-x", "-n"])
           .stdout.splitlines()[2:] if l.strip()]
     nf = [int(l.split("counter packets ")[1].split()[0]) for l in
           run([nft, "list", "chain", "ip", "t", "o"]).stdout.splitlines()
