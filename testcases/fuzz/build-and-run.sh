@@ -100,8 +100,17 @@ done
 	echo "-include obj/*.d obj/kmod/*.d"
 } >"$out/Makefile"
 # The generated parser and scanner, refreshed when their sources change.
-if [ ! -f "$gen/parser.c" ] || [ "$top/nftc/parser.y" -nt "$gen/parser.c" ]; then
-	bison -d -Wno-yacc -o "$gen/parser.c" "$top/nftc/parser.y" ||
+# The grammar's parts are put together as nftc/Makefile.am does.
+grammar="commands blocks matches statements"
+stale=
+[ -f "$gen/parser.c" ] || stale=1
+for g in $grammar; do
+	[ "$top/nftc/grammar/$g.y" -nt "$gen/parser.c" ] && stale=1
+done
+if [ -n "$stale" ]; then
+	for g in $grammar; do cat "$top/nftc/grammar/$g.y"; done \
+		>"$gen/parser.y"
+	bison -d -Wno-yacc -o "$gen/parser.c" "$gen/parser.y" ||
 		{ echo "FUZZ BUILD FAILED (bison)"; exit 2; }
 fi
 if [ ! -f "$gen/scanner.c" ] || [ "$top/nftc/scanner.l" -nt "$gen/scanner.c" ]; then
