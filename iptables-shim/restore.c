@@ -257,11 +257,17 @@ static unsigned int xt_line_flags(const struct cmd *cmd)
 	end = memchr(line, '\n', loc->indesc->size - loc->line_offset);
 	if (!end)
 		end = loc->indesc->data + loc->indesc->size;
-	for (i = 0; i < sizeof(xt_line_hints) / sizeof(xt_line_hints[0]);
-	     i++) {
-		if (memmem(line, end - line, xt_line_hints[i].word,
-			   strlen(xt_line_hints[i].word)))
-			flags |= xt_line_hints[i].flag;
+	/* every hint starts with "--": look only where one does */
+	while ((line = memmem(line, end - line, "--", 2))) {
+		for (i = 0; i < sizeof(xt_line_hints) /
+				sizeof(xt_line_hints[0]); i++) {
+			size_t n = strlen(xt_line_hints[i].word);
+
+			if ((size_t)(end - line) >= n &&
+			    !memcmp(line, xt_line_hints[i].word, n))
+				flags |= xt_line_hints[i].flag;
+		}
+		line++;
 	}
 	return flags;
 }
