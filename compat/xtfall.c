@@ -654,8 +654,9 @@ static int fb_ct(uint8_t family, const struct stmt *s,
 /*
  * Whether a match may have an xt form at all, by its selector, before
  * it is printed to be read (most are addresses, interfaces and ports).
- * A tcp or udp port only becomes multiport as a set ("{ ... }"), or
- * when the input line said --dports/--sports (fb_multiport()).
+ * A tcp or udp port only becomes multiport as a set ("{ ... }", an
+ * anonymous one being a set reference once evaluated), or when the
+ * input line said --dports/--sports (fb_multiport()).
  */
 static bool fb_candidate(const struct stmt *s, unsigned int flags)
 {
@@ -686,8 +687,10 @@ static bool fb_candidate(const struct stmt *s, unsigned int flags)
 		for (i = 0; l->payload.desc && i < ARRAY_N(descs); i++) {
 			if (strcmp(l->payload.desc->name, descs[i].name))
 				continue;
+			/* only these print as "{ ... }" */
 			return !descs[i].ports ||
 			       s->expr->pair.right->kind == EXPR_SET ||
+			       s->expr->pair.right->kind == EXPR_SET_REF ||
 			       (flags & (COMPAT_XT_MP_SPORTS |
 					 COMPAT_XT_MP_DPORTS));
 		}
