@@ -150,6 +150,15 @@ void compat_xt_list_free(struct compat_xt_list *l);
 struct nftnl_rule;
 int compat_xt_apply(uint8_t family, struct nftnl_rule *r,
 		    const struct compat_xt_list *l);
+/*
+ * xtraw.c: the same on netlink attributes: rule message @src written
+ * into @dst (header and nfgenmsg there, @room bytes from @dst on) with
+ * @l's expressions. 0, -ENOMEM or -EMSGSIZE.
+ */
+struct nlmsghdr;
+int compat_xt_write(uint8_t family, const struct nlmsghdr *src,
+		    struct nlmsghdr *dst, size_t room,
+		    const struct compat_xt_list *l);
 
 /* A marker the xt hook puts before iptables text in an xt statement. */
 #define COMPAT_XT_MARK	"\001ipt:"

@@ -276,11 +276,14 @@ static unsigned int xt_line_flags(const struct cmd *cmd)
 	return flags;
 }
 
-static int xt_edit(void *priv, unsigned int idx, struct nftnl_rule *nlr)
+static int xt_write(void *priv, unsigned int idx, const struct nlmsghdr *src,
+		    struct nlmsghdr *dst, size_t room)
 {
+	static const struct compat_xt_list none;
 	struct xt_rules *x = priv;
 
-	return idx < x->n ? compat_xt_apply(x->family, nlr, &x->v[idx]) : 0;
+	return compat_xt_write(x->family, src, dst, room,
+			       idx < x->n ? &x->v[idx] : &none);
 }
 
 static bool stream_failed(const struct restore_ctx *r)
@@ -337,7 +340,7 @@ static int rule_emit(struct restore_ctx *r, struct cmd *cmd,
 	}
 	if (nftc_linearize(r->nft, one, seg, NULL) < 0)
 		goto out;	/* errors queued */
-	ret = nftc_batch_edit_rules(seg, r->batch, xt_edit, &x);
+	ret = nftc_batch_rewrite_rules(seg, r->batch, xt_write, &x);
 	if (ret < 0) {
 		if (r->o->verbose)
 			fprintf(stderr, "%s-restore: no xt-compat form (%s): "

@@ -23,8 +23,6 @@
 #include <linux/netfilter/nf_tables.h>
 #include "lin_int.h"
 
-/* Largest message: a 64 KiB attribute nest plus headers and slack. */
-#define BATCH_MSG_MAX		(UINT16_MAX + 4096)
 #define BATCH_CHUNK_PAGES	32
 
 /* Size of the chunks after the first: one huge page. */
