@@ -178,9 +178,23 @@ struct compat_text {
 	char	*buf;
 	size_t	len;
 	char	iobuf[512];	/* stdio's buffer for @small */
+	bool	slot;		/* a slot's stream (not closed) */
 };
 FILE *compat_text_open(struct compat_text *t, char *small, size_t cap,
 		       bool big);
+/*
+ * The same with a stream of its own per @slot, opened once per thread
+ * and reused: texts being printed at the same time need other slots.
+ */
+enum compat_text_slot {
+	COMPAT_SLOT_TEXT,	/* compat_print_text() */
+	COMPAT_SLOT_MATCHES,	/* the reverse map's match text */
+	COMPAT_SLOT_TARGET,	/* ... and target text */
+	COMPAT_SLOT_XT,		/* an extension's save() output */
+	__COMPAT_SLOT_MAX
+};
+FILE *compat_text_open_slot(struct compat_text *t, unsigned int slot,
+			    bool big);
 int compat_text_close(struct compat_text *t, char **text);
 
 struct output_ctx;

@@ -49,11 +49,11 @@ static char *catch_stdout(struct shim_xt *c, void (*fn)(const void *,
 {
 	FILE *real = stdout;
 	struct compat_text t;
-	char small[1024], *text;
+	char *text;
 	int big, ret;
 
 	for (big = 0; big < 2; big++) {
-		stdout = compat_text_open(&t, small, sizeof(small), big);
+		stdout = compat_text_open_slot(&t, COMPAT_SLOT_XT, big);
 		if (!stdout)
 			break;
 		fn(a, b);

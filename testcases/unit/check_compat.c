@@ -424,6 +424,26 @@ START_TEST(test_text_overflow)
 	for (i = 0; i < sizeof(small) - 1; i++)
 		fputc('x', t.f);
 	ck_assert_int_eq(compat_text_close(&t, &text), 1);
+
+	/* a slot's stream: full is redone, and the slot is fine after */
+	for (big = 0; big < 2; big++) {
+		FILE *f = compat_text_open_slot(&t, COMPAT_SLOT_TEXT, big);
+
+		ck_assert_ptr_nonnull(f);
+		for (i = 0; i < 3000; i++)
+			fprintf(f, "%u", i % 10);
+		ret = compat_text_close(&t, &text);
+		ck_assert_int_eq(ret, big ? 0 : 1);
+	}
+	ck_assert_uint_eq(strlen(text), 3000);
+	free(text);
+	for (i = 0; i < 2; i++) {
+		compat_text_open_slot(&t, COMPAT_SLOT_TEXT, false);
+		fputs(i ? "ct state new" : "tcp dport 22", t.f);
+		ck_assert_int_eq(compat_text_close(&t, &text), 0);
+		ck_assert_str_eq(text, i ? "ct state new" : "tcp dport 22");
+		free(text);
+	}
 }
 END_TEST
 
