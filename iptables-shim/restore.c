@@ -262,7 +262,9 @@ static unsigned int xt_line_flags(const struct cmd *cmd)
 	if (!end)
 		end = loc->indesc->data + loc->indesc->size;
 	/* every hint starts with "--": look only where one does */
-	while ((line = memmem(line, end - line, "--", 2))) {
+	for (; (line = memchr(line, '-', end - line)); line++) {
+		if (line + 1 >= end || line[1] != '-')
+			continue;
 		for (i = 0; i < sizeof(xt_line_hints) /
 				sizeof(xt_line_hints[0]); i++) {
 			size_t n = strlen(xt_line_hints[i].word);
@@ -271,7 +273,6 @@ static unsigned int xt_line_flags(const struct cmd *cmd)
 			    !memcmp(line, xt_line_hints[i].word, n))
 				flags |= xt_line_hints[i].flag;
 		}
-		line++;
 	}
 	return flags;
 }
