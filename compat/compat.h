@@ -150,6 +150,15 @@ void compat_xt_list_free(struct compat_xt_list *l);
 struct nftnl_rule;
 int compat_xt_apply(uint8_t family, struct nftnl_rule *r,
 		    const struct compat_xt_list *l);
+/*
+ * xtraw.c: the same on netlink attributes: rule message @src written
+ * into @dst (header and nfgenmsg there, @room bytes from @dst on) with
+ * @l's expressions. 0, -ENOMEM or -EMSGSIZE.
+ */
+struct nlmsghdr;
+int compat_xt_write(uint8_t family, const struct nlmsghdr *src,
+		    struct nlmsghdr *dst, size_t room,
+		    const struct compat_xt_list *l);
 
 /* A marker the xt hook puts before iptables text in an xt statement. */
 #define COMPAT_XT_MARK	"\001ipt:"
@@ -169,9 +178,23 @@ struct compat_text {
 	char	*buf;
 	size_t	len;
 	char	iobuf[512];	/* stdio's buffer for @small */
+	bool	slot;		/* a slot's stream (not closed) */
 };
 FILE *compat_text_open(struct compat_text *t, char *small, size_t cap,
 		       bool big);
+/*
+ * The same with a stream of its own per @slot, opened once per thread
+ * and reused: texts being printed at the same time need other slots.
+ */
+enum compat_text_slot {
+	COMPAT_SLOT_TEXT,	/* compat_print_text() */
+	COMPAT_SLOT_MATCHES,	/* the reverse map's match text */
+	COMPAT_SLOT_TARGET,	/* ... and target text */
+	COMPAT_SLOT_XT,		/* an extension's save() output */
+	__COMPAT_SLOT_MAX
+};
+FILE *compat_text_open_slot(struct compat_text *t, unsigned int slot,
+			    bool big);
 int compat_text_close(struct compat_text *t, char **text);
 
 struct output_ctx;

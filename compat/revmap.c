@@ -186,12 +186,11 @@ static uint64_t rv_counter(const struct rule *r, bool bytes)
 static int save_pass(struct rv_ctx *c, const struct rule *r, bool big,
 		     char **mtext, char **ttext)
 {
-	char msmall[2048], tsmall[1024];
 	struct compat_text tm, tt;
 	int rm, rt;
 
-	c->m = compat_text_open(&tm, msmall, sizeof(msmall), big);
-	c->t = compat_text_open(&tt, tsmall, sizeof(tsmall), big);
+	c->m = compat_text_open_slot(&tm, COMPAT_SLOT_MATCHES, big);
+	c->t = compat_text_open_slot(&tt, COMPAT_SLOT_TARGET, big);
 	if (c->m && c->t)
 		rv_map_stmts(c, r);
 	rm = compat_text_close(&tm, mtext);

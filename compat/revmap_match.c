@@ -102,6 +102,8 @@ static const struct rv_field_map *rv_field_at(const char *p)
 	size_t n;
 
 	for (i = 0; i < RV_NFIELDS; i++) {
+		if (*p != rv_fields[i].sel[0])	/* most differ right away */
+			continue;
 		n = strlen(rv_fields[i].sel);
 		if (!strncmp(p, rv_fields[i].sel, n) && p[n] == ' ')
 			return &rv_fields[i];

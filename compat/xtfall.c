@@ -653,12 +653,19 @@ static int fb_ct(uint8_t family, const struct stmt *s,
 
 /*
  * Whether a match may have an xt form at all, by its selector, before
- * it is printed to be read (most are addresses and interfaces).
+ * it is printed to be read (most are addresses, interfaces and ports).
+ * A tcp or udp port only becomes multiport as a set ("{ ... }", an
+ * anonymous one being a set reference once evaluated), or when the
+ * input line said --dports/--sports (fb_multiport()).
  */
-static bool fb_candidate(const struct stmt *s)
+static bool fb_candidate(const struct stmt *s, unsigned int flags)
 {
-	static const char *const descs[] = {
-		"tcp", "udp", "icmp", "icmpv6", "ether",
+	static const struct {
+		const char	*name;
+		bool		ports;	/* only multiport reads it */
+	} descs[] = {
+		{ "tcp", true }, { "udp", true }, { "icmp", false },
+		{ "icmpv6", false }, { "ether", false },
 	};
 	const struct expr *l;
 	unsigned int i;
@@ -678,8 +685,14 @@ static bool fb_candidate(const struct stmt *s)
 		       l->meta.key == NFT_META_SKGID;
 	case EXPR_PAYLOAD:
 		for (i = 0; l->payload.desc && i < ARRAY_N(descs); i++) {
-			if (!strcmp(l->payload.desc->name, descs[i]))
-				return true;
+			if (strcmp(l->payload.desc->name, descs[i].name))
+				continue;
+			/* only these print as "{ ... }" */
+			return !descs[i].ports ||
+			       s->expr->pair.right->kind == EXPR_SET ||
+			       s->expr->pair.right->kind == EXPR_SET_REF ||
+			       (flags & (COMPAT_XT_MP_SPORTS |
+					 COMPAT_XT_MP_DPORTS));
 		}
 		return false;
 	default:
@@ -697,7 +710,7 @@ static int fb_stmt(uint8_t family, const struct stmt *s, unsigned int flags,
 
 	switch (s->kind) {
 	case STMT_EXPRESSION:
-		if (!fb_candidate(s))
+		if (!fb_candidate(s, flags))
 			return 1;
 		text = stmt_text(family, s, NFTC_OUTPUT_NUMERIC_SYMBOL);
 		for (i = 0; text && ret == 1 && i < ARRAY_N(fb_matches); i++)
@@ -723,6 +736,17 @@ static int fb_stmt(uint8_t family, const struct stmt *s, unsigned int flags,
 	}
 }
 
+/* Whether @s can print as "meta iiftype ...": a relational on it. */
+static bool is_iiftype(const struct stmt *s)
+{
+	const struct expr *l;
+
+	if (s->expr->kind != EXPR_RELATIONAL)
+		return false;
+	l = s->expr->pair.left;
+	return l->kind == EXPR_META && l->meta.key == NFT_META_IIFTYPE;
+}
+
 /*
  * "meta iiftype ether" right before "ether saddr X": the evaluator's
  * dependency of the MAC match, which xt_mac checks itself (the device
@@ -737,7 +761,8 @@ static int drop_mac_deps(uint8_t family, struct rule *r)
 	list_for_each_entry_safe(s, n, &r->stmts, list) {
 		if (&n->list == &r->stmts)
 			break;
-		if (s->kind != STMT_EXPRESSION || n->kind != STMT_EXPRESSION)
+		if (s->kind != STMT_EXPRESSION || n->kind != STMT_EXPRESSION ||
+		    !is_iiftype(s))
 			continue;
 		a = stmt_text(family, s, 0);
 		b = stmt_text(family, n, 0);

@@ -19,10 +19,14 @@
 #define _GNU_SOURCE
 #include <config.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <linux/netfilter.h>
 #include "shim.h"
 #include "compat.h"
@@ -257,20 +261,30 @@ static unsigned int xt_line_flags(const struct cmd *cmd)
 	end = memchr(line, '\n', loc->indesc->size - loc->line_offset);
 	if (!end)
 		end = loc->indesc->data + loc->indesc->size;
-	for (i = 0; i < sizeof(xt_line_hints) / sizeof(xt_line_hints[0]);
-	     i++) {
-		if (memmem(line, end - line, xt_line_hints[i].word,
-			   strlen(xt_line_hints[i].word)))
-			flags |= xt_line_hints[i].flag;
+	/* every hint starts with "--": look only where one does */
+	for (; (line = memchr(line, '-', end - line)); line++) {
+		if (line + 1 >= end || line[1] != '-')
+			continue;
+		for (i = 0; i < sizeof(xt_line_hints) /
+				sizeof(xt_line_hints[0]); i++) {
+			size_t n = strlen(xt_line_hints[i].word);
+
+			if ((size_t)(end - line) >= n &&
+			    !memcmp(line, xt_line_hints[i].word, n))
+				flags |= xt_line_hints[i].flag;
+		}
 	}
 	return flags;
 }
 
-static int xt_edit(void *priv, unsigned int idx, struct nftnl_rule *nlr)
+static int xt_write(void *priv, unsigned int idx, const struct nlmsghdr *src,
+		    struct nlmsghdr *dst, size_t room)
 {
+	static const struct compat_xt_list none;
 	struct xt_rules *x = priv;
 
-	return idx < x->n ? compat_xt_apply(x->family, nlr, &x->v[idx]) : 0;
+	return compat_xt_write(x->family, src, dst, room,
+			       idx < x->n ? &x->v[idx] : &none);
 }
 
 static bool stream_failed(const struct restore_ctx *r)
@@ -327,7 +341,7 @@ static int rule_emit(struct restore_ctx *r, struct cmd *cmd,
 	}
 	if (nftc_linearize(r->nft, one, seg, NULL) < 0)
 		goto out;	/* errors queued */
-	ret = nftc_batch_edit_rules(seg, r->batch, xt_edit, &x);
+	ret = nftc_batch_rewrite_rules(seg, r->batch, xt_write, &x);
 	if (ret < 0) {
 		if (r->o->verbose)
 			fprintf(stderr, "%s-restore: no xt-compat form (%s): "
@@ -421,7 +435,12 @@ static void print_errors(const struct erec_queue *a, const struct erec_queue *b,
 	}
 }
 
-static int restore(uint8_t family, const struct restore_opts *o, char *data)
+/*
+ * Restore @data: malloc'ed and taken over, or with @mapped, a file
+ * mapping of @mapped bytes the caller unmaps (map_input()).
+ */
+static int restore(uint8_t family, const struct restore_opts *o, char *data,
+		   size_t mapped)
 {
 	struct restore_ctx r = { .family = family, .o = o };
 	struct xlate_ctx *x;
@@ -436,7 +455,8 @@ static int restore(uint8_t family, const struct restore_opts *o, char *data)
 	if (!x || !r.nft || !r.batch) {
 		fprintf(stderr, "%s-restore: out of memory\n",
 			compat_prog_name(family));
-		free(data);
+		if (!mapped)
+			free(data);
 		goto out;
 	}
 	r.nft->resolver = &nftc_resolver_builtin;
@@ -446,7 +466,11 @@ static int restore(uint8_t family, const struct restore_opts *o, char *data)
 		nftc_netlink_cache_seed(r.nft);
 	xlate_stream(x, &restore_ops, &r);
 	xlate_set_chain_known(x, kernel_chain, &r);
-	xlate_read_save(x, strcmp(o->path, "-") ? o->path : "<stdin>", data);
+	if (mapped)
+		xlate_read_save_mapped(x, o->path, data, mapped);
+	else
+		xlate_read_save(x, strcmp(o->path, "-") ? o->path : "<stdin>",
+				data);
 	if (xlate_stream_status(x) < 0) {
 		fprintf(stderr, "%s-restore: out of memory\n",
 			compat_prog_name(family));
@@ -537,16 +561,53 @@ int shim_restore_text(uint8_t family, char *data, bool noflush,
 	char *copy = strdup(data);
 	int ret;
 
-	ret = restore(family, &o, data);
+	ret = restore(family, &o, data, 0);
 	if (ret == RESTORE_RETRY_NATIVE && copy) {
 		o.no_xt = true;
-		ret = restore(family, &o, copy);
+		ret = restore(family, &o, copy, 0);
 		copy = NULL;
 	}
 	free(copy);
 	return ret == 0 ? 0 : ret == RESTORE_CMD_USAGE ? -2 :
 	       ret == RESTORE_CMD_KERNEL ? -4 :
 	       ret == RESTORE_RESTART ? -EAGAIN : -1;
+}
+
+/* iptables' exit statuses: PARAMETER_PROBLEM, RESOURCE_PROBLEM */
+static int exit_status(int ret)
+{
+	if (ret == RESTORE_PARAM_PROBLEM)
+		return 2;
+	if (ret == RESTORE_KERNEL_REFUSED)
+		return 4;
+	return ret == RESTORE_RETRY_NATIVE ? 1 : ret;
+}
+
+/*
+ * A regular file mapped read-only, *size its length: NULL when it is
+ * not one, is empty, or fills its last page (no NUL after it), and
+ * then it is read as a stream is. The mapping is one byte longer than
+ * the file (the NUL of the last page's padding).
+ */
+static char *map_input(const char *path, size_t *size)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	struct stat st;
+	void *p;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	p = MAP_FAILED;
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
+	    page > 0 && st.st_size % page != 0)
+		p = mmap(NULL, st.st_size + 1, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (p == MAP_FAILED)
+		return NULL;
+	*size = st.st_size;
+	return p;
 }
 
 static void usage(FILE *f, const char *prog)
@@ -583,6 +644,7 @@ int shim_restore_main(uint8_t family, int argc, char **argv)
 	struct restore_opts o = { .path = "-" };
 	FILE *in = stdin;
 	char *data, *copy;
+	size_t mapped;
 	int c, ret;
 
 	while ((c = getopt_long(argc, argv, "cvVthnw::W:T:M:", opts,
@@ -611,6 +673,17 @@ int shim_restore_main(uint8_t family, int argc, char **argv)
 		fprintf(stderr, "Unknown arguments found on commandline\n");
 		return 1;
 	}
+	if (optind < argc && strcmp(argv[optind], "-") &&
+	    (data = map_input(argv[optind], &mapped))) {
+		o.path = argv[optind];
+		ret = restore(family, &o, data, mapped);
+		if (ret == RESTORE_RETRY_NATIVE) {
+			o.no_xt = true;
+			ret = restore(family, &o, data, mapped);
+		}
+		munmap(data, mapped + 1);
+		return exit_status(ret);
+	}
 	if (optind < argc && strcmp(argv[optind], "-")) {
 		o.path = argv[optind];
 		in = fopen(o.path, "re");
@@ -630,7 +703,7 @@ int shim_restore_main(uint8_t family, int argc, char **argv)
 	}
 	/* a second go needs the input again: a file is read again */
 	copy = in == stdin ? strdup(data) : NULL;
-	ret = restore(family, &o, data);
+	ret = restore(family, &o, data, 0);
 	if (ret == RESTORE_RETRY_NATIVE && !copy && in != stdin &&
 	    (in = fopen(o.path, "re"))) {
 		copy = shim_read_all(in);
@@ -638,14 +711,9 @@ int shim_restore_main(uint8_t family, int argc, char **argv)
 	}
 	if (ret == RESTORE_RETRY_NATIVE && copy) {
 		o.no_xt = true;
-		ret = restore(family, &o, copy);
+		ret = restore(family, &o, copy, 0);
 		copy = NULL;
 	}
 	free(copy);
-	/* iptables' exit statuses: PARAMETER_PROBLEM, RESOURCE_PROBLEM */
-	if (ret == RESTORE_PARAM_PROBLEM)
-		return 2;
-	if (ret == RESTORE_KERNEL_REFUSED)
-		return 4;
-	return ret == RESTORE_RETRY_NATIVE ? 1 : ret;
+	return exit_status(ret);
 }

@@ -49,11 +49,11 @@ static char *catch_stdout(struct shim_xt *c, void (*fn)(const void *,
 {
 	FILE *real = stdout;
 	struct compat_text t;
-	char small[1024], *text;
+	char *text;
 	int big, ret;
 
 	for (big = 0; big < 2; big++) {
-		stdout = compat_text_open(&t, small, sizeof(small), big);
+		stdout = compat_text_open_slot(&t, COMPAT_SLOT_XT, big);
 		if (!stdout)
 			break;
 		fn(a, b);
@@ -106,6 +106,34 @@ static void *find_ext(struct shim_xt *c, bool target, const char *name,
 	return ext;
 }
 
+/* MARK OPT NAME BODY, malloc'ed (asprintf's cost, per expression). */
+static char *xt_text(const char *opt, const char *name, const char *body)
+{
+	size_t lm = strlen(COMPAT_XT_MARK), lo = strlen(opt),
+	       ln = strlen(name), lb = strlen(body);
+	char *text = malloc(lm + lo + ln + lb + 1), *p = text;
+
+	if (!text)
+		return NULL;
+	memcpy(p, COMPAT_XT_MARK, lm);
+	p += lm;
+	memcpy(p, opt, lo);
+	p += lo;
+	memcpy(p, name, ln);
+	p += ln;
+	memcpy(p, body, lb + 1);
+	return text;
+}
+
+/* @name into @dst of @size bytes, cut and NUL-terminated as snprintf. */
+static void copy_name(char *dst, size_t size, const char *name)
+{
+	size_t n = strnlen(name, size - 1);
+
+	memcpy(dst, name, n);
+	dst[n] = '\0';
+}
+
 struct xt_call {
 	struct xtables_match	*m;
 	struct xtables_target	*t;
@@ -147,15 +175,14 @@ static char *save_match(struct shim_xt *c, const struct delin_xt *xt,
 	if (!call.m)
 		goto out;
 	em->u.match_size = sz;
-	snprintf(em->u.user.name, sizeof(em->u.user.name), "%s", xt->name);
+	copy_name(em->u.user.name, sizeof(em->u.user.name), xt->name);
 	em->u.user.revision = xt->rev;
 	memcpy(em->data, xt->info, xt->len);
 	a->call = &call;
 	body = catch_stdout(c, call_save, a, em);
 	name = call.m->alias ? call.m->alias(em) : call.m->name;
-	if (body && asprintf(&text, "%s -m %s%s", COMPAT_XT_MARK, name,
-			     body) < 0)
-		text = NULL;
+	if (body)
+		text = xt_text(" -m ", name, body);
 	free(body);
 out:
 	free(em);
@@ -177,15 +204,14 @@ static char *save_target(struct shim_xt *c, const struct delin_xt *xt,
 	if (!call.t)
 		goto out;
 	et->u.target_size = sz;
-	snprintf(et->u.user.name, sizeof(et->u.user.name), "%s", xt->name);
+	copy_name(et->u.user.name, sizeof(et->u.user.name), xt->name);
 	et->u.user.revision = xt->rev;
 	memcpy(et->data, xt->info, xt->len);
 	a->call = &call;
 	body = catch_stdout(c, call_save, a, et);
 	name = call.t->alias ? call.t->alias(et) : call.t->name;
-	if (body && asprintf(&text, "%s -j %s%s", COMPAT_XT_MARK, name,
-			     body) < 0)
-		text = NULL;
+	if (body)
+		text = xt_text(" -j ", name, body);
 	free(body);
 out:
 	free(et);

@@ -23,8 +23,6 @@
 #include <linux/netfilter/nf_tables.h>
 #include "lin_int.h"
 
-/* Largest message: a 64 KiB attribute nest plus headers and slack. */
-#define BATCH_MSG_MAX		(UINT16_MAX + 4096)
 #define BATCH_CHUNK_PAGES	32
 
 /* Size of the chunks after the first: one huge page. */
@@ -77,8 +75,11 @@ static struct batch_chunk *batch_tail(const struct nftc_batch *b)
 }
 
 /*
- * A zeroed, 2 MiB aligned mapping of BATCH_BIG_CHUNK bytes, backed by a
- * huge page where transparent huge pages are enabled (or on madvise).
+ * A zeroed, 2 MiB aligned mapping of BATCH_BIG_CHUNK bytes, in small
+ * pages: only what is written becomes resident. (A huge page makes the
+ * whole chunk resident at its first byte: the last chunk's tail and
+ * every chunk's BATCH_MSG_MAX headroom, 1.5 MB of the 18.4 MB of a
+ * 50,000-rule iptables-restore, for no measurable gain in system time.)
  */
 static struct batch_chunk *batch_big_chunk(void)
 {
@@ -97,7 +98,7 @@ static struct batch_chunk *batch_big_chunk(void)
 		munmap(p, aligned - start);
 	munmap((void *)(aligned + size), start + align - aligned);
 	c = (struct batch_chunk *)aligned;
-	madvise(c, size, MADV_HUGEPAGE);	/* a hint: failure is fine */
+	madvise(c, size, MADV_NOHUGEPAGE);	/* a hint: failure is fine */
 	c->mapped = size;
 	c->threshold = size - sizeof(*c) - BATCH_MSG_MAX;
 	return c;

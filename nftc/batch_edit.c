@@ -17,6 +17,7 @@ struct edit_ctx {
 	const struct nftc_batch	*src;
 	struct nftc_batch	*dst;
 	nftc_rule_edit_fn	fn;
+	nftc_rule_write_fn	write;	/* rules without libnftnl */
 	void			*priv;
 	unsigned int		rules;
 };
@@ -47,11 +48,29 @@ static int edit_chain(struct edit_ctx *e, const struct nlmsghdr *nlh,
 	return ret;
 }
 
+/* A rule written by e->write from @nlh's attributes. */
+static int write_rule(struct edit_ctx *e, const struct nlmsghdr *nlh,
+		      uint16_t type, uint32_t family)
+{
+	struct nlmsghdr *d = batch_obj_begin(e->dst, type, nlh->nlmsg_flags,
+					     family);
+	int ret;
+
+	if (!d)
+		return -ENOMEM;
+	ret = e->write(e->priv, e->rules++, nlh, d, BATCH_MSG_MAX);
+	return ret < 0 ? ret : batch_obj_end(e->dst, d);
+}
+
 static int edit_rule(struct edit_ctx *e, const struct nlmsghdr *nlh,
 		     uint16_t type, uint32_t family)
 {
-	struct nftnl_rule *r = nftnl_rule_alloc();
+	struct nftnl_rule *r;
 	int ret = -EBADMSG;
+
+	if (type == NFT_MSG_NEWRULE && e->write)
+		return write_rule(e, nlh, type, family);
+	r = nftnl_rule_alloc();
 
 	if (!r || nftnl_rule_nlmsg_parse(nlh, r) < 0)
 		goto out;
@@ -165,11 +184,9 @@ static int edit_msg(struct edit_ctx *e, const struct nlmsghdr *nlh)
 	return -EOPNOTSUPP;
 }
 
-int nftc_batch_edit_rules(const struct nftc_batch *src,
-			  struct nftc_batch *dst, nftc_rule_edit_fn fn,
-			  void *priv)
+static int edit_all(struct edit_ctx *e)
 {
-	struct edit_ctx e = { .src = src, .dst = dst, .fn = fn, .priv = priv };
+	const struct nftc_batch *src = e->src;
 	const struct nlmsghdr *nlh;
 	unsigned int i;
 	size_t len;
@@ -181,10 +198,29 @@ int nftc_batch_edit_rules(const struct nftc_batch *src,
 
 		for (nlh = buf; mnl_nlmsg_ok(nlh, rem);
 		     nlh = mnl_nlmsg_next(nlh, &rem)) {
-			ret = edit_msg(&e, nlh);
+			ret = edit_msg(e, nlh);
 			if (ret < 0)
 				return ret;
 		}
 	}
 	return 0;
+}
+
+int nftc_batch_edit_rules(const struct nftc_batch *src,
+			  struct nftc_batch *dst, nftc_rule_edit_fn fn,
+			  void *priv)
+{
+	struct edit_ctx e = { .src = src, .dst = dst, .fn = fn, .priv = priv };
+
+	return edit_all(&e);
+}
+
+int nftc_batch_rewrite_rules(const struct nftc_batch *src,
+			     struct nftc_batch *dst, nftc_rule_write_fn fn,
+			     void *priv)
+{
+	struct edit_ctx e = { .src = src, .dst = dst, .write = fn,
+			      .priv = priv };
+
+	return edit_all(&e);
 }

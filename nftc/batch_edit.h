@@ -12,6 +12,7 @@
  * this way (compat/).
  */
 
+#include <stddef.h>
 #include <stdint.h>
 
 struct nftc_batch;
@@ -29,5 +30,24 @@ typedef int (*nftc_rule_edit_fn)(void *priv, unsigned int idx,
 int nftc_batch_edit_rules(const struct nftc_batch *src,
 			  struct nftc_batch *dst, nftc_rule_edit_fn fn,
 			  void *priv);
+
+/*
+ * Called for the @idx-th NEWRULE message @src: write the rule's
+ * attributes into @dst (its header and nfgenmsg written, @room bytes
+ * from @dst on). 0 or a negative errno (-EMSGSIZE when it does not fit).
+ */
+struct nlmsghdr;
+typedef int (*nftc_rule_write_fn)(void *priv, unsigned int idx,
+				  const struct nlmsghdr *src,
+				  struct nlmsghdr *dst, size_t room);
+
+/*
+ * Same as nftc_batch_edit_rules(), the rules rewritten by @fn from
+ * their netlink attributes, without libnftnl's parse and build (the
+ * other messages as there).
+ */
+int nftc_batch_rewrite_rules(const struct nftc_batch *src,
+			     struct nftc_batch *dst, nftc_rule_write_fn fn,
+			     void *priv);
 
 #endif

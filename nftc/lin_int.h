@@ -198,6 +198,9 @@ int batch_add_chain(struct nftc_batch *b, uint16_t type, uint16_t flags,
 		    uint32_t family, struct nftnl_chain *c);
 int batch_add_rule(struct nftc_batch *b, uint16_t type, uint16_t flags,
 		   uint32_t family, struct nftnl_rule *r);
+/* Largest message: a 64 KiB attribute nest plus headers and slack. */
+#define BATCH_MSG_MAX		(UINT16_MAX + 4096)
+
 /*
  * batch.c: a message written in place: header (next sequence number)
  * and room for BATCH_MSG_MAX bytes; batch_obj_end() appends it, a

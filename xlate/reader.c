@@ -12,6 +12,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <sys/mman.h>
 #include <linux/netfilter.h>
 #include "xlate_int.h"
 
@@ -492,7 +494,8 @@ static struct input_desc *input_add(struct xlate_ctx *ctx,
 	struct input_desc *in = calloc(1, sizeof(*in));
 
 	if (!in) {
-		free(data);
+		if (data != ctx->mapped)
+			free(data);
 		return NULL;
 	}
 	in->kind = kind;
@@ -520,13 +523,34 @@ static void status_note(struct xlate_ctx *ctx, unsigned int errors_before)
 		status_decide(ctx, true, ctx->err_kind == XL_ERR_PARAM);
 }
 
+/* Bytes of a mapped input read between two MADV_DONTNEED. */
+#define XL_DROP_STEP	(64u << 10)
+
+/*
+ * A mapped input: give back the whole pages before @off (the line
+ * being read starts there), @done of them given back so far.
+ */
+static void drop_read(const struct xlate_ctx *ctx,
+		      const struct input_desc *in, size_t off, size_t *done)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE), upto;
+
+	if (!ctx->mapped || in->data != ctx->mapped || off < *done +
+							XL_DROP_STEP)
+		return;
+	upto = off & ~(page - 1);
+	if (upto > *done && madvise(in->data + *done, upto - *done,
+				    MADV_DONTNEED) == 0)
+		*done = upto;
+}
+
 int xlate_read_save(struct xlate_ctx *ctx, const char *name, char *data)
 {
 	struct input_desc *in = input_add(ctx, INPUT_FILE, name, data);
 	struct xl_table *cur = NULL;
 	struct xl_line *l;
 	unsigned int errors = ctx->erq.num_errors, line_errors;
-	size_t off = 0;
+	size_t off = 0, dropped = 0;
 
 	l = calloc(1, sizeof(*l));
 	if (!in || !l) {
@@ -552,6 +576,7 @@ int xlate_read_save(struct xlate_ctx *ctx, const char *name, char *data)
 		status_note(ctx, line_errors);
 		free_tokens(l);
 		off += len + 1;
+		drop_read(ctx, in, off, &dropped);
 	}
 	if (cur) {
 		struct location loc = line_loc(l, 1, 1);
@@ -561,6 +586,15 @@ int xlate_read_save(struct xlate_ctx *ctx, const char *name, char *data)
 	status_decide(ctx, true, false);
 	line_free(l);
 	return ctx->erq.num_errors > errors ? -1 : 0;
+}
+
+int xlate_read_save_mapped(struct xlate_ctx *ctx, const char *name,
+			   char *data, size_t size)
+{
+	if (ctx->mapped || data[size] != '\0')
+		return -1;	/* one mapped input, NUL-terminated */
+	ctx->mapped = data;
+	return xlate_read_save(ctx, name, data);
 }
 
 /*
@@ -780,7 +814,8 @@ void xlate_ctx_free(struct xlate_ctx *ctx)
 	for (in = ctx->inputs; in; in = next) {
 		next = in->next;
 		free(in->name);
-		free(in->data);
+		if (in->data != ctx->mapped)
+			free(in->data);
 		free(in);
 	}
 	free(ctx);

@@ -82,6 +82,17 @@ void xlate_ctx_free(struct xlate_ctx *ctx);
 int xlate_read_save(struct xlate_ctx *ctx, const char *name, char *data);
 
 /*
+ * Same, @data being a read-only private mapping of a whole file of
+ * @size bytes, NUL-terminated by its last page's padding: not taken
+ * over (unmap it after xlate_ctx_free()). The pages already read are
+ * handed back to the kernel as reading goes on (MADV_DONTNEED), so the
+ * input costs no memory once it is translated; diagnostics that print
+ * a line read it again from the file.
+ */
+int xlate_read_save_mapped(struct xlate_ctx *ctx, const char *name,
+			   char *data, size_t size);
+
+/*
  * The sets of `ipset save` output @data (@name for diagnostics, data
  * taken over): rules that reference them (-m set, -j SET) get nft sets
  * with their elements. Returns 0, or -1 when anything was reported.

@@ -116,6 +116,8 @@ struct xlate_ctx {
 	const struct xlate_cmd_ops *stream;
 	void			*stream_priv;
 	int			stream_err;
+	/* reader.c: the input of xlate_read_save_mapped(), not owned */
+	const char		*mapped;
 };
 
 /**

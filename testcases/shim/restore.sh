@@ -174,5 +174,39 @@ if [ $((n % 2)) = 0 ] && [ "$(head -n $((n / 2)) "$work/o")" = \
 else
 	ko "--noflush onto kernel chains"; cat "$work/o"
 fi
+# the xt-compat forms (multiport lists with ranges or one port, state,
+# conntrack, icmp, LOG, REJECT with the protocol iptables-nft records):
+# stock save and stock nft read the same rules from our kernel state as
+# from stock's, the file given by name (mapped) or on stdin
+cat > "$work/xt" <<'X'
+*filter
+:INPUT ACCEPT [0:0]
+:FORWARD ACCEPT [0:0]
+:OUTPUT ACCEPT [0:0]
+-A INPUT -p tcp -m multiport --dports 22,80:89,443 -j ACCEPT
+-A INPUT -p udp -m multiport --sports 53 -j ACCEPT
+-A INPUT -p udp -m multiport ! --dports 1000:2000 -j DROP
+-A INPUT ! -p udp -m state --state INVALID -j DROP
+-A INPUT -s 10.0.0.0/8 -p tcp -m tcp --dport 25 -j REJECT --reject-with tcp-reset
+-A INPUT -m state --state RELATED,ESTABLISHED -j ACCEPT
+-A INPUT -m conntrack --ctstate NEW -j LOG --log-prefix "new "
+-A INPUT -p icmp -m icmp --icmp-type 8 -j ACCEPT
+-A INPUT -i wg0 -m comment --comment "a comment" -j ACCEPT
+COMMIT
+X
+for how in file stdin; do
+	for tool in "$R" iptables-nft-restore; do
+		if [ $how = file ]; then in="'$work/xt'"; else in="< '$work/xt'"; fi
+		unshare -n sh -c "$tool $in && iptables-nft-save -t filter |
+			grep -v '^#'; nft list ruleset" > "$work/o-${tool##*/}" 2>&1
+	done
+	if cmp -s "$work/o-${R##*/}" "$work/o-iptables-nft-restore" &&
+	   grep -q 'multiport --dports 22,80:89,443' "$work/o-${R##*/}"; then
+		ok "xt-compat forms read back by stock as its own ($how)"
+	else
+		ko "xt-compat forms ($how)"
+		diff "$work/o-${R##*/}" "$work/o-iptables-nft-restore"
+	fi
+done
 echo "shim/restore: $pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -19,12 +19,18 @@
 #include <linux/netfilter/xt_state.h>
 #include <linux/netfilter/xt_LOG.h>
 #include <linux/netfilter/xt_multiport.h>
+#include <linux/netfilter/nfnetlink.h>
+#include <linux/netfilter/nf_tables.h>
+#include <libmnl/libmnl.h>
+#include <libnftnl/common.h>
+#include <libnftnl/rule.h>
 
 #include "nftc.h"
 #include "linearize.h"
 #include "listing.h"
 #include "compat.h"
 #include "rule.h"
+#include "batch_edit.h"
 
 START_TEST(test_layout)
 {
@@ -242,6 +248,145 @@ START_TEST(test_xt_fallback)
 }
 END_TEST
 
+/*
+ * compat_xt_write() against compat_xt_apply(): both forms of a rule
+ * with its xt-compat expressions, read by libnftnl and built again by
+ * it, must be the same bytes (libnftnl's build puts attributes in one
+ * order, so only what they say counts).
+ */
+static int xt_apply_cb(void *priv, unsigned int idx, struct nftnl_rule *r)
+{
+	return idx ? 0 : compat_xt_apply(NFPROTO_IPV4, r, priv);
+}
+
+static int xt_apply6_cb(void *priv, unsigned int idx, struct nftnl_rule *r)
+{
+	return idx ? 0 : compat_xt_apply(NFPROTO_IPV6, r, priv);
+}
+
+struct xt_write_arg {
+	uint8_t				family;
+	const struct compat_xt_list	*l;
+};
+
+static int xt_write_cb(void *priv, unsigned int idx,
+		       const struct nlmsghdr *src, struct nlmsghdr *dst,
+		       size_t room)
+{
+	static const struct compat_xt_list none;
+	const struct xt_write_arg *a = priv;
+
+	return compat_xt_write(a->family, src, dst, room, idx ? &none : a->l);
+}
+
+/* The NEWRULE messages of @b, each parsed and built again by libnftnl. */
+static size_t rules_rebuilt(const struct nftc_batch *b, char *out,
+			    size_t cap, unsigned int *nrules)
+{
+	size_t used = 0, len;
+	unsigned int i;
+
+	*nrules = 0;
+	for (i = 0; i < nftc_batch_chunks(b); i++) {
+		const struct nlmsghdr *nlh = nftc_batch_chunk(b, i, &len);
+		int rem = len;
+
+		for (; mnl_nlmsg_ok(nlh, rem); nlh = mnl_nlmsg_next(nlh, &rem)) {
+			struct nftnl_rule *r;
+			struct nlmsghdr *o;
+
+			if ((nlh->nlmsg_type & 0xff) != NFT_MSG_NEWRULE ||
+			    nlh->nlmsg_type >> 8 != NFNL_SUBSYS_NFTABLES)
+				continue;
+			r = nftnl_rule_alloc();
+			ck_assert_int_eq(nftnl_rule_nlmsg_parse(nlh, r), 0);
+			ck_assert_uint_lt(used + 8192, cap);
+			o = nftnl_nlmsg_build_hdr(out + used, NFT_MSG_NEWRULE,
+						  NFPROTO_IPV4, 0, 1);
+			nftnl_rule_nlmsg_build_payload(o, r);
+			used += o->nlmsg_len;
+			nftnl_rule_free(r);
+			(*nrules)++;
+		}
+	}
+	return used;
+}
+
+START_TEST(test_xt_write)
+{
+	static const struct {
+		const char	*family;
+		const char	*rule;
+		unsigned int	nxt;	/* xt expressions it gets */
+	} rules[] = {
+		{ "ip", "meta l4proto tcp tcp dport { 22, 80-89 } ct state "
+		  "established,related counter log prefix \"in \" level warn",
+		  3 },
+		{ "ip", "ip saddr 10.0.0.0/8 meta l4proto tcp tcp dport 22 "
+		  "counter reject with tcp reset", 1 },
+		{ "ip", "meta l4proto icmp icmp type 8 counter accept", 1 },
+		{ "ip", "ip protocol != udp ct state new counter drop", 1 },
+		{ "ip", "ct state invalid log prefix \"x\"", 2 },
+		{ "ip", "counter log accept comment \"a comment\"", 1 },
+		{ "ip", "ip daddr 10.1.2.3 iifname \"eth0\" counter accept", 0 },
+		{ "ip6", "meta l4proto tcp tcp sport { 1, 2 } counter "
+		  "reject with tcp reset", 2 },
+	};
+	unsigned int i, na, nb;
+	static char a[65536], b[65536];
+
+	for (i = 0; i < sizeof(rules) / sizeof(rules[0]); i++) {
+		struct list_head cmds = LIST_HEAD_INIT(cmds);
+		struct compat_xt_list l = { 0 };
+		struct nftc_ctx *ctx = nftc_ctx_alloc();
+		struct nftc_batch *seg, *ba, *bb;
+		uint8_t family = strcmp(rules[i].family, "ip6") ?
+				 NFPROTO_IPV4 : NFPROTO_IPV6;
+		struct xt_write_arg arg = { family, &l };
+		struct cmd *cmd;
+		struct rule *r = NULL;
+		char *text;
+		size_t la, lb;
+
+		ctx->resolver = &nftc_resolver_builtin;
+		ck_assert_int_ge(asprintf(&text, "table %s filter { chain X "
+					  "{ %s; }; }", rules[i].family,
+					  rules[i].rule), 0);
+		ck_assert_int_eq(nftc_parse_buffer(ctx, text, &cmds), 0);
+		free(text);
+		ck_assert_int_eq(nftc_evaluate(ctx, &cmds), 0);
+		list_for_each_entry(cmd, &cmds, list) {
+			if (cmd->obj == CMD_OBJ_RULE)
+				r = cmd->rule;
+		}
+		ck_assert_ptr_nonnull(r);
+		ck_assert_int_eq(compat_xt_fallback(family, r, 0, &l), 0);
+		ck_assert_msg(l.n == rules[i].nxt, "%s: %u xt expressions",
+			      rules[i].rule, l.n);
+		seg = nftc_batch_segment_alloc();
+		ba = nftc_batch_alloc(1);
+		bb = nftc_batch_alloc(1);
+		ck_assert_int_eq(nftc_linearize(ctx, &cmds, seg, NULL), 0);
+		ck_assert_int_eq(nftc_batch_edit_rules(seg, ba, family ==
+			NFPROTO_IPV6 ? xt_apply6_cb : xt_apply_cb, &l), 0);
+		ck_assert_int_eq(nftc_batch_rewrite_rules(seg, bb, xt_write_cb,
+							  &arg), 0);
+		la = rules_rebuilt(ba, a, sizeof(a), &na);
+		lb = rules_rebuilt(bb, b, sizeof(b), &nb);
+		ck_assert_uint_eq(na, 1);
+		ck_assert_uint_eq(nb, 1);
+		ck_assert_msg(la == lb && !memcmp(a, b, la),
+			      "%s: the rules differ", rules[i].rule);
+		nftc_batch_free(seg);
+		nftc_batch_free(ba);
+		nftc_batch_free(bb);
+		compat_xt_list_free(&l);
+		cmd_list_free(&cmds);
+		nftc_ctx_free(ctx);
+	}
+}
+END_TEST
+
 /* compat_text: a text that does not fit the stack buffer is redone. */
 START_TEST(test_text_overflow)
 {
@@ -279,6 +424,26 @@ START_TEST(test_text_overflow)
 	for (i = 0; i < sizeof(small) - 1; i++)
 		fputc('x', t.f);
 	ck_assert_int_eq(compat_text_close(&t, &text), 1);
+
+	/* a slot's stream: full is redone, and the slot is fine after */
+	for (big = 0; big < 2; big++) {
+		FILE *f = compat_text_open_slot(&t, COMPAT_SLOT_TEXT, big);
+
+		ck_assert_ptr_nonnull(f);
+		for (i = 0; i < 3000; i++)
+			fprintf(f, "%u", i % 10);
+		ret = compat_text_close(&t, &text);
+		ck_assert_int_eq(ret, big ? 0 : 1);
+	}
+	ck_assert_uint_eq(strlen(text), 3000);
+	free(text);
+	for (i = 0; i < 2; i++) {
+		compat_text_open_slot(&t, COMPAT_SLOT_TEXT, false);
+		fputs(i ? "ct state new" : "tcp dport 22", t.f);
+		ck_assert_int_eq(compat_text_close(&t, &text), 0);
+		ck_assert_str_eq(text, i ? "ct state new" : "tcp dport 22");
+		free(text);
+	}
 }
 END_TEST
 
@@ -292,6 +457,7 @@ int main(void)
 	tcase_add_test(tc, test_layout);
 	tcase_add_test(tc, test_revmap);
 	tcase_add_test(tc, test_xt_fallback);
+	tcase_add_test(tc, test_xt_write);
 	tcase_add_test(tc, test_text_overflow);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
