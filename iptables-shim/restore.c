@@ -21,6 +21,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -610,6 +611,47 @@ static char *map_input(const char *path, size_t *size)
 	return p;
 }
 
+/*
+ * A mapped file cut short while it is read (a configuration tool
+ * rewriting it) raises SIGBUS at the first page past its new end: say
+ * so and stop, as a read error would, instead of dying of the signal.
+ * Tables committed before that point stay, as with any reader.
+ */
+static const char *mapped_path;
+
+static void mapped_truncated(int sig)
+{
+	static const char what[] = ": the file was cut short while being "
+				   "read\n";
+
+	ssize_t n;
+
+	(void)sig;
+	n = write(STDERR_FILENO, mapped_path, strlen(mapped_path));
+	if (n >= 0)
+		n = write(STDERR_FILENO, what, sizeof(what) - 1);
+	(void)n;
+	_exit(1);
+}
+
+static int restore_mapped(uint8_t family, struct restore_opts *o,
+			  char *data, size_t mapped)
+{
+	struct sigaction sa = { .sa_handler = mapped_truncated }, old;
+	int ret;
+
+	mapped_path = o->path;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGBUS, &sa, &old);
+	ret = restore(family, o, data, mapped);
+	if (ret == RESTORE_RETRY_NATIVE) {
+		o->no_xt = true;
+		ret = restore(family, o, data, mapped);
+	}
+	sigaction(SIGBUS, &old, NULL);
+	return ret;
+}
+
 static void usage(FILE *f, const char *prog)
 {
 	fprintf(f,
@@ -676,11 +718,7 @@ int shim_restore_main(uint8_t family, int argc, char **argv)
 	if (optind < argc && strcmp(argv[optind], "-") &&
 	    (data = map_input(argv[optind], &mapped))) {
 		o.path = argv[optind];
-		ret = restore(family, &o, data, mapped);
-		if (ret == RESTORE_RETRY_NATIVE) {
-			o.no_xt = true;
-			ret = restore(family, &o, data, mapped);
-		}
+		ret = restore_mapped(family, &o, data, mapped);
 		munmap(data, mapped + 1);
 		return exit_status(ret);
 	}

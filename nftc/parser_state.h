@@ -259,7 +259,7 @@ int scanner_push_buffer(struct parser_state *state,
 int scanner_include(struct parser_state *state, const char *pattern,
 		    const struct location *loc);
 
-/* the grammar (grammar/*.y, put together as parser.y) */
+/* the grammar (nftc/grammar/, put together as parser.y) */
 int nft_parse(struct parser_state *state, void *scanner);
 
 #endif

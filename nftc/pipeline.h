@@ -39,7 +39,7 @@ int nftc_compile_file_streaming(struct nftc_ctx *nft, const char *path,
 				char *data, size_t size, FILE *debug_out,
 				struct nftc_batch **batch);
 
-/* Parser hooks (the grammar, grammar/*.y) */
+/* Parser hooks (the grammar, nftc/grammar/) */
 bool pipeline_failed(const struct pipeline *p);
 /* A complete top-level command (taken over). -1: give up parsing. */
 int pipeline_cmd(struct pipeline *p, struct cmd *cmd);
