@@ -144,6 +144,9 @@ static void rv_map_stmts(struct rv_ctx *c, const struct rule *r)
 			rv_note_unsupported(c, s);
 	}
 	rv_l4_flush(c);
+	/* an interface type test without -m mac: no iptables form */
+	if (c->ether_dep && !c->unsupported)
+		c->unsupported = strdup("meta iiftype ether");
 	if (r->comment) {
 		rv_match_open(c, "comment");
 		fputs(" --comment ", c->m);

@@ -39,6 +39,8 @@ struct rv_ctx {
 	 * (sport, dport, flags) when it closes */
 	char		*l4opt[3];
 	char		*unsupported;
+	/* "meta iiftype ether" read and no -m mac after it yet */
+	bool		ether_dep;
 };
 
 /* Text of @e as nft prints it (malloc'ed), numeric. */

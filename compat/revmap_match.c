@@ -24,6 +24,9 @@ enum rv_how {
 	RV_FLAGS,	/* -m tcp --tcp-flags MASK SET */
 	RV_FLAG,	/* -f: "ip frag-off & 8191 != 0" */
 	RV_PLAIN,	/* -m NAME --OPT VALUE, as nft prints it */
+	RV_CTSTATUS,	/* -m conntrack --ctstatus, --ctstate SNAT,DNAT */
+	RV_MAC,		/* -m mac --mac-source 58:94:6B:... */
+	RV_ETHER_DEP,	/* meta iiftype ether: the dependency of -m mac */
 };
 
 /**
@@ -83,7 +86,9 @@ static const struct rv_field_map rv_fields[] = {
 	{ "meta skgid", __RV_IP_MAX, RV_PLAIN, "owner", "gid-owner" },
 	{ "meta pkttype", __RV_IP_MAX, RV_PLAIN, "pkttype", "pkt-type" },
 	{ "rt type", __RV_IP_MAX, RV_PLAIN, "rt", "rt-type" },
-	{ "ct status", __RV_IP_MAX, RV_UPPER, "conntrack", "ctstatus" },
+	{ "ct status", __RV_IP_MAX, RV_CTSTATUS, "conntrack", "ctstatus" },
+	{ "meta iiftype", __RV_IP_MAX, RV_ETHER_DEP },
+	{ "ether saddr", __RV_IP_MAX, RV_MAC, "mac", "mac-source" },
 	{ "icmp type", __RV_IP_MAX, RV_NUMERIC, "icmp", "icmp-type" },
 	{ "icmpv6 type", __RV_IP_MAX, RV_NUMERIC, "icmp6", "icmpv6-type" },
 };
@@ -175,6 +180,34 @@ static bool rv_ctstate(struct rv_ctx *c, const char *text, bool inv,
 		first = false;
 	}
 	return !first;
+}
+
+/*
+ * ct status: the NAT bits are conntrack's virtual states SNAT and DNAT
+ * (xt_conntrack has no such status name), the others its status names
+ * (SEEN_REPLY with an underscore). A mix has no single option.
+ */
+static bool rv_ctstatus(struct rv_ctx *c, const char *text, bool inv,
+			const struct rv_field_map *m)
+{
+	static const char *const nat[] = { "snat", "dnat" };
+	unsigned int i, nnat = 0, nwords = 1;
+	const char *p;
+
+	for (p = text; *p; p++)
+		nwords += *p == ',';
+	for (i = 0; i < 2; i++) {
+		p = strstr(text, nat[i]);
+		nnat += p && (p == text || p[-1] == ',') &&
+			(!p[4] || p[4] == ',');
+	}
+	if (nnat && nnat != nwords)
+		return false;
+	rv_match_open(c, m->match);
+	fprintf(c->m, " %s--%s ", rv_neg(inv), nnat ? "ctstate" : m->opt);
+	for (p = text; *p; p++)
+		fputc(*p == '-' ? '_' : toupper((unsigned char)*p), c->m);
+	return true;
 }
 
 /* Option @slot of the open tcp/udp match: " [! ]--OPT VALUE" (takes @val). */
@@ -288,6 +321,11 @@ static bool rv_value(struct rv_ctx *c, const struct rv_field_map *m,
 		free(text);
 		if (!p)
 			return false;
+		/* one multiport match holds --sports or --dports, not both:
+		 * a second one is opened as stock iptables-save prints it */
+		if (multi && c->last_match &&
+		    !strcmp(c->last_match, "multiport"))
+			c->last_match = NULL;
 		rv_match_open(c, multi ? "multiport" : m->match);
 		if (multi) {
 			fprintf(c->m, " %s--%s %s", rv_neg(inv), m->multi, p);
@@ -324,6 +362,22 @@ static bool rv_value(struct rv_ctx *c, const struct rv_field_map *m,
 		return true;
 	case RV_FLAGS:
 		return rv_tcp_flags(c, m, text, inv);
+	case RV_CTSTATUS:
+		multi = rv_ctstatus(c, text, inv, m);
+		free(text);
+		return multi;
+	case RV_ETHER_DEP:	/* only with -m mac (rv_ctx.ether_dep) */
+		multi = !inv && !strcmp(text, "ether");
+		c->ether_dep = multi;
+		free(text);
+		return multi;
+	case RV_MAC:
+		c->ether_dep = false;
+		rv_match_open(c, m->match);
+		fprintf(c->m, " %s--%s ", rv_neg(inv), m->opt);
+		rv_upper(c->m, text, strlen(text));
+		free(text);
+		return true;
 	case RV_FLAG:	/* "& 8191 != 0" is -f, "== 0" is ! -f */
 		free(text);
 		return rv_ip_set(c, m->ip, strdup(""), !inv);
