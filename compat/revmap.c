@@ -233,14 +233,16 @@ int compat_rule_save(FILE *f, uint8_t family, const char *chain,
 		ret = -ENOMEM;
 		goto out;
 	}
-	if (counters)
-		fprintf(f, "[%llu:%llu] ",
-			(unsigned long long)rv_counter(r, false),
-			(unsigned long long)rv_counter(r, true));
 	if (c.unsupported) {
+		/* a comment line: no counters before it (-c restore reads
+		 * "[p:b] #" as a command) */
 		fprintf(f, "# unsupported: -A %s: %s\n", chain, c.unsupported);
 		ret = -EOPNOTSUPP;
 	} else {
+		if (counters)
+			fprintf(f, "[%llu:%llu] ",
+				(unsigned long long)rv_counter(r, false),
+				(unsigned long long)rv_counter(r, true));
 		rv_print(f, &c, chain, mtext, ttext);
 	}
 out:
