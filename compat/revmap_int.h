@@ -68,5 +68,7 @@ char *rv_stmt_text_flags(const struct rv_ctx *c, const struct stmt *s,
 			 unsigned int flags);
 /* revmap_target.c: statements other than matches. */
 bool rv_stmt(struct rv_ctx *c, const struct stmt *s);
+/* revmap_state.c: a set statement of a stateful match (connlimit). */
+bool rv_state_set(struct rv_ctx *c, const struct stmt *s);
 
 #endif
