@@ -87,6 +87,7 @@ void rv_l4_flush(struct rv_ctx *c)
 
 void rv_match_open(struct rv_ctx *c, const char *name)
 {
+	rv_recent_flush(c);
 	if (name && c->last_match && !strcmp(c->last_match, name))
 		return;
 	rv_l4_flush(c);
@@ -131,10 +132,13 @@ static void rv_map_stmts(struct rv_ctx *c, const struct rule *r)
 	const struct stmt *s;
 
 	list_for_each_entry(s, &r->stmts, list) {
-		bool ok;
+		bool ok, handled;
 		char *text;
 
-		if (s->kind == STMT_EXPRESSION) {
+		ok = rv_recent_check(c, s, &handled);
+		if (handled)
+			;	/* -m recent's membership test */
+		else if (s->kind == STMT_EXPRESSION) {
 			text = rv_stmt_text(c, s);
 			ok = text && rv_match(c, text);
 			free(text);
@@ -143,6 +147,7 @@ static void rv_map_stmts(struct rv_ctx *c, const struct rule *r)
 		if (!ok)
 			rv_note_unsupported(c, s);
 	}
+	rv_recent_flush(c);
 	rv_l4_flush(c);
 	/* an interface type test without -m mac: no iptables form */
 	if (c->ether_dep && !c->unsupported)
@@ -209,6 +214,7 @@ static void rv_ctx_reset(struct rv_ctx *c)
 	unsigned int i;
 
 	free(c->unsupported);
+	free(c->recent.mask);
 	for (i = 0; i < __RV_IP_MAX; i++)
 		free(c->ip[i]);
 	memset(c, 0, sizeof(*c));
