@@ -78,6 +78,8 @@ static const struct rv_field_map rv_fields[] = {
 	{ "tcp dport", __RV_IP_MAX, RV_PORT, "tcp", "dport", "dports" },
 	{ "udp sport", __RV_IP_MAX, RV_PORT, "udp", "sport", "sports" },
 	{ "udp dport", __RV_IP_MAX, RV_PORT, "udp", "dport", "dports" },
+	{ "sctp sport", __RV_IP_MAX, RV_PORT, "sctp", "sport", "sports" },
+	{ "sctp dport", __RV_IP_MAX, RV_PORT, "sctp", "dport", "dports" },
 	{ "tcp flags", __RV_IP_MAX, RV_FLAGS, "tcp", "tcp-flags" },
 	{ "ip frag-off & 8191", RV_FRAG, RV_FLAG },
 	{ "ip ttl", __RV_IP_MAX, RV_PLAIN, "ttl", "ttl-eq" },
@@ -386,13 +388,96 @@ static bool rv_value(struct rv_ctx *c, const struct rv_field_map *m,
 	return false;
 }
 
+/*
+ * -m multiport --ports P,...: "tcp sport . tcp dport { 0-65535 . P,
+ * P . 0-65535, ... }" (xlate's form: either port). The length of what
+ * was read at @p, 0 if it is not that.
+ */
+static const char *const rv_ports_l4[] = { "tcp", "udp", "sctp" };
+
+static size_t rv_ports(struct rv_ctx *c, const char *p)
+{
+	char sel[48], *body = NULL, *el, *save = NULL, *a, *b;
+	const char *start = p, *close;
+	char *any = NULL, *rev = NULL;
+	unsigned int i, nany = 0, nrev = 0;
+	size_t n = 0, la = 0, lr = 0;
+	FILE *fa = NULL, *fr = NULL;
+	bool inv = false;
+
+	for (i = 0; i < sizeof(rv_ports_l4) / sizeof(rv_ports_l4[0]); i++) {
+		snprintf(sel, sizeof(sel), "%s sport . %s dport ",
+			 rv_ports_l4[i], rv_ports_l4[i]);
+		if (!strncmp(p, sel, strlen(sel)))
+			break;
+	}
+	if (i == sizeof(rv_ports_l4) / sizeof(rv_ports_l4[0]))
+		return 0;
+	p += strlen(sel);
+	if (!strncmp(p, "!= ", 3)) {
+		inv = true;
+		p += 3;
+	}
+	if (*p != '{' || !(close = strchr(p, '}')) ||
+	    !(body = strndup(p + 1, close - p - 1)) ||
+	    !(fa = open_memstream(&any, &la)) ||
+	    !(fr = open_memstream(&rev, &lr)))
+		goto out;
+	/* "0-65535 . P" gives P in the order read; "P . 0-65535" too */
+	for (el = strtok_r(body, ",", &save); el;
+	     el = strtok_r(NULL, ",", &save)) {
+		a = el + strspn(el, " ");
+		b = strstr(a, " . ");
+		if (!b)
+			goto out;
+		*b = '\0';
+		b += 3;
+		b[strcspn(b, " ")] = '\0';
+		if (!strcmp(a, "0-65535") && strcmp(b, "0-65535"))
+			fprintf(fa, "%s%s", nany++ ? "," : "", b);
+		else if (!strcmp(b, "0-65535") && strcmp(a, "0-65535"))
+			fprintf(fr, "%s%s", nrev++ ? "," : "", a);
+		else
+			goto out;
+	}
+	fclose(fa);
+	fclose(fr);
+	fa = fr = NULL;
+	if (!nany || strcmp(any, rev))
+		goto out;
+	for (a = any; *a; a++)
+		*a = *a == '-' ? ':' : *a;
+	if (!c->ip[RV_PROTO])
+		c->ip[RV_PROTO] = strdup(rv_ports_l4[i]);
+	c->last_match = NULL;	/* a multiport of its own */
+	rv_match_open(c, "multiport");
+	fprintf(c->m, " %s--ports %s", rv_neg(inv), any);
+	n = close + 1 - start;
+out:
+	if (fa)
+		fclose(fa);
+	if (fr)
+		fclose(fr);
+	free(any);
+	free(rev);
+	free(body);
+	return n;
+}
+
 bool rv_match(struct rv_ctx *c, const char *text)
 {
 	const struct rv_field_map *m;
 	const char *p = text, *end;
+	size_t n;
 	bool inv;
 
 	while (*p) {
+		n = rv_ports(c, p);
+		if (n) {
+			p += n;
+			p += *p == ' ';
+			continue;
+		}
 		m = rv_field_at(p);
 		if (!m)
 			return false;

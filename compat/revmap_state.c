@@ -196,6 +196,55 @@ bool rv_recent_check(struct rv_ctx *c, const struct stmt *s, bool *handled)
 	return true;
 }
 
+/*
+ * xlate's --hitcount H --seconds S: at most H - 1 hits per S seconds as
+ * a rate per the first unit at least S long, rounded up.
+ */
+static void rv_hits_rate(uint32_t hits, uint64_t secs, uint64_t *rate,
+			 uint64_t *unit)
+{
+	static const uint64_t units[] = { 1, 60, 3600, 86400 };
+	uint64_t n = hits > 1 ? hits - 1 : 1;
+	unsigned int i;
+
+	for (i = 0; i < 3 && units[i] < secs; i++)
+		;
+	*unit = units[i];
+	*rate = (n * units[i] + secs - 1) / secs;
+	if (!*rate)
+		*rate = 1;
+}
+
+/*
+ * --seconds from the rate: the window that gives @rate per @unit (the
+ * set's timeout is the first rule's window, not necessarily this
+ * one's); @timeout if it does too, else false.
+ */
+static bool rv_recent_seconds(struct rv_recent *re, uint64_t rate,
+			      uint64_t unit, uint64_t timeout)
+{
+	uint64_t n = re->hits > 1 ? re->hits - 1 : 1, s, r, u, guess;
+
+	if (timeout) {
+		rv_hits_rate(re->hits, timeout, &r, &u);
+		if (r == rate && u == unit) {
+			re->seconds = timeout;
+			return true;
+		}
+	}
+	if (!rate)
+		return false;
+	guess = n * unit / rate;
+	for (s = guess > 2 ? guess - 2 : 1; s <= guess + 2; s++) {
+		rv_hits_rate(re->hits, s, &r, &u);
+		if (r == rate && u == unit) {
+			re->seconds = s;
+			return true;
+		}
+	}
+	return false;
+}
+
 /* update/delete on recent_NAME, update on recent_hits_NAME */
 static bool rv_recent_set(struct rv_ctx *c, const struct stmt *s)
 {
@@ -219,8 +268,8 @@ static bool rv_recent_set(struct rv_ctx *c, const struct stmt *s)
 		    !(l->limit.flags & NFT_LIMIT_F_INV))
 			return false;
 		re->hits = l->limit.burst + 1;
-		re->seconds = hits->timeout / 1000;
-		return true;
+		return rv_recent_seconds(re, l->limit.rate, l->limit.unit,
+					 hits->timeout / 1000);
 	}
 	if (!list_empty(&s->set.stmts))
 		return false;

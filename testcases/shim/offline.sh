@@ -30,7 +30,7 @@ BUILD=${top_builddir:-$(dirname "$0")/../../build}
 SHIM=${SHIM:-$BUILD/iptables-shim}
 NFTBIN=${NFT:-$BUILD/nftc/nft}
 IPT2NFT=${IPT2NFT:-$BUILD/xlate/ipt2nft}
-MIN_OK=${MIN_OK:-35}
+MIN_OK=${MIN_OK:-37}
 [ -d "$RW" ] || { echo "no $RW"; exit $SKIP; }
 for b in "$SHIM/iptables-restore-nft" "$NFTBIN" "$IPT2NFT"; do
 	[ -x "$b" ] || { echo "no $b"; exit $SKIP; }
