@@ -25,7 +25,7 @@ enum rv_how {
 	RV_FLAG,	/* -f: "ip frag-off & 8191 != 0" */
 	RV_PLAIN,	/* -m NAME --OPT VALUE, as nft prints it */
 	RV_CTSTATUS,	/* -m conntrack --ctstatus, --ctstate SNAT,DNAT */
-	RV_MAC,		/* -m mac --mac-source 58:94:6B:... */
+	RV_MAC,		/* -m mac --mac-source 58:94:6b:... */
 	RV_ETHER_DEP,	/* meta iiftype ether: the dependency of -m mac */
 };
 
@@ -376,8 +376,8 @@ static bool rv_value(struct rv_ctx *c, const struct rv_field_map *m,
 	case RV_MAC:
 		c->ether_dep = false;
 		rv_match_open(c, m->match);
-		fprintf(c->m, " %s--%s ", rv_neg(inv), m->opt);
-		rv_upper(c->m, text, strlen(text));
+		/* libxt_mac prints it as nft does: lower-case hex */
+		fprintf(c->m, " %s--%s %s", rv_neg(inv), m->opt, text);
 		free(text);
 		return true;
 	case RV_FLAG:	/* "& 8191 != 0" is -f, "== 0" is ! -f */

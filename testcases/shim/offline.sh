@@ -20,7 +20,10 @@
 #  3. an iptables-nft -N/-A/-I/-D/-P session gives the same -S and -L -n
 #     output offline as against the kernel (private netns, skipped
 #     without root);
-#  4. nft --offline S trace packet after an offline restore gives the
+#  4. the matches xlate writes natively are saved as stock
+#     iptables-nft-save prints them (private netns, skipped without
+#     root);
+#  5. nft --offline S trace packet after an offline restore gives the
 #     verdicts the iptables ruleset means.
 set -u
 SKIP=77
@@ -199,6 +202,51 @@ if unshare -n true 2>/dev/null; then
 	fi
 else
 	echo "command session: no private netns (not root), skipped"
+fi
+
+# ------------------------------------------------ save vs stock
+# Matches xlate writes natively (as it does offline): our offline save
+# must print them as stock iptables-nft-save prints what stock
+# iptables-nft-restore wrote (xt-compat) in a private netns.
+cat > "$work/stock.rules" <<'EOF'
+*filter
+:INPUT ACCEPT [0:0]
+:FORWARD ACCEPT [0:0]
+:OUTPUT ACCEPT [0:0]
+-A INPUT -m mac --mac-source 58:94:6b:17:41:7c -j RETURN
+-A INPUT -p tcp -m multiport --dports 137,138 -m multiport --sports 1,2 -j DROP
+-A INPUT -p udp -m multiport --ports 22,53:60 -j ACCEPT
+-A INPUT -p sctp -m sctp --sport 1:5 --dport 7 -j ACCEPT
+-A INPUT -p tcp --syn --dport 80 -m connlimit --connlimit-above 20 -j DROP
+-A INPUT -m connlimit --connlimit-upto 5 --connlimit-mask 24 --connlimit-daddr -j ACCEPT
+-A INPUT -p tcp --dport 22 -m recent --set --name SSH --rsource
+-A INPUT -p tcp --dport 22 -m recent --update --seconds 60 --hitcount 4 --name SSH -j DROP
+-A INPUT -p tcp --dport 23 -m recent --update --seconds 360 --hitcount 41 --name SSH -j DROP
+-A INPUT -m recent ! --rcheck --name SSH --rdest -j DROP
+-A INPUT -m recent --remove --name SSH --mask 255.255.255.0
+-A INPUT -m recent --rcheck --seconds 30 --name T -j DROP
+-A FORWARD -m conntrack --ctstate DNAT -j ACCEPT
+-A FORWARD -m conntrack --ctstatus SEEN_REPLY -j ACCEPT
+COMMIT
+EOF
+if unshare -n true 2>/dev/null && command -v iptables-nft-restore \
+	>/dev/null; then
+	unshare -n sh -c "iptables-nft-restore '$work/stock.rules' &&
+		iptables-nft-save" 2>&1 | grep -v '^#' > "$work/stock.out"
+	run "$SHIM/iptables-restore-nft" --offline "$work/st" \
+		"$work/stock.rules" &&
+	run "$SHIM/iptables-save-nft" --offline "$work/st" 2>&1 |
+		grep -v '^#' > "$work/ours.out"
+	if cmp -s "$work/stock.out" "$work/ours.out"; then
+		echo "save of native matches: as stock's" \
+			"($(grep -c '^-A' "$work/ours.out") rules)"
+	else
+		fail=1
+		echo "FAIL save of native matches differs from stock's"
+		diff "$work/stock.out" "$work/ours.out"
+	fi
+else
+	echo "save vs stock: no private netns or stock iptables, skipped"
 fi
 
 # ------------------------------------------------ trace
