@@ -87,6 +87,7 @@ void rv_l4_flush(struct rv_ctx *c)
 
 void rv_match_open(struct rv_ctx *c, const char *name)
 {
+	rv_recent_flush(c);
 	if (name && c->last_match && !strcmp(c->last_match, name))
 		return;
 	rv_l4_flush(c);
@@ -131,10 +132,13 @@ static void rv_map_stmts(struct rv_ctx *c, const struct rule *r)
 	const struct stmt *s;
 
 	list_for_each_entry(s, &r->stmts, list) {
-		bool ok;
+		bool ok, handled;
 		char *text;
 
-		if (s->kind == STMT_EXPRESSION) {
+		ok = rv_recent_check(c, s, &handled);
+		if (handled)
+			;	/* -m recent's membership test */
+		else if (s->kind == STMT_EXPRESSION) {
 			text = rv_stmt_text(c, s);
 			ok = text && rv_match(c, text);
 			free(text);
@@ -143,7 +147,11 @@ static void rv_map_stmts(struct rv_ctx *c, const struct rule *r)
 		if (!ok)
 			rv_note_unsupported(c, s);
 	}
+	rv_recent_flush(c);
 	rv_l4_flush(c);
+	/* an interface type test without -m mac: no iptables form */
+	if (c->ether_dep && !c->unsupported)
+		c->unsupported = strdup("meta iiftype ether");
 	if (r->comment) {
 		rv_match_open(c, "comment");
 		fputs(" --comment ", c->m);
@@ -205,6 +213,7 @@ static void rv_ctx_reset(struct rv_ctx *c)
 	unsigned int i;
 
 	free(c->unsupported);
+	free(c->recent.mask);
 	for (i = 0; i < __RV_IP_MAX; i++)
 		free(c->ip[i]);
 	memset(c, 0, sizeof(*c));
@@ -229,14 +238,16 @@ int compat_rule_save(FILE *f, uint8_t family, const char *chain,
 		ret = -ENOMEM;
 		goto out;
 	}
-	if (counters)
-		fprintf(f, "[%llu:%llu] ",
-			(unsigned long long)rv_counter(r, false),
-			(unsigned long long)rv_counter(r, true));
 	if (c.unsupported) {
+		/* a comment line: no counters before it (-c restore reads
+		 * "[p:b] #" as a command) */
 		fprintf(f, "# unsupported: -A %s: %s\n", chain, c.unsupported);
 		ret = -EOPNOTSUPP;
 	} else {
+		if (counters)
+			fprintf(f, "[%llu:%llu] ",
+				(unsigned long long)rv_counter(r, false),
+				(unsigned long long)rv_counter(r, true));
 		rv_print(f, &c, chain, mtext, ttext);
 	}
 out:

@@ -39,6 +39,19 @@ struct rv_ctx {
 	 * (sport, dport, flags) when it closes */
 	char		*l4opt[3];
 	char		*unsupported;
+	/* "meta iiftype ether" read and no -m mac after it yet */
+	bool		ether_dep;
+	/* -m recent being gathered (revmap_state.c); open when @name */
+	struct rv_recent {
+		const char	*name;
+		char		set_name[256];
+		const char	*cmd;	/* set, rcheck, update, remove */
+		bool		inv;
+		bool		dst;
+		char		*mask;	/* NULL: the full mask */
+		uint64_t	seconds;
+		unsigned int	hits;
+	} recent;
 };
 
 /* Text of @e as nft prints it (malloc'ed), numeric. */
@@ -66,5 +79,12 @@ char *rv_stmt_text_flags(const struct rv_ctx *c, const struct stmt *s,
 			 unsigned int flags);
 /* revmap_target.c: statements other than matches. */
 bool rv_stmt(struct rv_ctx *c, const struct stmt *s);
+/* revmap_state.c: a set statement of a stateful match (connlimit,
+ * recent). */
+bool rv_state_set(struct rv_ctx *c, const struct stmt *s);
+/* "KEY @recent_NAME" (*@handled then), opening a -m recent. */
+bool rv_recent_check(struct rv_ctx *c, const struct stmt *s, bool *handled);
+/* Print the -m recent gathered so far, if any. */
+void rv_recent_flush(struct rv_ctx *c);
 
 #endif

@@ -24,6 +24,9 @@ enum rv_how {
 	RV_FLAGS,	/* -m tcp --tcp-flags MASK SET */
 	RV_FLAG,	/* -f: "ip frag-off & 8191 != 0" */
 	RV_PLAIN,	/* -m NAME --OPT VALUE, as nft prints it */
+	RV_CTSTATUS,	/* -m conntrack --ctstatus, --ctstate SNAT,DNAT */
+	RV_MAC,		/* -m mac --mac-source 58:94:6b:... */
+	RV_ETHER_DEP,	/* meta iiftype ether: the dependency of -m mac */
 };
 
 /**
@@ -75,6 +78,8 @@ static const struct rv_field_map rv_fields[] = {
 	{ "tcp dport", __RV_IP_MAX, RV_PORT, "tcp", "dport", "dports" },
 	{ "udp sport", __RV_IP_MAX, RV_PORT, "udp", "sport", "sports" },
 	{ "udp dport", __RV_IP_MAX, RV_PORT, "udp", "dport", "dports" },
+	{ "sctp sport", __RV_IP_MAX, RV_PORT, "sctp", "sport", "sports" },
+	{ "sctp dport", __RV_IP_MAX, RV_PORT, "sctp", "dport", "dports" },
 	{ "tcp flags", __RV_IP_MAX, RV_FLAGS, "tcp", "tcp-flags" },
 	{ "ip frag-off & 8191", RV_FRAG, RV_FLAG },
 	{ "ip ttl", __RV_IP_MAX, RV_PLAIN, "ttl", "ttl-eq" },
@@ -83,7 +88,9 @@ static const struct rv_field_map rv_fields[] = {
 	{ "meta skgid", __RV_IP_MAX, RV_PLAIN, "owner", "gid-owner" },
 	{ "meta pkttype", __RV_IP_MAX, RV_PLAIN, "pkttype", "pkt-type" },
 	{ "rt type", __RV_IP_MAX, RV_PLAIN, "rt", "rt-type" },
-	{ "ct status", __RV_IP_MAX, RV_UPPER, "conntrack", "ctstatus" },
+	{ "ct status", __RV_IP_MAX, RV_CTSTATUS, "conntrack", "ctstatus" },
+	{ "meta iiftype", __RV_IP_MAX, RV_ETHER_DEP },
+	{ "ether saddr", __RV_IP_MAX, RV_MAC, "mac", "mac-source" },
 	{ "icmp type", __RV_IP_MAX, RV_NUMERIC, "icmp", "icmp-type" },
 	{ "icmpv6 type", __RV_IP_MAX, RV_NUMERIC, "icmp6", "icmpv6-type" },
 };
@@ -177,6 +184,34 @@ static bool rv_ctstate(struct rv_ctx *c, const char *text, bool inv,
 		first = false;
 	}
 	return !first;
+}
+
+/*
+ * ct status: the NAT bits are conntrack's virtual states SNAT and DNAT
+ * (xt_conntrack has no such status name), the others its status names
+ * (SEEN_REPLY with an underscore). A mix has no single option.
+ */
+static bool rv_ctstatus(struct rv_ctx *c, const char *text, bool inv,
+			const struct rv_field_map *m)
+{
+	static const char *const nat[] = { "snat", "dnat" };
+	unsigned int i, nnat = 0, nwords = 1;
+	const char *p;
+
+	for (p = text; *p; p++)
+		nwords += *p == ',';
+	for (i = 0; i < 2; i++) {
+		p = strstr(text, nat[i]);
+		nnat += p && (p == text || p[-1] == ',') &&
+			(!p[4] || p[4] == ',');
+	}
+	if (nnat && nnat != nwords)
+		return false;
+	rv_match_open(c, m->match);
+	fprintf(c->m, " %s--%s ", rv_neg(inv), nnat ? "ctstate" : m->opt);
+	for (p = text; *p; p++)
+		fputc(*p == '-' ? '_' : toupper((unsigned char)*p), c->m);
+	return true;
 }
 
 /* Option @slot of the open tcp/udp match: " [! ]--OPT VALUE" (takes @val). */
@@ -290,6 +325,11 @@ static bool rv_value(struct rv_ctx *c, const struct rv_field_map *m,
 		free(text);
 		if (!p)
 			return false;
+		/* one multiport match holds --sports or --dports, not both:
+		 * a second one is opened as stock iptables-save prints it */
+		if (multi && c->last_match &&
+		    !strcmp(c->last_match, "multiport"))
+			c->last_match = NULL;
 		rv_match_open(c, multi ? "multiport" : m->match);
 		if (multi) {
 			fprintf(c->m, " %s--%s %s", rv_neg(inv), m->multi, p);
@@ -326,6 +366,22 @@ static bool rv_value(struct rv_ctx *c, const struct rv_field_map *m,
 		return true;
 	case RV_FLAGS:
 		return rv_tcp_flags(c, m, text, inv);
+	case RV_CTSTATUS:
+		multi = rv_ctstatus(c, text, inv, m);
+		free(text);
+		return multi;
+	case RV_ETHER_DEP:	/* only with -m mac (rv_ctx.ether_dep) */
+		multi = !inv && !strcmp(text, "ether");
+		c->ether_dep = multi;
+		free(text);
+		return multi;
+	case RV_MAC:
+		c->ether_dep = false;
+		rv_match_open(c, m->match);
+		/* libxt_mac prints it as nft does: lower-case hex */
+		fprintf(c->m, " %s--%s %s", rv_neg(inv), m->opt, text);
+		free(text);
+		return true;
 	case RV_FLAG:	/* "& 8191 != 0" is -f, "== 0" is ! -f */
 		free(text);
 		return rv_ip_set(c, m->ip, strdup(""), !inv);
@@ -334,13 +390,96 @@ static bool rv_value(struct rv_ctx *c, const struct rv_field_map *m,
 	return false;
 }
 
+/*
+ * -m multiport --ports P,...: "tcp sport . tcp dport { 0-65535 . P,
+ * P . 0-65535, ... }" (xlate's form: either port). The length of what
+ * was read at @p, 0 if it is not that.
+ */
+static const char *const rv_ports_l4[] = { "tcp", "udp", "sctp" };
+
+static size_t rv_ports(struct rv_ctx *c, const char *p)
+{
+	char sel[48], *body = NULL, *el, *save = NULL, *a, *b;
+	const char *start = p, *close;
+	char *any = NULL, *rev = NULL;
+	unsigned int i, nany = 0, nrev = 0;
+	size_t n = 0, la = 0, lr = 0;
+	FILE *fa = NULL, *fr = NULL;
+	bool inv = false;
+
+	for (i = 0; i < sizeof(rv_ports_l4) / sizeof(rv_ports_l4[0]); i++) {
+		snprintf(sel, sizeof(sel), "%s sport . %s dport ",
+			 rv_ports_l4[i], rv_ports_l4[i]);
+		if (!strncmp(p, sel, strlen(sel)))
+			break;
+	}
+	if (i == sizeof(rv_ports_l4) / sizeof(rv_ports_l4[0]))
+		return 0;
+	p += strlen(sel);
+	if (!strncmp(p, "!= ", 3)) {
+		inv = true;
+		p += 3;
+	}
+	if (*p != '{' || !(close = strchr(p, '}')) ||
+	    !(body = strndup(p + 1, close - p - 1)) ||
+	    !(fa = open_memstream(&any, &la)) ||
+	    !(fr = open_memstream(&rev, &lr)))
+		goto out;
+	/* "0-65535 . P" gives P in the order read; "P . 0-65535" too */
+	for (el = strtok_r(body, ",", &save); el;
+	     el = strtok_r(NULL, ",", &save)) {
+		a = el + strspn(el, " ");
+		b = strstr(a, " . ");
+		if (!b)
+			goto out;
+		*b = '\0';
+		b += 3;
+		b[strcspn(b, " ")] = '\0';
+		if (!strcmp(a, "0-65535") && strcmp(b, "0-65535"))
+			fprintf(fa, "%s%s", nany++ ? "," : "", b);
+		else if (!strcmp(b, "0-65535") && strcmp(a, "0-65535"))
+			fprintf(fr, "%s%s", nrev++ ? "," : "", a);
+		else
+			goto out;
+	}
+	fclose(fa);
+	fclose(fr);
+	fa = fr = NULL;
+	if (!nany || strcmp(any, rev))
+		goto out;
+	for (a = any; *a; a++)
+		*a = *a == '-' ? ':' : *a;
+	if (!c->ip[RV_PROTO])
+		c->ip[RV_PROTO] = strdup(rv_ports_l4[i]);
+	c->last_match = NULL;	/* a multiport of its own */
+	rv_match_open(c, "multiport");
+	fprintf(c->m, " %s--ports %s", rv_neg(inv), any);
+	n = close + 1 - start;
+out:
+	if (fa)
+		fclose(fa);
+	if (fr)
+		fclose(fr);
+	free(any);
+	free(rev);
+	free(body);
+	return n;
+}
+
 bool rv_match(struct rv_ctx *c, const char *text)
 {
 	const struct rv_field_map *m;
 	const char *p = text, *end;
+	size_t n;
 	bool inv;
 
 	while (*p) {
+		n = rv_ports(c, p);
+		if (n) {
+			p += n;
+			p += *p == ' ';
+			continue;
+		}
 		m = rv_field_at(p);
 		if (!m)
 			return false;

@@ -292,6 +292,8 @@ bool rv_stmt(struct rv_ctx *c, const struct stmt *s)
 		return rv_set(c, s, true);
 	case STMT_NOTRACK:
 		return rv_target(c, "%s", " -j CT --notrack");
+	case STMT_SET:
+		return rv_state_set(c, s);
 	default:
 		return false;
 	}

@@ -3,7 +3,8 @@
  * Reading the kernel's ruleset for iptables-save-nft: nftc's listing
  * dump, plus what iptables needs and nft's listing does not keep: base
  * chain counters; and xt-compat expressions are decoded by libxtables
- * (shim_xt_save) in the same dump.
+ * (shim_xt_save) in the same dump. The kernel's or, offline, the VM's
+ * (offline.c): both through nftc's transport.
  */
 #define _GNU_SOURCE
 #include <config.h>
@@ -18,12 +19,12 @@
 #include <linux/netfilter/nf_tables.h>
 #include "shim.h"
 #include "netlink.h"
+#include "transport.h"
 
 #define SHIM_DUMP_BUFSIZ	(1 << 20)
 
 struct shim_dump_ctx {
-	struct mnl_socket	*nl;
-	uint32_t		portid;
+	struct nftc_transport	*nl;	/* the kernel or the offline VM */
 	uint32_t		seq;
 	char			*buf;
 	struct shim_ruleset	*s;
@@ -37,13 +38,16 @@ static int run(struct shim_dump_ctx *d, uint16_t type, mnl_cb_t cb)
 
 	nlh = nftnl_nlmsg_build_hdr(d->buf, type, d->family,
 				    NLM_F_DUMP | NLM_F_ACK, ++d->seq);
-	if (mnl_socket_sendto(d->nl, nlh, nlh->nlmsg_len) < 0)
-		return -errno;
+	ret = nftc_transport_send(d->nl, nlh, nlh->nlmsg_len);
+	if (ret < 0)
+		return ret;
 	for (;;) {
-		ret = mnl_socket_recvfrom(d->nl, d->buf, SHIM_DUMP_BUFSIZ);
+		ret = nftc_transport_recv(d->nl, d->buf, SHIM_DUMP_BUFSIZ,
+					  false);
 		if (ret < 0)
-			return -errno;
-		ret = mnl_cb_run(d->buf, ret, d->seq, d->portid, cb, d);
+			return ret;
+		errno = 0;
+		ret = mnl_cb_run(d->buf, ret, d->seq, d->nl->portid, cb, d);
 		if (ret <= 0)
 			break;
 	}
@@ -84,24 +88,24 @@ int shim_dump(struct shim_ruleset *s, uint8_t family)
 	s->nctrs = 0;
 	s->xt = (struct shim_xt)SHIM_XT_INIT;
 	/* compat expressions decompile to iptables text */
-	s->dp = nftc_dumper_open(&s->rs, family, NULL, shim_xt_save, &s->xt,
-				 &ret);
+	s->dp = nftc_dumper_open(&s->rs, family, shim_offline(), shim_xt_save,
+				 &s->xt, &ret);
 	if (!s->dp)
 		return ret;
 	d.buf = malloc(SHIM_DUMP_BUFSIZ);
-	d.nl = mnl_socket_open(NETLINK_NETFILTER);
-	if (!d.buf || !d.nl || mnl_socket_bind(d.nl, 0, MNL_SOCKET_AUTOPID)) {
-		ret = -errno;
+	if (!d.buf) {
+		ret = -ENOMEM;
 		goto out;
 	}
-	d.portid = mnl_socket_get_portid(d.nl);
+	ret = nftc_transport_open(shim_offline(), &d.nl);
+	if (ret < 0)
+		goto out;
 	d.seq = time(NULL);
 	ret = run(&d, NFT_MSG_GETCHAIN, chain_cb);
 	if (ret == -ENOENT)
 		ret = 0;
 out:
-	if (d.nl)
-		mnl_socket_close(d.nl);
+	nftc_transport_close(d.nl);
 	free(d.buf);
 	return ret;
 }
@@ -145,7 +149,7 @@ const struct shim_chain_ctr *shim_chain_ctr(const struct shim_ruleset *s,
 
 int shim_genid(uint32_t *genid)
 {
-	struct nftc_ctx *nft = nftc_ctx_alloc();
+	struct nftc_ctx *nft = shim_nftc_ctx_alloc();
 	int ret;
 
 	if (!nft)

@@ -2,7 +2,8 @@
 /*
  * The drop-ins' single binary: what it does is the name it is called
  * by (a table of names), as xtables-nft-multi does; "xtables-nftkit
- * NAME ARGS" works too.
+ * NAME ARGS" works too. "--offline STATEFILE" (or NFTKIT_OFFLINE) is
+ * taken out here for all of them (offline.c).
  */
 #include <config.h>
 #include <libgen.h>
@@ -55,6 +56,7 @@ int main(int argc, char **argv)
 {
 	const char *name = basename(argv[0]);
 	unsigned int i;
+	int ret;
 
 	if (!strcmp(name, "xtables-nftkit") && argc > 1) {
 		argv++;
@@ -62,9 +64,13 @@ int main(int argc, char **argv)
 		name = basename(argv[0]);
 	}
 	for (i = 0; i < sizeof(shim_progs) / sizeof(shim_progs[0]); i++) {
-		if (!strcmp(shim_progs[i].name, name))
-			return shim_progs[i].main(shim_progs[i].family, argc,
-						  argv);
+		if (strcmp(shim_progs[i].name, name))
+			continue;
+		if (shim_offline_setup(name, &argc, argv) < 0)
+			return 1;
+		ret = shim_progs[i].main(shim_progs[i].family, argc, argv);
+		shim_offline_close();
+		return ret;
 	}
 	fprintf(stderr, "xtables-nftkit: unknown program `%s'; call me as "
 		"one of:", name);

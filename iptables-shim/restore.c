@@ -451,7 +451,7 @@ static int restore(uint8_t family, const struct restore_opts *o, char *data,
 	/* extensions as iptables-nft writes them (native: without xt) */
 	x = xlate_ctx_alloc(family, (o->counters ? XLATE_F_COUNTERS : 0) |
 			    (o->no_xt ? 0 : XLATE_F_XT));
-	r.nft = nftc_ctx_alloc();
+	r.nft = shim_nftc_ctx_alloc();
 	r.batch = nftc_batch_alloc(1);
 	if (!x || !r.nft || !r.batch) {
 		fprintf(stderr, "%s-restore: out of memory\n",
@@ -535,7 +535,7 @@ int shim_chain_delete(uint8_t family, const char *table, const char *chain)
 	struct restore_ctx r = { .family = family, .o = &o };
 	int ret = -1;
 
-	r.nft = nftc_ctx_alloc();
+	r.nft = shim_nftc_ctx_alloc();
 	if (!r.nft)
 		return -1;
 	r.nft->resolver = &nftc_resolver_builtin;
@@ -558,7 +558,9 @@ int shim_restore_text(uint8_t family, char *data, bool noflush,
 	struct restore_opts o = { .path = "-", .noflush = noflush,
 				  .counters = true, .cmd_style = true,
 				  .kernel_op = kernel_op,
-				  .kernel_obj = kernel_obj, .genid = genid };
+				  .kernel_obj = kernel_obj, .genid = genid,
+				  /* the offline VM runs no xt-compat */
+				  .no_xt = shim_offline() != NULL };
 	char *copy = strdup(data);
 	int ret;
 
@@ -683,7 +685,8 @@ int shim_restore_main(uint8_t family, int argc, char **argv)
 		{ "modprobe",	required_argument,	NULL, 'M' },
 		{ NULL },
 	};
-	struct restore_opts o = { .path = "-" };
+	struct restore_opts o = { .path = "-",
+				  .no_xt = shim_offline() != NULL };
 	FILE *in = stdin;
 	char *data, *copy;
 	size_t mapped;

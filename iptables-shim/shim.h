@@ -42,6 +42,21 @@ int shim_chain_delete(uint8_t family, const char *table, const char *chain);
 int shim_restore_main(uint8_t family, int argc, char **argv);
 int shim_save_main(uint8_t family, int argc, char **argv);
 
+/*
+ * offline.c: the offline VM (nftc/transport.h) instead of the kernel,
+ * from "--offline STATEFILE" (removed from @argv) or SHIM_OFFLINE_ENV;
+ * opened once, before dispatch. 0, or -1 after printing why.
+ */
+#define SHIM_OFFLINE_ENV	"NFTKIT_OFFLINE"
+struct nftc_offline;
+struct nftc_ctx;
+int shim_offline_setup(const char *prog, int *argc, char **argv);
+/* The open state, NULL for the kernel. */
+struct nftc_offline *shim_offline(void);
+/* An nftc context talking to the kernel or the offline state. */
+struct nftc_ctx *shim_nftc_ctx_alloc(void);
+void shim_offline_close(void);
+
 /* The whole of @in (NUL terminated, malloc'ed), NULL on ENOMEM. */
 char *shim_read_all(FILE *in);
 

@@ -29,8 +29,16 @@ static struct xtables_globals shim_xt_globals = {
 	.compat_rev = xtables_compatible_revision,
 };
 
+/* Offline there is no kernel to ask: the VM gets native code anyway. */
+static int shim_xt_rev_any(const char *name, uint8_t rev, int opt)
+{
+	return 1;
+}
+
 int shim_xt_init(uint8_t family)
 {
+	if (shim_offline())
+		shim_xt_globals.compat_rev = shim_xt_rev_any;
 	shim_xt_globals.program_name = family == NFPROTO_IPV6 ? "ip6tables" :
 								"iptables";
 	if (xtables_init_all(&shim_xt_globals, family) < 0)

@@ -1,0 +1,316 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Reverse map of the matches xlate writes as statements on named sets
+ * (xlate/map_state.c): "add @connlimitN { ip saddr ct count over 20 }"
+ * is -m connlimit --connlimit-above 20 --connlimit-mask 32
+ * --connlimit-saddr, printed as libxt_connlimit's save does.
+ *
+ * -m recent is a list per name, set recent_NAME: --set is "update
+ * @recent_NAME { KEY }"; --rcheck is "KEY @recent_NAME", followed by
+ * "update @recent_NAME { KEY }" for --update or "delete ..." for
+ * --remove, and --hitcount H by "update @recent_hits_NAME { KEY limit
+ * rate over R/U burst H-1 packets }". --seconds is the set's timeout
+ * (recent_hits_NAME's when there is one). The statements of one match
+ * are gathered in rv_ctx.recent and printed as libxt_recent saves them
+ * when the next match opens or the rule ends (rv_recent_flush()).
+ */
+#define _GNU_SOURCE
+#include <config.h>
+#include <arpa/inet.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <linux/netfilter.h>
+#include <linux/netfilter/nf_tables.h>
+#include "revmap_int.h"
+#include "rule.h"
+
+#define RV_RECENT	"recent_"
+#define RV_RECENT_HITS	"recent_hits_"
+
+/* Prefix length of the dotted/colon mask @s; -1 if not a prefix. */
+static int rv_mask_len(uint8_t family, const char *s)
+{
+	uint8_t a[16];
+	unsigned int i, n = family == NFPROTO_IPV6 ? 16 : 4, len = 0;
+	bool end = false;
+	int bit;
+
+	if (inet_pton(family == NFPROTO_IPV6 ? AF_INET6 : AF_INET, s, a) != 1)
+		return -1;
+	for (i = 0; i < n; i++) {
+		for (bit = 7; bit >= 0; bit--) {
+			if (!(a[i] >> bit & 1))
+				end = true;
+			else if (end)
+				return -1;
+			else
+				len++;
+		}
+	}
+	return len;
+}
+
+/* "add @connlimitN { KEY ct count [over ]N }" */
+static bool rv_connlimit(struct rv_ctx *c, const char *text)
+{
+	const char *l3 = c->family == NFPROTO_IPV6 ? "ip6" : "ip";
+	char proto[8], side[8], mask[64];
+	unsigned int count;
+	int n = 0, len;
+	bool over;
+
+	if (sscanf(text, "add @connlimit%*u { %7s %7s %n", proto, side,
+		   &n) != 2 || !n || strcmp(proto, l3) ||
+	    (strcmp(side, "saddr") && strcmp(side, "daddr")))
+		return false;
+	text += n;
+	len = c->family == NFPROTO_IPV6 ? 128 : 32;
+	n = 0;
+	if (sscanf(text, "& %63s %n", mask, &n) == 1 && n) {
+		len = rv_mask_len(c->family, mask);
+		if (len < 0)
+			return false;
+		text += n;
+	}
+	over = !strncmp(text, "ct count over ", 14);
+	n = 0;
+	if (sscanf(text + (over ? 14 : 9), "%u }%n", &count, &n) != 1 ||
+	    strncmp(text, "ct count ", 9) || text[(over ? 14 : 9) + n])
+		return false;
+	rv_match_open(c, "connlimit");
+	fprintf(c->m, " --connlimit-%s %u --connlimit-mask %d --connlimit-%s",
+		over ? "above" : "upto", count, len, side);
+	return true;
+}
+
+/* The set @e refers to if its name starts with @prefix, else NULL. */
+static const struct set *rv_set_ref(const struct expr *e, const char *prefix)
+{
+	const struct set *set;
+
+	if (!e || e->kind != EXPR_SET_REF || !(set = e->set_ref.set) ||
+	    !set->handle.set.name ||
+	    strncmp(set->handle.set.name, prefix, strlen(prefix)))
+		return NULL;
+	return set;
+}
+
+/* The key (ip saddr [& MASK]) as the -m recent options it means. */
+static bool rv_recent_key(struct rv_ctx *c, const struct expr *key,
+			  bool *dst, char **mask)
+{
+	const char *l3 = c->family == NFPROTO_IPV6 ? "ip6" : "ip";
+	char *text = rv_expr_text(key), *m;
+	size_t n = strlen(l3);
+	bool ok = false;
+
+	*mask = NULL;
+	if (!text || strncmp(text, l3, n) || text[n] != ' ')
+		goto out;
+	m = text + n + 1;
+	if (!strncmp(m, "saddr", 5) || !strncmp(m, "daddr", 5)) {
+		*dst = m[0] == 'd';
+		m += 5;
+		if (!*m)
+			ok = true;
+		else if (!strncmp(m, " & ", 3) && rv_mask_len(c->family,
+							     m + 3) >= 0)
+			ok = (*mask = strdup(m + 3)) != NULL;
+	}
+out:
+	free(text);
+	return ok;
+}
+
+void rv_recent_flush(struct rv_ctx *c)
+{
+	struct rv_recent *re = &c->recent;
+	static const char *const full[] = {
+		"255.255.255.255", "ffff:ffff:ffff:ffff:ffff:ffff:ffff:ffff",
+	};
+
+	if (!re->name)
+		return;
+	c->recent.name = NULL;	/* rv_match_open() flushes too */
+	c->last_match = NULL;	/* each -m recent is a match of its own */
+	rv_match_open(c, "recent");
+	fprintf(c->m, " %s--%s", rv_neg(re->inv), re->cmd);
+	if (re->seconds && strcmp(re->cmd, "set") && strcmp(re->cmd, "remove"))
+		fprintf(c->m, " --seconds %llu",
+			(unsigned long long)re->seconds);
+	if (re->hits)
+		fprintf(c->m, " --hitcount %u", re->hits);
+	fprintf(c->m, " --name %s --mask %s --r%s", re->set_name +
+		strlen(RV_RECENT), re->mask ? re->mask :
+		full[c->family == NFPROTO_IPV6], re->dst ? "dest" : "source");
+	free(re->mask);
+	re->mask = NULL;
+	c->last_match = "recent";
+}
+
+/* A key of @set: the open match's list, side and mask? */
+static bool rv_recent_same(struct rv_ctx *c, const struct set *set,
+			   const char *prefix, const struct expr *key)
+{
+	struct rv_recent *re = &c->recent;
+	char *mask;
+	bool dst, ok;
+
+	if (!re->name || re->inv ||
+	    strcmp(set->handle.set.name + strlen(prefix),
+		   re->set_name + strlen(RV_RECENT)) ||
+	    !rv_recent_key(c, key, &dst, &mask))
+		return false;
+	ok = dst == re->dst && (mask && re->mask ? !strcmp(mask, re->mask) :
+				!mask && !re->mask);
+	free(mask);
+	return ok;
+}
+
+/* "KEY @recent_NAME": --rcheck (or ! --rcheck), opening the match. */
+bool rv_recent_check(struct rv_ctx *c, const struct stmt *s, bool *handled)
+{
+	const struct expr *e = s->expr;
+	struct rv_recent *re = &c->recent;
+	const struct set *set;
+
+	*handled = false;
+	if (s->kind != STMT_EXPRESSION || e->kind != EXPR_RELATIONAL ||
+	    !(set = rv_set_ref(e->pair.right, RV_RECENT)) ||
+	    rv_set_ref(e->pair.right, RV_RECENT_HITS))
+		return false;
+	*handled = true;
+	if (e->op != OP_IMPLICIT && e->op != OP_EQ && e->op != OP_NEQ)
+		return false;
+	rv_recent_flush(c);
+	if (!rv_recent_key(c, e->pair.left, &re->dst, &re->mask))
+		return false;
+	re->inv = e->op == OP_NEQ;
+	re->cmd = "rcheck";
+	re->seconds = set->timeout / 1000;
+	re->hits = 0;
+	snprintf(re->set_name, sizeof(re->set_name), "%s",
+		 set->handle.set.name);
+	re->name = re->set_name;
+	return true;
+}
+
+/*
+ * xlate's --hitcount H --seconds S: at most H - 1 hits per S seconds as
+ * a rate per the first unit at least S long, rounded up.
+ */
+static void rv_hits_rate(uint32_t hits, uint64_t secs, uint64_t *rate,
+			 uint64_t *unit)
+{
+	static const uint64_t units[] = { 1, 60, 3600, 86400 };
+	uint64_t n = hits > 1 ? hits - 1 : 1;
+	unsigned int i;
+
+	for (i = 0; i < 3 && units[i] < secs; i++)
+		;
+	*unit = units[i];
+	*rate = (n * units[i] + secs - 1) / secs;
+	if (!*rate)
+		*rate = 1;
+}
+
+/*
+ * --seconds from the rate: the window that gives @rate per @unit (the
+ * set's timeout is the first rule's window, not necessarily this
+ * one's); @timeout if it does too, else false.
+ */
+static bool rv_recent_seconds(struct rv_recent *re, uint64_t rate,
+			      uint64_t unit, uint64_t timeout)
+{
+	uint64_t n = re->hits > 1 ? re->hits - 1 : 1, s, r, u, guess;
+
+	if (timeout) {
+		rv_hits_rate(re->hits, timeout, &r, &u);
+		if (r == rate && u == unit) {
+			re->seconds = timeout;
+			return true;
+		}
+	}
+	if (!rate)
+		return false;
+	guess = n * unit / rate;
+	for (s = guess > 2 ? guess - 2 : 1; s <= guess + 2; s++) {
+		rv_hits_rate(re->hits, s, &r, &u);
+		if (r == rate && u == unit) {
+			re->seconds = s;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* update/delete on recent_NAME, update on recent_hits_NAME */
+static bool rv_recent_set(struct rv_ctx *c, const struct stmt *s)
+{
+	struct rv_recent *re = &c->recent;
+	const struct set *set, *hits;
+	const struct stmt *l;
+
+	hits = rv_set_ref(s->set.set, RV_RECENT_HITS);
+	set = hits ? NULL : rv_set_ref(s->set.set, RV_RECENT);
+	if (!hits && !set)
+		return false;
+	if (hits) {
+		/* --hitcount H: a limit of burst H - 1 per element */
+		if (s->set.op != NFT_DYNSET_OP_UPDATE || re->hits ||
+		    !rv_recent_same(c, hits, RV_RECENT_HITS, s->set.key) ||
+		    list_empty(&s->set.stmts))
+			return false;
+		l = list_first_entry(&s->set.stmts, struct stmt, list);
+		if (l->kind != STMT_LIMIT || l->list.next != &s->set.stmts ||
+		    l->limit.type != NFT_LIMIT_PKTS ||
+		    !(l->limit.flags & NFT_LIMIT_F_INV))
+			return false;
+		re->hits = l->limit.burst + 1;
+		return rv_recent_seconds(re, l->limit.rate, l->limit.unit,
+					 hits->timeout / 1000);
+	}
+	if (!list_empty(&s->set.stmts))
+		return false;
+	if (s->set.op == NFT_DYNSET_OP_UPDATE &&
+	    rv_recent_same(c, set, RV_RECENT, s->set.key) &&
+	    !strcmp(re->cmd, "rcheck")) {
+		re->cmd = "update";
+		return true;
+	}
+	if (s->set.op == NFT_DYNSET_OP_DELETE &&
+	    rv_recent_same(c, set, RV_RECENT, s->set.key) &&
+	    !strcmp(re->cmd, "rcheck")) {
+		re->cmd = "remove";
+		return true;
+	}
+	if (s->set.op != NFT_DYNSET_OP_UPDATE)
+		return false;
+	/* --set: a match of its own */
+	rv_recent_flush(c);
+	if (!rv_recent_key(c, s->set.key, &re->dst, &re->mask))
+		return false;
+	re->inv = false;
+	re->cmd = "set";
+	re->seconds = 0;
+	re->hits = 0;
+	snprintf(re->set_name, sizeof(re->set_name), "%s",
+		 set->handle.set.name);
+	re->name = re->set_name;
+	return true;
+}
+
+bool rv_state_set(struct rv_ctx *c, const struct stmt *s)
+{
+	char *text;
+	bool ok;
+
+	if (s->set.set && s->set.set->kind == EXPR_SET_REF &&
+	    rv_set_ref(s->set.set, RV_RECENT))
+		return rv_recent_set(c, s);
+	text = rv_stmt_text(c, s);
+	ok = text && rv_connlimit(c, text);
+	free(text);
+	return ok;
+}
