@@ -401,7 +401,7 @@ int nftvm_delchain(struct nftvm_ctx *ctx, const struct nlattr **tb)
 		return -NFTVM_EINVAL;
 	}
 	if (!c)
-		return nftvm_fail(ctx, attr, -NFTVM_ENOENT);
+		return nftvm_missing(ctx, attr);
 
 	if ((ctx->nlflags & NLM_F_NONREC) &&
 	    (c->use || !nftvm_list_empty(&c->rules)))

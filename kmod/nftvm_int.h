@@ -686,6 +686,8 @@ struct nftvm_ctx {
 	__u16			nlflags;
 	__u8			family;
 	bool			in_batch;	/* may log changes */
+	bool			destroy;	/* NFT_MSG_DESTROY*: see */
+						/* nftvm_missing() */
 	struct nftvm_table	*table;
 	struct nftvm_chain	*chain;
 };
@@ -697,6 +699,19 @@ static inline int nftvm_fail(struct nftvm_ctx *ctx, const struct nlattr *attr,
 	if (!ctx->bad_attr && attr)
 		ctx->bad_attr = attr;
 	return err;
+}
+
+/*
+ * The object a DEL or DESTROY names is not there: -ENOENT for DEL, success
+ * for DESTROY (only the named object itself; a missing table or chain it
+ * lives in is still -ENOENT, as in the kernel).
+ */
+static inline int nftvm_missing(struct nftvm_ctx *ctx,
+				const struct nlattr *attr)
+{
+	if (ctx->destroy)
+		return 0;
+	return nftvm_fail(ctx, attr, -NFTVM_ENOENT);
 }
 
 struct nftvm_table *nftvm_table_lookup(struct nftvm *vm,

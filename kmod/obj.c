@@ -190,7 +190,7 @@ int nftvm_delobj(struct nftvm_ctx *ctx, const struct nlattr **tb)
 		obj = nftvm_obj_lookup(ctx->table, attr, objtype);
 	}
 	if (!obj)
-		return nftvm_fail(ctx, attr, -NFTVM_ENOENT);
+		return nftvm_missing(ctx, attr);
 	if (obj->use)
 		return nftvm_fail(ctx, attr, -NFTVM_EBUSY);
 	err = nftvm_trans_add(ctx, NFTVM_TRANS_DELOBJ, obj, ctx->table,

@@ -440,6 +440,12 @@ int nftvm_delrule(struct nftvm_ctx *ctx, const struct nlattr **tb)
 	int err;
 
 	err = nftvm_rule_chain(ctx, tb, false);
+	/* DESTROY forgives a missing chain, not a missing table */
+	if (err == -NFTVM_ENOENT && ctx->table && tb[NFTA_RULE_CHAIN] &&
+	    ctx->destroy) {
+		ctx->bad_attr = NULL;
+		return 0;
+	}
 	if (err < 0)
 		return err;
 	if (!ctx->chain) {
@@ -454,16 +460,14 @@ int nftvm_delrule(struct nftvm_ctx *ctx, const struct nlattr **tb)
 		r = nftvm_rule_lookup(ctx->chain,
 				      nftvm_nla_be64(tb[NFTA_RULE_HANDLE]));
 		if (!r)
-			return nftvm_fail(ctx, tb[NFTA_RULE_HANDLE],
-					  -NFTVM_ENOENT);
+			return nftvm_missing(ctx, tb[NFTA_RULE_HANDLE]);
 		return nftvm_rule_del(ctx, r);
 	}
 	if (tb[NFTA_RULE_ID]) {
 		r = nftvm_rule_lookup_id(ctx->chain,
 					 nftvm_nla_be32(tb[NFTA_RULE_ID]));
 		if (!r)
-			return nftvm_fail(ctx, tb[NFTA_RULE_ID],
-					  -NFTVM_ENOENT);
+			return nftvm_missing(ctx, tb[NFTA_RULE_ID]);
 		return nftvm_rule_del(ctx, r);
 	}
 	return nftvm_chain_flush(ctx, ctx->chain);

@@ -426,7 +426,7 @@ static int nftvm_elem_del(struct nftvm_ctx *ctx, struct nftvm_set *set,
 		e = set->type->find(set, tmpl);
 	nftvm_elem_free(set, tmpl);
 	if (!e)
-		return nftvm_fail(ctx, nest, -NFTVM_ENOENT);
+		return nftvm_missing(ctx, nest);
 	return nftvm_elem_remove(ctx, set, e);
 }
 

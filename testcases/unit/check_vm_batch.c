@@ -631,6 +631,97 @@ START_TEST(test_mutations)
 }
 END_TEST
 
+START_TEST(test_destroy)
+{
+	uint32_t k1 = 1, k2 = 2;
+	struct nftnl_set *s;
+	struct vmb v;
+
+	load_base();
+
+	/* a missing table, chain, rule (by handle or chain), set, element
+	 * or object is no error ... */
+	vmb_begin(&v);
+	vmb_deltable(&v, NFPROTO_IPV4, "zz");
+	vmb_retype_last(&v, NFTVM_MSG_DESTROYTABLE);
+	vmb_delchain(&v, NFPROTO_IPV4, "t", "zz");
+	vmb_retype_last(&v, NFTVM_MSG_DESTROYCHAIN);
+	vmb_delrule(&v, NFPROTO_IPV4, "t", "in", 99);
+	vmb_retype_last(&v, NFTVM_MSG_DESTROYRULE);
+	vmb_delrule(&v, NFPROTO_IPV4, "t", "zz", 0);
+	vmb_retype_last(&v, NFTVM_MSG_DESTROYRULE);
+	s = mk_set("t", "zz", 1, 0, 4, 0, 0);
+	nftnl_set_nlmsg_build_payload(vmb_hdr(&v, NFT_MSG_DELSET,
+					      NFPROTO_IPV4, 0), s);
+	vmb_next(&v);
+	nftnl_set_free(s);
+	vmb_retype_last(&v, NFTVM_MSG_DESTROYSET);
+	ck_assert_int_eq(vmb_send(vm, &v, NULL), 0);
+	ck_assert_int_eq(nftvm_object_count(vm), 4);
+	/* ... and a missing chain does not turn into a flush of the table */
+	ck_assert_int_eq(nftvm_rule_count(vm, NFPROTO_IPV4, "t", "in"), 1);
+
+	/* the table or set the object would live in must exist */
+	vmb_begin(&v);
+	vmb_delchain(&v, NFPROTO_IPV4, "zz", "c1");
+	vmb_retype_last(&v, NFTVM_MSG_DESTROYCHAIN);
+	expect_fail(&v, ENOENT, 1, NFTA_CHAIN_TABLE);
+	vmb_begin(&v);
+	vmb_delrule(&v, NFPROTO_IPV4, "zz", "in", 3);
+	vmb_retype_last(&v, NFTVM_MSG_DESTROYRULE);
+	expect_fail(&v, ENOENT, 1, NFTA_RULE_TABLE);
+
+	/* elements: the missing one is skipped, the present one goes */
+	vmb_begin(&v);
+	s = mk_set("t", "s", 1, 0, 4, 0, 0);
+	vmb_set(&v, NFPROTO_IPV4, s);
+	set_add_key(s, &k1, 4, 0);
+	vmb_elems(&v, NFPROTO_IPV4, s, NFT_MSG_NEWSETELEM, NLM_F_CREATE);
+	nftnl_set_free(s);
+	ck_assert_int_eq(vmb_send(vm, &v, NULL), 0);
+	ck_assert_int_eq(nftvm_set_nelems(vm, NFPROTO_IPV4, "t", "s"), 1);
+	s = mk_set("t", "s", 1, 0, 4, 0, 0);
+	set_add_key(s, &k2, 4, 0);
+	set_add_key(s, &k1, 4, 0);
+	vmb_begin(&v);
+	vmb_elems(&v, NFPROTO_IPV4, s, NFT_MSG_DELSETELEM, 0);
+	vmb_retype_last(&v, NFTVM_MSG_DESTROYSETELEM);
+	ck_assert_int_eq(vmb_send(vm, &v, NULL), 0);
+	ck_assert_int_eq(nftvm_set_nelems(vm, NFPROTO_IPV4, "t", "s"), 0);
+	/* DEL of the same is still -ENOENT, blaming the first element */
+	vmb_begin(&v);
+	vmb_elems(&v, NFPROTO_IPV4, s, NFT_MSG_DELSETELEM, 0);
+	expect_fail(&v, ENOENT, 1, 1);
+	nftnl_set_free(s);
+
+	/* in use is in use: DESTROY is no force */
+	vmb_begin(&v);
+	vmb_rule(&v, NFPROTO_IPV4, "t", "in", x_verdict(NFT_JUMP, "c1"));
+	ck_assert_int_eq(vmb_send(vm, &v, NULL), 0);
+	vmb_begin(&v);
+	vmb_delchain(&v, NFPROTO_IPV4, "t", "c1");
+	vmb_retype_last(&v, NFTVM_MSG_DESTROYCHAIN);
+	expect_fail(&v, EBUSY, 1, NFTA_CHAIN_NAME);
+
+	/* present objects go as with DEL */
+	vmb_begin(&v);
+	vmb_delrule(&v, NFPROTO_IPV4, "t", "in", 0);
+	vmb_retype_last(&v, NFTVM_MSG_DESTROYRULE);
+	vmb_delchain(&v, NFPROTO_IPV4, "t", "c1");
+	vmb_retype_last(&v, NFTVM_MSG_DESTROYCHAIN);
+	vmb_deltable(&v, NFPROTO_IPV4, "t");
+	vmb_retype_last(&v, NFTVM_MSG_DESTROYTABLE);
+	ck_assert_int_eq(vmb_send(vm, &v, NULL), 0);
+	ck_assert_int_eq(nftvm_object_count(vm), 0);
+
+	/* GETSETELEM_RESET and beyond are no batch messages */
+	vmb_begin(&v);
+	vmb_deltable(&v, NFPROTO_IPV4, "t");
+	vmb_retype_last(&v, NFTVM_MSG_DESTROYFLOWTABLE + 1);
+	expect_fail(&v, EINVAL, 1, -1);
+}
+END_TEST
+
 static Suite *vm_batch_suite(void)
 {
 	Suite *s = suite_create("vm_batch");
@@ -646,6 +737,7 @@ static Suite *vm_batch_suite(void)
 	tcase_add_test(tc, test_anonymous_set_lifetime);
 	tcase_add_test(tc, test_bad_framing);
 	tcase_add_test(tc, test_mutations);
+	tcase_add_test(tc, test_destroy);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -541,6 +541,184 @@ START_TEST(test_diff_ip6)
 }
 END_TEST
 
+/* ------------------------------------------------------------ DESTROY */
+
+enum dkind { D_TABLE, D_CHAIN, D_RULE, D_SET, D_ELEM, D_OBJ };
+
+/* one DEL (or DESTROY) request naming objects that may be missing */
+struct dcase {
+	enum dkind	kind;
+	const char	*table;
+	const char	*name;		/* chain, set or object */
+	uint64_t	handle;		/* rule */
+	uint32_t	keys[2];	/* elements, 0 ends */
+};
+
+static void dcase_build(struct vmb *v, const struct dcase *c, bool destroy)
+{
+	static const int del[] = {
+		[D_TABLE] = NFT_MSG_DELTABLE, [D_CHAIN] = NFT_MSG_DELCHAIN,
+		[D_RULE] = NFT_MSG_DELRULE, [D_SET] = NFT_MSG_DELSET,
+		[D_ELEM] = NFT_MSG_DELSETELEM, [D_OBJ] = NFT_MSG_DELOBJ,
+	};
+	static const int des[] = {
+		[D_TABLE] = NFTVM_MSG_DESTROYTABLE,
+		[D_CHAIN] = NFTVM_MSG_DESTROYCHAIN,
+		[D_RULE] = NFTVM_MSG_DESTROYRULE,
+		[D_SET] = NFTVM_MSG_DESTROYSET,
+		[D_ELEM] = NFTVM_MSG_DESTROYSETELEM,
+		[D_OBJ] = NFTVM_MSG_DESTROYOBJ,
+	};
+	struct nftnl_set *s;
+	unsigned int i;
+
+	switch (c->kind) {
+	case D_TABLE:
+		vmb_deltable(v, NFPROTO_IPV4, c->table);
+		break;
+	case D_CHAIN:
+		vmb_delchain(v, NFPROTO_IPV4, c->table, c->name);
+		break;
+	case D_RULE:
+		vmb_delrule(v, NFPROTO_IPV4, c->table, c->name, c->handle);
+		break;
+	case D_SET:
+		s = mk_set(c->table, c->name, 1, 0, 4, 0, 0);
+		nftnl_set_nlmsg_build_payload(vmb_hdr(v, NFT_MSG_DELSET,
+						      NFPROTO_IPV4, 0), s);
+		vmb_next(v);
+		nftnl_set_free(s);
+		break;
+	case D_ELEM:
+		s = mk_set(c->table, c->name, 1, 0, 4, 0, 0);
+		for (i = 0; i < 2 && c->keys[i]; i++)
+			set_add_key(s, &c->keys[i], 4, 0);
+		vmb_elems(v, NFPROTO_IPV4, s, NFT_MSG_DELSETELEM, 0);
+		nftnl_set_free(s);
+		break;
+	case D_OBJ:
+		vmb_obj(v, NFPROTO_IPV4,
+			mk_obj(c->table, c->name, NFT_OBJECT_COUNTER),
+			NFT_MSG_DELOBJ, 0);
+		break;
+	}
+	vmb_retype_last(v, destroy ? des[c->kind] : del[c->kind]);
+	vmb_last(v)->nlmsg_flags |= NLM_F_ACK;
+}
+
+/* the kernel's answer to the one acknowledged message of a batch */
+static int nl_ack(void)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	const struct nlmsghdr *nlh;
+	int ret;
+
+	ret = mnl_socket_recvfrom(ks.nl, buf, sizeof(buf));
+	ck_assert_int_gt(ret, 0);
+	nlh = (const struct nlmsghdr *)buf;
+	ck_assert_int_eq(nlh->nlmsg_type, NLMSG_ERROR);
+	return ((const struct nlmsgerr *)mnl_nlmsg_get_payload(nlh))->error;
+}
+
+/* the same one-request batch to both; their answers must agree */
+static void dcase_both(const struct dcase *c, bool destroy)
+{
+	struct nftvm_err err;
+	struct vmb v;
+	int kret, vret;
+
+	vmb_begin(&v);
+	dcase_build(&v, c, destroy);
+	nftnl_batch_end(mnl_nlmsg_batch_current(v.b), v.seq++);
+	mnl_nlmsg_batch_next(v.b);
+	vret = nftvm_batch_process(vm, mnl_nlmsg_batch_head(v.b),
+				   mnl_nlmsg_batch_size(v.b), &err);
+	ck_assert_int_ge(mnl_socket_sendto(ks.nl, mnl_nlmsg_batch_head(v.b),
+					   mnl_nlmsg_batch_size(v.b)), 0);
+	kret = nl_ack();
+	mnl_nlmsg_batch_stop(v.b);
+	free(v.buf);
+	ck_assert_msg(kret == vret,
+		      "%s kind %d %s/%s: kernel %d, VM %d",
+		      destroy ? "DESTROY" : "DEL", c->kind, c->table,
+		      c->name ? c->name : "-", kret, vret);
+}
+
+START_TEST(test_diff_destroy)
+{
+	/* missing objects, then objects in use, then present ones */
+	static const struct dcase missing[] = {
+		{ D_TABLE, "zz" },
+		{ D_CHAIN, "x", "zz" },
+		{ D_CHAIN, "zz", "c" },
+		{ D_RULE, "x", "c", 999 },
+		{ D_RULE, "x", "zz", 999 },
+		{ D_RULE, "x", "zz" },
+		{ D_RULE, "zz", "c" },
+		{ D_SET, "x", "zz" },
+		{ D_SET, "zz", "s" },
+		{ D_ELEM, "x", "s", 0, { 99 } },
+		{ D_ELEM, "x", "zz", 0, { 1 } },
+		{ D_ELEM, "zz", "s", 0, { 1 } },
+		{ D_OBJ, "x", "zz" },
+		{ D_OBJ, "zz", "o" },
+	};
+	static const struct dcase busy[] = {
+		{ D_CHAIN, "x", "c" },		/* target of a jump */
+		{ D_SET, "x", "s" },		/* used by a lookup */
+		{ D_OBJ, "x", "o" },		/* used by an objref */
+	};
+	static const struct dcase present[] = {
+		{ D_ELEM, "x", "s", 0, { 99, 1 } },	/* 1 goes, 99 is skipped */
+		{ D_ELEM, "x", "s", 0, { 1 } },		/* gone now */
+		{ D_RULE, "x", "u" },
+		{ D_CHAIN, "x", "c" },
+		{ D_SET, "x", "s" },
+		{ D_OBJ, "x", "o" },
+		{ D_TABLE, "x" },
+		{ D_TABLE, "x" },
+	};
+	uint32_t k1 = 1, k2 = 2;
+	struct nftnl_set *s;
+	unsigned int i, n = 0;
+	struct vmb v;
+
+	if (!ks.nl)
+		return;
+	vmb_begin(&v);
+	vmb_table(&v, NFPROTO_IPV4, "x", 0);
+	vmb_chain(&v, NFPROTO_IPV4, "x", "c", -1, 0, -1, NULL);
+	vmb_chain(&v, NFPROTO_IPV4, "x", "u", -1, 0, -1, NULL);
+	s = mk_set("x", "s", 1, 0, 4, 0, 0);
+	vmb_set(&v, NFPROTO_IPV4, s);
+	set_add_key(s, &k1, 4, 0);
+	set_add_key(s, &k2, 4, 0);
+	vmb_elems(&v, NFPROTO_IPV4, s, NFT_MSG_NEWSETELEM, NLM_F_CREATE);
+	nftnl_set_free(s);
+	vmb_obj(&v, NFPROTO_IPV4, mk_obj("x", "o", NFT_OBJECT_COUNTER),
+		NFT_MSG_NEWOBJ, NLM_F_CREATE);
+	vmb_rule(&v, NFPROTO_IPV4, "x", "u",
+		 x_payload(NFT_PAYLOAD_NETWORK_HEADER, 12, 4, NFT_REG_1),
+		 x_lookup("s", 1, NFT_REG_1, -1, 0),
+		 x_objref(NFT_OBJECT_COUNTER, "o"),
+		 x_verdict(NFT_JUMP, "c"));
+	load_both(&v);
+
+	for (i = 0; i < sizeof(missing) / sizeof(missing[0]); i++, n += 2) {
+		dcase_both(&missing[i], false);
+		dcase_both(&missing[i], true);
+	}
+	for (i = 0; i < sizeof(busy) / sizeof(busy[0]); i++, n += 2) {
+		dcase_both(&busy[i], false);
+		dcase_both(&busy[i], true);
+	}
+	for (i = 0; i < sizeof(present) / sizeof(present[0]); i++, n++)
+		dcase_both(&present[i], true);
+	ck_assert_int_eq(nftvm_object_count(vm), 0);
+	printf("destroy: %u requests, kernel and VM agree\n", n);
+}
+END_TEST
+
 static Suite *vm_kernel_suite(void)
 {
 	Suite *s = suite_create("vm_kernel");
@@ -550,6 +728,7 @@ static Suite *vm_kernel_suite(void)
 	tcase_add_test(tc, test_diff_stateful);
 	tcase_add_test(tc, test_diff_mangle);
 	tcase_add_test(tc, test_diff_ip6);
+	tcase_add_test(tc, test_diff_destroy);
 	suite_add_tcase(s, tc);
 	return s;
 }
