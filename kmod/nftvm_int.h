@@ -205,7 +205,9 @@ static inline void nftvm_reg_store16(__u32 *dst, __u16 v)
 /* ------------------------------------------------------------ packets */
 
 /**
- * struct nftvm_pktinfo - a packet as the expressions see it
+ * struct nftvm_pktinfo - a packet as the expressions see it (pkt.c)
+ * @data:	the network header (the bytes after the Ethernet header and
+ *		an outer VLAN tag for bridge and netdev)
  * @tprot_set:	transport header found: @thoff and @l4proto are valid
  * @fragoff:	fragment offset, non-zero for non-first fragments
  */
@@ -218,12 +220,21 @@ struct nftvm_pktinfo {
 						 * is what @meta points to */
 	__u64				now;	/* ns, the packet's time */
 	__u8				family;
+	__u8				l3family;	/* NFPROTO_IPV4/6 of
+							 * the network header,
+							 * 0: neither */
 	__u8				hook;
 	__u8				l4proto;
 	bool				tprot_set;
 	__u16				fragoff;
 	__u32				thoff;
+	__u16				protocol;	/* EtherType, network
+							 * order */
+	const __u8			*ll;	/* link header before @data */
+	__u32				ll_len;	/* 0: none */
 };
+
+int nftvm_pkt_parse(struct nftvm_pktinfo *p, unsigned int family);
 
 /* ------------------------------------------------------------ expressions */
 
