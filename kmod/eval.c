@@ -291,6 +291,12 @@ int nftvm_eval(struct nftvm *vm, unsigned int hook, unsigned int family,
 		if (!nftvm_chain_runs(e->chain, &p))
 			continue;
 		p.family = w.fam[which];
+		/* an inet ingress chain drops what has no valid IP header
+		 * (nft_do_chain_inet_ingress()) */
+		if (p.family != family && !p.tprot_set) {
+			res->verdict = NF_DROP;
+			return 0;
+		}
 		res->chains++;
 		v = nftvm_do_chain(e->chain, &p, res);
 		if (((__u32)v & NF_VERDICT_MASK) != NF_ACCEPT) {

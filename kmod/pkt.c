@@ -29,8 +29,10 @@ static void nftvm_pkt_ipv4(struct nftvm_pktinfo *p)
 	totlen = nftvm_get_be16(d + 2);
 	if (ihl < 20 || totlen < ihl || totlen > p->len)
 		return;
-	/* the stack trims the buffer to the IP total length */
-	p->len = totlen;
+	/* ip_rcv() trims the buffer to the IP total length before the ip
+	 * hooks; bridge and netdev see the frame untrimmed */
+	if (p->family == NFPROTO_IPV4)
+		p->len = totlen;
 	p->l4proto = d[9];
 	p->thoff = ihl;
 	p->fragoff = nftvm_get_be16(d + 6) & 0x1fff;
@@ -62,7 +64,8 @@ static void nftvm_pkt_ipv6(struct nftvm_pktinfo *p)
 	plen = nftvm_get_be16(d + 4);
 	if (40 + plen > p->len)
 		return;
-	p->len = 40 + plen;
+	if (p->family == NFPROTO_IPV6)
+		p->len = 40 + plen;
 	nh = d[6];
 	for (i = 0; i < NFTVM_IPV6_MAX_EXTHDRS; i++) {
 		if (!nftvm_ipv6_exthdr(nh)) {
