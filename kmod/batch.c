@@ -228,6 +228,8 @@ int nftvm_batch_process(struct nftvm *vm, const void *buf, size_t len,
 	int index = 0, ret = -NFTVM_EINVAL;
 	bool ended = false;
 
+	vm->batch_seq++;
+
 	if (err) {
 		nftvm_memset(err, 0, sizeof(*err));
 		err->attr_off = -1;

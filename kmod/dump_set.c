@@ -199,11 +199,15 @@ static int nftvm_dump_elems(struct nftvm_dump *d, const struct nftvm_set *s)
 			nftvm_sort_bitmap(s, vec.v, vec.n);
 	}
 	nftvm_elem_msg_open(&ed, NLM_F_MULTI);
+	/* the kernel dumps no expired element, collected or not */
 	for (i = 0; i < vec.n && !err; i++)
-		err = nftvm_elem_msg_add(&ed,
-					 vec.v[rev ? vec.n - 1 - i : i]);
+		if (!nftvm_elem_expired(vec.v[rev ? vec.n - 1 - i : i],
+					d->vm->now))
+			err = nftvm_elem_msg_add(&ed,
+					vec.v[rev ? vec.n - 1 - i : i]);
 	nftvm_free(vec.v);
-	if (!err && s->catchall)
+	if (!err && s->catchall &&
+	    !nftvm_elem_expired(s->catchall, d->vm->now))
 		err = nftvm_elem_msg_add(&ed, s->catchall);
 	if (!err)
 		err = nftvm_elem_msg_close(&ed);

@@ -272,8 +272,10 @@ int nftvm_eval(struct nftvm *vm, unsigned int hook, unsigned int family,
 		res->meta = *meta;
 	else
 		nftvm_memset(&res->meta, 0, sizeof(res->meta));
-	if (res->meta.time_ns > vm->now)
+	if (res->meta.time_ns > vm->now) {
 		vm->now = res->meta.time_ns;
+		nftvm_gc(vm);
+	}
 	p.now = vm->now;
 	if (hook >= NFTVM_HOOK_MAX)
 		return -NFTVM_EINVAL;

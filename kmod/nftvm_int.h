@@ -510,9 +510,19 @@ struct nftvm_elem {
 static inline unsigned int nftvm_set_kwords(const struct nftvm_set *set);
 
 /**
+ * struct nftvm_set_ins - how an element comes in (NEWSETELEM)
+ * @batch:	the batch's sequence number: backends keep state per batch
+ */
+struct nftvm_set_ins {
+	__u64	batch;
+};
+
+/**
  * struct nftvm_set_type - a set backend
  * @insert:	add @e; if an equal element exists, store it in *@dup and
- *		return -EEXIST
+ *		return -EEXIST; with @ins (NEWSETELEM, NULL for dynset and
+ *		undo) refuse overlaps with -ENOTEMPTY, and return
+ *		-ECANCELED for an element to drop silently
  * @find:	the element equal to @tmpl (same key, end flag, key end)
  * @lookup:	the element matching a packet key, or NULL
  * @walk:	call @fn on every element until it returns non-zero
@@ -522,6 +532,7 @@ struct nftvm_set_type {
 	int	(*init)(struct nftvm_set *set);
 	void	(*destroy)(struct nftvm_set *set);
 	int	(*insert)(struct nftvm_set *set, struct nftvm_elem *e,
+			  const struct nftvm_set_ins *ins,
 			  struct nftvm_elem **dup);
 	void	(*remove)(struct nftvm_set *set, struct nftvm_elem *e);
 	struct nftvm_elem *(*find)(const struct nftvm_set *set,
@@ -619,6 +630,9 @@ static inline bool nftvm_elem_expired(const struct nftvm_elem *e, __u64 now)
 	return e->expires && now >= e->expires;
 }
 
+void nftvm_set_gc(struct nftvm_set *set, __u64 now);
+void nftvm_gc(struct nftvm *vm);
+
 /* ------------------------------------------------------------ transactions */
 
 enum nftvm_trans_type {
@@ -683,6 +697,7 @@ struct nftvm {
 	__u64			reg_seq;
 	__u32			vepoch;
 	__u64			now;		/* the clock, ns */
+	__u64			batch_seq;	/* batches seen */
 	bool			hooks_dirty;
 	struct nftvm_hooklist	hooks[NFTVM_NFPROTO_MAX][NFTVM_HOOK_MAX];
 };

@@ -173,7 +173,7 @@ static void nftvm_trans_undo_one(struct nftvm *vm, struct nftvm_trans *t)
 		} else {
 			/* cannot fail: the slot was freed by the deletion */
 			dup = NULL;
-			set->type->insert(set, e, &dup);
+			set->type->insert(set, e, NULL, &dup);
 			set->nelems++;
 		}
 		nftvm_elem_hold_fn(set, e, NULL);

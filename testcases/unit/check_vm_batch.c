@@ -722,6 +722,132 @@ START_TEST(test_destroy)
 }
 END_TEST
 
+static void key_be(uint8_t *k, unsigned int v)
+{
+	memset(k, 0, 4);
+	k[3] = (uint8_t)v;
+}
+
+/* one NEWSETELEM of boundaries "s<k>" / "e<k>" into interval set "r" */
+static int add_bounds(const char *spec, int flags)
+{
+	struct nftnl_set *s = mk_set("t", "r", 7, NFT_SET_INTERVAL, 4, 0, 0);
+	const char *p = spec;
+	uint8_t k[4];
+	struct vmb v;
+	char *end;
+
+	while (*p) {
+		key_be(k, (unsigned int)strtoul(p + 1, &end, 10));
+		set_add_key(s, k, 4, *p == 'e' ? NFT_SET_ELEM_INTERVAL_END : 0);
+		p = end;
+		while (*p == ' ')
+			p++;
+	}
+	vmb_begin(&v);
+	vmb_elems(&v, NFPROTO_IPV4, s, NFT_MSG_NEWSETELEM,
+		  NLM_F_CREATE | flags);
+	nftnl_set_free(s);
+	return vmb_send(vm, &v, NULL);
+}
+
+/*
+ * Interval overlaps at insertion, as check_vm_set_kernel finds the
+ * kernel's rbtree answering them: -EEXIST for an overlap with or without
+ * NLM_F_EXCL, an identical interval again only with it, nft's end marker
+ * at key 0 never.
+ */
+START_TEST(test_interval_overlap)
+{
+	struct nftnl_set *s;
+	struct vmb v;
+
+	load_base();
+	vmb_begin(&v);
+	s = mk_set("t", "r", 7, NFT_SET_INTERVAL, 4, 0, 0);
+	vmb_set(&v, NFPROTO_IPV4, s);
+	nftnl_set_free(s);
+	ck_assert_int_eq(vmb_send(vm, &v, NULL), 0);
+
+	ck_assert_int_eq(add_bounds("e0 s10 e20", 0), 0);
+	ck_assert_int_eq(add_bounds("s10 e20", 0), 0);
+	ck_assert_int_eq(add_bounds("s10 e20", NLM_F_EXCL), -EEXIST);
+	ck_assert_int_eq(add_bounds("e0", NLM_F_EXCL), 0);
+	ck_assert_int_eq(add_bounds("s15 e25", 0), -EEXIST);	/* inside */
+	ck_assert_int_eq(add_bounds("s5 e15", 0), -EEXIST);	/* across */
+	ck_assert_int_eq(add_bounds("s5 e25", 0), -EEXIST);	/* around */
+	ck_assert_int_eq(add_bounds("s10 e15", 0), -EEXIST);	/* same start */
+	ck_assert_int_eq(add_bounds("s20 e30", 0), 0);		/* adjacent */
+	ck_assert_int_eq(add_bounds("s5 e10", 0), 0);
+	ck_assert_int_eq(nftvm_set_nelems(vm, NFPROTO_IPV4, "t", "r"), 7);
+}
+END_TEST
+
+/*
+ * Expired elements leave the set once the clock passes them: count,
+ * lookups, the dump; an interval's end goes with its start, and a
+ * verdict map element gives back the chain it jumps to.
+ */
+START_TEST(test_expiry_gc)
+{
+	struct nftnl_set_elem *e;
+	struct nftnl_set *s;
+	uint8_t k[4];
+	struct vmb v;
+
+	load_base();
+	nftvm_set_time(vm, 1000000000ull);
+	vmb_begin(&v);
+	s = mk_set("t", "h", 8, NFT_SET_TIMEOUT, 4, NFT_DATA_VERDICT, 0);
+	vmb_set(&v, NFPROTO_IPV4, s);
+	key_be(k, 1);
+	e = nftnl_set_elem_alloc();
+	nftnl_set_elem_set(e, NFTNL_SET_ELEM_KEY, k, 4);
+	nftnl_set_elem_set_u32(e, NFTNL_SET_ELEM_VERDICT, NFT_JUMP);
+	nftnl_set_elem_set_str(e, NFTNL_SET_ELEM_CHAIN, "c1");
+	nftnl_set_elem_set_u64(e, NFTNL_SET_ELEM_TIMEOUT, 100);
+	nftnl_set_elem_add(s, e);
+	key_be(k, 2);
+	e = nftnl_set_elem_alloc();
+	nftnl_set_elem_set(e, NFTNL_SET_ELEM_KEY, k, 4);
+	nftnl_set_elem_set_u32(e, NFTNL_SET_ELEM_VERDICT, NF_DROP);
+	nftnl_set_elem_set_u64(e, NFTNL_SET_ELEM_TIMEOUT, 5000);
+	nftnl_set_elem_add(s, e);
+	vmb_elems(&v, NFPROTO_IPV4, s, NFT_MSG_NEWSETELEM, NLM_F_CREATE);
+	nftnl_set_free(s);
+	s = mk_set("t", "i", 9, NFT_SET_TIMEOUT | NFT_SET_INTERVAL, 4, 0, 0);
+	vmb_set(&v, NFPROTO_IPV4, s);
+	key_be(k, 10);
+	e = nftnl_set_elem_alloc();
+	nftnl_set_elem_set(e, NFTNL_SET_ELEM_KEY, k, 4);
+	nftnl_set_elem_set_u64(e, NFTNL_SET_ELEM_TIMEOUT, 100);
+	nftnl_set_elem_add(s, e);
+	key_be(k, 20);
+	set_add_key(s, k, 4, NFT_SET_ELEM_INTERVAL_END);
+	vmb_elems(&v, NFPROTO_IPV4, s, NFT_MSG_NEWSETELEM, NLM_F_CREATE);
+	nftnl_set_free(s);
+	ck_assert_int_eq(vmb_send(vm, &v, NULL), 0);
+	ck_assert_int_eq(nftvm_set_nelems(vm, NFPROTO_IPV4, "t", "h"), 2);
+	ck_assert_int_eq(nftvm_set_nelems(vm, NFPROTO_IPV4, "t", "i"), 2);
+
+	/* c1 is a verdict map's jump target */
+	vmb_begin(&v);
+	vmb_delchain(&v, NFPROTO_IPV4, "t", "c1");
+	expect_fail(&v, EBUSY, 1, NFTA_CHAIN_NAME);
+
+	nftvm_set_time(vm, 1000000000ull + 99 * 1000000ull);
+	ck_assert_int_eq(nftvm_set_nelems(vm, NFPROTO_IPV4, "t", "h"), 2);
+	nftvm_set_time(vm, 1000000000ull + 100 * 1000000ull);
+	ck_assert_int_eq(nftvm_set_nelems(vm, NFPROTO_IPV4, "t", "h"), 1);
+	ck_assert_int_eq(nftvm_set_nelems(vm, NFPROTO_IPV4, "t", "i"), 0);
+
+	/* the reference went with the element */
+	vmb_begin(&v);
+	vmb_delchain(&v, NFPROTO_IPV4, "t", "c1");
+	ck_assert_int_eq(vmb_send(vm, &v, NULL), 0);
+}
+END_TEST
+
 static Suite *vm_batch_suite(void)
 {
 	Suite *s = suite_create("vm_batch");
@@ -738,6 +864,8 @@ static Suite *vm_batch_suite(void)
 	tcase_add_test(tc, test_bad_framing);
 	tcase_add_test(tc, test_mutations);
 	tcase_add_test(tc, test_destroy);
+	tcase_add_test(tc, test_interval_overlap);
+	tcase_add_test(tc, test_expiry_gc);
 	suite_add_tcase(s, tc);
 	return s;
 }
