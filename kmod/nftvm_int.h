@@ -386,6 +386,10 @@ struct nftvm_obj_type {
 	void	(*eval)(struct nftvm_obj *obj, struct nftvm_regs *regs,
 			const struct nftvm_pktinfo *pkt);
 	void	(*dump)(struct nftvm_nlbuf *b, const struct nftvm_obj *obj);
+	/* a NEWOBJ for an existing object: take @newobj's settings at
+	 * commit (NULL: the object stays as it is) */
+	void	(*update)(struct nftvm_obj *obj,
+			  const struct nftvm_obj *newobj);
 };
 
 struct nftvm_obj {
@@ -650,6 +654,7 @@ enum nftvm_trans_type {
 	NFTVM_TRANS_DELELEM,
 	NFTVM_TRANS_NEWOBJ,
 	NFTVM_TRANS_DELOBJ,
+	NFTVM_TRANS_UPDOBJ,	/* obj: the object, owner: its new settings */
 	__NFTVM_TRANS_MAX
 };
 

@@ -191,7 +191,7 @@ static unsigned int compare_counters_in(int family, const char *table)
 			      (unsigned long long)ks.ctr[i].handle,
 			      (unsigned long long)ks.ctr[i].packets,
 			      (unsigned long long)pk);
-		n++;
+	n++;
 	}
 	return n;
 }
@@ -719,6 +719,145 @@ START_TEST(test_diff_destroy)
 }
 END_TEST
 
+/* ------------------------------------------------------------ NEWOBJ */
+
+static int obj_text_cb(const struct nlmsghdr *nlh, void *data)
+{
+	struct nftnl_obj *o = nftnl_obj_alloc();
+	char *out = data, line[512];
+
+	if (nftnl_obj_nlmsg_parse(nlh, o) == 0) {
+		nftnl_obj_snprintf(line, sizeof(line), o, NFTNL_OUTPUT_DEFAULT,
+				   0);
+		strncat(out, line, 4095 - strlen(out));
+		strncat(out, "\n", 4095 - strlen(out));
+	}
+	nftnl_obj_free(o);
+	return MNL_CB_OK;
+}
+
+static int obj_vm_reply(void *arg, const void *msg, size_t len)
+{
+	const struct nlmsghdr *nlh = msg;
+
+	if (nlh->nlmsg_type != NLMSG_DONE)
+		obj_text_cb(nlh, arg);
+	return 0;
+}
+
+/* every object of table x as libnftnl prints it, kernel and VM */
+static void obj_dumps(char *kout, char *vout)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	struct nlmsghdr *nlh;
+	int ret;
+
+	kout[0] = vout[0] = '\0';
+	nlh = nftnl_nlmsg_build_hdr(buf, NFT_MSG_GETOBJ, NFPROTO_IPV4,
+				    NLM_F_DUMP, 9);
+	ck_assert_int_eq(nftvm_request(vm, buf, nlh->nlmsg_len, 0,
+				       obj_vm_reply, vout, NULL), 0);
+	ck_assert_int_ge(mnl_socket_sendto(ks.nl, nlh, nlh->nlmsg_len), 0);
+	do {
+		ret = mnl_socket_recvfrom(ks.nl, buf, sizeof(buf));
+		ck_assert_int_gt(ret, 0);
+		ret = mnl_cb_run(buf, ret, 0, 0, obj_text_cb, kout);
+	} while (ret > 0);
+	ck_assert_int_eq(ret, MNL_CB_STOP);
+}
+
+static struct nftnl_obj *quota_obj(uint64_t bytes, uint64_t consumed,
+				   uint32_t flags)
+{
+	struct nftnl_obj *o = mk_obj("x", "q", NFT_OBJECT_QUOTA);
+
+	nftnl_obj_set_u64(o, NFTNL_OBJ_QUOTA_BYTES, bytes);
+	if (consumed)
+		nftnl_obj_set_u64(o, NFTNL_OBJ_QUOTA_CONSUMED, consumed);
+	nftnl_obj_set_u32(o, NFTNL_OBJ_QUOTA_FLAGS, flags);
+	return o;
+}
+
+/* one NEWOBJ (@flags) in a batch to both; answers and dumps agree */
+static int obj_both(struct nftnl_obj *o, int flags, bool then_fail)
+{
+	char kout[4096], vout[4096];
+	struct nftvm_err err;
+	struct vmb v;
+	int kret, vret;
+
+	vmb_begin(&v);
+	vmb_obj(&v, NFPROTO_IPV4, o, NFT_MSG_NEWOBJ, NLM_F_CREATE | flags);
+	if (then_fail)
+		/* the update must not survive the batch's failure */
+		vmb_deltable(&v, NFPROTO_IPV4, "nosuchtable");
+	vmb_last(&v)->nlmsg_flags |= NLM_F_ACK;
+	nftnl_batch_end(mnl_nlmsg_batch_current(v.b), v.seq++);
+	mnl_nlmsg_batch_next(v.b);
+	vret = nftvm_batch_process(vm, mnl_nlmsg_batch_head(v.b),
+				   mnl_nlmsg_batch_size(v.b), &err);
+	ck_assert_int_ge(mnl_socket_sendto(ks.nl, mnl_nlmsg_batch_head(v.b),
+					   mnl_nlmsg_batch_size(v.b)), 0);
+	kret = nl_ack();
+	mnl_nlmsg_batch_stop(v.b);
+	free(v.buf);
+	ck_assert_msg(kret == vret, "NEWOBJ: kernel %d, VM %d", kret, vret);
+	obj_dumps(kout, vout);
+	ck_assert_msg(!strcmp(kout, vout), "kernel:\n%sVM:\n%s", kout, vout);
+	return kret;
+}
+
+/*
+ * NEWOBJ for objects that exist: a quota takes the new limit and flags
+ * and keeps what it consumed, a counter and a limit stay as they are
+ * (no update in the kernel), bad data for a quota is refused, EXCL and
+ * REPLACE are refused, and a failing batch keeps the old settings.
+ */
+START_TEST(test_diff_objupdate)
+{
+	struct nftnl_obj *o;
+	struct vmb v;
+	int n = 0;
+
+	if (!ks.nl)
+		return;
+	vmb_begin(&v);
+	vmb_table(&v, NFPROTO_IPV4, "x", 0);
+	vmb_obj(&v, NFPROTO_IPV4, quota_obj(100, 50, 0), NFT_MSG_NEWOBJ,
+		NLM_F_CREATE);
+	o = mk_obj("x", "c", NFT_OBJECT_COUNTER);
+	nftnl_obj_set_u64(o, NFTNL_OBJ_CTR_PKTS, 3);
+	nftnl_obj_set_u64(o, NFTNL_OBJ_CTR_BYTES, 300);
+	vmb_obj(&v, NFPROTO_IPV4, o, NFT_MSG_NEWOBJ, NLM_F_CREATE);
+	o = mk_obj("x", "l", NFT_OBJECT_LIMIT);
+	nftnl_obj_set_u64(o, NFTNL_OBJ_LIMIT_RATE, 10);
+	nftnl_obj_set_u64(o, NFTNL_OBJ_LIMIT_UNIT, 1);
+	vmb_obj(&v, NFPROTO_IPV4, o, NFT_MSG_NEWOBJ, NLM_F_CREATE);
+	load_both(&v);
+
+	/* each row: the object to send, NEWOBJ flags, fail the batch */
+	ck_assert_int_eq(obj_both(quota_obj(200, 0, NFT_QUOTA_F_INV), 0,
+				  false), 0);
+	ck_assert_int_eq(obj_both(quota_obj(10, 0, 0), 0, false), 0);
+	ck_assert_int_eq(obj_both(quota_obj(300, 400, 0), 0, false),
+			 -EINVAL);
+	ck_assert_int_eq(obj_both(quota_obj(300, 0, 0), NLM_F_EXCL, false),
+			 -EEXIST);
+	ck_assert_int_eq(obj_both(quota_obj(300, 0, 0), NLM_F_REPLACE,
+				  false), -EOPNOTSUPP);
+	ck_assert_int_eq(obj_both(quota_obj(5000, 0, 0), 0, true), -ENOENT);
+	o = mk_obj("x", "c", NFT_OBJECT_COUNTER);
+	nftnl_obj_set_u64(o, NFTNL_OBJ_CTR_PKTS, 9);
+	ck_assert_int_eq(obj_both(o, 0, false), 0);
+	o = mk_obj("x", "l", NFT_OBJECT_LIMIT);
+	nftnl_obj_set_u64(o, NFTNL_OBJ_LIMIT_RATE, 99);
+	nftnl_obj_set_u64(o, NFTNL_OBJ_LIMIT_UNIT, 60);
+	ck_assert_int_eq(obj_both(o, 0, false), 0);
+	n = 8;
+	printf("object updates: %d requests, answers and dumps agree\n", n);
+}
+END_TEST
+
 static Suite *vm_kernel_suite(void)
 {
 	Suite *s = suite_create("vm_kernel");
@@ -729,6 +868,7 @@ static Suite *vm_kernel_suite(void)
 	tcase_add_test(tc, test_diff_mangle);
 	tcase_add_test(tc, test_diff_ip6);
 	tcase_add_test(tc, test_diff_destroy);
+	tcase_add_test(tc, test_diff_objupdate);
 	suite_add_tcase(s, tc);
 	return s;
 }
