@@ -265,6 +265,10 @@ int nftvm_batch_process(struct nftvm *vm, const void *buf, size_t len,
 		ret = -NFTVM_EINVAL;
 		goto err_abort;
 	}
+	ctx.bad_attr = NULL;
+	ret = nftvm_chain_bind_sweep(&ctx);
+	if (ret < 0)
+		goto err_abort;
 	nftvm_trans_commit(vm);
 	return 0;
 

@@ -452,6 +452,8 @@ struct nftvm_chain {
 	__u32			id;		/* NFTA_CHAIN_ID, this batch */
 	bool			is_new;
 	bool			base;
+	bool			bound;		/* NFT_CHAIN_BINDING: a rule
+						 * jumps to it */
 	__u8			hooknum;
 	__u8			type;		/* enum nftvm_chain_type */
 	__s32			prio;
@@ -703,6 +705,7 @@ struct nftvm {
 	__u32			vepoch;
 	__u64			now;		/* the clock, ns */
 	__u64			batch_seq;	/* batches seen */
+	__u64			chain_seq;	/* names of bound chains */
 	bool			hooks_dirty;
 	struct nftvm_hooklist	hooks[NFTVM_NFPROTO_MAX][NFTVM_HOOK_MAX];
 };
@@ -771,6 +774,7 @@ typedef int (*nftvm_msg_fn)(struct nftvm_ctx *ctx, const struct nlattr **tb);
 
 int nftvm_newtable(struct nftvm_ctx *ctx, const struct nlattr **tb);
 int nftvm_deltable(struct nftvm_ctx *ctx, const struct nlattr **tb);
+int nftvm_chain_bind_sweep(struct nftvm_ctx *ctx);
 int nftvm_newchain(struct nftvm_ctx *ctx, const struct nlattr **tb);
 int nftvm_delchain(struct nftvm_ctx *ctx, const struct nlattr **tb);
 int nftvm_newrule(struct nftvm_ctx *ctx, const struct nlattr **tb);

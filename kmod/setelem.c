@@ -276,6 +276,14 @@ static int nftvm_elem_parse(struct nftvm_ctx *ctx, struct nftvm_set *set,
 		err = nftvm_data_init(ctx, &d, &desc, tb[NFTA_SET_ELEM_DATA]);
 		if (err < 0)
 			goto err_free;
+		/* a chain to bind belongs to one rule, never to a map */
+		if (desc.type == NFT_DATA_VERDICT && d.verdict.chain &&
+		    (d.verdict.chain->flags & NFT_CHAIN_BINDING)) {
+			nftvm_data_release(&d, desc.type);
+			err = nftvm_fail(ctx, tb[NFTA_SET_ELEM_DATA],
+					 -NFTVM_EINVAL);
+			goto err_free;
+		}
 		if (desc.type == NFT_DATA_VERDICT)
 			e->verdict = d.verdict;
 		else

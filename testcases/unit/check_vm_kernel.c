@@ -858,6 +858,237 @@ START_TEST(test_diff_objupdate)
 }
 END_TEST
 
+/* ------------------------------------------------------------ bindings */
+
+/* a chain to bind (NFT_CHAIN_BINDING): named, or nameless with @id */
+static void bind_chain(struct vmb *v, const char *name, uint32_t id)
+{
+	struct nftnl_chain *c = nftnl_chain_alloc();
+	struct nlmsghdr *nlh;
+
+	nftnl_chain_set_str(c, NFTNL_CHAIN_TABLE, "x");
+	if (name)
+		nftnl_chain_set_str(c, NFTNL_CHAIN_NAME, name);
+	nftnl_chain_set_u32(c, NFTNL_CHAIN_FLAGS, NFT_CHAIN_BINDING);
+	if (id)
+		nftnl_chain_set_u32(c, NFTNL_CHAIN_ID, id);
+	nlh = vmb_hdr(v, NFT_MSG_NEWCHAIN, NFPROTO_IPV4, NLM_F_CREATE);
+	nftnl_chain_nlmsg_build_payload(nlh, c);
+	nftnl_chain_free(c);
+	vmb_next(v);
+}
+
+/* "counter accept" into the nameless chain @id */
+static void rule_in_id(struct vmb *v, uint32_t id)
+{
+	struct nftnl_rule *r = nftnl_rule_alloc();
+	struct nlmsghdr *nlh;
+
+	nftnl_rule_set_str(r, NFTNL_RULE_TABLE, "x");
+	nftnl_rule_add_expr(r, x_counter());
+	nftnl_rule_add_expr(r, x_verdict(NF_ACCEPT, NULL));
+	nlh = vmb_hdr(v, NFT_MSG_NEWRULE, NFPROTO_IPV4,
+		      NLM_F_CREATE | NLM_F_APPEND);
+	nftnl_rule_nlmsg_build_payload(nlh, r);
+	mnl_attr_put_u32(nlh, NFTA_RULE_CHAIN_ID, htonl(id));
+	nftnl_rule_free(r);
+	vmb_next(v);
+}
+
+/* "jump" to the nameless chain @id, from chain c */
+static void jump_id(struct vmb *v, uint32_t id)
+{
+	struct nftnl_expr *e = nftnl_expr_alloc("immediate");
+
+	nftnl_expr_set_u32(e, NFTNL_EXPR_IMM_DREG, NFT_REG_VERDICT);
+	nftnl_expr_set_u32(e, NFTNL_EXPR_IMM_VERDICT, NFT_JUMP);
+	nftnl_expr_set_u32(e, NFTNL_EXPR_IMM_CHAIN_ID, id);
+	vmb_rule(v, NFPROTO_IPV4, "x", "c", e);
+}
+
+static int chain_text_cb(const struct nlmsghdr *nlh, void *data)
+{
+	struct nftnl_chain *c = nftnl_chain_alloc();
+	char *out = data;
+	const char *name;
+
+	if (nftnl_chain_nlmsg_parse(nlh, c) == 0) {
+		name = nftnl_chain_get_str(c, NFTNL_CHAIN_NAME);
+		/* the kernel numbers nameless chains across namespaces */
+		if (!strncmp(name, "__chain", 7))
+			name = "__chain*";
+		snprintf(out + strlen(out), 4096 - strlen(out),
+			 "%s flags %u use %u\n", name,
+			 nftnl_chain_get_u32(c, NFTNL_CHAIN_FLAGS),
+			 nftnl_chain_get_u32(c, NFTNL_CHAIN_USE));
+	}
+	nftnl_chain_free(c);
+	return MNL_CB_OK;
+}
+
+static int chain_vm_reply(void *arg, const void *msg, size_t len)
+{
+	const struct nlmsghdr *nlh = msg;
+
+	if (nlh->nlmsg_type != NLMSG_DONE)
+		chain_text_cb(nlh, arg);
+	return 0;
+}
+
+/* the chains of both, as names, flags and use counts */
+static void chain_dumps_agree(void)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE], kout[4096] = "", vout[4096] = "";
+	struct nlmsghdr *nlh;
+	int ret;
+
+	nlh = nftnl_nlmsg_build_hdr(buf, NFT_MSG_GETCHAIN, NFPROTO_IPV4,
+				    NLM_F_DUMP, 11);
+	ck_assert_int_eq(nftvm_request(vm, buf, nlh->nlmsg_len, 0,
+				       chain_vm_reply, vout, NULL), 0);
+	ck_assert_int_ge(mnl_socket_sendto(ks.nl, nlh, nlh->nlmsg_len), 0);
+	do {
+		ret = mnl_socket_recvfrom(ks.nl, buf, sizeof(buf));
+		ck_assert_int_gt(ret, 0);
+		ret = mnl_cb_run(buf, ret, 0, 0, chain_text_cb, kout);
+	} while (ret > 0);
+	ck_assert_int_eq(ret, MNL_CB_STOP);
+	ck_assert_msg(!strcmp(kout, vout), "kernel:\n%sVM:\n%s", kout, vout);
+}
+
+/* close the batch, send it to both; the answers must agree */
+static int bind_both(struct vmb *v)
+{
+	struct nftvm_err err;
+	int kret, vret;
+
+	vmb_last(v)->nlmsg_flags |= NLM_F_ACK;
+	nftnl_batch_end(mnl_nlmsg_batch_current(v->b), v->seq++);
+	mnl_nlmsg_batch_next(v->b);
+	vret = nftvm_batch_process(vm, mnl_nlmsg_batch_head(v->b),
+				   mnl_nlmsg_batch_size(v->b), &err);
+	ck_assert_int_ge(mnl_socket_sendto(ks.nl, mnl_nlmsg_batch_head(v->b),
+					   mnl_nlmsg_batch_size(v->b)), 0);
+	/* a failure at commit answers the END message, not ours */
+	kret = nl_drain();
+	mnl_nlmsg_batch_stop(v->b);
+	free(v->buf);
+	ck_assert_msg(kret == vret, "kernel %d, VM %d (message %d)", kret,
+		      vret, err.msg_index);
+	chain_dumps_agree();
+	return kret;
+}
+
+/*
+ * Chains to bind (NFT_CHAIN_BINDING, nft's "jump { ... }"): one rule
+ * binds each; a second jump, deleting the chain or its rules, adding
+ * rules once bound, a verdict map element and a chain nobody binds are
+ * refused; deleting the binding rule (a chain flush, a table flush)
+ * takes the chain along.  Answers and chain dumps compared.
+ */
+START_TEST(test_diff_binding)
+{
+	struct nftnl_set *s;
+	uint32_t k = 1;
+	struct vmb v;
+	int n = 0;
+
+	if (!ks.nl)
+		return;
+	vmb_begin(&v);
+	vmb_table(&v, NFPROTO_IPV4, "x", 0);
+	vmb_chain(&v, NFPROTO_IPV4, "x", "c", -1, 0, -1, NULL);
+	s = mk_set("x", "m", 1, 0, 4, NFT_DATA_VERDICT, 0);
+	vmb_set(&v, NFPROTO_IPV4, s);
+	nftnl_set_free(s);
+	load_both(&v);
+
+	vmb_begin(&v);
+	bind_chain(&v, "b1", 0);
+	vmb_rule(&v, NFPROTO_IPV4, "x", "b1", x_counter(),
+		 x_verdict(NF_ACCEPT, NULL));
+	vmb_rule(&v, NFPROTO_IPV4, "x", "c", x_verdict(NFT_JUMP, "b1"));
+	ck_assert_int_eq(bind_both(&v), 0);
+	n++;
+
+	vmb_begin(&v);
+	bind_chain(&v, "b2", 0);
+	vmb_rule(&v, NFPROTO_IPV4, "x", "b2", x_counter());
+	ck_assert_int_eq(bind_both(&v), -EINVAL);
+	n++;
+
+	vmb_begin(&v);
+	/* a bound chain takes no second jump */
+	vmb_rule(&v, NFPROTO_IPV4, "x", "c", x_verdict(NFT_GOTO, "b1"));
+	ck_assert_int_eq(bind_both(&v), -EINVAL);
+	n++;
+
+	vmb_begin(&v);
+	vmb_delchain(&v, NFPROTO_IPV4, "x", "b1");
+	ck_assert_int_eq(bind_both(&v), -EOPNOTSUPP);
+	n++;
+
+	vmb_begin(&v);
+	vmb_delrule(&v, NFPROTO_IPV4, "x", "b1", 0);
+	ck_assert_int_eq(bind_both(&v), -EOPNOTSUPP);
+	n++;
+
+	vmb_begin(&v);
+	vmb_rule(&v, NFPROTO_IPV4, "x", "b1", x_counter());
+	ck_assert_int_eq(bind_both(&v), -EOPNOTSUPP);
+	n++;
+
+	vmb_begin(&v);
+	bind_chain(&v, "b3", 0);
+	vmb_rule(&v, NFPROTO_IPV4, "x", "c", x_verdict(NFT_JUMP, "b3"));
+	s = mk_set("x", "m", 1, 0, 4, NFT_DATA_VERDICT, 0);
+	set_add_verdict(s, &k, 4, NFT_JUMP, "b3");
+	vmb_elems(&v, NFPROTO_IPV4, s, NFT_MSG_NEWSETELEM, NLM_F_CREATE);
+	nftnl_set_free(s);
+	ck_assert_int_eq(bind_both(&v), -EINVAL);
+	n++;
+
+	/* no bound chain inside a bound chain */
+	vmb_begin(&v);
+	bind_chain(&v, "b5", 0);
+	bind_chain(&v, "b6", 0);
+	vmb_rule(&v, NFPROTO_IPV4, "x", "b6", x_counter());
+	vmb_rule(&v, NFPROTO_IPV4, "x", "b5", x_verdict(NFT_JUMP, "b6"));
+	vmb_rule(&v, NFPROTO_IPV4, "x", "c", x_verdict(NFT_JUMP, "b5"));
+	ck_assert_int_eq(bind_both(&v), -EOPNOTSUPP);
+	n++;
+
+	/* nameless, by batch ids, as nft sends "jump { ... }" */
+	vmb_begin(&v);
+	bind_chain(&v, NULL, 77);
+	rule_in_id(&v, 77);
+	jump_id(&v, 77);
+	ck_assert_int_eq(bind_both(&v), 0);
+	n++;
+
+	/* flushing c takes b1 and the nameless one along */
+	vmb_begin(&v);
+	vmb_delrule(&v, NFPROTO_IPV4, "x", "c", 0);
+	ck_assert_int_eq(bind_both(&v), 0);
+	n++;
+
+	vmb_begin(&v);
+	bind_chain(&v, "b4", 0);
+	vmb_rule(&v, NFPROTO_IPV4, "x", "b4", x_counter());
+	vmb_rule(&v, NFPROTO_IPV4, "x", "c", x_verdict(NFT_GOTO, "b4"));
+	ck_assert_int_eq(bind_both(&v), 0);
+	n++;
+
+	/* a table flush: b4 goes with its rule */
+	vmb_begin(&v);
+	vmb_delrule(&v, NFPROTO_IPV4, "x", NULL, 0);
+	ck_assert_int_eq(bind_both(&v), 0);
+	n++;
+	printf("bound chains: %d batches, answers and chain dumps agree\n",
+	       n);
+}
+END_TEST
+
 static Suite *vm_kernel_suite(void)
 {
 	Suite *s = suite_create("vm_kernel");
@@ -869,6 +1100,7 @@ static Suite *vm_kernel_suite(void)
 	tcase_add_test(tc, test_diff_ip6);
 	tcase_add_test(tc, test_diff_destroy);
 	tcase_add_test(tc, test_diff_objupdate);
+	tcase_add_test(tc, test_diff_binding);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -256,6 +256,7 @@ static void getelem_msg(char *buf, const char *set)
 	struct nftnl_set *s = nftnl_set_alloc();
 	struct nlmsghdr *nlh;
 
+	memset(buf, 0, MNL_SOCKET_BUFFER_SIZE);
 	nlh = nftnl_nlmsg_build_hdr(buf, NFT_MSG_GETSETELEM, NFPROTO_IPV4,
 				    NLM_F_DUMP, 7);
 	nftnl_set_set_str(s, NFTNL_SET_TABLE, "x");
