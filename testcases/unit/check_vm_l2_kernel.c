@@ -3,12 +3,13 @@
  * Differential test of the layer 2 packet path against the running
  * kernel: in a private network namespace (never the root one) a veth
  * pair va/vb is created, the same batch (a netdev table with two ingress
- * chains on vb, an inet table with an ingress chain on vb) is loaded into
- * nf_tables and into libnftvm, random Ethernet frames (IPv4 TCP/UDP, IPv6,
- * ARP, 802.1Q tagged, double tagged, short) are sent on va with a packet
- * socket, so the kernel's vb ingress sees them, and through the VM's
- * netdev ingress; then every rule counter is read back from the kernel and
- * compared with the VM's.  Frames of the kernel's own (IPv6 neighbour
+ * chains on vb and an inet table with an ingress chain on vb; or, with
+ * vb a port of bridge br0, a bridge table with two prerouting chains) is
+ * loaded into nf_tables and into libnftvm, random Ethernet frames (IPv4
+ * TCP/UDP, IPv6, ARP, 802.1Q tagged, double tagged, short) are sent on
+ * va with a packet socket, so the kernel's vb ingress (or br0's
+ * prerouting) sees them, and through the VM's; then every rule counter
+ * is read back from the kernel and compared with the VM's.  Frames of the kernel's own (IPv6 neighbour
  * discovery, ...) are told apart by their source MAC address.
  * Needs root, nf_tables with netdev ingress, ip(8): otherwise SKIP.
  */
@@ -154,8 +155,37 @@ static struct nftnl_expr *meta(uint32_t key)
 	return x_meta(key, NFT_REG_1);
 }
 
+/**
+ * struct l2fam - where the ruleset hooks: netdev ingress on vb (with an
+ * inet ingress table beside it) or bridge prerouting (vb a port of br0)
+ */
+struct l2fam {
+	int		family;
+	const char	*table;
+	unsigned int	hook;
+};
+
+static const struct l2fam fam_netdev = {
+	NFPROTO_NETDEV, "n", NF_NETDEV_INGRESS
+};
+/* NF_BR_PRE_ROUTING is 0 too; linux/netfilter_bridge.h and net/if.h
+ * do not go together */
+static const struct l2fam fam_bridge = {
+	NFPROTO_BRIDGE, "b", NF_INET_PRE_ROUTING
+};
+
+static void l2chain(struct vmb *v, const struct l2fam *f, const char *name,
+		    int prio)
+{
+	if (f->family == NFPROTO_NETDEV)
+		devchain(v, f->family, f->table, name, (int)f->hook, prio);
+	else
+		vmb_chain(v, f->family, f->table, name, (int)f->hook, prio,
+			  NF_ACCEPT, NULL);
+}
+
 /* the ruleset: every rule counts, few decide */
-static void ruleset(struct vmb *v)
+static void ruleset(struct vmb *v, const struct l2fam *f)
 {
 	uint16_t vmask = htons(0x0fff);
 	uint32_t len60 = 60, len40 = 40;
@@ -164,73 +194,75 @@ static void ruleset(struct vmb *v)
 	inet_pton(AF_INET, "10.0.0.1", a1);
 	inet_pton(AF_INET6, "2001:db8::1", a6);
 	vmb_begin(v);
-	vmb_table(v, NFPROTO_NETDEV, "n", 0);
-	vmb_table(v, NFPROTO_INET, "i", 0);
-	devchain(v, NFPROTO_NETDEV, "n", "first", NF_NETDEV_INGRESS, -10);
-	devchain(v, NFPROTO_NETDEV, "n", "second", NF_NETDEV_INGRESS, 10);
-	devchain(v, NFPROTO_INET, "i", "ing", NF_INET_INGRESS, 0);
+	vmb_table(v, f->family, f->table, 0);
+	l2chain(v, f, "first", -10);
+	l2chain(v, f, "second", 10);
 
 	/* the kernel's own frames leave at once, in every chain */
-	vmb_rule(v, NFPROTO_NETDEV, "n", "first", ll(6, 6),
+	vmb_rule(v, f->family, f->table, "first", ll(6, 6),
 		 x_cmp(NFT_REG_1, NFT_CMP_NEQ, mark_mac, 6),
 		 x_verdict(NF_ACCEPT, NULL));
-	vmb_rule(v, NFPROTO_NETDEV, "n", "first", x_counter());
-	vmb_rule(v, NFPROTO_NETDEV, "n", "first", ll(12, 2), eq16(0x0800),
+	vmb_rule(v, f->family, f->table, "first", x_counter());
+	vmb_rule(v, f->family, f->table, "first", ll(12, 2), eq16(0x0800),
 		 x_counter());
-	vmb_rule(v, NFPROTO_NETDEV, "n", "first", ll(12, 2), eq16(0x8100),
+	vmb_rule(v, f->family, f->table, "first", ll(12, 2), eq16(0x8100),
 		 x_counter());
-	vmb_rule(v, NFPROTO_NETDEV, "n", "first", ll(12, 2), eq16(0x88a8),
+	vmb_rule(v, f->family, f->table, "first", ll(12, 2), eq16(0x88a8),
 		 x_counter());
-	vmb_rule(v, NFPROTO_NETDEV, "n", "first", ll(12, 2), eq16(0x8100),
+	vmb_rule(v, f->family, f->table, "first", ll(12, 2), eq16(0x8100),
 		 ll(14, 2), x_bitwise(NFT_REG_1, NFT_REG_1, 2, &vmask, "\0\0"),
 		 eq16(10), x_counter());
-	vmb_rule(v, NFPROTO_NETDEV, "n", "first", ll(16, 2), eq16(0x0800),
+	vmb_rule(v, f->family, f->table, "first", ll(16, 2), eq16(0x0800),
 		 x_counter());
-	vmb_rule(v, NFPROTO_NETDEV, "n", "first", meta(NFT_META_PROTOCOL),
+	vmb_rule(v, f->family, f->table, "first", meta(NFT_META_PROTOCOL),
 		 eq16(0x0800), x_counter());
-	vmb_rule(v, NFPROTO_NETDEV, "n", "first", meta(NFT_META_PROTOCOL),
+	vmb_rule(v, f->family, f->table, "first", meta(NFT_META_PROTOCOL),
 		 eq16(0x86dd), x_counter());
-	vmb_rule(v, NFPROTO_NETDEV, "n", "first", meta(NFT_META_PROTOCOL),
+	vmb_rule(v, f->family, f->table, "first", meta(NFT_META_PROTOCOL),
 		 eq16(0x0806), x_counter());
-	vmb_rule(v, NFPROTO_NETDEV, "n", "first", meta(NFT_META_PROTOCOL),
+	vmb_rule(v, f->family, f->table, "first", meta(NFT_META_PROTOCOL),
 		 eq16(0x8100), x_counter());
-	vmb_rule(v, NFPROTO_NETDEV, "n", "first", meta(NFT_META_L4PROTO),
+	vmb_rule(v, f->family, f->table, "first", meta(NFT_META_L4PROTO),
 		 eq8(IPPROTO_TCP), x_counter());
-	vmb_rule(v, NFPROTO_NETDEV, "n", "first", meta(NFT_META_L4PROTO),
+	vmb_rule(v, f->family, f->table, "first", meta(NFT_META_L4PROTO),
 		 eq8(IPPROTO_UDP), x_counter());
-	vmb_rule(v, NFPROTO_NETDEV, "n", "first", meta(NFT_META_NFPROTO),
-		 eq8(NFPROTO_NETDEV), x_counter());
-	vmb_rule(v, NFPROTO_NETDEV, "n", "first", meta(NFT_META_LEN),
+	vmb_rule(v, f->family, f->table, "first", meta(NFT_META_NFPROTO),
+		 eq8((uint8_t)f->family), x_counter());
+	vmb_rule(v, f->family, f->table, "first", meta(NFT_META_LEN),
 		 eq(&len60, 4), x_counter());
-	vmb_rule(v, NFPROTO_NETDEV, "n", "first", meta(NFT_META_LEN),
+	vmb_rule(v, f->family, f->table, "first", meta(NFT_META_LEN),
 		 eq(&len40, 4), x_counter());
-	vmb_rule(v, NFPROTO_NETDEV, "n", "first", nh(12, 4), eq(a1, 4),
+	vmb_rule(v, f->family, f->table, "first", nh(12, 4), eq(a1, 4),
 		 x_counter());
-	vmb_rule(v, NFPROTO_NETDEV, "n", "first", nh(8, 16), eq(a6, 16),
+	vmb_rule(v, f->family, f->table, "first", nh(8, 16), eq(a6, 16),
 		 x_counter());
-	vmb_rule(v, NFPROTO_NETDEV, "n", "first", nh(6, 2), eq16(1),
+	vmb_rule(v, f->family, f->table, "first", nh(6, 2), eq16(1),
 		 x_counter());
-	vmb_rule(v, NFPROTO_NETDEV, "n", "first", th(2, 2), eq16(22),
+	vmb_rule(v, f->family, f->table, "first", th(2, 2), eq16(22),
 		 x_counter());
-	vmb_rule(v, NFPROTO_NETDEV, "n", "first", th(2, 2), eq16(53),
+	vmb_rule(v, f->family, f->table, "first", th(2, 2), eq16(53),
 		 x_counter());
-	vmb_rule(v, NFPROTO_NETDEV, "n", "first", ll(0, 1), eq8(0xff),
+	vmb_rule(v, f->family, f->table, "first", ll(0, 1), eq8(0xff),
 		 x_counter());
 	/* vlan 99 and tcp dport 23 stop here */
-	vmb_rule(v, NFPROTO_NETDEV, "n", "first", ll(12, 2), eq16(0x8100),
+	vmb_rule(v, f->family, f->table, "first", ll(12, 2), eq16(0x8100),
 		 ll(14, 2), x_bitwise(NFT_REG_1, NFT_REG_1, 2, &vmask, "\0\0"),
 		 eq16(99), x_counter(), x_verdict(NF_DROP, NULL));
-	vmb_rule(v, NFPROTO_NETDEV, "n", "first", meta(NFT_META_L4PROTO),
+	vmb_rule(v, f->family, f->table, "first", meta(NFT_META_L4PROTO),
 		 eq8(IPPROTO_TCP), th(2, 2), eq16(23), x_counter(),
 		 x_verdict(NF_DROP, NULL));
 
-	vmb_rule(v, NFPROTO_NETDEV, "n", "second", ll(6, 6),
+	vmb_rule(v, f->family, f->table, "second", ll(6, 6),
 		 x_cmp(NFT_REG_1, NFT_CMP_NEQ, mark_mac, 6),
 		 x_verdict(NF_ACCEPT, NULL));
-	vmb_rule(v, NFPROTO_NETDEV, "n", "second", x_counter());
-	vmb_rule(v, NFPROTO_NETDEV, "n", "second", meta(NFT_META_PROTOCOL),
+	vmb_rule(v, f->family, f->table, "second", x_counter());
+	vmb_rule(v, f->family, f->table, "second", meta(NFT_META_PROTOCOL),
 		 eq16(0x0800), x_counter());
 
+	if (f->family != NFPROTO_NETDEV)
+		return;
+	vmb_table(v, NFPROTO_INET, "i", 0);
+	devchain(v, NFPROTO_INET, "i", "ing", NF_INET_INGRESS, 0);
 	vmb_rule(v, NFPROTO_INET, "i", "ing", ll(6, 6),
 		 x_cmp(NFT_REG_1, NFT_CMP_NEQ, mark_mac, 6),
 		 x_verdict(NF_ACCEPT, NULL));
@@ -296,9 +328,9 @@ static void kernel_counters(int family, const char *table)
 }
 
 /* the kernel's count of our frames seen by the first chain */
-static uint64_t kernel_seen(void)
+static uint64_t kernel_seen(const struct l2fam *f)
 {
-	kernel_counters(NFPROTO_NETDEV, "n");
+	kernel_counters(f->family, f->table);
 	return nkc ? kc[0].packets : 0;
 }
 
@@ -394,7 +426,8 @@ static void mk_random(struct pkt *f, unsigned int *seed)
 	f->len = off + l3.len;
 }
 
-START_TEST(test_diff_netdev_ingress)
+/* the same random frames through the kernel's hook and the VM's */
+static void diff_frames(const struct l2fam *fam)
 {
 	struct sockaddr_ll to = { .sll_family = AF_PACKET, .sll_halen = 6 };
 	struct nftvm_pktmeta m = { .iiftype = 1 };
@@ -405,9 +438,7 @@ START_TEST(test_diff_netdev_ingress)
 	struct pkt f;
 	struct vmb v;
 
-	if (!nl || pk < 0)
-		return;
-	ruleset(&v);
+	ruleset(&v, fam);
 	nftnl_batch_end(mnl_nlmsg_batch_current(v.b), v.seq++);
 	mnl_nlmsg_batch_next(v.b);
 	ck_assert_int_eq(nftvm_batch_process(vm, mnl_nlmsg_batch_head(v.b),
@@ -419,8 +450,8 @@ START_TEST(test_diff_netdev_ingress)
 	mnl_nlmsg_batch_stop(v.b);
 	free(v.buf);
 	if ((int)i < 0) {
-		printf("SKIP: kernel refused the netdev ruleset (%d)\n",
-		       (int)i);
+		printf("SKIP: kernel refused the %s ruleset (%d)\n",
+		       fam->table, (int)i);
 		return;
 	}
 
@@ -434,18 +465,52 @@ START_TEST(test_diff_netdev_ingress)
 				 (ssize_t)f.len);
 		vp.data = f.data;
 		vp.len = f.len;
-		ck_assert_int_eq(nftvm_eval(vm, NF_NETDEV_INGRESS,
-					    NFPROTO_NETDEV, &vp, &m, &res),
-				 0);
+		ck_assert_int_eq(nftvm_eval(vm, fam->hook,
+					    (unsigned int)fam->family, &vp,
+					    &m, &res), 0);
 	}
 	/* delivery through the backlog is asynchronous: wait for all */
-	for (tries = 0; tries < 50 && kernel_seen() < NFRAMES; tries++)
+	for (tries = 0; tries < 50 && kernel_seen(fam) < NFRAMES; tries++)
 		usleep(20000);
-	ck_assert_uint_eq(kernel_seen(), NFRAMES);
-	n = compare(NFPROTO_NETDEV, "n");
-	n += compare(NFPROTO_INET, "i");
-	printf("netdev ingress: %u frames, %u counters, kernel and VM "
-	       "agree\n", NFRAMES, n);
+	ck_assert_uint_eq(kernel_seen(fam), NFRAMES);
+	n = compare(fam->family, fam->table);
+	if (fam->family == NFPROTO_NETDEV)
+		n += compare(NFPROTO_INET, "i");
+	printf("%s: %u frames, %u counters, kernel and VM agree\n",
+	       fam->family == NFPROTO_NETDEV ? "netdev ingress" :
+	       "bridge prerouting", NFRAMES, n);
+}
+
+START_TEST(test_diff_netdev_ingress)
+{
+	if (!nl || pk < 0)
+		return;
+	diff_frames(&fam_netdev);
+}
+END_TEST
+
+/*
+ * vb a port of bridge br0: its frames pass the bridge's prerouting.
+ * br_netfilter, when loaded, hooks there too (priority 0) and sends IP
+ * frames through the IP stack's hooks, dropping bad headers: not
+ * nf_tables, so it is switched off in this namespace.
+ */
+START_TEST(test_diff_bridge_prerouting)
+{
+	if (!nl || pk < 0)
+		return;
+	if (system("ip link add br0 type bridge 2>/dev/null && "
+		   "ip link set vb master br0 && ip link set br0 up") != 0) {
+		printf("SKIP: no bridge\n");
+		return;
+	}
+	if (system("for f in iptables ip6tables arptables; do "
+		   "p=/proc/sys/net/bridge/bridge-nf-call-$f; "
+		   "[ ! -e $p ] || echo 0 > $p || exit 1; done") != 0) {
+		printf("SKIP: cannot switch br_netfilter off\n");
+		return;
+	}
+	diff_frames(&fam_bridge);
 }
 END_TEST
 
@@ -456,6 +521,7 @@ static Suite *vm_l2_kernel_suite(void)
 
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_diff_netdev_ingress);
+	tcase_add_test(tc, test_diff_bridge_prerouting);
 	suite_add_tcase(s, tc);
 	return s;
 }
