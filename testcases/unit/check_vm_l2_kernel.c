@@ -312,6 +312,7 @@ static void kernel_counters(int family, const char *table)
 	struct nlmsghdr *nlh;
 	int ret;
 
+	memset(buf, 0, sizeof(buf));
 	nlh = nftnl_nlmsg_build_hdr(buf, NFT_MSG_GETRULE, family,
 				    NLM_F_DUMP, 1);
 	nftnl_rule_set_str(r, NFTNL_RULE_TABLE, table);
