@@ -5,6 +5,7 @@
  */
 #define _GNU_SOURCE
 #include "check_vm_common.h"
+#include <libnftnl/object.h>
 
 static struct nftvm *vm;
 
@@ -848,6 +849,132 @@ START_TEST(test_expiry_gc)
 }
 END_TEST
 
+/* a chain to bind, named @name, in table t */
+static void vmb_bind_chain(struct vmb *v, const char *name)
+{
+	struct nftnl_chain *c = nftnl_chain_alloc();
+	struct nlmsghdr *nlh;
+
+	nftnl_chain_set_str(c, NFTNL_CHAIN_TABLE, "t");
+	nftnl_chain_set_str(c, NFTNL_CHAIN_NAME, name);
+	nftnl_chain_set_u32(c, NFTNL_CHAIN_FLAGS, NFT_CHAIN_BINDING);
+	nlh = vmb_hdr(v, NFT_MSG_NEWCHAIN, NFPROTO_IPV4, NLM_F_CREATE);
+	nftnl_chain_nlmsg_build_payload(nlh, c);
+	nftnl_chain_free(c);
+	vmb_next(v);
+}
+
+/*
+ * Bound chains, the rules check_vm_kernel finds the kernel keeping: one
+ * jump binds, a chain nobody binds fails the batch, a second jump and
+ * own deletions are refused, and the chain goes with its rule; a packet
+ * runs through it as through any chain.
+ */
+START_TEST(test_bound_chain)
+{
+	struct nftvm_result res;
+	struct pkt p;
+	struct vmb v;
+
+	load_base();
+	vmb_begin(&v);
+	vmb_bind_chain(&v, "b1");
+	vmb_rule(&v, NFPROTO_IPV4, "t", "b1", x_counter(),
+		 x_verdict(NF_ACCEPT, NULL));
+	vmb_rule(&v, NFPROTO_IPV4, "t", "c1", x_verdict(NFT_JUMP, "b1"));
+	vmb_rule_flags(&v, NFPROTO_IPV4, "t", "in",
+		       NLM_F_CREATE | NLM_F_APPEND, 0,
+		       x_verdict(NFT_JUMP, "c1"), NULL);
+	ck_assert_int_eq(vmb_send(vm, &v, NULL), 0);
+
+	vmb_begin(&v);
+	vmb_bind_chain(&v, "b2");
+	expect_fail(&v, EINVAL, -1, -1);
+	vmb_begin(&v);
+	vmb_rule(&v, NFPROTO_IPV4, "t", "c1", x_verdict(NFT_GOTO, "b1"));
+	expect_fail(&v, EINVAL, 1, -1);
+	vmb_begin(&v);
+	vmb_delchain(&v, NFPROTO_IPV4, "t", "b1");
+	expect_fail(&v, EOPNOTSUPP, 1, NFTA_CHAIN_NAME);
+	vmb_begin(&v);
+	vmb_rule(&v, NFPROTO_IPV4, "t", "b1", x_counter());
+	expect_fail(&v, EOPNOTSUPP, 1, -1);
+
+	/* the base chain's first rule drops: move it out of the way */
+	vmb_begin(&v);
+	vmb_delrule(&v, NFPROTO_IPV4, "t", "in", 3);
+	ck_assert_int_eq(vmb_send(vm, &v, NULL), 0);
+	mk_ip4(&p, "10.0.0.1", "10.0.0.2", IPPROTO_TCP, 1000, 22);
+	ck_assert_int_eq(run(vm, NF_INET_LOCAL_IN, NFPROTO_IPV4, &p, NULL,
+			     &res), NF_ACCEPT);
+	ck_assert_str_eq(res.trace[res.ntrace - 1].chain, "b1");
+
+	/* flushing c1 takes b1 along */
+	vmb_begin(&v);
+	vmb_delrule(&v, NFPROTO_IPV4, "t", "c1", 0);
+	ck_assert_int_eq(vmb_send(vm, &v, NULL), 0);
+	ck_assert_int_eq(nftvm_rule_count(vm, NFPROTO_IPV4, "t", "b1"),
+			 -ENOENT);
+}
+END_TEST
+
+/* a quota object with @bytes, as NEWOBJ (@flags) */
+static int send_quota(uint64_t bytes, int flags)
+{
+	struct nftnl_obj *o = nftnl_obj_alloc();
+	struct nlmsghdr *nlh;
+	struct vmb v;
+
+	nftnl_obj_set_str(o, NFTNL_OBJ_TABLE, "t");
+	nftnl_obj_set_str(o, NFTNL_OBJ_NAME, "q");
+	nftnl_obj_set_u32(o, NFTNL_OBJ_TYPE, NFT_OBJECT_QUOTA);
+	nftnl_obj_set_u64(o, NFTNL_OBJ_QUOTA_BYTES, bytes);
+	vmb_begin(&v);
+	nlh = vmb_hdr(&v, NFT_MSG_NEWOBJ, NFPROTO_IPV4, NLM_F_CREATE | flags);
+	nftnl_obj_nlmsg_build_payload(nlh, o);
+	nftnl_obj_free(o);
+	vmb_next(&v);
+	return vmb_send(vm, &v, NULL);
+}
+
+/*
+ * NEWOBJ for a quota that exists takes its new limit and keeps what it
+ * consumed (check_vm_kernel compares this with the kernel): a rule
+ * "quota name q" matches again once the limit grows.
+ */
+START_TEST(test_obj_update)
+{
+	struct nftnl_expr *ref = nftnl_expr_alloc("objref");
+	struct nftvm_result res;
+	__u64 consumed;
+	struct pkt p;
+	struct vmb v;
+
+	load_base();
+	ck_assert_int_eq(send_quota(50, 0), 0);
+	nftnl_expr_set_u32(ref, NFTNL_EXPR_OBJREF_IMM_TYPE, NFT_OBJECT_QUOTA);
+	nftnl_expr_set_str(ref, NFTNL_EXPR_OBJREF_IMM_NAME, "q");
+	vmb_begin(&v);
+	vmb_delrule(&v, NFPROTO_IPV4, "t", "in", 3);
+	vmb_rule(&v, NFPROTO_IPV4, "t", "in", ref, x_verdict(NF_DROP, NULL));
+	ck_assert_int_eq(vmb_send(vm, &v, NULL), 0);
+
+	mk_ip4(&p, "10.0.0.1", "10.0.0.2", IPPROTO_UDP, 1000, 53);
+	/* 28 bytes each: the second passes 50, the quota no longer matches */
+	ck_assert_int_eq(run(vm, NF_INET_LOCAL_IN, NFPROTO_IPV4, &p, NULL,
+			     &res), NF_DROP);
+	ck_assert_int_eq(run(vm, NF_INET_LOCAL_IN, NFPROTO_IPV4, &p, NULL,
+			     &res), NF_ACCEPT);
+	ck_assert_int_eq(send_quota(100, NLM_F_EXCL), -EEXIST);
+	ck_assert_int_eq(send_quota(100, 0), 0);
+	ck_assert_int_eq(nftvm_obj_quota(vm, NFPROTO_IPV4, "t", "q",
+					 &consumed), 0);
+	ck_assert_uint_eq(consumed, 56);
+	ck_assert_int_eq(run(vm, NF_INET_LOCAL_IN, NFPROTO_IPV4, &p, NULL,
+			     &res), NF_DROP);
+}
+END_TEST
+
 static Suite *vm_batch_suite(void)
 {
 	Suite *s = suite_create("vm_batch");
@@ -866,6 +993,8 @@ static Suite *vm_batch_suite(void)
 	tcase_add_test(tc, test_destroy);
 	tcase_add_test(tc, test_interval_overlap);
 	tcase_add_test(tc, test_expiry_gc);
+	tcase_add_test(tc, test_bound_chain);
+	tcase_add_test(tc, test_obj_update);
 	suite_add_tcase(s, tc);
 	return s;
 }
