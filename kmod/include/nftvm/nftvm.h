@@ -3,8 +3,8 @@
  * libnftvm public API: the nftkit packet-classification VM.
  *
  * The VM is programmed with the same nfnetlink batches the kernel's
- * nf_tables accepts (NFNL_MSG_BATCH_BEGIN, NFT_MSG_NEWxxx, NFT_MSG_DELxxx and NFT_MSG_DESTROYxxx,
- * NFNL_MSG_BATCH_END) and evaluates packets through the base chains of a
+ * nf_tables accepts (NFNL_MSG_BATCH_BEGIN, NFT_MSG_NEWxxx, NFT_MSG_DELxxx
+ * and NFT_MSG_DESTROYxxx, NFNL_MSG_BATCH_END) and evaluates packets through the base chains of a
  * hook.  One struct nftvm is one ruleset (one "network namespace"); it is
  * not thread safe.
  */
