@@ -4,9 +4,9 @@
  *
  * The VM is programmed with the same nfnetlink batches the kernel's
  * nf_tables accepts (NFNL_MSG_BATCH_BEGIN, NFT_MSG_NEWxxx, NFT_MSG_DELxxx
- * and NFT_MSG_DESTROYxxx, NFNL_MSG_BATCH_END) and evaluates packets through the base chains of a
- * hook.  One struct nftvm is one ruleset (one "network namespace"); it is
- * not thread safe.
+ * and NFT_MSG_DESTROYxxx, NFNL_MSG_BATCH_END) and evaluates packets
+ * through the base chains of a hook.  One struct nftvm is one ruleset (one
+ * "network namespace"); it is not thread safe.
  */
 #ifndef NFTVM_H
 #define NFTVM_H
