@@ -267,20 +267,54 @@ START_TEST(test_diff_pipapo_overlap)
 }
 END_TEST
 
+/**
+ * struct seen - what a GETSETELEM dump listed
+ * @exp: per start key (its last byte, keys below 64), the time left it
+ *	 was dumped with in ms, -1 for none
+ */
+struct seen {
+	unsigned int	n;
+	long long	exp[64];
+};
+
 static int count_cb(const struct nlmsghdr *nlh, void *data)
 {
 	struct nftnl_set *s = nftnl_set_alloc();
 	struct nftnl_set_elems_iter *it;
-	unsigned int *n = data;
+	struct nftnl_set_elem *e;
+	struct seen *sn = data;
+	const uint8_t *key;
+	uint32_t len;
 
 	if (nftnl_set_elems_nlmsg_parse(nlh, s) == 0) {
 		it = nftnl_set_elems_iter_create(s);
-		while (it && nftnl_set_elems_iter_next(it))
-			(*n)++;
+		while (it && (e = nftnl_set_elems_iter_next(it))) {
+			sn->n++;
+			key = nftnl_set_elem_get(e, NFTNL_SET_ELEM_KEY, &len);
+			if (!key || len != 4 || key[3] >= 64 ||
+			    (nftnl_set_elem_is_set(e, NFTNL_SET_ELEM_FLAGS) &&
+			     nftnl_set_elem_get_u32(e, NFTNL_SET_ELEM_FLAGS) &
+			     NFT_SET_ELEM_INTERVAL_END))
+				continue;
+			if (nftnl_set_elem_is_set(e,
+						  NFTNL_SET_ELEM_EXPIRATION))
+				sn->exp[key[3]] = (long long)
+					nftnl_set_elem_get_u64(e,
+						NFTNL_SET_ELEM_EXPIRATION);
+		}
 		nftnl_set_elems_iter_destroy(it);
 	}
 	nftnl_set_free(s);
 	return MNL_CB_OK;
+}
+
+static void seen_init(struct seen *sn)
+{
+	unsigned int i;
+
+	sn->n = 0;
+	for (i = 0; i < 64; i++)
+		sn->exp[i] = -1;
 }
 
 static void getelem_msg(char *buf, const char *set)
@@ -297,23 +331,30 @@ static void getelem_msg(char *buf, const char *set)
 	nftnl_set_free(s);
 }
 
-/* elements a GETSETELEM dump of @set lists, kernel */
-static unsigned int kernel_dump_count(const char *set)
+/* what a GETSETELEM dump of @set lists, kernel */
+static unsigned int kernel_dump(const char *set, struct seen *sn)
 {
 	char buf[MNL_SOCKET_BUFFER_SIZE];
 	const struct nlmsghdr *nlh = (const struct nlmsghdr *)buf;
-	unsigned int n = 0;
 	int ret;
 
+	seen_init(sn);
 	getelem_msg(buf, set);
 	ck_assert_int_ge(mnl_socket_sendto(nl, buf, nlh->nlmsg_len), 0);
 	do {
 		ret = mnl_socket_recvfrom(nl, buf, sizeof(buf));
 		ck_assert_int_gt(ret, 0);
-		ret = mnl_cb_run(buf, ret, 0, 0, count_cb, &n);
+		ret = mnl_cb_run(buf, ret, 0, 0, count_cb, sn);
 	} while (ret > 0);
 	ck_assert_int_eq(ret, MNL_CB_STOP);
-	return n;
+	return sn->n;
+}
+
+static unsigned int kernel_dump_count(const char *set)
+{
+	struct seen sn;
+
+	return kernel_dump(set, &sn);
 }
 
 static int vm_reply(void *arg, const void *msg, size_t len)
@@ -326,16 +367,23 @@ static int vm_reply(void *arg, const void *msg, size_t len)
 }
 
 /* ... and the VM */
-static unsigned int vm_dump_count(const char *set)
+static unsigned int vm_dump(const char *set, struct seen *sn)
 {
 	char buf[MNL_SOCKET_BUFFER_SIZE];
 	const struct nlmsghdr *nlh = (const struct nlmsghdr *)buf;
-	unsigned int n = 0;
 
+	seen_init(sn);
 	getelem_msg(buf, set);
 	ck_assert_int_eq(nftvm_request(vm, buf, nlh->nlmsg_len, 0, vm_reply,
-				       &n, NULL), 0);
-	return n;
+				       sn, NULL), 0);
+	return sn->n;
+}
+
+static unsigned int vm_dump_count(const char *set)
+{
+	struct seen sn;
+
+	return vm_dump(set, &sn);
 }
 
 static uint64_t now_ns(void)
@@ -347,8 +395,32 @@ static uint64_t now_ns(void)
 }
 
 /*
- * Elements of 100 ms and of 60 s in a hash set and in an interval set:
- * after 400 ms the short ones are gone from both dumps.  The kernel
+ * Both dumps list the same elements with the same time left, give or
+ * take what passes between the two (the kernel counts in jiffies).
+ */
+static void same_expirations(const char *set)
+{
+	struct seen k, v;
+	unsigned int i;
+
+	kernel_dump(set, &k);
+	nftvm_set_time(vm, now_ns());
+	vm_dump(set, &v);
+	ck_assert_uint_eq(k.n, v.n);
+	for (i = 0; i < 64; i++) {
+		ck_assert_msg((k.exp[i] < 0) == (v.exp[i] < 0),
+			      "set %s key %u: expiration kernel %lld, VM %lld",
+			      set, i, k.exp[i], v.exp[i]);
+		ck_assert_msg(llabs(k.exp[i] - v.exp[i]) < 100,
+			      "set %s key %u: %lld ms left in the kernel, "
+			      "%lld in the VM", set, i, k.exp[i], v.exp[i]);
+	}
+}
+
+/*
+ * Elements of 100 ms and of 60 s in a hash set and in an interval set,
+ * dumped with the same time left by both; after 400 ms the short ones
+ * are gone from both dumps.  The kernel
  * dumps no expired element; an interval's end boundary (which has no
  * timeout) stays until its garbage collector takes it with its start,
  * which an insertion walking past the expired start does: one is made
@@ -401,6 +473,7 @@ START_TEST(test_diff_expired_dump)
 		vn = vm_dump_count(names[i]);
 		ck_assert_uint_eq(kn, vn);
 		ck_assert_uint_eq(kn, i ? 4 : 2);
+		same_expirations(names[i]);
 	}
 	usleep(400000);
 	nftvm_set_time(vm, now_ns());
@@ -408,6 +481,7 @@ START_TEST(test_diff_expired_dump)
 	vn = vm_dump_count("h");
 	ck_assert_msg(kn == vn, "hash set: kernel dumps %u, VM %u", kn, vn);
 	ck_assert_uint_eq(kn, 1);
+	same_expirations("h");
 	ck_assert_int_eq(nftvm_set_nelems(vm, NFPROTO_IPV4, "x", "h"), 1);
 
 	/* [5, 8) walks past the expired [10, 20) */
