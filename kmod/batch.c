@@ -26,7 +26,7 @@ static const struct nftvm_nla_policy nftvm_gen_policy[NFTA_GEN_MAX + 1] = {
 	[NFTA_GEN_ID]		= { .type = NFTVM_NLA_U32 },
 };
 
-static const struct nftvm_msg_desc nftvm_msgs[NFT_MSG_MAX] = {
+static const struct nftvm_msg_desc nftvm_msgs[NFTVM_MSG_MAX] = {
 	[NFT_MSG_GETGEN]	= { NULL, nftvm_getgen, NFTA_GEN_MAX,
 				    nftvm_gen_policy },
 	[NFT_MSG_GETTABLE]	= { NULL, nftvm_gettable, NFTA_TABLE_MAX,
@@ -77,7 +77,33 @@ static const struct nftvm_msg_desc nftvm_msgs[NFT_MSG_MAX] = {
 				    nftvm_obj_policy },
 	[NFT_MSG_DELOBJ]	= { nftvm_delobj, NULL, NFTA_OBJ_MAX,
 				    nftvm_obj_policy },
+	/* DESTROY: the DEL handlers, which check nftvm_ctx.destroy */
+	[NFTVM_MSG_DESTROYTABLE]	= { nftvm_deltable, NULL,
+					    NFTA_TABLE_MAX,
+					    nftvm_table_policy },
+	[NFTVM_MSG_DESTROYCHAIN]	= { nftvm_delchain, NULL,
+					    NFTA_CHAIN_MAX,
+					    nftvm_chain_policy },
+	[NFTVM_MSG_DESTROYRULE]		= { nftvm_delrule, NULL,
+					    NFTA_RULE_MAX,
+					    nftvm_rule_policy },
+	[NFTVM_MSG_DESTROYSET]		= { nftvm_delset, NULL,
+					    NFTA_SET_MAX,
+					    nftvm_set_policy },
+	[NFTVM_MSG_DESTROYSETELEM]	= { nftvm_delsetelem, NULL,
+					    NFTA_SET_ELEM_LIST_MAX,
+					    nftvm_set_elem_list_policy },
+	[NFTVM_MSG_DESTROYOBJ]		= { nftvm_delobj, NULL,
+					    NFTA_OBJ_MAX,
+					    nftvm_obj_policy },
 };
+
+/* the DESTROY twins of the DEL messages */
+static bool nftvm_msg_is_destroy(unsigned int msg)
+{
+	return msg >= NFTVM_MSG_DESTROYTABLE &&
+	       msg <= NFTVM_MSG_DESTROYFLOWTABLE;
+}
 
 static const struct nftvm_nla_policy nftvm_batch_policy[NFNL_BATCH_MAX + 1] = {
 	[NFNL_BATCH_GENID]	= { .type = NFTVM_NLA_U32 },
@@ -141,7 +167,7 @@ static int nftvm_batch_msg(struct nftvm_ctx *ctx, const struct nlmsghdr *nlh)
 	if ((nlh->nlmsg_type >> 8) != NFNL_SUBSYS_NFTABLES)
 		return -NFTVM_EINVAL;
 	msg = nlh->nlmsg_type & 0xff;
-	if (msg >= NFT_MSG_MAX || !nftvm_msgs[msg].fn)
+	if (msg >= NFTVM_MSG_MAX || !nftvm_msgs[msg].fn)
 		return -NFTVM_EINVAL;
 	if (!(nlh->nlmsg_flags & NLM_F_REQUEST) ||
 	    nlh->nlmsg_len < NFTVM_NFGEN_LEN)
@@ -151,6 +177,7 @@ static int nftvm_batch_msg(struct nftvm_ctx *ctx, const struct nlmsghdr *nlh)
 	nfg = NLMSG_DATA(nlh);
 	ctx->family = nfg->nfgen_family;
 	ctx->nlflags = nlh->nlmsg_flags;
+	ctx->destroy = nftvm_msg_is_destroy(msg);
 	ctx->table = NULL;
 	ctx->chain = NULL;
 	attrs = nftvm_msg_attrs(nlh, &alen);
@@ -201,6 +228,8 @@ int nftvm_batch_process(struct nftvm *vm, const void *buf, size_t len,
 	int index = 0, ret = -NFTVM_EINVAL;
 	bool ended = false;
 
+	vm->batch_seq++;
+
 	if (err) {
 		nftvm_memset(err, 0, sizeof(*err));
 		err->attr_off = -1;
@@ -236,6 +265,10 @@ int nftvm_batch_process(struct nftvm *vm, const void *buf, size_t len,
 		ret = -NFTVM_EINVAL;
 		goto err_abort;
 	}
+	ctx.bad_attr = NULL;
+	ret = nftvm_chain_bind_sweep(&ctx);
+	if (ret < 0)
+		goto err_abort;
 	nftvm_trans_commit(vm);
 	return 0;
 
@@ -282,7 +315,7 @@ int nftvm_request(struct nftvm *vm, const void *buf, size_t len,
 	    (nlh->nlmsg_type >> 8) != NFNL_SUBSYS_NFTABLES)
 		goto out;
 	msg = nlh->nlmsg_type & 0xff;
-	if (msg >= NFT_MSG_MAX || !nftvm_msgs[msg].get) {
+	if (msg >= NFTVM_MSG_MAX || !nftvm_msgs[msg].get) {
 		ret = -NFTVM_EOPNOTSUPP;
 		goto out;
 	}

@@ -264,6 +264,28 @@ static int nftvm_chain_update(struct nftvm_ctx *ctx, struct nftvm_chain *c,
 	return 0;
 }
 
+/* "__chainN", as the kernel names a chain to bind that came nameless */
+static char *nftvm_chain_anon_name(struct nftvm *vm)
+{
+	static const char prefix[] = "__chain";
+	char digits[24], *name;
+	__u64 n = ++vm->chain_seq;
+	unsigned int len = 0, i;
+
+	do {
+		digits[len++] = (char)('0' + n % 10);
+		n /= 10;
+	} while (n);
+	name = nftvm_alloc(sizeof(prefix) + len);
+	if (!name)
+		return NULL;
+	nftvm_memcpy(name, prefix, sizeof(prefix) - 1);
+	for (i = 0; i < len; i++)
+		name[sizeof(prefix) - 1 + i] = digits[len - 1 - i];
+	name[sizeof(prefix) - 1 + len] = '\0';
+	return name;
+}
+
 static int nftvm_chain_add(struct nftvm_ctx *ctx, struct nftvm_table *table,
 			   const struct nlattr **tb)
 {
@@ -274,12 +296,17 @@ static int nftvm_chain_add(struct nftvm_ctx *ctx, struct nftvm_table *table,
 
 	if (tb[NFTA_CHAIN_FLAGS]) {
 		flags = nftvm_nla_be32(tb[NFTA_CHAIN_FLAGS]);
-		/* anonymous (bound) chains are not supported yet */
-		if (flags & ~(NFT_CHAIN_BASE | NFT_CHAIN_HW_OFFLOAD))
+		if (flags & ~(NFT_CHAIN_BASE | NFT_CHAIN_HW_OFFLOAD |
+			      NFT_CHAIN_BINDING))
+			return nftvm_fail(ctx, tb[NFTA_CHAIN_FLAGS],
+					  -NFTVM_EOPNOTSUPP);
+		/* a bound chain is entered by its rule, never by a hook */
+		if ((flags & NFT_CHAIN_BINDING) && tb[NFTA_CHAIN_HOOK])
 			return nftvm_fail(ctx, tb[NFTA_CHAIN_FLAGS],
 					  -NFTVM_EOPNOTSUPP);
 	}
-	if (!tb[NFTA_CHAIN_NAME])
+	/* only a chain to bind may leave its naming to us */
+	if (!tb[NFTA_CHAIN_NAME] && !(flags & NFT_CHAIN_BINDING))
 		return -NFTVM_EINVAL;
 	if (tb[NFTA_CHAIN_POLICY] && !tb[NFTA_CHAIN_HOOK])
 		return nftvm_fail(ctx, tb[NFTA_CHAIN_POLICY],
@@ -304,7 +331,8 @@ static int nftvm_chain_add(struct nftvm_ctx *ctx, struct nftvm_table *table,
 		return -NFTVM_ENOMEM;
 	nftvm_list_init(&c->rules);
 	c->table = table;
-	c->name = nftvm_nla_strdup(tb[NFTA_CHAIN_NAME]);
+	c->name = tb[NFTA_CHAIN_NAME] ? nftvm_nla_strdup(tb[NFTA_CHAIN_NAME]) :
+					nftvm_chain_anon_name(ctx->vm);
 	if (tb[NFTA_CHAIN_USERDATA]) {
 		c->udlen = nftvm_nla_len(tb[NFTA_CHAIN_USERDATA]);
 		c->udata = nftvm_nla_memdup(tb[NFTA_CHAIN_USERDATA]);
@@ -401,7 +429,10 @@ int nftvm_delchain(struct nftvm_ctx *ctx, const struct nlattr **tb)
 		return -NFTVM_EINVAL;
 	}
 	if (!c)
-		return nftvm_fail(ctx, attr, -NFTVM_ENOENT);
+		return nftvm_missing(ctx, attr);
+	/* a bound chain goes with the rule that jumps to it */
+	if (c->flags & NFT_CHAIN_BINDING)
+		return nftvm_fail(ctx, attr, -NFTVM_EOPNOTSUPP);
 
 	if ((ctx->nlflags & NLM_F_NONREC) &&
 	    (c->use || !nftvm_list_empty(&c->rules)))
@@ -424,5 +455,54 @@ int nftvm_delchain(struct nftvm_ctx *ctx, const struct nlattr **tb)
 	nftvm_list_del(&c->list);
 	if (c->base)
 		ctx->vm->hooks_dirty = true;
+	return 0;
+}
+
+/**
+ * nftvm_chain_bind_sweep - settle the chains to bind at the end of a batch
+ *
+ * A chain to bind that no rule jumps to: one made in this batch fails
+ * it (-EINVAL, the kernel's check of its pending chains at commit); one
+ * whose rule went away in this batch goes too, with its rules, which
+ * may in turn leave other chains unbound.
+ *
+ * Return: 0, -EINVAL or -ENOMEM.
+ */
+int nftvm_chain_bind_sweep(struct nftvm_ctx *ctx)
+{
+	struct nftvm_rule *r, *rtmp;
+	struct nftvm_chain *c, *ctmp;
+	struct nftvm_table *t;
+	bool again = true;
+	int err;
+
+	while (again) {
+		again = false;
+		nftvm_list_for_each_entry(t, &ctx->vm->tables, list)
+			nftvm_list_for_each_entry_safe(c, ctmp, &t->chains,
+						       list) {
+				if (!(c->flags & NFT_CHAIN_BINDING) ||
+				    c->bound)
+					continue;
+				if (c->is_new)
+					return -NFTVM_EINVAL;
+				ctx->table = t;
+				ctx->chain = c;
+				nftvm_list_for_each_entry_safe(r, rtmp,
+							       &c->rules,
+							       list) {
+					err = nftvm_rule_del(ctx, r);
+					if (err < 0)
+						return err;
+				}
+				err = nftvm_trans_add(ctx,
+						      NFTVM_TRANS_DELCHAIN, c,
+						      t, c->list.prev);
+				if (err < 0)
+					return err;
+				nftvm_list_del(&c->list);
+				again = true;
+			}
+	}
 	return 0;
 }

@@ -43,9 +43,28 @@ __u32 nftvm_genid(const struct nftvm *vm)
 	return vm->genid;
 }
 
+/**
+ * nftvm_gc - collect the expired elements of every timeout set
+ *
+ * Run whenever the clock moves (nftvm_set_time(), a packet's time), so
+ * that an element is gone from lookups, counts and dumps once expired,
+ * as after a pass of the kernel's set GC.
+ */
+void nftvm_gc(struct nftvm *vm)
+{
+	struct nftvm_table *t;
+	struct nftvm_set *s;
+
+	nftvm_list_for_each_entry(t, &vm->tables, list)
+		nftvm_list_for_each_entry(s, &t->sets, list)
+			if (s->flags & NFT_SET_TIMEOUT)
+				nftvm_set_gc(s, vm->now);
+}
+
 void nftvm_set_time(struct nftvm *vm, __u64 now_ns)
 {
 	vm->now = now_ns;
+	nftvm_gc(vm);
 }
 
 __u64 nftvm_time(const struct nftvm *vm)

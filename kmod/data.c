@@ -96,6 +96,9 @@ static int nftvm_verdict_init(struct nftvm_ctx *ctx, struct nftvm_data *data,
 		/* a base chain is entered by its hook, never by a jump */
 		if (chain->base)
 			return nftvm_fail(ctx, nla, -NFTVM_EOPNOTSUPP);
+		/* a bound chain has its one jump already */
+		if (chain->bound)
+			return nftvm_fail(ctx, nla, -NFTVM_EINVAL);
 		data->verdict.chain = chain;
 		chain->use++;
 	}

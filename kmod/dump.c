@@ -183,7 +183,8 @@ static const char *const nftvm_chain_type_names[__NFTVM_CHAIN_TYPE_MAX] = {
 static __u32 nftvm_chain_use(const struct nftvm_chain *c)
 {
 	const struct nftvm_rule *r;
-	__u32 n = c->use;
+	/* binding a chain takes one more use than the jump */
+	__u32 n = c->use + (c->bound ? 1 : 0);
 
 	nftvm_list_for_each_entry(r, &c->rules, list)
 		n++;

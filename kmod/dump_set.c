@@ -30,7 +30,7 @@ static void nftvm_dump_words(struct nftvm_nlbuf *b, __u16 attr,
 }
 
 static void nftvm_fill_elem(struct nftvm_nlbuf *b, const struct nftvm_set *s,
-			    const struct nftvm_elem *e)
+			    const struct nftvm_elem *e, __u64 now)
 {
 	struct nlattr *nest;
 	struct nftvm_data d;
@@ -62,6 +62,11 @@ static void nftvm_fill_elem(struct nftvm_nlbuf *b, const struct nftvm_set *s,
 	if (e->timeout && e->timeout / NFTVM_NSEC_PER_MSEC != s->timeout)
 		nftvm_nla_put_be64(b, NFTA_SET_ELEM_TIMEOUT,
 				   e->timeout / NFTVM_NSEC_PER_MSEC);
+	/* and, for every element with a timeout, the time left */
+	if (e->timeout)
+		nftvm_nla_put_be64(b, NFTA_SET_ELEM_EXPIRATION,
+				   e->expires > now ? (e->expires - now) /
+				   NFTVM_NSEC_PER_MSEC : 0);
 	if (e->udata)
 		nftvm_nla_put(b, NFTA_SET_ELEM_USERDATA, e->udata, e->udlen);
 	nftvm_nla_nest_end(b, nest);
@@ -108,7 +113,7 @@ static int nftvm_elem_msg_add(struct nftvm_elem_dump *ed,
 	size_t mark = b->len;
 	int err;
 
-	nftvm_fill_elem(b, ed->set, e);
+	nftvm_fill_elem(b, ed->set, e, ed->d->vm->now);
 	if (!b->overflow && b->len <= NFTVM_ELEM_MSG_MAX)
 		goto added;
 	if (!ed->count)
@@ -119,7 +124,7 @@ static int nftvm_elem_msg_add(struct nftvm_elem_dump *ed,
 	if (err < 0)
 		return err;
 	nftvm_elem_msg_open(ed, NLM_F_MULTI);
-	nftvm_fill_elem(b, ed->set, e);
+	nftvm_fill_elem(b, ed->set, e, ed->d->vm->now);
 	if (b->overflow)
 		return -NFTVM_ENOSPC;
 added:
@@ -199,11 +204,15 @@ static int nftvm_dump_elems(struct nftvm_dump *d, const struct nftvm_set *s)
 			nftvm_sort_bitmap(s, vec.v, vec.n);
 	}
 	nftvm_elem_msg_open(&ed, NLM_F_MULTI);
+	/* the kernel dumps no expired element, collected or not */
 	for (i = 0; i < vec.n && !err; i++)
-		err = nftvm_elem_msg_add(&ed,
-					 vec.v[rev ? vec.n - 1 - i : i]);
+		if (!nftvm_elem_expired(vec.v[rev ? vec.n - 1 - i : i],
+					d->vm->now))
+			err = nftvm_elem_msg_add(&ed,
+					vec.v[rev ? vec.n - 1 - i : i]);
 	nftvm_free(vec.v);
-	if (!err && s->catchall)
+	if (!err && s->catchall &&
+	    !nftvm_elem_expired(s->catchall, d->vm->now))
 		err = nftvm_elem_msg_add(&ed, s->catchall);
 	if (!err)
 		err = nftvm_elem_msg_close(&ed);

@@ -7,90 +7,6 @@
  */
 #include "nftvm_int.h"
 
-#define NFTVM_IPV6_MAX_EXTHDRS	16
-
-static void nftvm_pkt_ipv4(struct nftvm_pktinfo *p)
-{
-	const __u8 *d = p->data;
-	unsigned int ihl, totlen;
-
-	if (p->len < 20 || (d[0] >> 4) != 4)
-		return;
-	ihl = (d[0] & 0x0f) * 4u;
-	totlen = nftvm_get_be16(d + 2);
-	if (ihl < 20 || totlen < ihl || totlen > p->len)
-		return;
-	/* the stack trims the buffer to the IP total length */
-	p->len = totlen;
-	p->l4proto = d[9];
-	p->thoff = ihl;
-	p->fragoff = nftvm_get_be16(d + 6) & 0x1fff;
-	p->tprot_set = true;
-}
-
-static bool nftvm_ipv6_exthdr(__u8 nh)
-{
-	switch (nh) {
-	case 0:		/* hop-by-hop options */
-	case 43:	/* routing */
-	case 44:	/* fragment */
-	case 51:	/* authentication */
-	case 59:	/* no next header */
-	case 60:	/* destination options */
-		return true;
-	}
-	return false;
-}
-
-static void nftvm_pkt_ipv6(struct nftvm_pktinfo *p)
-{
-	const __u8 *d = p->data;
-	unsigned int off = 40, hlen, i, plen;
-	__u8 nh;
-
-	if (p->len < 40 || (d[0] >> 4) != 6)
-		return;
-	plen = nftvm_get_be16(d + 4);
-	if (40 + plen > p->len)
-		return;
-	p->len = 40 + plen;
-	nh = d[6];
-	for (i = 0; i < NFTVM_IPV6_MAX_EXTHDRS; i++) {
-		if (!nftvm_ipv6_exthdr(nh)) {
-			p->l4proto = nh;
-			p->thoff = off;
-			p->tprot_set = true;
-			return;
-		}
-		if (nh == 59 || off + 8 > p->len)
-			return;
-		if (nh == 44) {
-			p->fragoff = nftvm_get_be16(d + off + 2) & 0xfff8;
-			nh = d[off];
-			off += 8;
-			/* a later fragment: no upper layer header here */
-			if (p->fragoff) {
-				if (nftvm_ipv6_exthdr(nh))
-					return;
-				p->l4proto = nh;
-				p->thoff = off;
-				p->tprot_set = true;
-				return;
-			}
-			continue;
-		}
-		/* AH counts 32-bit words, the others 64-bit words */
-		if (nh == 51)
-			hlen = (d[off + 1] + 2u) * 4u;
-		else
-			hlen = (d[off + 1] + 1u) * 8u;
-		nh = d[off];
-		off += hlen;
-		if (off > p->len)
-			return;
-	}
-}
-
 static void nftvm_trace(struct nftvm_result *res,
 			const struct nftvm_chain *chain,
 			const struct nftvm_rule *rule, __u8 type, int verdict,
@@ -221,23 +137,109 @@ static bool nftvm_chain_runs(const struct nftvm_chain *chain,
 	return pkt->meta->ct_state & (NFTVM_CT_NEW | NFTVM_CT_RELATED);
 }
 
+/* the device a netdev-style chain (netdev, inet ingress) is hooked on */
+static bool nftvm_chain_on_dev(const struct nftvm_chain *c, const char *dev)
+{
+	unsigned int i;
+
+	for (i = 0; i < c->ndevs; i++)
+		if (!nftvm_memcmp(c->devs[i], dev,
+				  nftvm_strnlen(dev, NFTVM_IFNAMSIZ - 1) + 1))
+			return true;
+	return false;
+}
+
+/**
+ * struct nftvm_walk - the base chains one hook runs, in priority order
+ * @hl:		up to two sorted lists merged by priority: a device's
+ *		ingress runs netdev and inet ingress chains together
+ * @fam:	the family each list's chains see (meta nfproto)
+ * @dev:	only chains hooked on this device run (NULL: all)
+ */
+struct nftvm_walk {
+	const struct nftvm_hooklist	*hl[2];
+	__u8				fam[2];
+	unsigned int			n;
+	const char			*dev;
+};
+
+static void nftvm_walk_add(struct nftvm_walk *w, const struct nftvm *vm,
+			   unsigned int family, unsigned int hook)
+{
+	w->hl[w->n] = &vm->hooks[family][hook];
+	w->fam[w->n] = (__u8)family;
+	w->n++;
+}
+
+/* Which lists a packet of @family at @hook walks (@p parsed). */
+static void nftvm_walk_init(struct nftvm_walk *w, const struct nftvm *vm,
+			    unsigned int family, unsigned int hook,
+			    const struct nftvm_pktinfo *p)
+{
+	w->n = 0;
+	w->dev = NULL;
+	nftvm_walk_add(w, vm, family, hook);
+	if (family != NFPROTO_NETDEV)
+		return;
+	if (hook == NF_NETDEV_INGRESS) {
+		w->dev = p->meta->iifname;
+		/* inet ingress chains see IPv4 and IPv6 only, as such */
+		if (p->protocol == nftvm_htons(0x0800))
+			nftvm_walk_add(w, vm, NFPROTO_IPV4, NF_INET_INGRESS);
+		else if (p->protocol == nftvm_htons(0x86dd))
+			nftvm_walk_add(w, vm, NFPROTO_IPV6, NF_INET_INGRESS);
+	} else {
+		w->dev = p->meta->oifname;
+	}
+}
+
+/* The next chain of the merged lists; @pos[] are the list positions. */
+static const struct nftvm_hookent *nftvm_walk_next(const struct nftvm_walk *w,
+						   unsigned int *pos,
+						   unsigned int *which)
+{
+	const struct nftvm_hookent *best = NULL, *e;
+	unsigned int i;
+
+	for (i = 0; i < w->n; i++) {
+		if (pos[i] >= w->hl[i]->n)
+			continue;
+		e = &w->hl[i]->ents[pos[i]];
+		if (!best || e->prio < best->prio ||
+		    (e->prio == best->prio && e->seq < best->seq)) {
+			best = e;
+			*which = i;
+		}
+	}
+	if (best)
+		pos[*which]++;
+	return best;
+}
+
 /**
  * nftvm_eval - run one packet through the base chains of a hook
  * @vm: the ruleset
- * @hook: NF_INET_* hook number
+ * @hook: the hook number of @family: NF_INET_* for ip, ip6, inet and
+ *	  bridge (NF_BR_* has the same values), NF_NETDEV_INGRESS/EGRESS,
+ *	  NF_ARP_IN/OUT/FORWARD
  * @family: NFPROTO_IPV4 or NFPROTO_IPV6; NFPROTO_INET picks one from the
- *	    IP version of the packet
- * @pkt: packet bytes starting at the network header
+ *	    IP version of the packet; NFPROTO_ARP, NFPROTO_BRIDGE,
+ *	    NFPROTO_NETDEV
+ * @pkt: packet bytes: from the network header for ip, ip6 and inet,
+ *	 from the ARP header for arp, from the Ethernet header (an 802.1Q
+ *	 tag may follow the addresses) for bridge and netdev
  * @meta: packet metadata (NULL: all zero)
  * @res: verdict, number of base chains run, the trace and the side
  *	 effects; @pkt's bytes are edited in place by payload writes
  *
  * Chains of ip (ip6) tables and of inet tables see the packet, ordered by
  * priority.  An accept moves on to the next base chain, anything else
- * ends the walk.
+ * ends the walk.  A netdev ingress (egress) runs the chains hooked on the
+ * input (output) interface's name, and at ingress the inet tables'
+ * ingress chains too for IPv4 and IPv6, merged by priority.
  *
- * Return: 0, or -EINVAL/-EOPNOTSUPP for a hook or family the VM cannot
- * evaluate.
+ * Return: 0, or -EINVAL/-EOPNOTSUPP for a hook, family or frame the VM
+ * cannot evaluate.
  */
 int nftvm_eval(struct nftvm *vm, unsigned int hook, unsigned int family,
 	       struct nftvm_pkt *pkt, const struct nftvm_pktmeta *meta,
@@ -247,9 +249,10 @@ int nftvm_eval(struct nftvm *vm, unsigned int hook, unsigned int family,
 		.data = pkt->data, .wdata = pkt->data, .len = pkt->len,
 		.meta = &res->meta, .res = res, .hook = (__u8)hook,
 	};
-	const struct nftvm_hooklist *hl;
-	unsigned int i;
-	int v;
+	const struct nftvm_hookent *e;
+	unsigned int pos[2] = { 0, 0 }, which = 0;
+	struct nftvm_walk w;
+	int v, err;
 
 	/* the trace and log arrays are only valid up to their counts:
 	 * reset the small fields, not the whole (7 KB) result */
@@ -269,28 +272,35 @@ int nftvm_eval(struct nftvm *vm, unsigned int hook, unsigned int family,
 		res->meta = *meta;
 	else
 		nftvm_memset(&res->meta, 0, sizeof(res->meta));
-	if (res->meta.time_ns > vm->now)
+	if (res->meta.time_ns > vm->now) {
 		vm->now = res->meta.time_ns;
+		nftvm_gc(vm);
+	}
 	p.now = vm->now;
 	if (hook >= NFTVM_HOOK_MAX)
 		return -NFTVM_EINVAL;
 	if (family == NFPROTO_INET)
 		family = (pkt->len && (pkt->data[0] >> 4) == 6) ?
 			 NFPROTO_IPV6 : NFPROTO_IPV4;
-	if (family == NFPROTO_IPV4)
-		nftvm_pkt_ipv4(&p);
-	else if (family == NFPROTO_IPV6)
-		nftvm_pkt_ipv6(&p);
-	else
-		return -NFTVM_EOPNOTSUPP;
-	p.family = (__u8)family;
+	err = nftvm_pkt_parse(&p, family);
+	if (err < 0)
+		return err;
 
-	hl = &vm->hooks[family][hook];
-	for (i = 0; i < hl->n; i++) {
-		if (!nftvm_chain_runs(hl->ents[i].chain, &p))
+	nftvm_walk_init(&w, vm, family, hook, &p);
+	while ((e = nftvm_walk_next(&w, pos, &which))) {
+		if (w.dev && !nftvm_chain_on_dev(e->chain, w.dev))
 			continue;
+		if (!nftvm_chain_runs(e->chain, &p))
+			continue;
+		p.family = w.fam[which];
+		/* an inet ingress chain drops what has no valid IP header
+		 * (nft_do_chain_inet_ingress()) */
+		if (p.family != family && !p.tprot_set) {
+			res->verdict = NF_DROP;
+			return 0;
+		}
 		res->chains++;
-		v = nftvm_do_chain(hl->ents[i].chain, &p, res);
+		v = nftvm_do_chain(e->chain, &p, res);
 		if (((__u32)v & NF_VERDICT_MASK) != NF_ACCEPT) {
 			res->verdict = v;
 			return 0;

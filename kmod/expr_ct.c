@@ -42,7 +42,7 @@ static const struct nftvm_expr_ops nftvm_ct_set_ops;
 
 static __u8 ct_l3num(const struct nftvm_pktinfo *pkt)
 {
-	return pkt->meta->ct_l3num ? pkt->meta->ct_l3num : pkt->family;
+	return pkt->meta->ct_l3num ? pkt->meta->ct_l3num : pkt->l3family;
 }
 
 static bool ct_direction(__u32 *d, const struct nftvm_ct *priv,

@@ -51,7 +51,7 @@ static void vm_dup_eval(struct nftvm_expr *expr, struct nftvm_regs *regs,
 	struct nftvm_dup_decision *d = &pkt->res->dup;
 
 	d->set = true;
-	d->family = pkt->family;
+	d->family = pkt->l3family;
 	nftvm_memset(d->addr, 0, sizeof(d->addr));
 	nftvm_memcpy(d->addr, &regs->data[priv->sreg_addr], priv->alen);
 	d->oif = priv->has_dev ? regs->data[priv->sreg_dev] : 0;

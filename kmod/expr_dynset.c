@@ -187,7 +187,7 @@ static struct nftvm_elem *vm_dynset_new(const struct nftvm_dynset *priv,
 		e->timeout = vm_dynset_timeout(priv);
 		e->expires = e->timeout ? now + e->timeout : 0;
 	}
-	if (set->type->insert(set, e, &dup) < 0) {
+	if (set->type->insert(set, e, NULL, &dup) < 0) {
 		nftvm_elem_free(set, e);
 		return NULL;
 	}

@@ -65,7 +65,7 @@ static __u32 vm_ipv6_find_hdr(const struct nftvm_pktinfo *pkt, __u8 target)
 	unsigned int guard;
 	__u8 nh;
 
-	if (pkt->family != NFPROTO_IPV6 || pkt->len < 40)
+	if (pkt->l3family != NFPROTO_IPV6 || pkt->len < 40)
 		return 0;
 	nh = d[6];
 	for (guard = 0; guard < 64; guard++) {

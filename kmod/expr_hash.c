@@ -181,8 +181,8 @@ static void vm_symhash_eval(struct nftvm_expr *expr, struct nftvm_regs *regs,
 {
 	const struct nftvm_hash *priv = nftvm_expr_priv(expr);
 	__u8 key[2 * 16 + 4 + 1] = { 0 };
-	unsigned int alen = pkt->family == NFPROTO_IPV6 ? 16 : 4;
-	unsigned int aoff = pkt->family == NFPROTO_IPV6 ? 8 : 12;
+	unsigned int alen = pkt->l3family == NFPROTO_IPV6 ? 16 : 4;
+	unsigned int aoff = pkt->l3family == NFPROTO_IPV6 ? 8 : 12;
 	__u32 h;
 
 	if (pkt->len >= aoff + 2 * alen) {

@@ -15,11 +15,25 @@ nftvm_immediate_policy[NFTA_IMMEDIATE_MAX + 1] = {
 	[NFTA_IMMEDIATE_DATA]	= { .type = NFTVM_NLA_NESTED },
 };
 
+/* the chain to bind (NFT_CHAIN_BINDING) a verdict jumps to, or NULL */
+static struct nftvm_chain *
+vm_immediate_binding(const struct nftvm_immediate *priv)
+{
+	const struct nftvm_verdict *v = &priv->data.verdict;
+
+	if (priv->type != NFT_DATA_VERDICT ||
+	    (v->code != NFT_JUMP && v->code != NFT_GOTO) ||
+	    !(v->chain->flags & NFT_CHAIN_BINDING))
+		return NULL;
+	return v->chain;
+}
+
 static int vm_immediate_init(struct nftvm_ctx *ctx, struct nftvm_expr *expr,
 			     const struct nlattr * const *tb)
 {
 	struct nftvm_immediate *priv = nftvm_expr_priv(expr);
 	struct nftvm_data_desc desc = { .size = NFTVM_EXPR_DATA_LEN };
+	struct nftvm_chain *chain;
 	int err;
 
 	if (!tb[NFTA_IMMEDIATE_DREG] || !tb[NFTA_IMMEDIATE_DATA])
@@ -32,11 +46,25 @@ static int vm_immediate_init(struct nftvm_ctx *ctx, struct nftvm_expr *expr,
 	priv->type = desc.type;
 	err = nftvm_parse_reg_store(ctx, tb[NFTA_IMMEDIATE_DREG], &priv->dreg,
 				    &priv->data, desc.type, desc.len);
-	if (err < 0) {
-		nftvm_data_release(&priv->data, desc.type);
-		return err;
+	if (err < 0)
+		goto err_release;
+	/* a chain to bind: this rule is the one way into it, and it is
+	 * no rule of a bound chain itself (nf_tables_bind_chain()) */
+	chain = vm_immediate_binding(priv);
+	if (chain) {
+		err = -NFTVM_EOPNOTSUPP;
+		if (!ctx->chain || (ctx->chain->flags & NFT_CHAIN_BINDING))
+			goto err_release;
+		err = nftvm_fail(ctx, tb[NFTA_IMMEDIATE_DATA], -NFTVM_EBUSY);
+		if (chain->bound)
+			goto err_release;
+		chain->bound = true;
 	}
 	return 0;
+
+err_release:
+	nftvm_data_release(&priv->data, desc.type);
+	return err;
 }
 
 static void vm_immediate_eval(struct nftvm_expr *expr,
@@ -76,16 +104,23 @@ static void vm_immediate_activate(struct nftvm_ctx *ctx,
 				  struct nftvm_expr *expr)
 {
 	const struct nftvm_immediate *priv = nftvm_expr_priv(expr);
+	struct nftvm_chain *chain = vm_immediate_binding(priv);
 
 	nftvm_data_hold(&priv->data, priv->type);
+	if (chain)
+		chain->bound = true;
 }
 
 static void vm_immediate_deactivate(struct nftvm_ctx *ctx,
 				    struct nftvm_expr *expr)
 {
 	const struct nftvm_immediate *priv = nftvm_expr_priv(expr);
+	struct nftvm_chain *chain = vm_immediate_binding(priv);
 
 	nftvm_data_release(&priv->data, priv->type);
+	/* the batch's end takes the chain away unless it comes back */
+	if (chain)
+		chain->bound = false;
 }
 
 const struct nftvm_expr_ops nftvm_immediate_ops = {

@@ -241,7 +241,7 @@ static void vm_log_line(struct vm_line *l, const struct nftvm_log *priv,
 {
 	const struct nftvm_pktmeta *m = pkt->meta;
 	const __u8 *d = pkt->data;
-	bool v6 = pkt->family == NFPROTO_IPV6;
+	bool v6 = pkt->l3family == NFPROTO_IPV6;
 
 	if (priv->prefix)
 		vm_puts(l, priv->prefix, NFTVM_LOG_PREFIXLEN);
@@ -252,6 +252,9 @@ static void vm_log_line(struct vm_line *l, const struct nftvm_log *priv,
 	if (m->oif)
 		vm_puts(l, m->oifname, NFTVM_IFNAMSIZ);
 	vm_putc(l, ' ');
+	/* the network header fields of IPv4 and IPv6 only */
+	if (!pkt->l3family)
+		goto out;
 	if (pkt->len < (v6 ? 40u : 20u))
 		return;
 	vm_puts(l, "SRC=", 4);
@@ -265,6 +268,7 @@ static void vm_log_line(struct vm_line *l, const struct nftvm_log *priv,
 		vm_log_ipv4(l, d);
 	if (pkt->tprot_set)
 		vm_log_l4(l, pkt);
+out:
 	/* no trailing blank */
 	if (l->len && l->buf[l->len - 1] == ' ')
 		l->buf[--l->len] = '\0';

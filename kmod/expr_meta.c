@@ -38,8 +38,7 @@ static bool meta_len(__u32 *d, const struct nftvm_pktinfo *pkt)
 
 static bool meta_protocol(__u32 *d, const struct nftvm_pktinfo *pkt)
 {
-	nftvm_reg_store16(d, nftvm_htons(pkt->family == NFPROTO_IPV6 ?
-					 0x86dd : 0x0800));
+	nftvm_reg_store16(d, pkt->protocol);
 	return true;
 }
 

@@ -167,27 +167,27 @@ nomatch:
 }
 
 /*
- * A link-layer load: from the link header the packet came with (meta
- * ll, none for packets the host sends: no match), and past its end from
- * the packet, as the kernel reads from its MAC header on.
+ * A link-layer load: from the link header in front of the network header
+ * (the frame's for bridge and netdev; for the others the one the packet
+ * was received with, none for packets the host sends: no match), and past
+ * its end from the packet, as the kernel reads from its MAC header on.
  */
 static void vm_payload_load_ll(const struct nftvm_payload *priv,
 			       struct nftvm_regs *regs,
 			       const struct nftvm_pktinfo *pkt)
 {
-	const struct nftvm_pktmeta *m = pkt->meta;
 	__u8 buf[256];
 	unsigned int i, off;
 
-	if (!m->ll_len || m->ll_len > NFTVM_LL_MAX ||
-	    priv->offset + priv->len > m->ll_len + pkt->len) {
+	if (!pkt->ll_len ||
+	    priv->offset + priv->len > pkt->ll_len + pkt->len) {
 		regs->verdict.code = NFT_BREAK;
 		return;
 	}
 	for (i = 0; i < priv->len; i++) {
 		off = priv->offset + i;
-		buf[i] = off < m->ll_len ? m->ll[off] :
-					   pkt->data[off - m->ll_len];
+		buf[i] = off < pkt->ll_len ? pkt->ll[off] :
+					     pkt->data[off - pkt->ll_len];
 	}
 	nftvm_reg_store_bytes(&regs->data[priv->dreg], buf, priv->len);
 }

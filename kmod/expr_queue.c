@@ -83,8 +83,8 @@ static int vm_queue_init(struct nftvm_ctx *ctx, struct nftvm_expr *expr,
  */
 static __u32 vm_queue_hash(const struct nftvm_pktinfo *pkt)
 {
-	unsigned int i, words = pkt->family == NFPROTO_IPV6 ? 4 : 1;
-	unsigned int off = pkt->family == NFPROTO_IPV6 ? 8 : 12;
+	unsigned int i, words = pkt->l3family == NFPROTO_IPV6 ? 4 : 1;
+	unsigned int off = pkt->l3family == NFPROTO_IPV6 ? 8 : 12;
 	__u32 x = 0, h;
 
 	if (pkt->len < off + 8 * words)

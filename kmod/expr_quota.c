@@ -119,6 +119,17 @@ static void vm_quota_obj_dump(struct nftvm_nlbuf *b,
 	vm_quota_do_dump(b, nftvm_obj_priv(obj));
 }
 
+/* a new limit and flags; what was consumed stays (nft_quota_obj_update) */
+static void vm_quota_obj_update(struct nftvm_obj *obj,
+				const struct nftvm_obj *newobj)
+{
+	struct nftvm_quota *priv = nftvm_obj_priv(obj);
+	const struct nftvm_quota *np = nftvm_obj_priv(newobj);
+
+	priv->quota = np->quota;
+	priv->flags = np->flags;
+}
+
 const struct nftvm_obj_type nftvm_obj_quota_type = {
 	.type		= NFT_OBJECT_QUOTA,
 	.size		= sizeof(struct nftvm_quota),
@@ -127,4 +138,5 @@ const struct nftvm_obj_type nftvm_obj_quota_type = {
 	.init		= vm_quota_obj_init,
 	.eval		= vm_quota_obj_eval,
 	.dump		= vm_quota_obj_dump,
+	.update		= vm_quota_obj_update,
 };

@@ -69,7 +69,7 @@ static void vm_reject_eval(struct nftvm_expr *expr, struct nftvm_regs *regs,
 	r->set = true;
 	r->type = priv->type;
 	r->icmp_code = priv->icmp_code;
-	r->family = pkt->family;
+	r->family = pkt->l3family;
 	regs->verdict.code = NF_DROP;
 }
 

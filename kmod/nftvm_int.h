@@ -205,7 +205,9 @@ static inline void nftvm_reg_store16(__u32 *dst, __u16 v)
 /* ------------------------------------------------------------ packets */
 
 /**
- * struct nftvm_pktinfo - a packet as the expressions see it
+ * struct nftvm_pktinfo - a packet as the expressions see it (pkt.c)
+ * @data:	the network header (the bytes after the Ethernet header and
+ *		an outer VLAN tag for bridge and netdev)
  * @tprot_set:	transport header found: @thoff and @l4proto are valid
  * @fragoff:	fragment offset, non-zero for non-first fragments
  */
@@ -218,12 +220,21 @@ struct nftvm_pktinfo {
 						 * is what @meta points to */
 	__u64				now;	/* ns, the packet's time */
 	__u8				family;
+	__u8				l3family;	/* NFPROTO_IPV4/6 of
+							 * the network header,
+							 * 0: neither */
 	__u8				hook;
 	__u8				l4proto;
 	bool				tprot_set;
 	__u16				fragoff;
 	__u32				thoff;
+	__u16				protocol;	/* EtherType, network
+							 * order */
+	const __u8			*ll;	/* link header before @data */
+	__u32				ll_len;	/* 0: none */
 };
+
+int nftvm_pkt_parse(struct nftvm_pktinfo *p, unsigned int family);
 
 /* ------------------------------------------------------------ expressions */
 
@@ -375,6 +386,10 @@ struct nftvm_obj_type {
 	void	(*eval)(struct nftvm_obj *obj, struct nftvm_regs *regs,
 			const struct nftvm_pktinfo *pkt);
 	void	(*dump)(struct nftvm_nlbuf *b, const struct nftvm_obj *obj);
+	/* a NEWOBJ for an existing object: take @newobj's settings at
+	 * commit (NULL: the object stays as it is) */
+	void	(*update)(struct nftvm_obj *obj,
+			  const struct nftvm_obj *newobj);
 };
 
 struct nftvm_obj {
@@ -437,6 +452,8 @@ struct nftvm_chain {
 	__u32			id;		/* NFTA_CHAIN_ID, this batch */
 	bool			is_new;
 	bool			base;
+	bool			bound;		/* NFT_CHAIN_BINDING: a rule
+						 * jumps to it */
 	__u8			hooknum;
 	__u8			type;		/* enum nftvm_chain_type */
 	__s32			prio;
@@ -499,9 +516,19 @@ struct nftvm_elem {
 static inline unsigned int nftvm_set_kwords(const struct nftvm_set *set);
 
 /**
+ * struct nftvm_set_ins - how an element comes in (NEWSETELEM)
+ * @batch:	the batch's sequence number: backends keep state per batch
+ */
+struct nftvm_set_ins {
+	__u64	batch;
+};
+
+/**
  * struct nftvm_set_type - a set backend
  * @insert:	add @e; if an equal element exists, store it in *@dup and
- *		return -EEXIST
+ *		return -EEXIST; with @ins (NEWSETELEM, NULL for dynset and
+ *		undo) refuse overlaps with -ENOTEMPTY, and return
+ *		-ECANCELED for an element to drop silently
  * @find:	the element equal to @tmpl (same key, end flag, key end)
  * @lookup:	the element matching a packet key, or NULL
  * @walk:	call @fn on every element until it returns non-zero
@@ -511,6 +538,7 @@ struct nftvm_set_type {
 	int	(*init)(struct nftvm_set *set);
 	void	(*destroy)(struct nftvm_set *set);
 	int	(*insert)(struct nftvm_set *set, struct nftvm_elem *e,
+			  const struct nftvm_set_ins *ins,
 			  struct nftvm_elem **dup);
 	void	(*remove)(struct nftvm_set *set, struct nftvm_elem *e);
 	struct nftvm_elem *(*find)(const struct nftvm_set *set,
@@ -608,6 +636,9 @@ static inline bool nftvm_elem_expired(const struct nftvm_elem *e, __u64 now)
 	return e->expires && now >= e->expires;
 }
 
+void nftvm_set_gc(struct nftvm_set *set, __u64 now);
+void nftvm_gc(struct nftvm *vm);
+
 /* ------------------------------------------------------------ transactions */
 
 enum nftvm_trans_type {
@@ -625,6 +656,7 @@ enum nftvm_trans_type {
 	NFTVM_TRANS_DELELEM,
 	NFTVM_TRANS_NEWOBJ,
 	NFTVM_TRANS_DELOBJ,
+	NFTVM_TRANS_UPDOBJ,	/* obj: the object, owner: its new settings */
 	__NFTVM_TRANS_MAX
 };
 
@@ -672,6 +704,8 @@ struct nftvm {
 	__u64			reg_seq;
 	__u32			vepoch;
 	__u64			now;		/* the clock, ns */
+	__u64			batch_seq;	/* batches seen */
+	__u64			chain_seq;	/* names of bound chains */
 	bool			hooks_dirty;
 	struct nftvm_hooklist	hooks[NFTVM_NFPROTO_MAX][NFTVM_HOOK_MAX];
 };
@@ -686,6 +720,8 @@ struct nftvm_ctx {
 	__u16			nlflags;
 	__u8			family;
 	bool			in_batch;	/* may log changes */
+	bool			destroy;	/* NFT_MSG_DESTROY*: see */
+						/* nftvm_missing() */
 	struct nftvm_table	*table;
 	struct nftvm_chain	*chain;
 };
@@ -697,6 +733,19 @@ static inline int nftvm_fail(struct nftvm_ctx *ctx, const struct nlattr *attr,
 	if (!ctx->bad_attr && attr)
 		ctx->bad_attr = attr;
 	return err;
+}
+
+/*
+ * The object a DEL or DESTROY names is not there: -ENOENT for DEL, success
+ * for DESTROY (only the named object itself; a missing table or chain it
+ * lives in is still -ENOENT, as in the kernel).
+ */
+static inline int nftvm_missing(struct nftvm_ctx *ctx,
+				const struct nlattr *attr)
+{
+	if (ctx->destroy)
+		return 0;
+	return nftvm_fail(ctx, attr, -NFTVM_ENOENT);
 }
 
 struct nftvm_table *nftvm_table_lookup(struct nftvm *vm,
@@ -725,6 +774,7 @@ typedef int (*nftvm_msg_fn)(struct nftvm_ctx *ctx, const struct nlattr **tb);
 
 int nftvm_newtable(struct nftvm_ctx *ctx, const struct nlattr **tb);
 int nftvm_deltable(struct nftvm_ctx *ctx, const struct nlattr **tb);
+int nftvm_chain_bind_sweep(struct nftvm_ctx *ctx);
 int nftvm_newchain(struct nftvm_ctx *ctx, const struct nlattr **tb);
 int nftvm_delchain(struct nftvm_ctx *ctx, const struct nlattr **tb);
 int nftvm_newrule(struct nftvm_ctx *ctx, const struct nlattr **tb);

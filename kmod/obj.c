@@ -126,6 +126,28 @@ err_out:
 	return NULL;
 }
 
+/*
+ * NEWOBJ for an object that exists (nf_tables_updobj()): a type without
+ * update keeps the object and does not even read the new data; one with
+ * it checks the data as for a new object and applies it at commit.
+ */
+static int nftvm_obj_update(struct nftvm_ctx *ctx, struct nftvm_obj *obj,
+			    const struct nlattr **tb)
+{
+	struct nftvm_obj *newobj;
+	int err;
+
+	if (!obj->type->update)
+		return 0;
+	newobj = nftvm_obj_build(ctx, obj->type, tb, &err);
+	if (!newobj)
+		return err;
+	err = nftvm_trans_add(ctx, NFTVM_TRANS_UPDOBJ, obj, newobj, NULL);
+	if (err < 0)
+		nftvm_obj_free(newobj);
+	return err;
+}
+
 int nftvm_newobj(struct nftvm_ctx *ctx, const struct nlattr **tb)
 {
 	const struct nftvm_obj_type *type;
@@ -146,8 +168,7 @@ int nftvm_newobj(struct nftvm_ctx *ctx, const struct nlattr **tb)
 					  -NFTVM_EEXIST);
 		if (ctx->nlflags & NLM_F_REPLACE)
 			return -NFTVM_EOPNOTSUPP;
-		/* updating an object's limits is not modelled: keep it */
-		return 0;
+		return nftvm_obj_update(ctx, obj, tb);
 	}
 	type = nftvm_obj_type_find(objtype);
 	if (!type)
@@ -190,7 +211,7 @@ int nftvm_delobj(struct nftvm_ctx *ctx, const struct nlattr **tb)
 		obj = nftvm_obj_lookup(ctx->table, attr, objtype);
 	}
 	if (!obj)
-		return nftvm_fail(ctx, attr, -NFTVM_ENOENT);
+		return nftvm_missing(ctx, attr);
 	if (obj->use)
 		return nftvm_fail(ctx, attr, -NFTVM_EBUSY);
 	err = nftvm_trans_add(ctx, NFTVM_TRANS_DELOBJ, obj, ctx->table,

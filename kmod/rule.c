@@ -381,9 +381,14 @@ int nftvm_newrule(struct nftvm_ctx *ctx, const struct nlattr **tb)
 	err = nftvm_rule_chain(ctx, tb, true);
 	if (err < 0)
 		return err;
+	/* a chain to bind takes its rules before the jump binds it */
+	if (ctx->chain->bound)
+		return -NFTVM_EOPNOTSUPP;
 	err = nftvm_rule_anchor(ctx, tb, &old, &replace);
 	if (err < 0)
 		return err;
+	if (replace && (ctx->chain->flags & NFT_CHAIN_BINDING))
+		return -NFTVM_EOPNOTSUPP;
 
 	rule = nftvm_rule_build(ctx, tb, &err);
 	if (!rule)
@@ -440,30 +445,39 @@ int nftvm_delrule(struct nftvm_ctx *ctx, const struct nlattr **tb)
 	int err;
 
 	err = nftvm_rule_chain(ctx, tb, false);
+	/* DESTROY forgives a missing chain, not a missing table */
+	if (err == -NFTVM_ENOENT && ctx->table && tb[NFTA_RULE_CHAIN] &&
+	    ctx->destroy) {
+		ctx->bad_attr = NULL;
+		return 0;
+	}
 	if (err < 0)
 		return err;
 	if (!ctx->chain) {
+		/* bound chains go with the rules that jump to them */
 		nftvm_list_for_each_entry(c, &ctx->table->chains, list) {
+			if (c->flags & NFT_CHAIN_BINDING)
+				continue;
 			err = nftvm_chain_flush(ctx, c);
 			if (err < 0)
 				return err;
 		}
 		return 0;
 	}
+	if (ctx->chain->flags & NFT_CHAIN_BINDING)
+		return nftvm_fail(ctx, tb[NFTA_RULE_CHAIN], -NFTVM_EOPNOTSUPP);
 	if (tb[NFTA_RULE_HANDLE]) {
 		r = nftvm_rule_lookup(ctx->chain,
 				      nftvm_nla_be64(tb[NFTA_RULE_HANDLE]));
 		if (!r)
-			return nftvm_fail(ctx, tb[NFTA_RULE_HANDLE],
-					  -NFTVM_ENOENT);
+			return nftvm_missing(ctx, tb[NFTA_RULE_HANDLE]);
 		return nftvm_rule_del(ctx, r);
 	}
 	if (tb[NFTA_RULE_ID]) {
 		r = nftvm_rule_lookup_id(ctx->chain,
 					 nftvm_nla_be32(tb[NFTA_RULE_ID]));
 		if (!r)
-			return nftvm_fail(ctx, tb[NFTA_RULE_ID],
-					  -NFTVM_ENOENT);
+			return nftvm_missing(ctx, tb[NFTA_RULE_ID]);
 		return nftvm_rule_del(ctx, r);
 	}
 	return nftvm_chain_flush(ctx, ctx->chain);

@@ -434,7 +434,7 @@ int nftvm_delset(struct nftvm_ctx *ctx, const struct nlattr **tb)
 		return -NFTVM_EINVAL;
 	}
 	if (!set)
-		return nftvm_fail(ctx, attr, -NFTVM_ENOENT);
+		return nftvm_missing(ctx, attr);
 	if (set->use)
 		return nftvm_fail(ctx, attr, -NFTVM_EBUSY);
 	return nftvm_set_del(ctx, set);

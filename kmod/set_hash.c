@@ -112,6 +112,7 @@ static struct nftvm_elem *nftvm_hash_find(const struct nftvm_set *set,
 }
 
 static int nftvm_hash_insert(struct nftvm_set *set, struct nftvm_elem *e,
+			     const struct nftvm_set_ins *ins,
 			     struct nftvm_elem **dup)
 {
 	struct nftvm_hash *h = set->priv;

@@ -276,6 +276,14 @@ static int nftvm_elem_parse(struct nftvm_ctx *ctx, struct nftvm_set *set,
 		err = nftvm_data_init(ctx, &d, &desc, tb[NFTA_SET_ELEM_DATA]);
 		if (err < 0)
 			goto err_free;
+		/* a chain to bind belongs to one rule, never to a map */
+		if (desc.type == NFT_DATA_VERDICT && d.verdict.chain &&
+		    (d.verdict.chain->flags & NFT_CHAIN_BINDING)) {
+			nftvm_data_release(&d, desc.type);
+			err = nftvm_fail(ctx, tb[NFTA_SET_ELEM_DATA],
+					 -NFTVM_EINVAL);
+			goto err_free;
+		}
 		if (desc.type == NFT_DATA_VERDICT)
 			e->verdict = d.verdict;
 		else
@@ -319,6 +327,7 @@ static void nftvm_elem_drop(struct nftvm_set *set, struct nftvm_elem *e)
 static int nftvm_elem_add(struct nftvm_ctx *ctx, struct nftvm_set *set,
 			  const struct nlattr *nest)
 {
+	struct nftvm_set_ins ins = { .batch = ctx->vm->batch_seq };
 	struct nftvm_elem *e, *dup = NULL;
 	int err;
 
@@ -332,7 +341,13 @@ static int nftvm_elem_add(struct nftvm_ctx *ctx, struct nftvm_set *set,
 	} else if (set->size && set->nelems >= set->size) {
 		err = -NFTVM_ENFILE;
 	} else {
-		err = set->type->insert(set, e, &dup);
+		err = set->type->insert(set, e, &ins, &dup);
+	}
+	/* a repeated end at key 0, nft's marker in front of a first
+	 * interval above 0, is dropped even with NLM_F_EXCL */
+	if (err == -NFTVM_ECANCELED) {
+		nftvm_elem_drop(set, e);
+		return 0;
 	}
 	if (err == -NFTVM_EEXIST) {
 		/* re-adding an identical element is not an error */
@@ -343,6 +358,10 @@ static int nftvm_elem_add(struct nftvm_ctx *ctx, struct nftvm_set *set,
 		nftvm_elem_drop(set, e);
 		return err ? nftvm_fail(ctx, nest, err) : 0;
 	}
+	/* an overlap with another interval is reported as -EEXIST, with or
+	 * without NLM_F_EXCL (nft_add_set_elem()) */
+	if (err == -NFTVM_ENOTEMPTY)
+		err = -NFTVM_EEXIST;
 	if (err < 0) {
 		nftvm_elem_drop(set, e);
 		return nftvm_fail(ctx, nest, err);
@@ -426,7 +445,7 @@ static int nftvm_elem_del(struct nftvm_ctx *ctx, struct nftvm_set *set,
 		e = set->type->find(set, tmpl);
 	nftvm_elem_free(set, tmpl);
 	if (!e)
-		return nftvm_fail(ctx, nest, -NFTVM_ENOENT);
+		return nftvm_missing(ctx, nest);
 	return nftvm_elem_remove(ctx, set, e);
 }
 
@@ -482,4 +501,64 @@ int nftvm_delsetelem(struct nftvm_ctx *ctx, const struct nlattr **tb)
 			return err;
 	}
 	return 0;
+}
+
+/* ------------------------------------------------------------ GC */
+
+/**
+ * struct nftvm_gc - expired elements of one set being collected
+ * @start_gone:	the boundary before was an expired interval start: its
+ *		end boundary goes with it
+ */
+struct nftvm_gc {
+	struct nftvm_elem	**v;
+	unsigned int		n;
+	__u64			now;
+	bool			start_gone;
+};
+
+static int nftvm_gc_collect(const struct nftvm_set *set,
+			    struct nftvm_elem *e, void *arg)
+{
+	struct nftvm_gc *g = arg;
+	bool end = e->flags & NFT_SET_ELEM_INTERVAL_END;
+	bool take = end ? g->start_gone : nftvm_elem_expired(e, g->now);
+
+	if (take)
+		g->v[g->n++] = e;
+	g->start_gone = take && !end && (set->flags & NFT_SET_INTERVAL) &&
+			!e->has_key_end;
+	return 0;
+}
+
+/**
+ * nftvm_set_gc - drop the elements of @set expired at @now
+ *
+ * What the kernel's set garbage collector does some time after an
+ * element expired: it leaves the set, its count and its dumps, and gives
+ * back what it referenced (a chain of a verdict map, an object).  An
+ * interval's end boundary goes with its start.  Never inside a batch:
+ * the transaction log may point at elements.
+ */
+void nftvm_set_gc(struct nftvm_set *set, __u64 now)
+{
+	struct nftvm_gc g = { .now = now };
+	unsigned int i;
+
+	if (set->catchall && nftvm_elem_expired(set->catchall, now)) {
+		nftvm_elem_drop(set, set->catchall);
+		set->catchall = NULL;
+	}
+	if (!set->nelems)
+		return;
+	g.v = nftvm_alloc(set->nelems * sizeof(*g.v));
+	if (!g.v)
+		return;		/* the next pass tries again */
+	set->type->walk(set, nftvm_gc_collect, &g);
+	for (i = 0; i < g.n; i++) {
+		set->type->remove(set, g.v[i]);
+		nftvm_elem_drop(set, g.v[i]);
+		set->nelems--;
+	}
+	nftvm_free(g.v);
 }

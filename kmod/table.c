@@ -173,6 +173,6 @@ int nftvm_deltable(struct nftvm_ctx *ctx, const struct nlattr **tb)
 		t = nftvm_table_lookup(ctx->vm, attr, ctx->family);
 	}
 	if (!t)
-		return nftvm_fail(ctx, attr, -NFTVM_ENOENT);
+		return nftvm_missing(ctx, attr);
 	return nftvm_table_del(ctx, t);
 }

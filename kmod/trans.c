@@ -84,6 +84,11 @@ static void nftvm_trans_commit_one(struct nftvm *vm, struct nftvm_trans *t)
 	case NFTVM_TRANS_DELOBJ:
 		nftvm_obj_free(t->obj);
 		break;
+	case NFTVM_TRANS_UPDOBJ:
+		/* an update takes effect at commit, as the kernel's */
+		((struct nftvm_obj *)t->obj)->type->update(t->obj, t->owner);
+		nftvm_obj_free(t->owner);
+		break;
 	case __NFTVM_TRANS_MAX:
 		break;
 	}
@@ -173,7 +178,7 @@ static void nftvm_trans_undo_one(struct nftvm *vm, struct nftvm_trans *t)
 		} else {
 			/* cannot fail: the slot was freed by the deletion */
 			dup = NULL;
-			set->type->insert(set, e, &dup);
+			set->type->insert(set, e, NULL, &dup);
 			set->nelems++;
 		}
 		nftvm_elem_hold_fn(set, e, NULL);
@@ -185,6 +190,9 @@ static void nftvm_trans_undo_one(struct nftvm *vm, struct nftvm_trans *t)
 	case NFTVM_TRANS_DELOBJ:
 		nftvm_list_add_after(&((struct nftvm_obj *)t->obj)->list,
 				     t->prev);
+		break;
+	case NFTVM_TRANS_UPDOBJ:
+		nftvm_obj_free(t->owner);
 		break;
 	case __NFTVM_TRANS_MAX:
 		break;

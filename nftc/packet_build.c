@@ -162,8 +162,11 @@ static void put_meta(struct solver *s, const struct reg_val *r,
 		return;
 	case NFT_META_PROTOCOL:
 		memcpy(&ethertype, v, 2);
-		ps->nfproto = ntohs(ethertype) == 0x86dd ? NFPROTO_IPV6 :
-			      NFPROTO_IPV4;
+		ps->ethertype = ntohs(ethertype);
+		if (ps->ethertype == 0x86dd)
+			ps->nfproto = NFPROTO_IPV6;
+		else if (ps->ethertype == 0x0800)
+			ps->nfproto = NFPROTO_IPV4;
 		return;
 	}
 	for (i = 0; i < sizeof(meta_fields) / sizeof(meta_fields[0]); i++) {
@@ -312,9 +315,15 @@ static void put(struct solver *s, const struct reg_val *r, const uint8_t *v)
 			      r->len);
 			if (r->off + r->len > ps->th_len)
 				ps->th_len = r->off + r->len;
+		} else if (r->base == NFT_PAYLOAD_LL_HEADER &&
+			   r->off + r->len <= PKT_LL_MAX) {
+			merge(ps->ll + r->off, ps->ll_set + r->off, v, r,
+			      r->len);
+			if (r->off + r->len > ps->ll_len)
+				ps->ll_len = r->off + r->len;
 		} else {
-			fail(s, "only network and transport header fields "
-				"can be traced");
+			fail(s, "only link, network and transport header "
+				"fields can be traced");
 		}
 		return;
 	case SRC_META:
@@ -734,4 +743,120 @@ int pkt_build(const struct pkt_spec *ps, uint8_t *buf, size_t cap)
 		th[5] = (uint8_t)(total - nhl);
 	}
 	return (int)total;
+}
+
+/* ------------------------------------------------ layer 2 */
+
+#define ETH_P_IP_	0x0800
+#define ETH_P_ARP_	0x0806
+#define ETH_P_IPV6_	0x86dd
+#define ETH_P_8021Q_	0x8100
+#define ETH_P_8021AD_	0x88a8
+
+static uint16_t get16(const uint8_t *p)
+{
+	return (uint16_t)(p[0] << 8 | p[1]);
+}
+
+static bool is_vlan(uint16_t type)
+{
+	return type == ETH_P_8021Q_ || type == ETH_P_8021AD_;
+}
+
+int pkt_build_ether(const struct pkt_spec *ps, uint16_t type, uint8_t *buf)
+{
+	uint8_t h[PKT_LL_MAX] = { 0x02, 0, 0, 0, 0, 0x02,
+				  0x02, 0, 0, 0, 0, 0x01 };
+	unsigned int len = 14;
+
+	h[12] = (uint8_t)(type >> 8);
+	h[13] = (uint8_t)type;
+	overlay(h, ps->ll, ps->ll_set, sizeof(h));
+	/* a tag a selector asked for ("vlan id 10": ether type 8100):
+	 * the EtherType moves behind it */
+	if (ps->ll_set[12] && is_vlan(get16(h + 12))) {
+		len = 18;
+		if (!ps->ll_set[16] && !ps->ll_set[17]) {
+			h[16] = (uint8_t)(type >> 8);
+			h[17] = (uint8_t)type;
+		}
+	}
+	memcpy(buf, h, len);
+	return (int)len;
+}
+
+/* The EtherType of the frame's payload: the selectors' or IPv4. */
+static uint16_t l3_type(const struct pkt_spec *ps)
+{
+	unsigned int at = 12;
+
+	if (ps->ll_set[12] && is_vlan(get16(ps->ll + 12)))
+		at = 16;
+	if (ps->ll_set[at] || ps->ll_set[at + 1])
+		return get16(ps->ll + at);
+	if (ps->ethertype)
+		return ps->ethertype;
+	return ps->nfproto == NFPROTO_IPV6 ? ETH_P_IPV6_ : ETH_P_IP_;
+}
+
+/* An ARP request, IPv4 over Ethernet, under the selectors' bits. */
+static int arp_build(const struct pkt_spec *ps, uint8_t *buf, size_t cap)
+{
+	static const uint8_t def[28] = {
+		0, 1, 0x08, 0x00, 6, 4, 0, 1,			/* request */
+		0x02, 0, 0, 0, 0, 0x01, 192, 0, 2, 1,		/* sender */
+		0, 0, 0, 0, 0, 0, 192, 0, 2, 2,			/* target */
+	};
+	unsigned int len = sizeof(def);
+
+	if (ps->nh_len > len)
+		len = ps->nh_len;
+	if (ps->len > len)
+		len = ps->len;
+	if (cap < len)
+		return -1;
+	memset(buf, 0, len);
+	memcpy(buf, def, sizeof(def));
+	overlay(buf, ps->nh, ps->nh_set, ps->nh_len);
+	return (int)len;
+}
+
+int pkt_build_l2(const struct pkt_spec *ps, unsigned int family,
+		 uint8_t *buf, size_t cap)
+{
+	struct pkt_spec l3 = *ps;
+	uint16_t type;
+	int hl, n;
+
+	if (family == NFPROTO_ARP)
+		return arp_build(ps, buf, cap);
+	if (cap < PKT_LL_MAX)
+		return -1;
+	type = l3_type(ps);
+	hl = pkt_build_ether(ps, type, buf);
+	if (is_vlan(get16(buf + 12)) && hl == 18)
+		type = get16(buf + 16);
+	else
+		type = get16(buf + 12);
+	switch (type) {
+	case ETH_P_IP_:
+	case ETH_P_IPV6_:
+		l3.nfproto = type == ETH_P_IPV6_ ? NFPROTO_IPV6 :
+						   NFPROTO_IPV4;
+		/* "meta length" counts from the network header */
+		n = pkt_build(&l3, buf + hl, cap - (size_t)hl);
+		break;
+	case ETH_P_ARP_:
+		n = arp_build(ps, buf + hl, cap - (size_t)hl);
+		break;
+	default:
+		/* some other protocol: the bytes selectors fixed */
+		n = (int)(ps->nh_len > ps->len ? ps->nh_len : ps->len);
+		if ((size_t)n > cap - (size_t)hl)
+			return -1;
+		memset(buf + hl, 0, (size_t)n);
+		overlay(buf + hl, ps->nh, ps->nh_set, ps->nh_len);
+		break;
+	}
+	return n < 0 ? -1 : hl + n;
 }

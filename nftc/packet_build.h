@@ -20,6 +20,8 @@
 struct nftnl_rule;
 
 #define PKT_HDR_MAX	64
+/* link-layer bytes a selector may fix: Ethernet and two VLAN tags */
+#define PKT_LL_MAX	22
 /* the longest packet "meta length N" can ask for */
 #define PKT_LEN_MAX	2048
 
@@ -36,6 +38,9 @@ struct nftnl_rule;
  * @ct_other: some other ct key was asked for (the packet is tracked)
  * @len: the packet's length from "meta length" (zero bytes after the
  *       transport header), 0 for headers only
+ * @ll, @ll_set: link-layer header bytes (Ethernet, an 802.1Q tag) and
+ *       the bits a selector fixed; @ll_len how far they go
+ * @ethertype: "meta protocol" asked for (host order), 0 if none
  */
 struct pkt_spec {
 	uint8_t			nfproto;
@@ -50,6 +55,10 @@ struct pkt_spec {
 	uint32_t		ct_state;
 	bool			ct_other;
 	uint32_t		len;
+	uint8_t			ll[PKT_LL_MAX];
+	uint8_t			ll_set[PKT_LL_MAX];
+	unsigned int		ll_len;
+	uint16_t		ethertype;
 };
 
 /*
@@ -68,5 +77,23 @@ int pkt_spec_from_rule(struct pkt_spec *ps, struct nftnl_rule *rule,
  * or -1 if @cap is too small.
  */
 int pkt_build(const struct pkt_spec *ps, uint8_t *buf, size_t cap);
+
+/*
+ * The Ethernet header the selectors describe, defaults under their bits
+ * (02:00:00:00:00:02 <- 02:00:00:00:00:01), with @type as EtherType
+ * unless a selector fixed one; 14 bytes, or 18 with an 802.1Q/802.1ad
+ * tag a selector asked for.  Returns the length.
+ */
+int pkt_build_ether(const struct pkt_spec *ps, uint16_t type, uint8_t *buf);
+
+/*
+ * The packet of a layer 2 family: for NFPROTO_BRIDGE and NFPROTO_NETDEV
+ * the frame from the Ethernet header (pkt_build_ether()) with the IPv4,
+ * IPv6 or ARP packet its EtherType says; for NFPROTO_ARP the ARP packet
+ * (an IPv4-over-Ethernet request unless selectors say otherwise).
+ * Returns the length, or -1 if @cap is too small.
+ */
+int pkt_build_l2(const struct pkt_spec *ps, unsigned int family,
+		 uint8_t *buf, size_t cap);
 
 #endif

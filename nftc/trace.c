@@ -5,9 +5,14 @@
  * offline VM's base chains of its hook; every step is printed as "nft
  * monitor trace" prints the kernel's trace events, then the verdict.
  *
- * The family follows from the selectors (ip6 ones make an IPv6 packet),
- * the hook from "hook NAME" or else from the interfaces named: iif only
- * (or none) input, oif only output, both forward.
+ * The family follows from "family NAME", else from the hook (ingress,
+ * egress: netdev) or the selectors: an arp header field ("arp operation
+ * request") makes an arp packet, an ether or vlan one ("ether saddr",
+ * "vlan id") a bridge frame, otherwise an IP packet (IPv6 when ip6
+ * selectors say so) of ip, ip6 and inet tables.  The hook follows from
+ * "hook NAME" or else from the interfaces named: iif only (or none)
+ * input, oif only output, both forward (netdev: ingress, oif only
+ * egress).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -17,6 +22,7 @@
 #include <libnftnl/rule.h>
 #include <libnftnl/set.h>
 #include <linux/netfilter.h>
+#include <linux/netfilter_arp.h>
 #include <linux/netfilter/nfnetlink.h>
 #include <linux/netfilter/nf_tables.h>
 #include <nftvm/nftvm.h>
@@ -30,15 +36,90 @@
 
 #define TRACE_TABLE	"__nftkit_trace"
 
-static const struct {
+/* the hooks "hook NAME" names, per family (NFPROTO_INET: ip, ip6) */
+static const struct trace_hook {
+	unsigned int	family;
 	const char	*name;
 	unsigned int	hook;
 } trace_hooks[] = {
-	{ "prerouting",		NF_INET_PRE_ROUTING },
-	{ "input",		NF_INET_LOCAL_IN },
-	{ "forward",		NF_INET_FORWARD },
-	{ "output",		NF_INET_LOCAL_OUT },
-	{ "postrouting",	NF_INET_POST_ROUTING },
+	{ NFPROTO_INET,		"prerouting",	NF_INET_PRE_ROUTING },
+	{ NFPROTO_INET,		"input",	NF_INET_LOCAL_IN },
+	{ NFPROTO_INET,		"forward",	NF_INET_FORWARD },
+	{ NFPROTO_INET,		"output",	NF_INET_LOCAL_OUT },
+	{ NFPROTO_INET,		"postrouting",	NF_INET_POST_ROUTING },
+	{ NFPROTO_BRIDGE,	"prerouting",	NF_INET_PRE_ROUTING },
+	{ NFPROTO_BRIDGE,	"input",	NF_INET_LOCAL_IN },
+	{ NFPROTO_BRIDGE,	"forward",	NF_INET_FORWARD },
+	{ NFPROTO_BRIDGE,	"output",	NF_INET_LOCAL_OUT },
+	{ NFPROTO_BRIDGE,	"postrouting",	NF_INET_POST_ROUTING },
+	{ NFPROTO_ARP,		"input",	NF_ARP_IN },
+	{ NFPROTO_ARP,		"output",	NF_ARP_OUT },
+	{ NFPROTO_NETDEV,	"ingress",	NF_NETDEV_INGRESS },
+	{ NFPROTO_NETDEV,	"egress",	NF_NETDEV_EGRESS },
+};
+
+/* the families "family NAME" names; the table the selectors compile in */
+static const struct trace_family {
+	const char	*name;
+	unsigned int	family;
+} trace_families[] = {
+	{ "ip",		NFPROTO_INET },
+	{ "ip6",	NFPROTO_INET },
+	{ "inet",	NFPROTO_INET },
+	{ "arp",	NFPROTO_ARP },
+	{ "bridge",	NFPROTO_BRIDGE },
+	{ "netdev",	NFPROTO_NETDEV },
+};
+
+#define ARRAY_LEN(a)	(sizeof(a) / sizeof((a)[0]))
+
+static int hook_lookup(unsigned int family, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_LEN(trace_hooks); i++)
+		if (trace_hooks[i].family == family &&
+		    !strcmp(trace_hooks[i].name, name))
+			return (int)trace_hooks[i].hook;
+	return -1;
+}
+
+/*
+ * A header selector of protocol @proto among the words: "@proto FIELD"
+ * (so "meta iiftype ether" names no Ethernet field).
+ */
+static bool has_header(const char *sel, const char *proto)
+{
+	static const char *const fields[] = {
+		"saddr", "daddr", "type", "id", "pcp", "cfi", "dei",
+		"htype", "ptype", "hlen", "plen", "operation",
+	};
+	size_t n = strlen(proto), i, f;
+	const char *p;
+
+	for (p = sel; (p = strstr(p, proto)) != NULL; p += n) {
+		if ((p != sel && p[-1] != ' ') || p[n] != ' ')
+			continue;
+		for (i = 0; i < ARRAY_LEN(fields); i++) {
+			f = strlen(fields[i]);
+			if (!strncmp(p + n + 1, fields[i], f) &&
+			    (p[n + 1 + f] == ' ' || !p[n + 1 + f]))
+				return true;
+		}
+	}
+	return false;
+}
+
+/**
+ * struct trace_args - the words of "trace packet" sorted out
+ * @sel: the selectors, joined with spaces
+ * @hook: NF_*_ hook number of @family, -1 to follow from the selectors
+ * @family: NFPROTO_INET (ip, ip6, inet tables), _ARP, _BRIDGE, _NETDEV
+ */
+struct trace_args {
+	char		*sel;
+	int		hook;
+	unsigned int	family;
 };
 
 static const struct {
@@ -69,43 +150,71 @@ static const char *verdict_name(int code)
 	return "unknown";
 }
 
-/* "hook NAME" taken out of the words; the rest joined with spaces. */
+/*
+ * "hook NAME" and "family NAME" taken out of the words, the rest joined
+ * with spaces; then the family and the hook number decided.
+ */
 static int split_args(struct nftc_ctx *ctx, int argc, char **argv,
-		      char **sel, int *hook)
+		      struct trace_args *ta)
 {
+	const char *hook = NULL, *fam = NULL;
 	size_t len = 1, i;
 	int k;
 
-	*hook = -1;
+	ta->hook = -1;
+	ta->family = NFPROTO_INET;
 	for (k = 0; k < argc; k++)
 		len += strlen(argv[k]) + 1;
-	*sel = calloc(1, len);
-	if (!*sel)
+	ta->sel = calloc(1, len);
+	if (!ta->sel)
 		return -1;
 	for (k = 0; k < argc; k++) {
 		if (!strcmp(argv[k], "hook") && k + 1 < argc) {
-			for (i = 0; i < sizeof(trace_hooks) /
-				    sizeof(trace_hooks[0]); i++)
-				if (!strcmp(argv[k + 1], trace_hooks[i].name))
-					*hook = (int)trace_hooks[i].hook;
-			if (*hook < 0) {
-				erec_error(&ctx->erq, NULL,
-					   "unknown hook \"%s\"", argv[k + 1]);
-				return -1;
-			}
-			k++;
+			hook = argv[++k];
 			continue;
 		}
-		if (**sel)
-			strcat(*sel, " ");
-		strcat(*sel, argv[k]);
+		if (!strcmp(argv[k], "family") && k + 1 < argc) {
+			fam = argv[++k];
+			continue;
+		}
+		if (*ta->sel)
+			strcat(ta->sel, " ");
+		strcat(ta->sel, argv[k]);
+	}
+	if (fam) {
+		for (i = 0; i < ARRAY_LEN(trace_families); i++)
+			if (!strcmp(fam, trace_families[i].name))
+				break;
+		if (i == ARRAY_LEN(trace_families)) {
+			erec_error(&ctx->erq, NULL, "unknown family \"%s\"",
+				   fam);
+			return -1;
+		}
+		ta->family = trace_families[i].family;
+	} else if (hook && (!strcmp(hook, "ingress") ||
+			    !strcmp(hook, "egress"))) {
+		ta->family = NFPROTO_NETDEV;
+	} else if (has_header(ta->sel, "arp")) {
+		ta->family = NFPROTO_ARP;
+	} else if (has_header(ta->sel, "ether") ||
+		   has_header(ta->sel, "vlan")) {
+		ta->family = NFPROTO_BRIDGE;
+	}
+	if (hook) {
+		ta->hook = hook_lookup(ta->family, hook);
+		if (ta->hook < 0) {
+			erec_error(&ctx->erq, NULL,
+				   "unknown hook \"%s\" for family %s", hook,
+				   nftc_family_name(ta->family));
+			return -1;
+		}
 	}
 	return 0;
 }
 
-/* The selectors as one rule of an inet table, compiled into @batch. */
+/* The selectors as one rule of a @family table, compiled into @batch. */
 static int compile_selectors(struct nftc_ctx *ctx, const char *sel,
-			     struct nftc_batch **batch)
+			     unsigned int family, struct nftc_batch **batch)
 {
 	struct list_head cmds = LIST_HEAD_INIT(cmds);
 	size_t len = strlen(sel) + 128;
@@ -115,8 +224,8 @@ static int compile_selectors(struct nftc_ctx *ctx, const char *sel,
 	*batch = NULL;
 	if (!text)
 		return -1;
-	snprintf(text, len, "table inet " TRACE_TABLE
-		 " { chain c { %s; }; }\n", sel);
+	snprintf(text, len, "table %s " TRACE_TABLE
+		 " { chain c { %s; }; }\n", nftc_family_name(family), sel);
 	ret = nftc_parse_buffer(ctx, text, &cmds);
 	if (ret == 0)
 		ret = nftc_evaluate(ctx, &cmds);
@@ -208,11 +317,18 @@ static void trace_rule_free(struct trace_rule *tr)
 		nftnl_set_list_free(tr->sets);
 }
 
-static unsigned int default_hook(const struct pkt_spec *ps)
+static unsigned int default_hook(const struct pkt_spec *ps,
+				 unsigned int family)
 {
 	bool in = ps->meta.iifname[0] || ps->meta.iif;
 	bool out = ps->meta.oifname[0] || ps->meta.oif;
 
+	switch (family) {
+	case NFPROTO_ARP:
+		return out && !in ? NF_ARP_OUT : NF_ARP_IN;
+	case NFPROTO_NETDEV:
+		return out && !in ? NF_NETDEV_EGRESS : NF_NETDEV_INGRESS;
+	}
 	if (in && out)
 		return NF_INET_FORWARD;
 	return out ? NF_INET_LOCAL_OUT : NF_INET_LOCAL_IN;
@@ -295,40 +411,72 @@ static uint32_t trace_id(const uint8_t *p, int len)
 	return h;
 }
 
+/*
+ * The packet of @ps for @family at @hook into @bytes and @meta; @family
+ * becomes the one nftvm_eval() takes.  Returns the length or -1.
+ */
+static int trace_build(const struct pkt_spec *ps, unsigned int *family,
+		       int hook, uint8_t *bytes, size_t cap,
+		       struct nftvm_pktmeta *meta)
+{
+	bool rx;
+	int len;
+
+	*meta = ps->meta;
+	switch (*family) {
+	case NFPROTO_BRIDGE:
+	case NFPROTO_NETDEV:
+		/* frames travel on Ethernet devices */
+		if (meta->iif && !meta->iiftype)
+			meta->iiftype = 1;
+		if (meta->oif && !meta->oiftype)
+			meta->oiftype = 1;
+		return pkt_build_l2(ps, *family, bytes, cap);
+	case NFPROTO_ARP:
+		rx = hook == NF_ARP_IN;
+		len = pkt_build_l2(ps, *family, bytes, cap);
+		if (rx)
+			meta->ll_len = (uint8_t)pkt_build_ether(ps, 0x0806,
+								meta->ll);
+		return len;
+	}
+	len = pkt_build(ps, bytes, cap);
+	if (len < 0)
+		return -1;
+	*family = (bytes[0] >> 4) == 6 ? NFPROTO_IPV6 : NFPROTO_IPV4;
+	if (hook == NF_INET_PRE_ROUTING || hook == NF_INET_LOCAL_IN ||
+	    hook == NF_INET_FORWARD) {
+		/* a received packet has its Ethernet header: "ether type
+		 * ip6", the dependency nft writes after "meta iiftype
+		 * ether", reads it, "ether saddr" its address */
+		meta->ll_len = (uint8_t)pkt_build_ether(ps,
+			*family == NFPROTO_IPV6 ? 0x86dd : 0x0800, meta->ll);
+	}
+	return len;
+}
+
 static int trace_run(struct nftc_ctx *ctx, struct nftc_offline *off,
-		     const struct pkt_spec *ps, int hook, const char *sel,
-		     FILE *out)
+		     const struct pkt_spec *ps, unsigned int family, int hook,
+		     const char *sel, FILE *out)
 {
 	struct nftvm_result *res = calloc(1, sizeof(*res));
-	static uint8_t bytes[PKT_LEN_MAX];
+	static uint8_t bytes[PKT_LEN_MAX + PKT_LL_MAX];
 	struct nftvm_pkt pkt = { .data = bytes };
 	struct nftvm_pktmeta meta;
 	struct nftc_ruleset rs;
-	unsigned int family, i;
+	unsigned int i;
 	uint32_t id;
 	int len, ret;
 
 	if (!res)
 		return -1;
-	len = pkt_build(ps, bytes, sizeof(bytes));
+	len = trace_build(ps, &family, hook, bytes, sizeof(bytes), &meta);
 	if (len < 0) {
 		free(res);
 		erec_error(&ctx->erq, NULL, "packet too large to trace");
 		return -1;
 	}
 	pkt.len = (uint32_t)len;
-	family = (bytes[0] >> 4) == 6 ? NFPROTO_IPV6 : NFPROTO_IPV4;
-	meta = ps->meta;
-	if (hook == NF_INET_PRE_ROUTING || hook == NF_INET_LOCAL_IN ||
-	    hook == NF_INET_FORWARD) {
-		/* a received packet has its Ethernet header (zero
-		 * addresses): "ether type ip6", the dependency nft writes
-		 * after "meta iiftype ether", reads it */
-		meta.ll_len = 14;
-		memset(meta.ll, 0, 12);
-		meta.ll[12] = family == NFPROTO_IPV6 ? 0x86 : 0x08;
-		meta.ll[13] = family == NFPROTO_IPV6 ? 0xdd : 0x00;
-	}
 	ret = nftvm_eval(nftc_offline_vm(off), (unsigned int)hook, family,
 			 &pkt, &meta, res);
 	if (ret < 0) {
@@ -357,35 +505,39 @@ static int trace_run(struct nftc_ctx *ctx, struct nftc_offline *off,
 static int trace_pcap_args(struct nftc_ctx *ctx, struct nftc_offline *off,
 			   int argc, char **argv, FILE *out)
 {
-	char *rest = NULL;
-	int hook, ret;
+	struct trace_args ta = { 0 };
+	int ret;
 
 	if (argc < 1) {
 		erec_error(&ctx->erq, NULL, "trace pcap needs a file");
 		return -1;
 	}
-	ret = split_args(ctx, argc - 1, argv + 1, &rest, &hook);
-	if (ret == 0 && *rest) {
+	ret = split_args(ctx, argc - 1, argv + 1, &ta);
+	if (ret == 0 && *ta.sel) {
 		erec_error(&ctx->erq, NULL, "trace pcap: unexpected \"%s\"",
-			   rest);
+			   ta.sel);
 		ret = -1;
 	}
-	free(rest);
+	if (ret == 0 && ta.family != NFPROTO_INET) {
+		erec_error(&ctx->erq, NULL, "trace pcap: IP packets only");
+		ret = -1;
+	}
+	free(ta.sel);
 	if (ret < 0)
 		return -1;
 	return nftc_trace_pcap(ctx, off, argv[0],
-			       hook >= 0 ? (unsigned int)hook :
-					   NF_INET_LOCAL_IN, out);
+			       ta.hook >= 0 ? (unsigned int)ta.hook :
+					      NF_INET_LOCAL_IN, out);
 }
 
 /* The packet @sel describes (a compiled rule read back into @tr, @ps). */
 static int selectors_spec(struct nftc_ctx *ctx, const char *sel,
-			  struct nftc_batch **batch, struct trace_rule *tr,
-			  struct pkt_spec *ps)
+			  unsigned int family, struct nftc_batch **batch,
+			  struct trace_rule *tr, struct pkt_spec *ps)
 {
 	char why[160];
 
-	if (compile_selectors(ctx, sel, batch) < 0)
+	if (compile_selectors(ctx, sel, family, batch) < 0)
 		return -1;
 	if (trace_rule_read(tr, *batch) < 0) {
 		erec_error(&ctx->erq, NULL, "no selectors to trace");
@@ -403,9 +555,9 @@ int nftc_trace_packet(struct nftc_ctx *ctx, struct nftc_offline *off,
 {
 	struct trace_rule tr = { 0 };
 	struct nftc_batch *batch = NULL;
+	struct trace_args ta = { 0 };
 	struct pkt_spec ps;
-	char *sel = NULL;
-	int hook, ret = -1;
+	int ret = -1;
 
 	if (!off) {
 		erec_error(&ctx->erq, NULL,
@@ -417,16 +569,18 @@ int nftc_trace_packet(struct nftc_ctx *ctx, struct nftc_offline *off,
 	/* "packet" */
 	argc--;
 	argv++;
-	if (split_args(ctx, argc, argv, &sel, &hook) < 0)
+	if (split_args(ctx, argc, argv, &ta) < 0)
 		goto out;
-	if (selectors_spec(ctx, sel, &batch, &tr, &ps) < 0)
+	if (selectors_spec(ctx, ta.sel, ta.family, &batch, &tr, &ps) < 0)
 		goto out;
-	ret = trace_run(ctx, off, &ps, hook >= 0 ? hook : (int)default_hook(&ps),
-			sel, out);
+	ret = trace_run(ctx, off, &ps, ta.family,
+			ta.hook >= 0 ? ta.hook :
+				       (int)default_hook(&ps, ta.family),
+			ta.sel, out);
 out:
 	trace_rule_free(&tr);
 	nftc_batch_free(batch);
-	free(sel);
+	free(ta.sel);
 	return ret;
 }
 
@@ -450,7 +604,7 @@ int nftc_trace_eval(struct nftc_ctx *ctx, struct nftvm *vm, const char *sel,
 	struct pkt_spec ps;
 	int len, ret = -1;
 
-	if (selectors_spec(ctx, sel, &batch, &tr, &ps) < 0)
+	if (selectors_spec(ctx, sel, NFPROTO_INET, &batch, &tr, &ps) < 0)
 		goto out;
 	len = pkt_build(&ps, bytes, sizeof(bytes));
 	if (len < 0) {
@@ -460,7 +614,7 @@ int nftc_trace_eval(struct nftc_ctx *ctx, struct nftvm *vm, const char *sel,
 	pkt.len = (uint32_t)len;
 	memset(res, 0, sizeof(*res));
 	ret = nftvm_eval(vm, hook >= 0 ? (unsigned int)hook :
-			 default_hook(&ps),
+			 default_hook(&ps, NFPROTO_INET),
 			 (bytes[0] >> 4) == 6 ? NFPROTO_IPV6 : NFPROTO_IPV4,
 			 &pkt, &ps.meta, res);
 	if (ret < 0) {

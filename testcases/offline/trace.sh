@@ -232,5 +232,103 @@ expect "$C" accept sctp chunk abort exists
 has 'policy accept'
 expect "$C" drop tcp dport 5
 
+# Layer 2 families.  bridge frames (selectors with "ether"/"vlan", or
+# "family bridge"): link, network and transport fields of one frame,
+# chains of a hook by priority, an 802.1Q tag in front of the IP header.
+# netdev ("hook ingress"/"egress"): chains of the packet's device only,
+# with the inet tables' ingress chains merged by priority.  arp (a word
+# "arp"): the ARP header is the network header.
+cat > "$work/l2.nft" <<'NFT'
+table bridge b {
+	chain pre {
+		type filter hook prerouting priority -10; policy accept;
+		ether saddr 02:00:00:00:00:09 drop
+		vlan id 10 jump v10
+		ether type arp accept
+	}
+	chain late {
+		type filter hook prerouting priority 10; policy accept;
+		ip daddr 192.0.2.66 drop
+	}
+	chain v10 {
+		ip saddr 10.0.0.1 drop
+	}
+	chain fwd {
+		type filter hook forward priority 0; policy drop;
+		ether type ip tcp dport 22 accept
+	}
+}
+table netdev n {
+	chain ing {
+		type filter hook ingress device "veth0" priority 0; policy accept;
+		ether type ip6 drop
+		meta protocol ip udp dport 53 drop
+	}
+	chain eg {
+		type filter hook egress device "veth0" priority 0; policy accept;
+		meta l4proto tcp drop
+	}
+}
+table inet i {
+	chain ing {
+		type filter hook ingress device "veth0" priority -5; policy accept;
+		ip saddr 10.9.9.9 drop
+	}
+}
+table arp a {
+	chain in {
+		type filter hook input priority 0; policy accept;
+		arp operation request meta iifname "veth7" drop
+	}
+	chain out {
+		type filter hook output priority 0; policy accept;
+		arp operation reply drop
+	}
+}
+NFT
+B="$work/l2"
+"$NFT" --offline "$B" -f "$work/l2.nft" || { echo "load failed"; exit 1; }
+expect "$B" drop ether saddr 02:00:00:00:00:09 hook prerouting
+has 'bridge b pre rule ether saddr 02:00:00:00:00:09 drop (verdict drop)'
+expect "$B" accept ether saddr 02:00:00:00:00:08 hook prerouting
+expect "$B" drop vlan id 10 ip saddr 10.0.0.1 hook prerouting
+has 'bridge b pre rule vlan id 10 jump v10 (verdict jump v10)'
+has 'bridge b v10 rule ip saddr 10.0.0.1 drop (verdict drop)'
+expect "$B" accept vlan id 11 ip saddr 10.0.0.1 hook prerouting
+expect "$B" accept vlan id 10 ip saddr 10.0.0.2 hook prerouting
+has 'bridge b v10 verdict continue'
+# the accept of the first chain moves on to the later one
+expect "$B" drop family bridge ip daddr 192.0.2.66 hook prerouting
+has 'bridge b pre policy accept'
+expect "$B" accept family bridge arp operation request hook prerouting
+has 'bridge b pre rule ether type arp accept (verdict accept)'
+# both interfaces named: forward
+expect "$B" accept ether type ip tcp dport 22 iifname '"veth0"' \
+	oifname '"veth1"'
+expect "$B" drop ether type ip tcp dport 23 iifname '"veth0"' \
+	oifname '"veth1"'
+expect "$B" drop ether type ip6 tcp dport 22 hook forward
+# netdev: the device decides which chains run
+expect "$B" drop hook ingress meta iifname '"veth0"' udp dport 53
+has 'netdev n ing rule meta protocol ip udp dport 53 drop (verdict drop)'
+expect "$B" accept hook ingress meta iifname '"veth1"' udp dport 53
+expect "$B" drop hook ingress iifname '"veth0"' ip6 saddr 2001:db8::1
+expect "$B" drop hook ingress iifname '"veth0"' ip saddr 10.9.9.9
+has 'inet i ing rule ip saddr 10.9.9.9 drop (verdict drop)'
+expect "$B" accept hook ingress iifname '"veth0"' ip saddr 10.9.9.8 \
+	udp dport 54
+has 'inet i ing policy accept'
+has 'netdev n ing policy accept'
+expect "$B" drop hook egress oifname '"veth0"' tcp dport 80
+expect "$B" accept hook egress oifname '"veth2"' tcp dport 80
+expect "$B" accept oifname '"veth0"' family netdev udp dport 80
+# arp: input by default, output with "hook output"
+expect "$B" drop arp operation request iifname '"veth7"'
+has 'arp a in rule arp operation request iifname "veth7" drop (verdict drop)'
+expect "$B" accept arp operation request iifname '"veth6"'
+expect "$B" accept arp operation reply
+expect "$B" drop arp operation reply hook output
+expect "$B" accept arp operation request hook output
+
 echo "offline trace: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -5,6 +5,7 @@
  */
 #define _GNU_SOURCE
 #include "check_vm_common.h"
+#include <libnftnl/object.h>
 
 static struct nftvm *vm;
 
@@ -631,6 +632,349 @@ START_TEST(test_mutations)
 }
 END_TEST
 
+START_TEST(test_destroy)
+{
+	uint32_t k1 = 1, k2 = 2;
+	struct nftnl_set *s;
+	struct vmb v;
+
+	load_base();
+
+	/* a missing table, chain, rule (by handle or chain), set, element
+	 * or object is no error ... */
+	vmb_begin(&v);
+	vmb_deltable(&v, NFPROTO_IPV4, "zz");
+	vmb_retype_last(&v, NFTVM_MSG_DESTROYTABLE);
+	vmb_delchain(&v, NFPROTO_IPV4, "t", "zz");
+	vmb_retype_last(&v, NFTVM_MSG_DESTROYCHAIN);
+	vmb_delrule(&v, NFPROTO_IPV4, "t", "in", 99);
+	vmb_retype_last(&v, NFTVM_MSG_DESTROYRULE);
+	vmb_delrule(&v, NFPROTO_IPV4, "t", "zz", 0);
+	vmb_retype_last(&v, NFTVM_MSG_DESTROYRULE);
+	s = mk_set("t", "zz", 1, 0, 4, 0, 0);
+	nftnl_set_nlmsg_build_payload(vmb_hdr(&v, NFT_MSG_DELSET,
+					      NFPROTO_IPV4, 0), s);
+	vmb_next(&v);
+	nftnl_set_free(s);
+	vmb_retype_last(&v, NFTVM_MSG_DESTROYSET);
+	ck_assert_int_eq(vmb_send(vm, &v, NULL), 0);
+	ck_assert_int_eq(nftvm_object_count(vm), 4);
+	/* ... and a missing chain does not turn into a flush of the table */
+	ck_assert_int_eq(nftvm_rule_count(vm, NFPROTO_IPV4, "t", "in"), 1);
+
+	/* the table or set the object would live in must exist */
+	vmb_begin(&v);
+	vmb_delchain(&v, NFPROTO_IPV4, "zz", "c1");
+	vmb_retype_last(&v, NFTVM_MSG_DESTROYCHAIN);
+	expect_fail(&v, ENOENT, 1, NFTA_CHAIN_TABLE);
+	vmb_begin(&v);
+	vmb_delrule(&v, NFPROTO_IPV4, "zz", "in", 3);
+	vmb_retype_last(&v, NFTVM_MSG_DESTROYRULE);
+	expect_fail(&v, ENOENT, 1, NFTA_RULE_TABLE);
+
+	/* elements: the missing one is skipped, the present one goes */
+	vmb_begin(&v);
+	s = mk_set("t", "s", 1, 0, 4, 0, 0);
+	vmb_set(&v, NFPROTO_IPV4, s);
+	set_add_key(s, &k1, 4, 0);
+	vmb_elems(&v, NFPROTO_IPV4, s, NFT_MSG_NEWSETELEM, NLM_F_CREATE);
+	nftnl_set_free(s);
+	ck_assert_int_eq(vmb_send(vm, &v, NULL), 0);
+	ck_assert_int_eq(nftvm_set_nelems(vm, NFPROTO_IPV4, "t", "s"), 1);
+	s = mk_set("t", "s", 1, 0, 4, 0, 0);
+	set_add_key(s, &k2, 4, 0);
+	set_add_key(s, &k1, 4, 0);
+	vmb_begin(&v);
+	vmb_elems(&v, NFPROTO_IPV4, s, NFT_MSG_DELSETELEM, 0);
+	vmb_retype_last(&v, NFTVM_MSG_DESTROYSETELEM);
+	ck_assert_int_eq(vmb_send(vm, &v, NULL), 0);
+	ck_assert_int_eq(nftvm_set_nelems(vm, NFPROTO_IPV4, "t", "s"), 0);
+	/* DEL of the same is still -ENOENT, blaming the first element */
+	vmb_begin(&v);
+	vmb_elems(&v, NFPROTO_IPV4, s, NFT_MSG_DELSETELEM, 0);
+	expect_fail(&v, ENOENT, 1, 1);
+	nftnl_set_free(s);
+
+	/* in use is in use: DESTROY is no force */
+	vmb_begin(&v);
+	vmb_rule(&v, NFPROTO_IPV4, "t", "in", x_verdict(NFT_JUMP, "c1"));
+	ck_assert_int_eq(vmb_send(vm, &v, NULL), 0);
+	vmb_begin(&v);
+	vmb_delchain(&v, NFPROTO_IPV4, "t", "c1");
+	vmb_retype_last(&v, NFTVM_MSG_DESTROYCHAIN);
+	expect_fail(&v, EBUSY, 1, NFTA_CHAIN_NAME);
+
+	/* present objects go as with DEL */
+	vmb_begin(&v);
+	vmb_delrule(&v, NFPROTO_IPV4, "t", "in", 0);
+	vmb_retype_last(&v, NFTVM_MSG_DESTROYRULE);
+	vmb_delchain(&v, NFPROTO_IPV4, "t", "c1");
+	vmb_retype_last(&v, NFTVM_MSG_DESTROYCHAIN);
+	vmb_deltable(&v, NFPROTO_IPV4, "t");
+	vmb_retype_last(&v, NFTVM_MSG_DESTROYTABLE);
+	ck_assert_int_eq(vmb_send(vm, &v, NULL), 0);
+	ck_assert_int_eq(nftvm_object_count(vm), 0);
+
+	/* GETSETELEM_RESET and beyond are no batch messages */
+	vmb_begin(&v);
+	vmb_deltable(&v, NFPROTO_IPV4, "t");
+	vmb_retype_last(&v, NFTVM_MSG_DESTROYFLOWTABLE + 1);
+	expect_fail(&v, EINVAL, 1, -1);
+}
+END_TEST
+
+static void key_be(uint8_t *k, unsigned int v)
+{
+	memset(k, 0, 4);
+	k[3] = (uint8_t)v;
+}
+
+/* one NEWSETELEM of boundaries "s<k>" / "e<k>" into interval set "r" */
+static int add_bounds(const char *spec, int flags)
+{
+	struct nftnl_set *s = mk_set("t", "r", 7, NFT_SET_INTERVAL, 4, 0, 0);
+	const char *p = spec;
+	uint8_t k[4];
+	struct vmb v;
+	char *end;
+
+	while (*p) {
+		key_be(k, (unsigned int)strtoul(p + 1, &end, 10));
+		set_add_key(s, k, 4, *p == 'e' ? NFT_SET_ELEM_INTERVAL_END : 0);
+		p = end;
+		while (*p == ' ')
+			p++;
+	}
+	vmb_begin(&v);
+	vmb_elems(&v, NFPROTO_IPV4, s, NFT_MSG_NEWSETELEM,
+		  NLM_F_CREATE | flags);
+	nftnl_set_free(s);
+	return vmb_send(vm, &v, NULL);
+}
+
+/*
+ * Interval overlaps at insertion, as check_vm_set_kernel finds the
+ * kernel's rbtree answering them: -EEXIST for an overlap with or without
+ * NLM_F_EXCL, an identical interval again only with it, nft's end marker
+ * at key 0 never.
+ */
+START_TEST(test_interval_overlap)
+{
+	struct nftnl_set *s;
+	struct vmb v;
+
+	load_base();
+	vmb_begin(&v);
+	s = mk_set("t", "r", 7, NFT_SET_INTERVAL, 4, 0, 0);
+	vmb_set(&v, NFPROTO_IPV4, s);
+	nftnl_set_free(s);
+	ck_assert_int_eq(vmb_send(vm, &v, NULL), 0);
+
+	ck_assert_int_eq(add_bounds("e0 s10 e20", 0), 0);
+	ck_assert_int_eq(add_bounds("s10 e20", 0), 0);
+	ck_assert_int_eq(add_bounds("s10 e20", NLM_F_EXCL), -EEXIST);
+	ck_assert_int_eq(add_bounds("e0", NLM_F_EXCL), 0);
+	ck_assert_int_eq(add_bounds("s15 e25", 0), -EEXIST);	/* inside */
+	ck_assert_int_eq(add_bounds("s5 e15", 0), -EEXIST);	/* across */
+	ck_assert_int_eq(add_bounds("s5 e25", 0), -EEXIST);	/* around */
+	ck_assert_int_eq(add_bounds("s10 e15", 0), -EEXIST);	/* same start */
+	ck_assert_int_eq(add_bounds("s20 e30", 0), 0);		/* adjacent */
+	ck_assert_int_eq(add_bounds("s5 e10", 0), 0);
+	ck_assert_int_eq(nftvm_set_nelems(vm, NFPROTO_IPV4, "t", "r"), 7);
+}
+END_TEST
+
+/*
+ * Expired elements leave the set once the clock passes them: count,
+ * lookups, the dump; an interval's end goes with its start, and a
+ * verdict map element gives back the chain it jumps to.
+ */
+START_TEST(test_expiry_gc)
+{
+	struct nftnl_set_elem *e;
+	struct nftnl_set *s;
+	uint8_t k[4];
+	struct vmb v;
+
+	load_base();
+	nftvm_set_time(vm, 1000000000ull);
+	vmb_begin(&v);
+	s = mk_set("t", "h", 8, NFT_SET_TIMEOUT, 4, NFT_DATA_VERDICT, 0);
+	vmb_set(&v, NFPROTO_IPV4, s);
+	key_be(k, 1);
+	e = nftnl_set_elem_alloc();
+	nftnl_set_elem_set(e, NFTNL_SET_ELEM_KEY, k, 4);
+	nftnl_set_elem_set_u32(e, NFTNL_SET_ELEM_VERDICT, NFT_JUMP);
+	nftnl_set_elem_set_str(e, NFTNL_SET_ELEM_CHAIN, "c1");
+	nftnl_set_elem_set_u64(e, NFTNL_SET_ELEM_TIMEOUT, 100);
+	nftnl_set_elem_add(s, e);
+	key_be(k, 2);
+	e = nftnl_set_elem_alloc();
+	nftnl_set_elem_set(e, NFTNL_SET_ELEM_KEY, k, 4);
+	nftnl_set_elem_set_u32(e, NFTNL_SET_ELEM_VERDICT, NF_DROP);
+	nftnl_set_elem_set_u64(e, NFTNL_SET_ELEM_TIMEOUT, 5000);
+	nftnl_set_elem_add(s, e);
+	vmb_elems(&v, NFPROTO_IPV4, s, NFT_MSG_NEWSETELEM, NLM_F_CREATE);
+	nftnl_set_free(s);
+	s = mk_set("t", "i", 9, NFT_SET_TIMEOUT | NFT_SET_INTERVAL, 4, 0, 0);
+	vmb_set(&v, NFPROTO_IPV4, s);
+	key_be(k, 10);
+	e = nftnl_set_elem_alloc();
+	nftnl_set_elem_set(e, NFTNL_SET_ELEM_KEY, k, 4);
+	nftnl_set_elem_set_u64(e, NFTNL_SET_ELEM_TIMEOUT, 100);
+	nftnl_set_elem_add(s, e);
+	key_be(k, 20);
+	set_add_key(s, k, 4, NFT_SET_ELEM_INTERVAL_END);
+	vmb_elems(&v, NFPROTO_IPV4, s, NFT_MSG_NEWSETELEM, NLM_F_CREATE);
+	nftnl_set_free(s);
+	ck_assert_int_eq(vmb_send(vm, &v, NULL), 0);
+	ck_assert_int_eq(nftvm_set_nelems(vm, NFPROTO_IPV4, "t", "h"), 2);
+	ck_assert_int_eq(nftvm_set_nelems(vm, NFPROTO_IPV4, "t", "i"), 2);
+
+	/* c1 is a verdict map's jump target */
+	vmb_begin(&v);
+	vmb_delchain(&v, NFPROTO_IPV4, "t", "c1");
+	expect_fail(&v, EBUSY, 1, NFTA_CHAIN_NAME);
+
+	nftvm_set_time(vm, 1000000000ull + 99 * 1000000ull);
+	ck_assert_int_eq(nftvm_set_nelems(vm, NFPROTO_IPV4, "t", "h"), 2);
+	nftvm_set_time(vm, 1000000000ull + 100 * 1000000ull);
+	ck_assert_int_eq(nftvm_set_nelems(vm, NFPROTO_IPV4, "t", "h"), 1);
+	ck_assert_int_eq(nftvm_set_nelems(vm, NFPROTO_IPV4, "t", "i"), 0);
+
+	/* the reference went with the element */
+	vmb_begin(&v);
+	vmb_delchain(&v, NFPROTO_IPV4, "t", "c1");
+	ck_assert_int_eq(vmb_send(vm, &v, NULL), 0);
+}
+END_TEST
+
+/* a chain to bind, named @name, in table t */
+static void vmb_bind_chain(struct vmb *v, const char *name)
+{
+	struct nftnl_chain *c = nftnl_chain_alloc();
+	struct nlmsghdr *nlh;
+
+	nftnl_chain_set_str(c, NFTNL_CHAIN_TABLE, "t");
+	nftnl_chain_set_str(c, NFTNL_CHAIN_NAME, name);
+	nftnl_chain_set_u32(c, NFTNL_CHAIN_FLAGS, NFT_CHAIN_BINDING);
+	nlh = vmb_hdr(v, NFT_MSG_NEWCHAIN, NFPROTO_IPV4, NLM_F_CREATE);
+	nftnl_chain_nlmsg_build_payload(nlh, c);
+	nftnl_chain_free(c);
+	vmb_next(v);
+}
+
+/*
+ * Bound chains, the rules check_vm_kernel finds the kernel keeping: one
+ * jump binds, a chain nobody binds fails the batch, a second jump and
+ * own deletions are refused, and the chain goes with its rule; a packet
+ * runs through it as through any chain.
+ */
+START_TEST(test_bound_chain)
+{
+	struct nftvm_result res;
+	struct pkt p;
+	struct vmb v;
+
+	load_base();
+	vmb_begin(&v);
+	vmb_bind_chain(&v, "b1");
+	vmb_rule(&v, NFPROTO_IPV4, "t", "b1", x_counter(),
+		 x_verdict(NF_ACCEPT, NULL));
+	vmb_rule(&v, NFPROTO_IPV4, "t", "c1", x_verdict(NFT_JUMP, "b1"));
+	vmb_rule_flags(&v, NFPROTO_IPV4, "t", "in",
+		       NLM_F_CREATE | NLM_F_APPEND, 0,
+		       x_verdict(NFT_JUMP, "c1"), NULL);
+	ck_assert_int_eq(vmb_send(vm, &v, NULL), 0);
+
+	vmb_begin(&v);
+	vmb_bind_chain(&v, "b2");
+	expect_fail(&v, EINVAL, -1, -1);
+	vmb_begin(&v);
+	vmb_rule(&v, NFPROTO_IPV4, "t", "c1", x_verdict(NFT_GOTO, "b1"));
+	expect_fail(&v, EINVAL, 1, -1);
+	vmb_begin(&v);
+	vmb_delchain(&v, NFPROTO_IPV4, "t", "b1");
+	expect_fail(&v, EOPNOTSUPP, 1, NFTA_CHAIN_NAME);
+	vmb_begin(&v);
+	vmb_rule(&v, NFPROTO_IPV4, "t", "b1", x_counter());
+	expect_fail(&v, EOPNOTSUPP, 1, -1);
+
+	/* the base chain's first rule drops: move it out of the way */
+	vmb_begin(&v);
+	vmb_delrule(&v, NFPROTO_IPV4, "t", "in", 3);
+	ck_assert_int_eq(vmb_send(vm, &v, NULL), 0);
+	mk_ip4(&p, "10.0.0.1", "10.0.0.2", IPPROTO_TCP, 1000, 22);
+	ck_assert_int_eq(run(vm, NF_INET_LOCAL_IN, NFPROTO_IPV4, &p, NULL,
+			     &res), NF_ACCEPT);
+	ck_assert_str_eq(res.trace[res.ntrace - 1].chain, "b1");
+
+	/* flushing c1 takes b1 along */
+	vmb_begin(&v);
+	vmb_delrule(&v, NFPROTO_IPV4, "t", "c1", 0);
+	ck_assert_int_eq(vmb_send(vm, &v, NULL), 0);
+	ck_assert_int_eq(nftvm_rule_count(vm, NFPROTO_IPV4, "t", "b1"),
+			 -ENOENT);
+}
+END_TEST
+
+/* a quota object with @bytes, as NEWOBJ (@flags) */
+static int send_quota(uint64_t bytes, int flags)
+{
+	struct nftnl_obj *o = nftnl_obj_alloc();
+	struct nlmsghdr *nlh;
+	struct vmb v;
+
+	nftnl_obj_set_str(o, NFTNL_OBJ_TABLE, "t");
+	nftnl_obj_set_str(o, NFTNL_OBJ_NAME, "q");
+	nftnl_obj_set_u32(o, NFTNL_OBJ_TYPE, NFT_OBJECT_QUOTA);
+	nftnl_obj_set_u64(o, NFTNL_OBJ_QUOTA_BYTES, bytes);
+	vmb_begin(&v);
+	nlh = vmb_hdr(&v, NFT_MSG_NEWOBJ, NFPROTO_IPV4, NLM_F_CREATE | flags);
+	nftnl_obj_nlmsg_build_payload(nlh, o);
+	nftnl_obj_free(o);
+	vmb_next(&v);
+	return vmb_send(vm, &v, NULL);
+}
+
+/*
+ * NEWOBJ for a quota that exists takes its new limit and keeps what it
+ * consumed (check_vm_kernel compares this with the kernel): a rule
+ * "quota name q" matches again once the limit grows.
+ */
+START_TEST(test_obj_update)
+{
+	struct nftnl_expr *ref = nftnl_expr_alloc("objref");
+	struct nftvm_result res;
+	__u64 consumed;
+	struct pkt p;
+	struct vmb v;
+
+	load_base();
+	ck_assert_int_eq(send_quota(50, 0), 0);
+	nftnl_expr_set_u32(ref, NFTNL_EXPR_OBJREF_IMM_TYPE, NFT_OBJECT_QUOTA);
+	nftnl_expr_set_str(ref, NFTNL_EXPR_OBJREF_IMM_NAME, "q");
+	vmb_begin(&v);
+	vmb_delrule(&v, NFPROTO_IPV4, "t", "in", 3);
+	vmb_rule(&v, NFPROTO_IPV4, "t", "in", ref, x_verdict(NF_DROP, NULL));
+	ck_assert_int_eq(vmb_send(vm, &v, NULL), 0);
+
+	mk_ip4(&p, "10.0.0.1", "10.0.0.2", IPPROTO_UDP, 1000, 53);
+	/* 28 bytes each: the second passes 50, the quota no longer matches */
+	ck_assert_int_eq(run(vm, NF_INET_LOCAL_IN, NFPROTO_IPV4, &p, NULL,
+			     &res), NF_DROP);
+	ck_assert_int_eq(run(vm, NF_INET_LOCAL_IN, NFPROTO_IPV4, &p, NULL,
+			     &res), NF_ACCEPT);
+	ck_assert_int_eq(send_quota(100, NLM_F_EXCL), -EEXIST);
+	ck_assert_int_eq(send_quota(100, 0), 0);
+	ck_assert_int_eq(nftvm_obj_quota(vm, NFPROTO_IPV4, "t", "q",
+					 &consumed), 0);
+	ck_assert_uint_eq(consumed, 56);
+	ck_assert_int_eq(run(vm, NF_INET_LOCAL_IN, NFPROTO_IPV4, &p, NULL,
+			     &res), NF_DROP);
+}
+END_TEST
+
 static Suite *vm_batch_suite(void)
 {
 	Suite *s = suite_create("vm_batch");
@@ -646,6 +990,11 @@ static Suite *vm_batch_suite(void)
 	tcase_add_test(tc, test_anonymous_set_lifetime);
 	tcase_add_test(tc, test_bad_framing);
 	tcase_add_test(tc, test_mutations);
+	tcase_add_test(tc, test_destroy);
+	tcase_add_test(tc, test_interval_overlap);
+	tcase_add_test(tc, test_expiry_gc);
+	tcase_add_test(tc, test_bound_chain);
+	tcase_add_test(tc, test_obj_update);
 	suite_add_tcase(s, tc);
 	return s;
 }

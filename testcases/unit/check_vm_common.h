@@ -61,6 +61,31 @@ static inline void vmb_next(struct vmb *v)
 	mnl_nlmsg_batch_next(v->b);
 }
 
+/*
+ * The message added last, e.g. to turn a DEL built with libnftnl into its
+ * DESTROY twin (NFTVM_MSG_DESTROY*), which libnftnl may not know.
+ */
+static inline struct nlmsghdr *vmb_last(struct vmb *v)
+{
+	struct nlmsghdr *nlh = mnl_nlmsg_batch_head(v->b), *last = NULL;
+	size_t left = mnl_nlmsg_batch_size(v->b);
+
+	while (left >= sizeof(*nlh) && nlh->nlmsg_len >= sizeof(*nlh) &&
+	       nlh->nlmsg_len <= left) {
+		last = nlh;
+		left -= NLMSG_ALIGN(nlh->nlmsg_len) < left ?
+			NLMSG_ALIGN(nlh->nlmsg_len) : left;
+		nlh = (struct nlmsghdr *)((char *)nlh +
+					  NLMSG_ALIGN(nlh->nlmsg_len));
+	}
+	return last;
+}
+
+static inline void vmb_retype_last(struct vmb *v, int type)
+{
+	vmb_last(v)->nlmsg_type = (NFNL_SUBSYS_NFTABLES << 8) | type;
+}
+
 /* close the batch, run it, free it; returns the VM's answer */
 static inline int vmb_send(struct nftvm *vm, struct vmb *v,
 			   struct nftvm_err *err)

@@ -192,7 +192,7 @@ static unsigned int compare_counters_in(int family, const char *table)
 			      (unsigned long long)ks.ctr[i].handle,
 			      (unsigned long long)ks.ctr[i].packets,
 			      (unsigned long long)pk);
-		n++;
+	n++;
 	}
 	return n;
 }
@@ -570,6 +570,554 @@ START_TEST(test_diff_sctp)
 }
 END_TEST
 
+/* ------------------------------------------------------------ DESTROY */
+
+enum dkind { D_TABLE, D_CHAIN, D_RULE, D_SET, D_ELEM, D_OBJ };
+
+/* one DEL (or DESTROY) request naming objects that may be missing */
+struct dcase {
+	enum dkind	kind;
+	const char	*table;
+	const char	*name;		/* chain, set or object */
+	uint64_t	handle;		/* rule */
+	uint32_t	keys[2];	/* elements, 0 ends */
+};
+
+static void dcase_build(struct vmb *v, const struct dcase *c, bool destroy)
+{
+	static const int del[] = {
+		[D_TABLE] = NFT_MSG_DELTABLE, [D_CHAIN] = NFT_MSG_DELCHAIN,
+		[D_RULE] = NFT_MSG_DELRULE, [D_SET] = NFT_MSG_DELSET,
+		[D_ELEM] = NFT_MSG_DELSETELEM, [D_OBJ] = NFT_MSG_DELOBJ,
+	};
+	static const int des[] = {
+		[D_TABLE] = NFTVM_MSG_DESTROYTABLE,
+		[D_CHAIN] = NFTVM_MSG_DESTROYCHAIN,
+		[D_RULE] = NFTVM_MSG_DESTROYRULE,
+		[D_SET] = NFTVM_MSG_DESTROYSET,
+		[D_ELEM] = NFTVM_MSG_DESTROYSETELEM,
+		[D_OBJ] = NFTVM_MSG_DESTROYOBJ,
+	};
+	struct nftnl_set *s;
+	unsigned int i;
+
+	switch (c->kind) {
+	case D_TABLE:
+		vmb_deltable(v, NFPROTO_IPV4, c->table);
+		break;
+	case D_CHAIN:
+		vmb_delchain(v, NFPROTO_IPV4, c->table, c->name);
+		break;
+	case D_RULE:
+		vmb_delrule(v, NFPROTO_IPV4, c->table, c->name, c->handle);
+		break;
+	case D_SET:
+		s = mk_set(c->table, c->name, 1, 0, 4, 0, 0);
+		nftnl_set_nlmsg_build_payload(vmb_hdr(v, NFT_MSG_DELSET,
+						      NFPROTO_IPV4, 0), s);
+		vmb_next(v);
+		nftnl_set_free(s);
+		break;
+	case D_ELEM:
+		s = mk_set(c->table, c->name, 1, 0, 4, 0, 0);
+		for (i = 0; i < 2 && c->keys[i]; i++)
+			set_add_key(s, &c->keys[i], 4, 0);
+		vmb_elems(v, NFPROTO_IPV4, s, NFT_MSG_DELSETELEM, 0);
+		nftnl_set_free(s);
+		break;
+	case D_OBJ:
+		vmb_obj(v, NFPROTO_IPV4,
+			mk_obj(c->table, c->name, NFT_OBJECT_COUNTER),
+			NFT_MSG_DELOBJ, 0);
+		break;
+	}
+	vmb_retype_last(v, destroy ? des[c->kind] : del[c->kind]);
+	vmb_last(v)->nlmsg_flags |= NLM_F_ACK;
+}
+
+/* the kernel's answer to the one acknowledged message of a batch */
+static int nl_ack(void)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	const struct nlmsghdr *nlh;
+	int ret;
+
+	ret = mnl_socket_recvfrom(ks.nl, buf, sizeof(buf));
+	ck_assert_int_gt(ret, 0);
+	nlh = (const struct nlmsghdr *)buf;
+	ck_assert_int_eq(nlh->nlmsg_type, NLMSG_ERROR);
+	return ((const struct nlmsgerr *)mnl_nlmsg_get_payload(nlh))->error;
+}
+
+/* the same one-request batch to both; their answers must agree */
+static void dcase_both(const struct dcase *c, bool destroy)
+{
+	struct nftvm_err err;
+	struct vmb v;
+	int kret, vret;
+
+	vmb_begin(&v);
+	dcase_build(&v, c, destroy);
+	nftnl_batch_end(mnl_nlmsg_batch_current(v.b), v.seq++);
+	mnl_nlmsg_batch_next(v.b);
+	vret = nftvm_batch_process(vm, mnl_nlmsg_batch_head(v.b),
+				   mnl_nlmsg_batch_size(v.b), &err);
+	ck_assert_int_ge(mnl_socket_sendto(ks.nl, mnl_nlmsg_batch_head(v.b),
+					   mnl_nlmsg_batch_size(v.b)), 0);
+	kret = nl_ack();
+	mnl_nlmsg_batch_stop(v.b);
+	free(v.buf);
+	ck_assert_msg(kret == vret,
+		      "%s kind %d %s/%s: kernel %d, VM %d",
+		      destroy ? "DESTROY" : "DEL", c->kind, c->table,
+		      c->name ? c->name : "-", kret, vret);
+}
+
+START_TEST(test_diff_destroy)
+{
+	/* missing objects, then objects in use, then present ones */
+	static const struct dcase missing[] = {
+		{ D_TABLE, "zz" },
+		{ D_CHAIN, "x", "zz" },
+		{ D_CHAIN, "zz", "c" },
+		{ D_RULE, "x", "c", 999 },
+		{ D_RULE, "x", "zz", 999 },
+		{ D_RULE, "x", "zz" },
+		{ D_RULE, "zz", "c" },
+		{ D_SET, "x", "zz" },
+		{ D_SET, "zz", "s" },
+		{ D_ELEM, "x", "s", 0, { 99 } },
+		{ D_ELEM, "x", "zz", 0, { 1 } },
+		{ D_ELEM, "zz", "s", 0, { 1 } },
+		{ D_OBJ, "x", "zz" },
+		{ D_OBJ, "zz", "o" },
+	};
+	static const struct dcase busy[] = {
+		{ D_CHAIN, "x", "c" },		/* target of a jump */
+		{ D_SET, "x", "s" },		/* used by a lookup */
+		{ D_OBJ, "x", "o" },		/* used by an objref */
+	};
+	static const struct dcase present[] = {
+		{ D_ELEM, "x", "s", 0, { 99, 1 } },	/* 1 goes, 99 is skipped */
+		{ D_ELEM, "x", "s", 0, { 1 } },		/* gone now */
+		{ D_RULE, "x", "u" },
+		{ D_CHAIN, "x", "c" },
+		{ D_SET, "x", "s" },
+		{ D_OBJ, "x", "o" },
+		{ D_TABLE, "x" },
+		{ D_TABLE, "x" },
+	};
+	uint32_t k1 = 1, k2 = 2;
+	struct nftnl_set *s;
+	unsigned int i, n = 0;
+	struct vmb v;
+
+	if (!ks.nl)
+		return;
+	vmb_begin(&v);
+	vmb_table(&v, NFPROTO_IPV4, "x", 0);
+	vmb_chain(&v, NFPROTO_IPV4, "x", "c", -1, 0, -1, NULL);
+	vmb_chain(&v, NFPROTO_IPV4, "x", "u", -1, 0, -1, NULL);
+	s = mk_set("x", "s", 1, 0, 4, 0, 0);
+	vmb_set(&v, NFPROTO_IPV4, s);
+	set_add_key(s, &k1, 4, 0);
+	set_add_key(s, &k2, 4, 0);
+	vmb_elems(&v, NFPROTO_IPV4, s, NFT_MSG_NEWSETELEM, NLM_F_CREATE);
+	nftnl_set_free(s);
+	vmb_obj(&v, NFPROTO_IPV4, mk_obj("x", "o", NFT_OBJECT_COUNTER),
+		NFT_MSG_NEWOBJ, NLM_F_CREATE);
+	vmb_rule(&v, NFPROTO_IPV4, "x", "u",
+		 x_payload(NFT_PAYLOAD_NETWORK_HEADER, 12, 4, NFT_REG_1),
+		 x_lookup("s", 1, NFT_REG_1, -1, 0),
+		 x_objref(NFT_OBJECT_COUNTER, "o"),
+		 x_verdict(NFT_JUMP, "c"));
+	load_both(&v);
+
+	for (i = 0; i < sizeof(missing) / sizeof(missing[0]); i++, n += 2) {
+		dcase_both(&missing[i], false);
+		dcase_both(&missing[i], true);
+	}
+	for (i = 0; i < sizeof(busy) / sizeof(busy[0]); i++, n += 2) {
+		dcase_both(&busy[i], false);
+		dcase_both(&busy[i], true);
+	}
+	for (i = 0; i < sizeof(present) / sizeof(present[0]); i++, n++)
+		dcase_both(&present[i], true);
+	ck_assert_int_eq(nftvm_object_count(vm), 0);
+	printf("destroy: %u requests, kernel and VM agree\n", n);
+}
+END_TEST
+
+/* ------------------------------------------------------------ NEWOBJ */
+
+static int obj_text_cb(const struct nlmsghdr *nlh, void *data)
+{
+	struct nftnl_obj *o = nftnl_obj_alloc();
+	char *out = data, line[512];
+
+	if (nftnl_obj_nlmsg_parse(nlh, o) == 0) {
+		nftnl_obj_snprintf(line, sizeof(line), o, NFTNL_OUTPUT_DEFAULT,
+				   0);
+		strncat(out, line, 4095 - strlen(out));
+		strncat(out, "\n", 4095 - strlen(out));
+	}
+	nftnl_obj_free(o);
+	return MNL_CB_OK;
+}
+
+static int obj_vm_reply(void *arg, const void *msg, size_t len)
+{
+	const struct nlmsghdr *nlh = msg;
+
+	if (nlh->nlmsg_type != NLMSG_DONE)
+		obj_text_cb(nlh, arg);
+	return 0;
+}
+
+/* every object of table x as libnftnl prints it, kernel and VM */
+static void obj_dumps(char *kout, char *vout)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	struct nlmsghdr *nlh;
+	int ret;
+
+	kout[0] = vout[0] = '\0';
+	nlh = nftnl_nlmsg_build_hdr(buf, NFT_MSG_GETOBJ, NFPROTO_IPV4,
+				    NLM_F_DUMP, 9);
+	ck_assert_int_eq(nftvm_request(vm, buf, nlh->nlmsg_len, 0,
+				       obj_vm_reply, vout, NULL), 0);
+	ck_assert_int_ge(mnl_socket_sendto(ks.nl, nlh, nlh->nlmsg_len), 0);
+	do {
+		ret = mnl_socket_recvfrom(ks.nl, buf, sizeof(buf));
+		ck_assert_int_gt(ret, 0);
+		ret = mnl_cb_run(buf, ret, 0, 0, obj_text_cb, kout);
+	} while (ret > 0);
+	ck_assert_int_eq(ret, MNL_CB_STOP);
+}
+
+static struct nftnl_obj *quota_obj(uint64_t bytes, uint64_t consumed,
+				   uint32_t flags)
+{
+	struct nftnl_obj *o = mk_obj("x", "q", NFT_OBJECT_QUOTA);
+
+	nftnl_obj_set_u64(o, NFTNL_OBJ_QUOTA_BYTES, bytes);
+	if (consumed)
+		nftnl_obj_set_u64(o, NFTNL_OBJ_QUOTA_CONSUMED, consumed);
+	nftnl_obj_set_u32(o, NFTNL_OBJ_QUOTA_FLAGS, flags);
+	return o;
+}
+
+/* one NEWOBJ (@flags) in a batch to both; answers and dumps agree */
+static int obj_both(struct nftnl_obj *o, int flags, bool then_fail)
+{
+	char kout[4096], vout[4096];
+	struct nftvm_err err;
+	struct vmb v;
+	int kret, vret;
+
+	vmb_begin(&v);
+	vmb_obj(&v, NFPROTO_IPV4, o, NFT_MSG_NEWOBJ, NLM_F_CREATE | flags);
+	if (then_fail)
+		/* the update must not survive the batch's failure */
+		vmb_deltable(&v, NFPROTO_IPV4, "nosuchtable");
+	vmb_last(&v)->nlmsg_flags |= NLM_F_ACK;
+	nftnl_batch_end(mnl_nlmsg_batch_current(v.b), v.seq++);
+	mnl_nlmsg_batch_next(v.b);
+	vret = nftvm_batch_process(vm, mnl_nlmsg_batch_head(v.b),
+				   mnl_nlmsg_batch_size(v.b), &err);
+	ck_assert_int_ge(mnl_socket_sendto(ks.nl, mnl_nlmsg_batch_head(v.b),
+					   mnl_nlmsg_batch_size(v.b)), 0);
+	kret = nl_ack();
+	mnl_nlmsg_batch_stop(v.b);
+	free(v.buf);
+	ck_assert_msg(kret == vret, "NEWOBJ: kernel %d, VM %d", kret, vret);
+	obj_dumps(kout, vout);
+	ck_assert_msg(!strcmp(kout, vout), "kernel:\n%sVM:\n%s", kout, vout);
+	return kret;
+}
+
+/*
+ * NEWOBJ for objects that exist: a quota takes the new limit and flags
+ * and keeps what it consumed, a counter and a limit stay as they are
+ * (no update in the kernel), bad data for a quota is refused, EXCL and
+ * REPLACE are refused, and a failing batch keeps the old settings.
+ */
+START_TEST(test_diff_objupdate)
+{
+	struct nftnl_obj *o;
+	struct vmb v;
+	int n = 0;
+
+	if (!ks.nl)
+		return;
+	vmb_begin(&v);
+	vmb_table(&v, NFPROTO_IPV4, "x", 0);
+	vmb_obj(&v, NFPROTO_IPV4, quota_obj(100, 50, 0), NFT_MSG_NEWOBJ,
+		NLM_F_CREATE);
+	o = mk_obj("x", "c", NFT_OBJECT_COUNTER);
+	nftnl_obj_set_u64(o, NFTNL_OBJ_CTR_PKTS, 3);
+	nftnl_obj_set_u64(o, NFTNL_OBJ_CTR_BYTES, 300);
+	vmb_obj(&v, NFPROTO_IPV4, o, NFT_MSG_NEWOBJ, NLM_F_CREATE);
+	o = mk_obj("x", "l", NFT_OBJECT_LIMIT);
+	nftnl_obj_set_u64(o, NFTNL_OBJ_LIMIT_RATE, 10);
+	nftnl_obj_set_u64(o, NFTNL_OBJ_LIMIT_UNIT, 1);
+	vmb_obj(&v, NFPROTO_IPV4, o, NFT_MSG_NEWOBJ, NLM_F_CREATE);
+	load_both(&v);
+
+	/* each row: the object to send, NEWOBJ flags, fail the batch */
+	ck_assert_int_eq(obj_both(quota_obj(200, 0, NFT_QUOTA_F_INV), 0,
+				  false), 0);
+	ck_assert_int_eq(obj_both(quota_obj(10, 0, 0), 0, false), 0);
+	ck_assert_int_eq(obj_both(quota_obj(300, 400, 0), 0, false),
+			 -EINVAL);
+	ck_assert_int_eq(obj_both(quota_obj(300, 0, 0), NLM_F_EXCL, false),
+			 -EEXIST);
+	ck_assert_int_eq(obj_both(quota_obj(300, 0, 0), NLM_F_REPLACE,
+				  false), -EOPNOTSUPP);
+	ck_assert_int_eq(obj_both(quota_obj(5000, 0, 0), 0, true), -ENOENT);
+	o = mk_obj("x", "c", NFT_OBJECT_COUNTER);
+	nftnl_obj_set_u64(o, NFTNL_OBJ_CTR_PKTS, 9);
+	ck_assert_int_eq(obj_both(o, 0, false), 0);
+	o = mk_obj("x", "l", NFT_OBJECT_LIMIT);
+	nftnl_obj_set_u64(o, NFTNL_OBJ_LIMIT_RATE, 99);
+	nftnl_obj_set_u64(o, NFTNL_OBJ_LIMIT_UNIT, 60);
+	ck_assert_int_eq(obj_both(o, 0, false), 0);
+	n = 8;
+	printf("object updates: %d requests, answers and dumps agree\n", n);
+}
+END_TEST
+
+/* ------------------------------------------------------------ bindings */
+
+/* a chain to bind (NFT_CHAIN_BINDING): named, or nameless with @id */
+static void bind_chain(struct vmb *v, const char *name, uint32_t id)
+{
+	struct nftnl_chain *c = nftnl_chain_alloc();
+	struct nlmsghdr *nlh;
+
+	nftnl_chain_set_str(c, NFTNL_CHAIN_TABLE, "x");
+	if (name)
+		nftnl_chain_set_str(c, NFTNL_CHAIN_NAME, name);
+	nftnl_chain_set_u32(c, NFTNL_CHAIN_FLAGS, NFT_CHAIN_BINDING);
+	if (id)
+		nftnl_chain_set_u32(c, NFTNL_CHAIN_ID, id);
+	nlh = vmb_hdr(v, NFT_MSG_NEWCHAIN, NFPROTO_IPV4, NLM_F_CREATE);
+	nftnl_chain_nlmsg_build_payload(nlh, c);
+	nftnl_chain_free(c);
+	vmb_next(v);
+}
+
+/* "counter accept" into the nameless chain @id */
+static void rule_in_id(struct vmb *v, uint32_t id)
+{
+	struct nftnl_rule *r = nftnl_rule_alloc();
+	struct nlmsghdr *nlh;
+
+	nftnl_rule_set_str(r, NFTNL_RULE_TABLE, "x");
+	nftnl_rule_add_expr(r, x_counter());
+	nftnl_rule_add_expr(r, x_verdict(NF_ACCEPT, NULL));
+	nlh = vmb_hdr(v, NFT_MSG_NEWRULE, NFPROTO_IPV4,
+		      NLM_F_CREATE | NLM_F_APPEND);
+	nftnl_rule_nlmsg_build_payload(nlh, r);
+	mnl_attr_put_u32(nlh, NFTA_RULE_CHAIN_ID, htonl(id));
+	nftnl_rule_free(r);
+	vmb_next(v);
+}
+
+/* "jump" to the nameless chain @id, from chain c */
+static void jump_id(struct vmb *v, uint32_t id)
+{
+	struct nftnl_expr *e = nftnl_expr_alloc("immediate");
+
+	nftnl_expr_set_u32(e, NFTNL_EXPR_IMM_DREG, NFT_REG_VERDICT);
+	nftnl_expr_set_u32(e, NFTNL_EXPR_IMM_VERDICT, NFT_JUMP);
+	nftnl_expr_set_u32(e, NFTNL_EXPR_IMM_CHAIN_ID, id);
+	vmb_rule(v, NFPROTO_IPV4, "x", "c", e);
+}
+
+static int chain_text_cb(const struct nlmsghdr *nlh, void *data)
+{
+	struct nftnl_chain *c = nftnl_chain_alloc();
+	char *out = data;
+	const char *name;
+
+	if (nftnl_chain_nlmsg_parse(nlh, c) == 0) {
+		name = nftnl_chain_get_str(c, NFTNL_CHAIN_NAME);
+		/* the kernel numbers nameless chains across namespaces */
+		if (!strncmp(name, "__chain", 7))
+			name = "__chain*";
+		snprintf(out + strlen(out), 4096 - strlen(out),
+			 "%s flags %u use %u\n", name,
+			 nftnl_chain_get_u32(c, NFTNL_CHAIN_FLAGS),
+			 nftnl_chain_get_u32(c, NFTNL_CHAIN_USE));
+	}
+	nftnl_chain_free(c);
+	return MNL_CB_OK;
+}
+
+static int chain_vm_reply(void *arg, const void *msg, size_t len)
+{
+	const struct nlmsghdr *nlh = msg;
+
+	if (nlh->nlmsg_type != NLMSG_DONE)
+		chain_text_cb(nlh, arg);
+	return 0;
+}
+
+/* the chains of both, as names, flags and use counts */
+static void chain_dumps_agree(void)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE], kout[4096] = "", vout[4096] = "";
+	struct nlmsghdr *nlh;
+	int ret;
+
+	nlh = nftnl_nlmsg_build_hdr(buf, NFT_MSG_GETCHAIN, NFPROTO_IPV4,
+				    NLM_F_DUMP, 11);
+	ck_assert_int_eq(nftvm_request(vm, buf, nlh->nlmsg_len, 0,
+				       chain_vm_reply, vout, NULL), 0);
+	ck_assert_int_ge(mnl_socket_sendto(ks.nl, nlh, nlh->nlmsg_len), 0);
+	do {
+		ret = mnl_socket_recvfrom(ks.nl, buf, sizeof(buf));
+		ck_assert_int_gt(ret, 0);
+		ret = mnl_cb_run(buf, ret, 0, 0, chain_text_cb, kout);
+	} while (ret > 0);
+	ck_assert_int_eq(ret, MNL_CB_STOP);
+	ck_assert_msg(!strcmp(kout, vout), "kernel:\n%sVM:\n%s", kout, vout);
+}
+
+/* close the batch, send it to both; the answers must agree */
+static int bind_both(struct vmb *v)
+{
+	struct nftvm_err err;
+	int kret, vret;
+
+	vmb_last(v)->nlmsg_flags |= NLM_F_ACK;
+	nftnl_batch_end(mnl_nlmsg_batch_current(v->b), v->seq++);
+	mnl_nlmsg_batch_next(v->b);
+	vret = nftvm_batch_process(vm, mnl_nlmsg_batch_head(v->b),
+				   mnl_nlmsg_batch_size(v->b), &err);
+	ck_assert_int_ge(mnl_socket_sendto(ks.nl, mnl_nlmsg_batch_head(v->b),
+					   mnl_nlmsg_batch_size(v->b)), 0);
+	/* a failure at commit answers the END message, not ours */
+	kret = nl_drain();
+	mnl_nlmsg_batch_stop(v->b);
+	free(v->buf);
+	ck_assert_msg(kret == vret, "kernel %d, VM %d (message %d)", kret,
+		      vret, err.msg_index);
+	chain_dumps_agree();
+	return kret;
+}
+
+/*
+ * Chains to bind (NFT_CHAIN_BINDING, nft's "jump { ... }"): one rule
+ * binds each; a second jump, deleting the chain or its rules, adding
+ * rules once bound, a verdict map element and a chain nobody binds are
+ * refused; deleting the binding rule (a chain flush, a table flush)
+ * takes the chain along.  Answers and chain dumps compared.
+ */
+START_TEST(test_diff_binding)
+{
+	struct nftnl_set *s;
+	uint32_t k = 1;
+	struct vmb v;
+	int n = 0;
+
+	if (!ks.nl)
+		return;
+	vmb_begin(&v);
+	vmb_table(&v, NFPROTO_IPV4, "x", 0);
+	vmb_chain(&v, NFPROTO_IPV4, "x", "c", -1, 0, -1, NULL);
+	s = mk_set("x", "m", 1, 0, 4, NFT_DATA_VERDICT, 0);
+	vmb_set(&v, NFPROTO_IPV4, s);
+	nftnl_set_free(s);
+	load_both(&v);
+
+	vmb_begin(&v);
+	bind_chain(&v, "b1", 0);
+	vmb_rule(&v, NFPROTO_IPV4, "x", "b1", x_counter(),
+		 x_verdict(NF_ACCEPT, NULL));
+	vmb_rule(&v, NFPROTO_IPV4, "x", "c", x_verdict(NFT_JUMP, "b1"));
+	ck_assert_int_eq(bind_both(&v), 0);
+	n++;
+
+	vmb_begin(&v);
+	bind_chain(&v, "b2", 0);
+	vmb_rule(&v, NFPROTO_IPV4, "x", "b2", x_counter());
+	ck_assert_int_eq(bind_both(&v), -EINVAL);
+	n++;
+
+	vmb_begin(&v);
+	/* a bound chain takes no second jump */
+	vmb_rule(&v, NFPROTO_IPV4, "x", "c", x_verdict(NFT_GOTO, "b1"));
+	ck_assert_int_eq(bind_both(&v), -EINVAL);
+	n++;
+
+	vmb_begin(&v);
+	vmb_delchain(&v, NFPROTO_IPV4, "x", "b1");
+	ck_assert_int_eq(bind_both(&v), -EOPNOTSUPP);
+	n++;
+
+	vmb_begin(&v);
+	vmb_delrule(&v, NFPROTO_IPV4, "x", "b1", 0);
+	ck_assert_int_eq(bind_both(&v), -EOPNOTSUPP);
+	n++;
+
+	vmb_begin(&v);
+	vmb_rule(&v, NFPROTO_IPV4, "x", "b1", x_counter());
+	ck_assert_int_eq(bind_both(&v), -EOPNOTSUPP);
+	n++;
+
+	vmb_begin(&v);
+	bind_chain(&v, "b3", 0);
+	vmb_rule(&v, NFPROTO_IPV4, "x", "c", x_verdict(NFT_JUMP, "b3"));
+	s = mk_set("x", "m", 1, 0, 4, NFT_DATA_VERDICT, 0);
+	set_add_verdict(s, &k, 4, NFT_JUMP, "b3");
+	vmb_elems(&v, NFPROTO_IPV4, s, NFT_MSG_NEWSETELEM, NLM_F_CREATE);
+	nftnl_set_free(s);
+	ck_assert_int_eq(bind_both(&v), -EINVAL);
+	n++;
+
+	/* no bound chain inside a bound chain */
+	vmb_begin(&v);
+	bind_chain(&v, "b5", 0);
+	bind_chain(&v, "b6", 0);
+	vmb_rule(&v, NFPROTO_IPV4, "x", "b6", x_counter());
+	vmb_rule(&v, NFPROTO_IPV4, "x", "b5", x_verdict(NFT_JUMP, "b6"));
+	vmb_rule(&v, NFPROTO_IPV4, "x", "c", x_verdict(NFT_JUMP, "b5"));
+	ck_assert_int_eq(bind_both(&v), -EOPNOTSUPP);
+	n++;
+
+	/* nameless, by batch ids, as nft sends "jump { ... }" */
+	vmb_begin(&v);
+	bind_chain(&v, NULL, 77);
+	rule_in_id(&v, 77);
+	jump_id(&v, 77);
+	ck_assert_int_eq(bind_both(&v), 0);
+	n++;
+
+	/* flushing c takes b1 and the nameless one along */
+	vmb_begin(&v);
+	vmb_delrule(&v, NFPROTO_IPV4, "x", "c", 0);
+	ck_assert_int_eq(bind_both(&v), 0);
+	n++;
+
+	vmb_begin(&v);
+	bind_chain(&v, "b4", 0);
+	vmb_rule(&v, NFPROTO_IPV4, "x", "b4", x_counter());
+	vmb_rule(&v, NFPROTO_IPV4, "x", "c", x_verdict(NFT_GOTO, "b4"));
+	ck_assert_int_eq(bind_both(&v), 0);
+	n++;
+
+	/* a table flush: b4 goes with its rule */
+	vmb_begin(&v);
+	vmb_delrule(&v, NFPROTO_IPV4, "x", NULL, 0);
+	ck_assert_int_eq(bind_both(&v), 0);
+	n++;
+	printf("bound chains: %d batches, answers and chain dumps agree\n",
+	       n);
+}
+END_TEST
+
 static Suite *vm_kernel_suite(void)
 {
 	Suite *s = suite_create("vm_kernel");
@@ -580,6 +1128,9 @@ static Suite *vm_kernel_suite(void)
 	tcase_add_test(tc, test_diff_mangle);
 	tcase_add_test(tc, test_diff_ip6);
 	tcase_add_test(tc, test_diff_sctp);
+	tcase_add_test(tc, test_diff_destroy);
+	tcase_add_test(tc, test_diff_objupdate);
+	tcase_add_test(tc, test_diff_binding);
 	suite_add_tcase(s, tc);
 	return s;
 }

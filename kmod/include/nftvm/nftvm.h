@@ -3,10 +3,10 @@
  * libnftvm public API: the nftkit packet-classification VM.
  *
  * The VM is programmed with the same nfnetlink batches the kernel's
- * nf_tables accepts (NFNL_MSG_BATCH_BEGIN, NFT_MSG_NEWxxx and NFT_MSG_DELxxx,
- * NFNL_MSG_BATCH_END) and evaluates packets through the base chains of a
- * hook.  One struct nftvm is one ruleset (one "network namespace"); it is
- * not thread safe.
+ * nf_tables accepts (NFNL_MSG_BATCH_BEGIN, NFT_MSG_NEWxxx, NFT_MSG_DELxxx
+ * and NFT_MSG_DESTROYxxx, NFNL_MSG_BATCH_END) and evaluates packets
+ * through the base chains of a hook.  One struct nftvm is one ruleset (one
+ * "network namespace"); it is not thread safe.
  */
 #ifndef NFTVM_H
 #define NFTVM_H
@@ -33,6 +33,20 @@ struct nftvm_err {
 	__u16		attr;
 	long		attr_off;
 };
+
+/*
+ * NFT_MSG_DESTROY* (Linux 6.3): DEL that does not fail when the object
+ * is missing.  Older uapi headers lack them, so the values are kept here
+ * once; NFTVM_MSG_MAX bounds every table indexed by message type.
+ */
+#define NFTVM_MSG_DESTROYTABLE		26
+#define NFTVM_MSG_DESTROYCHAIN		27
+#define NFTVM_MSG_DESTROYRULE		28
+#define NFTVM_MSG_DESTROYSET		29
+#define NFTVM_MSG_DESTROYSETELEM	30
+#define NFTVM_MSG_DESTROYOBJ		31
+#define NFTVM_MSG_DESTROYFLOWTABLE	32
+#define NFTVM_MSG_MAX			34
 
 #define NFTVM_LL_MAX	32
 
