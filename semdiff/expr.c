@@ -214,7 +214,7 @@ static const void *attr(struct nftnl_expr *e, uint16_t type, uint32_t *len)
 
 static uint32_t u32(struct nftnl_expr *e, uint16_t type)
 {
-	return nftnl_expr_is_set(e, type) ? nftnl_expr_get_u32(e, type) : 0;
+	return sd_attr_u32(e, type);
 }
 
 static int ex_payload(struct sd_eval *ev, struct nftnl_expr *e)
