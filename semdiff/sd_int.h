@@ -368,7 +368,7 @@ struct sd_meta_key {
 	uint8_t		fmt;	/* enum sd_fmt */
 };
 enum sd_fmt { FMT_DEC, FMT_HEX, FMT_STR, FMT_IP4, FMT_IP6, FMT_CTSTATE,
-	      FMT_CTSTATUS, FMT_MAC, __FMT_MAX };
+	      FMT_CTSTATUS, FMT_MAC, FMT_BEDEC, __FMT_MAX };
 const struct sd_meta_key *sd_meta_key(uint32_t key);
 const struct sd_meta_key *sd_ct_key(uint32_t key, uint8_t family);
 void sd_format_value(FILE *f, enum sd_fmt fmt, const uint8_t *v,

@@ -339,6 +339,15 @@ static bool expr(struct run *r, struct nftnl_expr *e)
 			      u32(e, NFTNL_EXPR_CT_DIR) + 1 : 0, NULL);
 		uint16_t sreg = meta ? NFTNL_EXPR_META_SREG : NFTNL_EXPR_CT_SREG;
 
+		/* the kernel's ct SRC_IP/SRC_IP6 read the tuple address
+		 * NFT_CT_SRC does (likewise DST); one field here too */
+		if (!meta && (key == NFT_CT_SRC_IP || key == NFT_CT_SRC_IP6 ||
+			      key == NFT_CT_DST_IP || key == NFT_CT_DST_IP6)) {
+			sp = space(&r->p, SP_CT, key == NFT_CT_SRC_IP ||
+				   key == NFT_CT_SRC_IP6 ? NFT_CT_SRC :
+				   NFT_CT_DST, sp->b, NULL);
+		}
+
 		if (!meta)
 			off = 0;
 		if (!k) {
