@@ -72,6 +72,11 @@ int sd_free_bits(struct sd_eval *ev, const char *what, BDD *out,
 	int sp;
 
 	if (ev->scan) {
+		/* noted now, so that free choices get their place in the
+		 * order (first, vars.c) */
+		sp = sd_space_id(ev->vars, SP_FREE, 0, 0, what);
+		if (sp < 0 || sd_space_use(ev->vars, sp, 0, (nbits + 7) / 8) < 0)
+			return -ENOMEM;
 		for (i = 0; i < nbits; i++)
 			out[i] = bddfalse;
 		return 0;

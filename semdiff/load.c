@@ -89,6 +89,21 @@ static int judge_addr(const char *v, size_t len)
 	return 0;
 }
 
+/* a NAT target's ADDR[-ADDR][:PORT[-PORT]]; IPv6 ones are bracketed
+ * when they carry a port, and have two or more ':' anyway */
+static int judge_nat(const char *v, size_t len)
+{
+	size_t i, colons = 0;
+
+	for (i = 0; i < len; i++)
+		colons += v[i] == ':';
+	if ((len && v[0] == '[') || colons >= 2)
+		return NFPROTO_IPV6;
+	if (memchr(v, '.', len))
+		return NFPROTO_IPV4;
+	return 0;
+}
+
 static int judge_proto(const char *v, size_t len)
 {
 	static const struct { const char *name; int family; } names[] = {
@@ -120,7 +135,7 @@ static int judge_v6(const char *v, size_t len)
 static const struct fam_opt fam_opts[] = {
 	{ "-s", judge_addr },		{ "--source", judge_addr },
 	{ "-d", judge_addr },		{ "--destination", judge_addr },
-	{ "--to-destination", judge_addr }, { "--to-source", judge_addr },
+	{ "--to-destination", judge_nat }, { "--to-source", judge_nat },
 	{ "-p", judge_proto },		{ "--protocol", judge_proto },
 	{ "--icmp-type", judge_v4 },	{ "--icmpv6-type", judge_v6 },
 };
