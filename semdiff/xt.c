@@ -35,6 +35,9 @@
 #include <linux/netfilter/xt_mark.h>
 #include <linux/netfilter/xt_owner.h>
 #include <linux/netfilter/xt_CT.h>
+#include <linux/netfilter/xt_policy.h>
+#include <linux/netfilter_ipv6/ip6t_rt.h>
+#include <netinet/in.h>
 #include <linux/if_arp.h>
 #include <linux/netfilter/nf_nat.h>
 #include <linux/netfilter_ipv4/ip_tables.h>
@@ -983,6 +986,141 @@ static int tg_ct(struct sd_eval *ev, const void *info, uint32_t len,
 	return 0;
 }
 
+/* ------------------------------------------------ rt, policy */
+
+/* Byte @off of the IPv6 routing header, and whether there is one. */
+static int rt_spaces(struct sd_eval *ev, int *val, int *pres)
+{
+	uint32_t a = NFT_EXTHDR_OP_IPV6 << 8 | IPPROTO_ROUTING;
+
+	*val = sd_space_id(ev->vars, SP_EXTHDR, a, 0, NULL);
+	*pres = sd_space_id(ev->vars, SP_EXTHDR, a, 1, NULL);
+	return *val < 0 || *pres < 0 ? -ENOMEM : 0;
+}
+
+/*
+ * ip6t rt: no routing header, no match (inverted or not); else the
+ * segments-left range (always tested, 0-0xffffffff unless given) and,
+ * if asked, the type, each with its invert bit. The spaces are nft's
+ * `rt type` / `rt seg-left` ones (exthdr ipv6 43, bytes 2 and 3, and
+ * its present bit, expr_stmt.c). Length, reserved field and addresses
+ * are not modelled.
+ */
+static int mt_rt(struct sd_eval *ev, const void *info, uint32_t len,
+		 uint32_t rev)
+{
+	const struct ip6t_rt *r = info;
+	BDD c, x, bits[8];
+	int val, pres;
+
+	if (rev != 0 || len < sizeof(*r) ||
+	    (r->flags & ~(IP6T_RT_TYP | IP6T_RT_SGS)))
+		return sd_eval_error(ev, "xt match `rt' with these options is "
+				     "not modelled");
+	if (rt_spaces(ev, &val, &pres) < 0)
+		return -ENOMEM;
+	c = sd_space_bit(ev, pres, 0, 7);
+	if (r->segsleft[0] > 0 || r->segsleft[1] < 0xffffffffu) {
+		uint8_t lo = r->segsleft[0] > 255 ? 255 : r->segsleft[0];
+		uint8_t hi = r->segsleft[1] > 255 ? 255 : r->segsleft[1];
+
+		field(ev, val, 3, 1, bits);
+		x = r->segsleft[0] > 255 || r->segsleft[0] > r->segsleft[1] ?
+		    bddfalse : bv_range_const(bits, &lo, &hi, 1);
+		field_free(bits, 1);
+		if (r->invflags & IP6T_RT_INV_SGS)
+			b_put(&x, b_not(x));
+		b_andin(&c, x);
+		b_free(x);
+	}
+	if (r->flags & IP6T_RT_TYP) {
+		uint8_t t = r->rt_type;
+
+		field(ev, val, 2, 1, bits);
+		x = r->rt_type > 255 ? bddfalse : bv_eq_const(bits, &t, 1);
+		field_free(bits, 1);
+		if (r->invflags & IP6T_RT_INV_TYP)
+			b_put(&x, b_not(x));
+		b_andin(&c, x);
+		b_free(x);
+	}
+	narrow(ev, c);
+	return 0;
+}
+
+/*
+ * xt policy --pol none: matches where the packet has no IPsec policy in
+ * the direction asked (xt_policy.c: no secpath on the way in, no xfrm
+ * on the route out), i.e. nft's `meta ipsec missing` / `rt ipsec
+ * missing` (the meta secpath / rt xfrm byte 0). Matching policies
+ * (--pol ipsec and its elements) are not modelled.
+ */
+static int mt_policy(struct sd_eval *ev, const void *info, uint32_t len,
+		     uint32_t rev)
+{
+	const struct xt_policy_info *p = info;
+	static const uint8_t zero;
+	BDD bits[8];
+	int sp;
+
+	if (rev != 0 || len < sizeof(*p) ||
+	    !(p->flags & XT_POLICY_MATCH_NONE))
+		return sd_eval_error(ev, "xt match `policy' other than --pol "
+				     "none is not modelled");
+	if (p->flags & XT_POLICY_MATCH_IN)
+		sp = sd_space_id(ev->vars, SP_META, NFT_META_SECPATH, 0, NULL);
+	else
+		sp = sd_space_id(ev->vars, SP_RT, NFT_RT_XFRM, 0, NULL);
+	if (sp < 0)
+		return -ENOMEM;
+	field(ev, sp, 0, 1, bits);
+	narrow(ev, bv_eq_const(bits, &zero, 1));
+	field_free(bits, 1);
+	return 0;
+}
+
+/*
+ * ttl (IPv4, network header byte 8) and hl (IPv6, byte 7): the same
+ * four modes (equal, not equal, less, greater) over the byte nft's
+ * `ip ttl` / `ip6 hoplimit` read.
+ */
+static int ttl_hl(struct sd_eval *ev, const void *info, uint32_t len,
+		  unsigned int off)
+{
+	const uint8_t *m = info;	/* mode, value: both layouts */
+	uint8_t lo = 0, hi = 255, v;
+	BDD r;
+
+	if (len < 2 || m[0] > 3)
+		return sd_eval_error(ev, "xt match `ttl/hl' mode is not "
+				     "modelled");
+	v = m[1];
+	switch (m[0]) {
+	case 0: case 1: lo = hi = v; break;		/* EQ, NE */
+	case 2: if (!v) { narrow(ev, bddfalse); return 0; }
+		hi = v - 1; break;			/* LT */
+	case 3: if (v == 255) { narrow(ev, bddfalse); return 0; }
+		lo = v + 1; break;			/* GT */
+	}
+	r = nh_range(ev, off, 1, &lo, &hi);
+	if (m[0] == 1)
+		b_put(&r, b_not(r));
+	narrow(ev, r);
+	return 0;
+}
+
+static int mt_ttl(struct sd_eval *ev, const void *info, uint32_t len,
+		  uint32_t rev)
+{
+	return ttl_hl(ev, info, len, 8);
+}
+
+static int mt_hl(struct sd_eval *ev, const void *info, uint32_t len,
+		 uint32_t rev)
+{
+	return ttl_hl(ev, info, len, 7);
+}
+
 /* ------------------------------------------------ the table */
 
 static const struct {
@@ -1003,6 +1141,10 @@ static const struct {
 	{ false, "icmp6",	mt_icmp },
 	{ false, "comment",	xt_nop },	/* no effect on packets */
 	{ false, "owner",	mt_owner },
+	{ false, "rt",		mt_rt },
+	{ false, "policy",	mt_policy },
+	{ false, "ttl",		mt_ttl },
+	{ false, "hl",		mt_hl },
 	{ true,  "LOG",		xt_nop },	/* no effect; goes on */
 	/* fills in a checksum the kernel would otherwise leave to the
 	 * NIC: no field the engine compares; goes on */
