@@ -4,7 +4,8 @@
  * the extensions it does not spell natively (`-m conntrack/state`,
  * `-m tcp/udp`, `-m multiport`, `-m icmp`, `-m addrtype`, `-m iprange`,
  * `-m mac`, `-m comment`, `-m owner`, `-j REJECT`, `-j LOG`, `-j MARK`,
- * `-j SNAT/DNAT/MASQUERADE/REDIRECT`, `-j CT --notrack`, `-j CHECKSUM`,
+ * `-j SNAT/DNAT/MASQUERADE/REDIRECT`, `-j CT --notrack/--zone`,
+ * `-j CHECKSUM`, `-m rt/policy/ttl/hl`,
  * ...). A `kernel` side loaded by
  * iptables-nft-restore is full of them. Each modelled extension reads
  * or writes the same spaces (ct state, status, protocol and direction,
@@ -959,30 +960,45 @@ static int mt_owner(struct sd_eval *ev, const void *info, uint32_t len,
 
 /*
  * xt CT: --notrack (revisions 0-2 start with the flags) is nft's
- * notrack, an effect; the rule goes on (XT_CONTINUE). Helpers, zones
- * and event masks are not modelled.
+ * notrack, an effect; --zone N (no direction or mark flags) is nft's
+ * `ct zone set N`, a write of the ct zone (host order, both
+ * directions). The rule goes on (XT_CONTINUE). Helpers, timeouts and
+ * event masks are not modelled.
  */
 static int tg_ct(struct sd_eval *ev, const void *info, uint32_t len,
 		 uint32_t rev)
 {
 	const struct xt_ct_target_info *t = info;
+	const struct xt_ct_target_info_v1 *t1 = info;
 	static const uint8_t one = 1;
-	BDD bits[8];
+	BDD bits[16];
 	unsigned int i;
 	int sp;
 
-	if (rev > 2 || len < sizeof(t->flags) + sizeof(t->zone))
+	if (rev > 2 || len < (rev ? sizeof(*t1) : sizeof(*t)) - 8)
 		return sd_eval_error(ev, "xt target `CT' revision %u is not "
 				     "modelled", rev);
-	if (!(t->flags & XT_CT_NOTRACK))
-		return sd_eval_error(ev, "xt target `CT' without --notrack is "
-				     "not modelled");
-	sp = sd_space_id(ev->vars, SP_EFFECT, 1, 0, NULL);	/* notrack */
+	if (t->flags & XT_CT_NOTRACK) {
+		sp = sd_space_id(ev->vars, SP_EFFECT, 1, 0, NULL);
+		if (sp < 0)
+			return -ENOMEM;
+		for (i = 0; i < 8; i++)
+			bits[i] = (one >> (7 - i)) & 1 ? bddtrue : bddfalse;
+		sd_space_write(ev, sp, 0, bits, 1);
+		return 0;
+	}
+	if (t->flags || t->ct_events || t->exp_events || t->helper[0] ||
+	    (rev && t1->timeout[0]))
+		return sd_eval_error(ev, "xt target `CT' with a helper, "
+				     "timeout, events or zone flags is not "
+				     "modelled");
+	sp = sd_space_id(ev->vars, SP_CT, NFT_CT_ZONE, 0, NULL);
 	if (sp < 0)
 		return -ENOMEM;
-	for (i = 0; i < 8; i++)
-		bits[i] = (one >> (7 - i)) & 1 ? bddtrue : bddfalse;
-	sd_space_write(ev, sp, 0, bits, 1);
+	for (i = 0; i < 16; i++)
+		bits[i] = ((const uint8_t *)&t->zone)[i / 8] &
+			  (0x80 >> (i % 8)) ? bddtrue : bddfalse;
+	sd_space_write(ev, sp, 0, bits, 2);
 	return 0;
 }
 
