@@ -105,3 +105,19 @@ BDD bv_range_const(const BDD *x, const uint8_t *lo, const uint8_t *hi,
 	b_free(b);
 	return r;
 }
+
+/* x < y, both variable: a bit where they differ decides, else below. */
+BDD bv_lt(const BDD *x, const BDD *y, unsigned int nbits)
+{
+	BDD r = bddfalse;
+	int i;
+
+	for (i = nbits - 1; i >= 0; i--) {
+		BDD a = b_and(y[i], r), o = b_or(y[i], r);
+
+		b_put(&r, b_ite(x[i], a, o));
+		b_free(a);
+		b_free(o);
+	}
+	return r;
+}

@@ -207,7 +207,14 @@ static const char *outcome_at(const struct sd_outcomes *o, BDD cube)
 	return "?";
 }
 
-/* Packets both sides accept but leave with different fields. */
+/*
+ * Packets both sides accept but leave with a different field: the
+ * packets of the first written bit that differs (empty iff none does).
+ * Not the union over every bit: an OR of the XORs of many written bits
+ * (ct marks set under different conditions) can be far larger than
+ * any of its parts, and one non-empty part proves the difference and
+ * gives the counterexample.
+ */
 static BDD effect_diff(struct side *s, struct sd_vars *vars)
 {
 	BDD acc = b_and(outcome_of(&s[0].out, "accept"),
@@ -215,28 +222,30 @@ static BDD effect_diff(struct side *s, struct sd_vars *vars)
 	BDD d = bddfalse;
 	unsigned int sp, i;
 
-	for (sp = 0; sp < vars->n; sp++) {
+	for (sp = 0; sp < vars->n && d == bddfalse && acc != bddfalse; sp++) {
 		bool w0 = sp < s[0].ev.ncur && s[0].ev.cur[sp];
 		bool w1 = sp < s[1].ev.ncur && s[1].ev.cur[sp];
 
 		if (!w0 && !w1)
 			continue;
-		for (i = 0; i < SD_SPACE_BYTES * 8; i++) {
-			BDD a, b, x;
+		for (i = 0; i < SD_SPACE_BYTES * 8 && d == bddfalse; i++) {
+			BDD a, b;
 
 			if ((!w0 || s[0].ev.cur[sp][i] == -1) &&
 			    (!w1 || s[1].ev.cur[sp][i] == -1))
 				continue;
 			a = sd_space_bit(&s[0].ev, sp, i / 8, i % 8);
 			b = sd_space_bit(&s[1].ev, sp, i / 8, i % 8);
-			x = b_xor(a, b);
-			b_orin(&d, x);
-			b_free(x);
+			if (a != b) {
+				BDD x = b_xor(a, b);
+
+				d = b_and(x, acc);
+				b_free(x);
+			}
 			b_free(a);
 			b_free(b);
 		}
 	}
-	b_andin(&d, acc);
 	b_free(acc);
 	return d;
 }

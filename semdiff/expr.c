@@ -214,7 +214,7 @@ static const void *attr(struct nftnl_expr *e, uint16_t type, uint32_t *len)
 
 static uint32_t u32(struct nftnl_expr *e, uint16_t type)
 {
-	return nftnl_expr_is_set(e, type) ? nftnl_expr_get_u32(e, type) : 0;
+	return sd_attr_u32(e, type);
 }
 
 static int ex_payload(struct sd_eval *ev, struct nftnl_expr *e)
@@ -317,6 +317,12 @@ static int ex_ct(struct sd_eval *ev, struct nftnl_expr *e)
 
 	if (!ck)
 		return sd_eval_error(ev, "ct key %u is not modelled", key);
+	/* "ct original ip saddr" and "ct original saddr" read the same
+	 * tuple address (an IPv4 one in its first 4 bytes): one field */
+	if (key == NFT_CT_SRC_IP || key == NFT_CT_SRC_IP6)
+		key = NFT_CT_SRC;
+	else if (key == NFT_CT_DST_IP || key == NFT_CT_DST_IP6)
+		key = NFT_CT_DST;
 	sp = sd_space_id(ev->vars, SP_CT, key, dir, NULL);
 	if (sp < 0)
 		return -ENOMEM;

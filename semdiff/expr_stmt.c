@@ -21,7 +21,7 @@
 
 static uint32_t u32(struct nftnl_expr *e, uint16_t type)
 {
-	return nftnl_expr_is_set(e, type) ? nftnl_expr_get_u32(e, type) : 0;
+	return sd_attr_u32(e, type);
 }
 
 struct occ_ctx {
@@ -72,6 +72,11 @@ int sd_free_bits(struct sd_eval *ev, const char *what, BDD *out,
 	int sp;
 
 	if (ev->scan) {
+		/* noted now, so that free choices get their place in the
+		 * order (first, vars.c) */
+		sp = sd_space_id(ev->vars, SP_FREE, 0, 0, what);
+		if (sp < 0 || sd_space_use(ev->vars, sp, 0, (nbits + 7) / 8) < 0)
+			return -ENOMEM;
 		for (i = 0; i < nbits; i++)
 			out[i] = bddfalse;
 		return 0;
@@ -164,6 +169,108 @@ int sd_expr_dynset(struct sd_eval *ev, struct nftnl_expr *e)
 	return 0;
 }
 
+/* Whether the header/option of exthdr @a is in the packet: one bit. */
+static BDD exthdr_present(struct sd_eval *ev, uint32_t a)
+{
+	int psp = sd_space_id(ev->vars, SP_EXTHDR, a, 1, NULL);
+
+	return psp < 0 ? bddfalse : sd_space_bit(ev, psp, 0, 7);
+}
+
+/*
+ * A TCP option write (tcp option maxseg size set ...), as the kernel
+ * does it (nft_exthdr_tcp_set_eval): only where the option is there
+ * (its present flag, the byte "exthdr ... present" reads, is 1), and
+ * an MSS only ever lowered (the new value below the old one); the
+ * rule goes on. The option's bytes are a field like any other, so the
+ * written value is compared at the end of the hook.
+ */
+static int exthdr_write(struct sd_eval *ev, struct nftnl_expr *e,
+			uint32_t a)
+{
+	uint32_t len = u32(e, NFTNL_EXPR_EXTHDR_LEN);
+	uint32_t off = u32(e, NFTNL_EXPR_EXTHDR_OFFSET);
+	int sp = sd_space_id(ev->vars, SP_EXTHDR, a, 0, NULL);
+	BDD *src, nbits[32], obits[32], cond, keep;
+	unsigned int i;
+
+	if (u32(e, NFTNL_EXPR_EXTHDR_OP) != NFT_EXTHDR_OP_TCPOPT ||
+	    (len != 2 && len != 4))
+		return sd_eval_error(ev, "exthdr write of this header is "
+				     "not modelled");
+	src = sd_reg_bits(ev, u32(e, NFTNL_EXPR_EXTHDR_SREG), len);
+	if (sp < 0 || !src || off + len > SD_SPACE_BYTES)
+		return sd_eval_error(ev, "exthdr: bad layout");
+	for (i = 0; i < len * 8; i++) {
+		nbits[i] = b_ref(src[i]);
+		obits[i] = sd_space_bit(ev, sp, off + i / 8, i % 8);
+	}
+	cond = exthdr_present(ev, a);
+	if ((a & 0xff) == 2 && len == 2) {	/* TCPOPT_MSS */
+		BDD lt = bv_lt(nbits, obits, 16);
+
+		b_andin(&cond, lt);
+		b_free(lt);
+	}
+	if (!ev->scan) {
+		keep = b_ref(ev->alive);
+		b_andin(&ev->alive, cond);
+		sd_space_write(ev, sp, off, nbits, len);
+		b_put(&ev->alive, keep);
+	} else {
+		sd_space_write(ev, sp, off, nbits, len);
+	}
+	b_free(cond);
+	for (i = 0; i < len * 8; i++) {
+		b_free(nbits[i]);
+		b_free(obits[i]);
+	}
+	return 0;
+}
+
+/*
+ * An extension header or TCP option read. Its "present" flag is one
+ * bit (the kernel puts 1 or 0 in the register); a read of its bytes
+ * goes on only where it is present (the kernel breaks the rule where
+ * it is missing), so "size 1400 accept; size != 1400 accept" does not
+ * cover a packet without the option.
+ */
+static int exthdr_load(struct sd_eval *ev, struct nftnl_expr *e)
+{
+	uint32_t a = u32(e, NFTNL_EXPR_EXTHDR_OP) << 8 |
+		     u32(e, NFTNL_EXPR_EXTHDR_TYPE);
+	uint32_t dreg = u32(e, NFTNL_EXPR_EXTHDR_DREG);
+	uint32_t len = u32(e, NFTNL_EXPR_EXTHDR_LEN);
+	uint32_t off = u32(e, NFTNL_EXPR_EXTHDR_OFFSET);
+	BDD pres, *d;
+	unsigned int i;
+	int sp, roff;
+
+	if (nftnl_expr_is_set(e, NFTNL_EXPR_EXTHDR_SREG))
+		return exthdr_write(ev, e, a);
+	pres = exthdr_present(ev, a);
+	if (u32(e, NFTNL_EXPR_EXTHDR_FLAGS) & NFT_EXTHDR_F_PRESENT) {
+		d = sd_reg_bits(ev, dreg, 4);
+		if (!d)
+			return sd_eval_error(ev, "exthdr: bad layout");
+		for (i = 0; i < 32; i++)
+			b_put(&d[i], i == 7 ? b_ref(pres) : bddfalse);
+		b_free(pres);
+		return 0;
+	}
+	sp = sd_space_id(ev->vars, SP_EXTHDR, a, 0, NULL);
+	roff = sd_reg_off(ev, dreg, len);
+	if (sp < 0 || roff < 0 || off + len > SD_SPACE_BYTES) {
+		b_free(pres);
+		return sd_eval_error(ev, "exthdr: bad layout");
+	}
+	sd_reg_load_space(ev, roff, sp, off, len);
+	if (!ev->scan)
+		b_andin(&ev->alive, pres);
+	b_free(pres);
+	return 0;
+}
+
 /*
  * fib, rt, socket and exthdr read what the packet alone does not say
  * (routes, sockets, extension headers found by walking): each result
@@ -197,20 +304,7 @@ int sd_expr_space_load(struct sd_eval *ev, struct nftnl_expr *e)
 		len = a == NFT_SOCKET_MARK ? 4 : a == NFT_SOCKET_CGROUPV2 ?
 		      8 : 1;
 	} else {
-		kind = SP_EXTHDR;
-		a = u32(e, NFTNL_EXPR_EXTHDR_OP) << 8 |
-		    u32(e, NFTNL_EXPR_EXTHDR_TYPE);
-		if (nftnl_expr_is_set(e, NFTNL_EXPR_EXTHDR_SREG))
-			return sd_eval_error(ev, "exthdr write is not "
-					     "modelled");
-		dreg = u32(e, NFTNL_EXPR_EXTHDR_DREG);
-		len = u32(e, NFTNL_EXPR_EXTHDR_LEN);
-		off = u32(e, NFTNL_EXPR_EXTHDR_OFFSET);
-		if (u32(e, NFTNL_EXPR_EXTHDR_FLAGS) & NFT_EXTHDR_F_PRESENT) {
-			b = 1;
-			off = 0;
-			len = 1;
-		}
+		return exthdr_load(ev, e);
 	}
 	sp = sd_space_id(ev->vars, kind, a, b, NULL);
 	roff = sd_reg_off(ev, dreg, len);
@@ -522,11 +616,10 @@ static int stmt_reject(struct sd_eval *ev, struct nftnl_expr *e)
 {
 	char key[64];
 
-	/* the code is a u8 attribute (get_u32 would read 0) */
+	/* the code is a u8 attribute: u32() reads it by its size */
 	snprintf(key, sizeof(key), "reject type %u code %u",
 		 u32(e, NFTNL_EXPR_REJECT_TYPE),
-		 nftnl_expr_is_set(e, NFTNL_EXPR_REJECT_CODE) ?
-		 nftnl_expr_get_u8(e, NFTNL_EXPR_REJECT_CODE) : 0);
+		 u32(e, NFTNL_EXPR_REJECT_CODE));
 	sd_terminal(ev, key);
 	return 0;
 }

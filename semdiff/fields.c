@@ -61,8 +61,8 @@ static const struct sd_meta_key ct_keys[] = {
 	[NFT_CT_SRC]		= { "saddr",	16, FMT_IP6 },
 	[NFT_CT_DST]		= { "daddr",	16, FMT_IP6 },
 	[NFT_CT_PROTOCOL]	= { "protocol",	1, FMT_DEC },
-	[NFT_CT_PROTO_SRC]	= { "proto-src", 2, FMT_DEC },
-	[NFT_CT_PROTO_DST]	= { "proto-dst", 2, FMT_DEC },
+	[NFT_CT_PROTO_SRC]	= { "proto-src", 2, FMT_BEDEC },
+	[NFT_CT_PROTO_DST]	= { "proto-dst", 2, FMT_BEDEC },
 	[NFT_CT_LABELS]		= { "label",	16, FMT_HEX },
 	[NFT_CT_PKTS]		= { "packets",	8, FMT_DEC },
 	[NFT_CT_BYTES]		= { "bytes",	8, FMT_DEC },
@@ -76,9 +76,12 @@ static const struct sd_meta_key ct_keys[] = {
 	[NFT_CT_ID]		= { "id",	4, FMT_DEC },
 };
 
-/* The IPv4 forms of the family-dependent ct src/dst keys. */
-static const struct sd_meta_key ct_src4 = { "saddr", 4, FMT_IP4 };
-static const struct sd_meta_key ct_dst4 = { "daddr", 4, FMT_IP4 };
+/* The family forms of the family-dependent ct src/dst keys, named as
+ * the trace packet selectors take them. */
+static const struct sd_meta_key ct_src4 = { "ip saddr", 4, FMT_IP4 };
+static const struct sd_meta_key ct_dst4 = { "ip daddr", 4, FMT_IP4 };
+static const struct sd_meta_key ct_src6 = { "ip6 saddr", 16, FMT_IP6 };
+static const struct sd_meta_key ct_dst6 = { "ip6 daddr", 16, FMT_IP6 };
 
 const struct sd_meta_key *sd_meta_key(uint32_t key)
 {
@@ -94,6 +97,10 @@ const struct sd_meta_key *sd_ct_key(uint32_t key, uint8_t family)
 		return &ct_src4;
 	if (family == NFPROTO_IPV4 && key == NFT_CT_DST)
 		return &ct_dst4;
+	if (family == NFPROTO_IPV6 && key == NFT_CT_SRC)
+		return &ct_src6;
+	if (family == NFPROTO_IPV6 && key == NFT_CT_DST)
+		return &ct_dst6;
 	if (key >= sizeof(ct_keys) / sizeof(ct_keys[0]) || !ct_keys[key].name)
 		return NULL;
 	return &ct_keys[key];
@@ -162,6 +169,11 @@ void sd_format_value(FILE *f, enum sd_fmt fmt, const uint8_t *v,
 		return;
 	case FMT_DEC:
 		fprintf(f, "%llu", (unsigned long long)host_value(v, len));
+		return;
+	case FMT_BEDEC:		/* ports: network order */
+		for (x = 0, i = 0; i < len && i < 8; i++)
+			x = x << 8 | v[i];
+		fprintf(f, "%llu", (unsigned long long)x);
 		return;
 	case __FMT_MAX:
 		break;

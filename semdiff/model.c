@@ -505,3 +505,24 @@ void sd_rule_where(char *buf, size_t len, const struct sd_ruleset *rs,
 	else
 		snprintf(buf, len, "%s:%u", label, r->line);
 }
+
+uint32_t sd_attr_u32(const struct nftnl_expr *e, uint16_t type)
+{
+	uint32_t len = 0;
+	const void *d;
+
+	if (!nftnl_expr_is_set(e, type))
+		return 0;
+	d = nftnl_expr_get(e, type, &len);
+	if (!d)
+		return 0;
+	switch (len) {
+	case 1:
+		return *(const uint8_t *)d;
+	case 2:
+		return *(const uint16_t *)d;
+	case 4:
+		return *(const uint32_t *)d;
+	}
+	return 0;
+}

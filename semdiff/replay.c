@@ -432,7 +432,14 @@ static void print_decider(FILE *f, const struct sd_ruleset *rs,
 }
 
 /* The selectors the VM can build a packet from: no "[...]" notes. */
-static char *replay_selectors(const char *sel, uint8_t family, bool *notes)
+/*
+ * The selectors the VM's trace takes: bracketed notes dropped. @notes
+ * says whether free choices were among them, @fields the first field
+ * the VM's packet cannot carry (fib/rt/socket results, extension
+ * headers and TCP options), "" if none.
+ */
+static char *replay_selectors(const char *sel, uint8_t family, bool *notes,
+			      char *fields, size_t flen)
 {
 	size_t len = strlen(sel) + 32, o = 0;
 	char *out = malloc(len);
@@ -441,15 +448,20 @@ static char *replay_selectors(const char *sel, uint8_t family, bool *notes)
 	if (!out)
 		return NULL;
 	*notes = false;
+	fields[0] = '\0';
 	if (family == NFPROTO_IPV6)
 		o = (size_t)snprintf(out, len, "meta nfproto ipv6 ");
 	for (p = sel; *p; p++) {
 		if (*p == '[') {
 			const char *e = strchr(p, ']');
 
-			*notes = true;
 			if (!e)
 				break;
+			if (!strncmp(p, "[free choice ", 13))
+				*notes = true;
+			else if (!fields[0])
+				snprintf(fields, flen, "%.*s", (int)(e - p + 1),
+					 p);
 			p = e;
 			continue;
 		}
@@ -489,7 +501,7 @@ void sd_replay_cex(struct sd_replay *rp, FILE *f, struct sd_ruleset **rs,
 		   const char *const key[2], bool effect)
 {
 	struct nftvm_result *res = calloc(2, sizeof(*res));
-	char vkey[2][96], why[256] = "";
+	char vkey[2][96], why[256] = "", fields[128];
 	bool notes = false, ok[2] = { false, false };
 	char *s = NULL;
 	unsigned int k;
@@ -499,7 +511,8 @@ void sd_replay_cex(struct sd_replay *rp, FILE *f, struct sd_ruleset **rs,
 	if (h->family != NFPROTO_IPV4 && h->family != NFPROTO_IPV6)
 		snprintf(why, sizeof(why), "the VM traces ip and ip6 only");
 	else if (!res || !rp->ctx || !(s = replay_selectors(sel, h->family,
-							     &notes)))
+							     &notes, fields,
+							     sizeof(fields))))
 		snprintf(why, sizeof(why), "out of memory");
 	for (k = 0; k < 2 && !why[0]; k++) {
 		if (!rp->side[k].vm) {
@@ -532,6 +545,11 @@ void sd_replay_cex(struct sd_replay *rp, FILE *f, struct sd_ruleset **rs,
 	if (ok[0] && ok[1]) {
 		fputs("    replay: confirmed by the VM\n", f);
 		rp->confirmed++;
+	} else if (fields[0]) {
+		/* what the VM's packet could not carry was left at zero */
+		fprintf(f, "    replay: not possible: the VM's packet cannot "
+			"carry %s\n", fields);
+		rp->unreplayed++;
 	} else if (notes) {
 		/* limits, quotas, set contents: the VM decides by its own
 		 * state what the BDDs left free */

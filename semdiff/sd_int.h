@@ -148,6 +148,10 @@ struct sd_msg_src {
 int sd_model_add_msg(struct sd_ruleset *rs, const void *nlh,
 		     const struct sd_msg_src *src, char *err, size_t errlen);
 void sd_model_finish(struct sd_ruleset *rs);
+/* A numeric attribute of any width (u8 ones, such as the ct direction,
+ * the exthdr type or the reject code, read 0 through get_u32); 0 when
+ * not set. */
+uint32_t sd_attr_u32(const struct nftnl_expr *e, uint16_t type);
 void sd_rule_where(char *buf, size_t len, const struct sd_ruleset *rs,
 		   const struct sd_rule *r);
 
@@ -232,6 +236,8 @@ BDD bv_gt_const(const BDD *x, const uint8_t *c, unsigned int nbytes,
 		bool or_equal);
 BDD bv_range_const(const BDD *x, const uint8_t *lo, const uint8_t *hi,
 		   unsigned int nbytes);
+/* Unsigned x < y over @nbits bits (MSB first). */
+BDD bv_lt(const BDD *x, const BDD *y, unsigned int nbits);
 
 /* --- expr.c / expr_stmt.c / chain.c: symbolic evaluation --- */
 
@@ -362,7 +368,7 @@ struct sd_meta_key {
 	uint8_t		fmt;	/* enum sd_fmt */
 };
 enum sd_fmt { FMT_DEC, FMT_HEX, FMT_STR, FMT_IP4, FMT_IP6, FMT_CTSTATE,
-	      FMT_CTSTATUS, FMT_MAC, __FMT_MAX };
+	      FMT_CTSTATUS, FMT_MAC, FMT_BEDEC, __FMT_MAX };
 const struct sd_meta_key *sd_meta_key(uint32_t key);
 const struct sd_meta_key *sd_ct_key(uint32_t key, uint8_t family);
 void sd_format_value(FILE *f, enum sd_fmt fmt, const uint8_t *v,

@@ -101,6 +101,8 @@ static int kind_rank(const struct sd_space *s)
 	 * accept"), so it splits every later set at the root instead of
 	 * doubling every path at the bottom (TUM: -8%).
 	 */
+	if (s->kind == SP_FREE)
+		return -2;
 	if (s->kind == SP_CT)
 		return -1;
 	if (s->kind == SP_PAYLOAD)

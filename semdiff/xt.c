@@ -3,8 +3,10 @@
  * xt compat expressions: what stock iptables-nft puts in the kernel for
  * the extensions it does not spell natively (`-m conntrack/state`,
  * `-m tcp/udp`, `-m multiport`, `-m icmp`, `-m addrtype`, `-m iprange`,
- * `-m mac`, `-m comment`, `-j REJECT`, `-j LOG`, `-j MARK`,
- * `-j SNAT/DNAT/MASQUERADE/REDIRECT`, ...). A `kernel` side loaded by
+ * `-m mac`, `-m comment`, `-m owner`, `-j REJECT`, `-j LOG`, `-j MARK`,
+ * `-j SNAT/DNAT/MASQUERADE/REDIRECT`, `-j CT --notrack/--zone`,
+ * `-j CHECKSUM`, `-m rt/policy/ttl/hl`,
+ * ...). A `kernel` side loaded by
  * iptables-nft-restore is full of them. Each modelled extension reads
  * or writes the same spaces (ct state, status, protocol and direction,
  * header bytes, fib address types, the NAT effect) as the native
@@ -16,6 +18,7 @@
  * uapi headers'. Anything else is "not modelled" (trouble), as before.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,6 +34,11 @@
 #include <linux/netfilter/xt_iprange.h>
 #include <linux/netfilter/xt_mac.h>
 #include <linux/netfilter/xt_mark.h>
+#include <linux/netfilter/xt_owner.h>
+#include <linux/netfilter/xt_CT.h>
+#include <linux/netfilter/xt_policy.h>
+#include <linux/netfilter_ipv6/ip6t_rt.h>
+#include <netinet/in.h>
 #include <linux/if_arp.h>
 #include <linux/netfilter/nf_nat.h>
 #include <linux/netfilter_ipv4/ip_tables.h>
@@ -136,15 +144,145 @@ static BDD ct_status_any(struct sd_eval *ev, uint32_t mask)
  * entry's NAT status bits), then, for packets with a conntrack entry
  * (established, related, new) only, protocol, status and direction.
  */
-static int conntrack_eval(struct sd_eval *ev, uint16_t flags, uint16_t inv,
-			  uint32_t state_mask, uint32_t status_mask,
-			  uint16_t l4proto)
+/*
+ * The tuple tests of -m conntrack: addresses (under a mask) and ports
+ * of either direction, over the ct fields nft's "ct original saddr",
+ * "ct reply proto-dst", ... read (expr.c keeps "ct original ip saddr"
+ * in the same field). The layouts of revisions 1-3 agree
+ * up to the flags; revision 3 adds port ranges (@high).
+ */
+static const struct {
+	uint16_t	flag;
+	uint8_t		key, dir;
+	size_t		addr, mask;
+} ct_addrs[] = {
+	{ XT_CONNTRACK_ORIGSRC, NFT_CT_SRC,
+	  IP_CT_DIR_ORIGINAL, offsetof(struct xt_conntrack_mtinfo1,
+	  origsrc_addr), offsetof(struct xt_conntrack_mtinfo1, origsrc_mask) },
+	{ XT_CONNTRACK_ORIGDST, NFT_CT_DST,
+	  IP_CT_DIR_ORIGINAL, offsetof(struct xt_conntrack_mtinfo1,
+	  origdst_addr), offsetof(struct xt_conntrack_mtinfo1, origdst_mask) },
+	{ XT_CONNTRACK_REPLSRC, NFT_CT_SRC,
+	  IP_CT_DIR_REPLY, offsetof(struct xt_conntrack_mtinfo1,
+	  replsrc_addr), offsetof(struct xt_conntrack_mtinfo1, replsrc_mask) },
+	{ XT_CONNTRACK_REPLDST, NFT_CT_DST,
+	  IP_CT_DIR_REPLY, offsetof(struct xt_conntrack_mtinfo1,
+	  repldst_addr), offsetof(struct xt_conntrack_mtinfo1, repldst_mask) },
+};
+
+static const struct {
+	uint16_t	flag;
+	uint8_t		key, dir;
+	size_t		port, high;
+} ct_ports[] = {
+	{ XT_CONNTRACK_ORIGSRC_PORT, NFT_CT_PROTO_SRC, IP_CT_DIR_ORIGINAL,
+	  offsetof(struct xt_conntrack_mtinfo3, origsrc_port),
+	  offsetof(struct xt_conntrack_mtinfo3, origsrc_port_high) },
+	{ XT_CONNTRACK_ORIGDST_PORT, NFT_CT_PROTO_DST, IP_CT_DIR_ORIGINAL,
+	  offsetof(struct xt_conntrack_mtinfo3, origdst_port),
+	  offsetof(struct xt_conntrack_mtinfo3, origdst_port_high) },
+	{ XT_CONNTRACK_REPLSRC_PORT, NFT_CT_PROTO_SRC, IP_CT_DIR_REPLY,
+	  offsetof(struct xt_conntrack_mtinfo3, replsrc_port),
+	  offsetof(struct xt_conntrack_mtinfo3, replsrc_port_high) },
+	{ XT_CONNTRACK_REPLDST_PORT, NFT_CT_PROTO_DST, IP_CT_DIR_REPLY,
+	  offsetof(struct xt_conntrack_mtinfo3, repldst_port),
+	  offsetof(struct xt_conntrack_mtinfo3, repldst_port_high) },
+};
+
+/* ct DIR KEY (@len bytes) equals @val under @mask (NULL: all bits). */
+static BDD ct_masked_eq(struct sd_eval *ev, uint8_t key, uint8_t dir,
+			const uint8_t *val, const uint8_t *mask,
+			unsigned int len)
 {
+	int sp = sd_space_id(ev->vars, SP_CT, key, dir + 1, NULL);
+	BDD bits[128], r = bddtrue;
+	unsigned int i;
+
+	if (sp < 0)
+		return bddfalse;
+	field(ev, sp, 0, len, bits);
+	for (i = 0; i < len * 8; i++) {
+		bool m = !mask || (mask[i / 8] & (0x80 >> (i % 8)));
+		bool v = val[i / 8] & (0x80 >> (i % 8));
+
+		if (m)
+			b_andin(&r, v ? bits[i] : bdd_not(bits[i]));
+	}
+	field_free(bits, len);
+	return r;
+}
+
+static BDD ct_tuple(struct sd_eval *ev, const uint8_t *info, uint32_t len,
+		    uint32_t rev, uint16_t flags, uint16_t inv)
+{
+	unsigned int alen = ev->family == NFPROTO_IPV6 ? 16 : 4, i;
+	BDD c = bddtrue, x;
+
+	for (i = 0; i < sizeof(ct_addrs) / sizeof(ct_addrs[0]); i++) {
+		if (!(flags & ct_addrs[i].flag))
+			continue;
+		x = ct_masked_eq(ev, ct_addrs[i].key, ct_addrs[i].dir,
+				 info + ct_addrs[i].addr,
+				 info + ct_addrs[i].mask, alen);
+		if (inv & ct_addrs[i].flag)
+			b_put(&x, b_not(x));
+		b_andin(&c, x);
+		b_free(x);
+	}
+	for (i = 0; i < sizeof(ct_ports) / sizeof(ct_ports[0]); i++) {
+		uint8_t lo[2], hi[2];
+		int sp;
+		BDD bits[16];
+
+		if (!(flags & ct_ports[i].flag))
+			continue;
+		memcpy(lo, info + ct_ports[i].port, 2);
+		if (rev >= 3 && len >= sizeof(struct xt_conntrack_mtinfo3)) {
+			/* revision 3: a range, both ends in host order
+			 * (xt_conntrack's port_match); before: one port,
+			 * in network order */
+			uint16_t l, h;
+
+			memcpy(&l, lo, 2);
+			memcpy(&h, info + ct_ports[i].high, 2);
+			l = htons(l);
+			h = htons(h);
+			memcpy(lo, &l, 2);
+			memcpy(hi, &h, 2);
+		} else {
+			memcpy(hi, lo, 2);
+		}
+		sp = sd_space_id(ev->vars, SP_CT, ct_ports[i].key,
+				 ct_ports[i].dir + 1, NULL);
+		if (sp < 0)
+			return bddfalse;
+		field(ev, sp, 0, 2, bits);
+		x = bv_range_const(bits, lo, hi, 2);
+		field_free(bits, 2);
+		if (inv & ct_ports[i].flag)
+			b_put(&x, b_not(x));
+		b_andin(&c, x);
+		b_free(x);
+	}
+	return c;
+}
+
+static int conntrack_eval(struct sd_eval *ev, const void *info,
+			  uint32_t len, uint32_t rev, uint16_t flags,
+			  uint16_t inv, uint32_t state_mask,
+			  uint32_t status_mask, uint16_t l4proto)
+{
+	const uint16_t tuple = XT_CONNTRACK_ORIGSRC | XT_CONNTRACK_ORIGDST |
+			       XT_CONNTRACK_REPLSRC | XT_CONNTRACK_REPLDST |
+			       XT_CONNTRACK_ORIGSRC_PORT |
+			       XT_CONNTRACK_ORIGDST_PORT |
+			       XT_CONNTRACK_REPLSRC_PORT |
+			       XT_CONNTRACK_REPLDST_PORT;
 	const uint16_t known = XT_CONNTRACK_STATE | XT_CONNTRACK_STATUS |
 			       XT_CONNTRACK_DIRECTION | XT_CONNTRACK_PROTO |
-			       XT_CONNTRACK_STATE_ALIAS;
+			       XT_CONNTRACK_STATE_ALIAS | tuple;
 	const uint16_t entry = XT_CONNTRACK_STATUS | XT_CONNTRACK_DIRECTION |
-			       XT_CONNTRACK_PROTO;
+			       XT_CONNTRACK_PROTO | tuple;
 	uint32_t tracked = NF_CT_STATE_BIT(IP_CT_ESTABLISHED) |
 			   NF_CT_STATE_BIT(IP_CT_RELATED) |
 			   NF_CT_STATE_BIT(IP_CT_NEW);
@@ -220,6 +358,11 @@ static int conntrack_eval(struct sd_eval *ev, uint16_t flags, uint16_t inv,
 		b_andin(&c, x);
 		b_free(x);
 	}
+	if (flags & tuple) {
+		x = ct_tuple(ev, info, len, rev, flags, inv);
+		b_andin(&c, x);
+		b_free(x);
+	}
 	/* with an entry: these tests; without: as the state test said */
 	b_put(&c, b_ite(has_ct, c, (flags & XT_CONNTRACK_STATE) ? bddtrue :
 				   bddfalse));
@@ -234,21 +377,24 @@ static int mt_conntrack(struct sd_eval *ev, const void *info, uint32_t len,
 	if (rev == 1 && len >= sizeof(struct xt_conntrack_mtinfo1)) {
 		const struct xt_conntrack_mtinfo1 *m = info;
 
-		return conntrack_eval(ev, m->match_flags, m->invert_flags,
+		return conntrack_eval(ev, info, len, rev, m->match_flags,
+				      m->invert_flags,
 				      m->state_mask, m->status_mask,
 				      m->l4proto);
 	}
 	if (rev == 2 && len >= sizeof(struct xt_conntrack_mtinfo2)) {
 		const struct xt_conntrack_mtinfo2 *m = info;
 
-		return conntrack_eval(ev, m->match_flags, m->invert_flags,
+		return conntrack_eval(ev, info, len, rev, m->match_flags,
+				      m->invert_flags,
 				      m->state_mask, m->status_mask,
 				      m->l4proto);
 	}
 	if (rev == 3 && len >= sizeof(struct xt_conntrack_mtinfo3)) {
 		const struct xt_conntrack_mtinfo3 *m = info;
 
-		return conntrack_eval(ev, m->match_flags, m->invert_flags,
+		return conntrack_eval(ev, info, len, rev, m->match_flags,
+				      m->invert_flags,
 				      m->state_mask, m->status_mask,
 				      m->l4proto);
 	}
@@ -743,6 +889,254 @@ static int tg_redir(struct sd_eval *ev, const void *info, uint32_t len,
 	return nat_target(ev, 4, info, len, rev);
 }
 
+/* ------------------------------------------------ owner, CT */
+
+/* Host-order u32 of @sp's 4 bytes in [lo, hi] (bits MSB first). */
+static BDD host_u32_range(struct sd_eval *ev, int sp, uint32_t lo,
+			  uint32_t hi)
+{
+	uint8_t l[4] = { lo >> 24, lo >> 16, lo >> 8, lo };
+	uint8_t h[4] = { hi >> 24, hi >> 16, hi >> 8, hi };
+	BDD bits[32], be[32], r;
+	unsigned int i;
+
+	field(ev, sp, 0, 4, bits);
+	for (i = 0; i < 32; i++)	/* little-endian bytes, reversed */
+		be[i] = bits[(3 - i / 8) * 8 + i % 8];
+	r = bv_range_const(be, l, h, 4);
+	field_free(bits, 4);
+	return r;
+}
+
+/*
+ * xt owner (revision 1): the socket's uid/gid in a range, each test
+ * inverted by its invert bit, over meta skuid/skgid as nft's
+ * translation reads them. As there, a packet is taken to have a socket
+ * (meta skuid of a packet without one breaks the rule; the engine does
+ * not model sockets); --socket-exists and supplementary groups are not
+ * modelled.
+ */
+static int mt_owner(struct sd_eval *ev, const void *info, uint32_t len,
+		    uint32_t rev)
+{
+	static const struct { uint8_t flag, key; size_t min, max; } ids[] = {
+		{ XT_OWNER_UID, NFT_META_SKUID,
+		  offsetof(struct xt_owner_match_info, uid_min),
+		  offsetof(struct xt_owner_match_info, uid_max) },
+		{ XT_OWNER_GID, NFT_META_SKGID,
+		  offsetof(struct xt_owner_match_info, gid_min),
+		  offsetof(struct xt_owner_match_info, gid_max) },
+	};
+	const struct xt_owner_match_info *m = info;
+	BDD c = bddtrue, x;
+	unsigned int i;
+
+	if (rev != 1 || len < sizeof(*m))
+		return sd_eval_error(ev, "xt match `owner' revision %u is not "
+				     "modelled", rev);
+	if (m->match & ~(XT_OWNER_UID | XT_OWNER_GID))
+		return sd_eval_error(ev, "xt match `owner' option 0x%x is not "
+				     "modelled", m->match);
+	for (i = 0; i < sizeof(ids) / sizeof(ids[0]); i++) {
+		uint32_t lo, hi;
+		int sp;
+
+		if (!(m->match & ids[i].flag))
+			continue;
+		sp = sd_space_id(ev->vars, SP_META, ids[i].key, 0, NULL);
+		if (sp < 0)
+			return -ENOMEM;
+		memcpy(&lo, (const uint8_t *)m + ids[i].min, 4);
+		memcpy(&hi, (const uint8_t *)m + ids[i].max, 4);
+		x = host_u32_range(ev, sp, lo, hi);
+		if (m->invert & ids[i].flag)
+			b_put(&x, b_not(x));
+		b_andin(&c, x);
+		b_free(x);
+	}
+	narrow(ev, c);
+	return 0;
+}
+
+/*
+ * xt CT: --notrack (revisions 0-2 start with the flags) is nft's
+ * notrack, an effect; --zone N (no direction or mark flags) is nft's
+ * `ct zone set N`, a write of the ct zone (host order, both
+ * directions). The rule goes on (XT_CONTINUE). Helpers, timeouts and
+ * event masks are not modelled.
+ */
+static int tg_ct(struct sd_eval *ev, const void *info, uint32_t len,
+		 uint32_t rev)
+{
+	const struct xt_ct_target_info *t = info;
+	const struct xt_ct_target_info_v1 *t1 = info;
+	static const uint8_t one = 1;
+	BDD bits[16];
+	unsigned int i;
+	int sp;
+
+	if (rev > 2 || len < (rev ? sizeof(*t1) : sizeof(*t)) - 8)
+		return sd_eval_error(ev, "xt target `CT' revision %u is not "
+				     "modelled", rev);
+	if (t->flags & XT_CT_NOTRACK) {
+		sp = sd_space_id(ev->vars, SP_EFFECT, 1, 0, NULL);
+		if (sp < 0)
+			return -ENOMEM;
+		for (i = 0; i < 8; i++)
+			bits[i] = (one >> (7 - i)) & 1 ? bddtrue : bddfalse;
+		sd_space_write(ev, sp, 0, bits, 1);
+		return 0;
+	}
+	if (t->flags || t->ct_events || t->exp_events || t->helper[0] ||
+	    (rev && t1->timeout[0]))
+		return sd_eval_error(ev, "xt target `CT' with a helper, "
+				     "timeout, events or zone flags is not "
+				     "modelled");
+	sp = sd_space_id(ev->vars, SP_CT, NFT_CT_ZONE, 0, NULL);
+	if (sp < 0)
+		return -ENOMEM;
+	for (i = 0; i < 16; i++)
+		bits[i] = ((const uint8_t *)&t->zone)[i / 8] &
+			  (0x80 >> (i % 8)) ? bddtrue : bddfalse;
+	sd_space_write(ev, sp, 0, bits, 2);
+	return 0;
+}
+
+/* ------------------------------------------------ rt, policy */
+
+/* Byte @off of the IPv6 routing header, and whether there is one. */
+static int rt_spaces(struct sd_eval *ev, int *val, int *pres)
+{
+	uint32_t a = NFT_EXTHDR_OP_IPV6 << 8 | IPPROTO_ROUTING;
+
+	*val = sd_space_id(ev->vars, SP_EXTHDR, a, 0, NULL);
+	*pres = sd_space_id(ev->vars, SP_EXTHDR, a, 1, NULL);
+	return *val < 0 || *pres < 0 ? -ENOMEM : 0;
+}
+
+/*
+ * ip6t rt: no routing header, no match (inverted or not); else the
+ * segments-left range (always tested, 0-0xffffffff unless given) and,
+ * if asked, the type, each with its invert bit. The spaces are nft's
+ * `rt type` / `rt seg-left` ones (exthdr ipv6 43, bytes 2 and 3, and
+ * its present bit, expr_stmt.c). Length, reserved field and addresses
+ * are not modelled.
+ */
+static int mt_rt(struct sd_eval *ev, const void *info, uint32_t len,
+		 uint32_t rev)
+{
+	const struct ip6t_rt *r = info;
+	BDD c, x, bits[8];
+	int val, pres;
+
+	if (rev != 0 || len < sizeof(*r) ||
+	    (r->flags & ~(IP6T_RT_TYP | IP6T_RT_SGS)))
+		return sd_eval_error(ev, "xt match `rt' with these options is "
+				     "not modelled");
+	if (rt_spaces(ev, &val, &pres) < 0)
+		return -ENOMEM;
+	c = sd_space_bit(ev, pres, 0, 7);
+	if (r->segsleft[0] > 0 || r->segsleft[1] < 0xffffffffu) {
+		uint8_t lo = r->segsleft[0] > 255 ? 255 : r->segsleft[0];
+		uint8_t hi = r->segsleft[1] > 255 ? 255 : r->segsleft[1];
+
+		field(ev, val, 3, 1, bits);
+		x = r->segsleft[0] > 255 || r->segsleft[0] > r->segsleft[1] ?
+		    bddfalse : bv_range_const(bits, &lo, &hi, 1);
+		field_free(bits, 1);
+		if (r->invflags & IP6T_RT_INV_SGS)
+			b_put(&x, b_not(x));
+		b_andin(&c, x);
+		b_free(x);
+	}
+	if (r->flags & IP6T_RT_TYP) {
+		uint8_t t = r->rt_type;
+
+		field(ev, val, 2, 1, bits);
+		x = r->rt_type > 255 ? bddfalse : bv_eq_const(bits, &t, 1);
+		field_free(bits, 1);
+		if (r->invflags & IP6T_RT_INV_TYP)
+			b_put(&x, b_not(x));
+		b_andin(&c, x);
+		b_free(x);
+	}
+	narrow(ev, c);
+	return 0;
+}
+
+/*
+ * xt policy --pol none: matches where the packet has no IPsec policy in
+ * the direction asked (xt_policy.c: no secpath on the way in, no xfrm
+ * on the route out), i.e. nft's `meta ipsec missing` / `rt ipsec
+ * missing` (the meta secpath / rt xfrm byte 0). Matching policies
+ * (--pol ipsec and its elements) are not modelled.
+ */
+static int mt_policy(struct sd_eval *ev, const void *info, uint32_t len,
+		     uint32_t rev)
+{
+	const struct xt_policy_info *p = info;
+	static const uint8_t zero;
+	BDD bits[8];
+	int sp;
+
+	if (rev != 0 || len < sizeof(*p) ||
+	    !(p->flags & XT_POLICY_MATCH_NONE))
+		return sd_eval_error(ev, "xt match `policy' other than --pol "
+				     "none is not modelled");
+	if (p->flags & XT_POLICY_MATCH_IN)
+		sp = sd_space_id(ev->vars, SP_META, NFT_META_SECPATH, 0, NULL);
+	else
+		sp = sd_space_id(ev->vars, SP_RT, NFT_RT_XFRM, 0, NULL);
+	if (sp < 0)
+		return -ENOMEM;
+	field(ev, sp, 0, 1, bits);
+	narrow(ev, bv_eq_const(bits, &zero, 1));
+	field_free(bits, 1);
+	return 0;
+}
+
+/*
+ * ttl (IPv4, network header byte 8) and hl (IPv6, byte 7): the same
+ * four modes (equal, not equal, less, greater) over the byte nft's
+ * `ip ttl` / `ip6 hoplimit` read.
+ */
+static int ttl_hl(struct sd_eval *ev, const void *info, uint32_t len,
+		  unsigned int off)
+{
+	const uint8_t *m = info;	/* mode, value: both layouts */
+	uint8_t lo = 0, hi = 255, v;
+	BDD r;
+
+	if (len < 2 || m[0] > 3)
+		return sd_eval_error(ev, "xt match `ttl/hl' mode is not "
+				     "modelled");
+	v = m[1];
+	switch (m[0]) {
+	case 0: case 1: lo = hi = v; break;		/* EQ, NE */
+	case 2: if (!v) { narrow(ev, bddfalse); return 0; }
+		hi = v - 1; break;			/* LT */
+	case 3: if (v == 255) { narrow(ev, bddfalse); return 0; }
+		lo = v + 1; break;			/* GT */
+	}
+	r = nh_range(ev, off, 1, &lo, &hi);
+	if (m[0] == 1)
+		b_put(&r, b_not(r));
+	narrow(ev, r);
+	return 0;
+}
+
+static int mt_ttl(struct sd_eval *ev, const void *info, uint32_t len,
+		  uint32_t rev)
+{
+	return ttl_hl(ev, info, len, 8);
+}
+
+static int mt_hl(struct sd_eval *ev, const void *info, uint32_t len,
+		 uint32_t rev)
+{
+	return ttl_hl(ev, info, len, 7);
+}
+
 /* ------------------------------------------------ the table */
 
 static const struct {
@@ -762,7 +1156,16 @@ static const struct {
 	{ false, "mac",		mt_mac },
 	{ false, "icmp6",	mt_icmp },
 	{ false, "comment",	xt_nop },	/* no effect on packets */
+	{ false, "owner",	mt_owner },
+	{ false, "rt",		mt_rt },
+	{ false, "policy",	mt_policy },
+	{ false, "ttl",		mt_ttl },
+	{ false, "hl",		mt_hl },
 	{ true,  "LOG",		xt_nop },	/* no effect; goes on */
+	/* fills in a checksum the kernel would otherwise leave to the
+	 * NIC: no field the engine compares; goes on */
+	{ true,  "CHECKSUM",	xt_nop },
+	{ true,  "CT",		tg_ct },
 	{ true,  "REJECT",	tg_reject },
 	{ true,  "MARK",	tg_mark },
 	{ true,  "SNAT",	tg_snat },

@@ -112,9 +112,18 @@ static int read_cex(const char *path, struct pkt *pk, unsigned int *npk)
 	return *npk ? 0 : -1;
 }
 
+/* by the attribute's size: u8 ones (ct direction, exthdr type, reject
+ * code) read 0 through nftnl_expr_get_u32 */
 static uint32_t u32(struct nftnl_expr *e, uint16_t t)
 {
-	return nftnl_expr_is_set(e, t) ? nftnl_expr_get_u32(e, t) : 0;
+	uint32_t len = 0;
+	const void *d = nftnl_expr_is_set(e, t) ? nftnl_expr_get(e, t, &len)
+						: NULL;
+
+	if (!d)
+		return 0;
+	return len == 1 ? *(const uint8_t *)d : len == 2 ?
+	       *(const uint16_t *)d : len == 4 ? *(const uint32_t *)d : 0;
 }
 
 static uint8_t *reg(struct run *r, uint32_t n, unsigned int len)
@@ -289,6 +298,35 @@ static bool expr(struct run *r, struct nftnl_expr *e)
 				NFTNL_EXPR_PAYLOAD_SREG), len), len);
 		else
 			load(r, u32(e, NFTNL_EXPR_PAYLOAD_DREG), sp, off, len);
+	} else if (!strcmp(n, "exthdr")) {
+		/* as the kernel: a missing header/option breaks a read,
+		 * "present" reads 1/0, a TCP option write changes a present
+		 * option only and an MSS only downwards */
+		unsigned int a = u32(e, NFTNL_EXPR_EXTHDR_OP) << 8 |
+				 u32(e, NFTNL_EXPR_EXTHDR_TYPE);
+		struct space *val = space(&r->p, SP_EXTHDR, a, 0, NULL);
+		bool present = space(&r->p, SP_EXTHDR, a, 1, NULL)->d[0];
+
+		off = u32(e, NFTNL_EXPR_EXTHDR_OFFSET);
+		len = u32(e, NFTNL_EXPR_EXTHDR_LEN);
+		if (nftnl_expr_is_set(e, NFTNL_EXPR_EXTHDR_SREG)) {
+			const uint8_t *nv = reg(r, u32(e,
+					NFTNL_EXPR_EXTHDR_SREG), len);
+
+			if (present && off + len <= SD_SPACE_BYTES &&
+			    ((a & 0xff) != 2 || len != 2 ||
+			     memcmp(nv, val->d + off, 2) < 0))
+				memcpy(val->d + off, nv, len);
+		} else if (u32(e, NFTNL_EXPR_EXTHDR_FLAGS) &
+			   NFT_EXTHDR_F_PRESENT) {
+			x = reg(r, u32(e, NFTNL_EXPR_EXTHDR_DREG), 4);
+			memset(x, 0, 4);
+			x[0] = present;
+		} else if (!present) {
+			return false;
+		} else {
+			load(r, u32(e, NFTNL_EXPR_EXTHDR_DREG), val, off, len);
+		}
 	} else if (!strcmp(n, "meta") || !strcmp(n, "ct")) {
 		bool meta = n[0] == 'm';
 		uint32_t key = u32(e, meta ? NFTNL_EXPR_META_KEY
@@ -300,6 +338,15 @@ static bool expr(struct run *r, struct nftnl_expr *e)
 			      nftnl_expr_is_set(e, NFTNL_EXPR_CT_DIR) ?
 			      u32(e, NFTNL_EXPR_CT_DIR) + 1 : 0, NULL);
 		uint16_t sreg = meta ? NFTNL_EXPR_META_SREG : NFTNL_EXPR_CT_SREG;
+
+		/* the kernel's ct SRC_IP/SRC_IP6 read the tuple address
+		 * NFT_CT_SRC does (likewise DST); one field here too */
+		if (!meta && (key == NFT_CT_SRC_IP || key == NFT_CT_SRC_IP6 ||
+			      key == NFT_CT_DST_IP || key == NFT_CT_DST_IP6)) {
+			sp = space(&r->p, SP_CT, key == NFT_CT_SRC_IP ||
+				   key == NFT_CT_SRC_IP6 ? NFT_CT_SRC :
+				   NFT_CT_DST, sp->b, NULL);
+		}
 
 		if (!meta)
 			off = 0;
@@ -384,8 +431,7 @@ static bool expr(struct run *r, struct nftnl_expr *e)
 		r->verdict = NF_DROP;
 		snprintf(r->key, sizeof(r->key), "%s %u %u", n,
 			 u32(e, NFTNL_EXPR_REJECT_TYPE),
-			 nftnl_expr_is_set(e, NFTNL_EXPR_REJECT_CODE) ?
-			 nftnl_expr_get_u8(e, NFTNL_EXPR_REJECT_CODE) : 0);
+			 u32(e, NFTNL_EXPR_REJECT_CODE));
 		return false;
 	} else if (!strcmp(n, "nat") || !strcmp(n, "masq") ||
 		   !strcmp(n, "redir")) {

@@ -56,6 +56,39 @@ for f in "$dir"/*.rules; do
 	esac
 	echo "$name: $r"
 done
+# The xt extensions one by one (cases/xt.rules, cases/xt6.rules):
+# loaded by stock iptables-nft-restore / ip6tables-nft-restore (xt
+# match/target expressions in the kernel), equivalent to the file;
+# against cases/xt-changed.rules (a port, a uid range and a notrack
+# address changed) different in each of the three hooks concerned, and
+# against cases/xt6-changed.rules (a hop limit bound, a routing header
+# type) in both.
+cases=$(cd "$(dirname "$0")" && pwd)/cases
+for x in "xt iptables-nft-restore 3" "xt6 ip6tables-nft-restore 2"; do
+	set -- $x
+	"$stock_nft" flush ruleset
+	fam=
+	[ "$1" = xt6 ] && fam=-6
+	if ! $2 <"$cases/$1.rules" 2>"$tmp/err"; then
+		echo "FAIL: $2 refuses cases/$1.rules"; cat "$tmp/err"; bad=1
+		continue
+	fi
+	"$ipt2nft" diff $fam --view=none kernel "$cases/$1.rules" \
+		>"$tmp/out" 2>&1
+	rc=$?
+	"$ipt2nft" diff $fam --view=none kernel "$cases/$1-changed.rules" \
+		>"$tmp/out2" 2>&1
+	rc2=$?
+	nd=$(grep -c '^hook .*: DIFFERENT' "$tmp/out2")
+	if [ $rc != 0 ] || [ $rc2 != 1 ] || [ "$nd" != "$3" ]; then
+		echo "FAIL $1 cases: exit $rc (want 0), $rc2 with $nd" \
+		     "different hooks (want 1, $3)"
+		cat "$tmp/out" "$tmp/out2"
+		bad=1
+	else
+		echo "$1 cases: equivalent; changed: $nd hooks different"
+	fi
+done
 echo "semdiff kernel: $files files: $equiv equivalent, $trouble trouble," \
      "$unloaded not loadable, $((files - equiv - trouble - unloaded)) other"
 [ $equiv -ge $((files / 2)) ] || { echo "FAIL: too few proven"; bad=1; }

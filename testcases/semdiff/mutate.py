@@ -4,6 +4,7 @@
 
 usage: mutate.py IN.nft OUTDIR SEED COUNT
        mutate.py --packets A.nft B.nft SEED COUNT
+       mutate.py --probes ORIG.nft MUT.nft KIND LINES OUTPREFIX
 The second form prints COUNT IPv4 packets per hook as "raw" blocks for
 testcases/semdiff/concrete (--any): header fields drawn from the
 constants of both files (addresses within their prefixes, ports,
@@ -118,6 +119,81 @@ def mutate(lines, rnd, kind, idx):
     return None
 
 
+ACTION = re.compile(
+    r'\b(counter|log|accept|drop|return|reject|jump|goto|queue|masquerade|'
+    r'snat|dnat|redirect|notrack|meta \w+ set|ct \w+ set|mark set)\b')
+PROBE = 'queue num 4242'
+
+
+def match_of(line):
+    """The match part of a rule line (before its first statement)."""
+    m = ACTION.search(line)
+    return line[:m.start()].rstrip() if m else None
+
+
+def probes(orig, mut, kind, lines, prefix):
+    """Probe rulesets for a mutation the engine found equivalent.
+
+    Each is ORIG with one rule inserted before the (first) mutated rule:
+    the match of a rule whose outcome the mutation could change, then a
+    verdict no ruleset uses (queue num 4242). ORIG against a probe is
+    equivalent iff no packet reaching that point matches it; a packet
+    that does is a counterexample. The rules whose match must be
+    unreachable for the mutation to be harmless:
+      port, prefix: the original rule's match and the mutated one's;
+      verdict, delete: the original rule's match;
+      swap-dependent: both rules' matches at once (only packets matching
+      both are decided differently by the swap).
+    A rule with no match part (a bare verdict) probes reachability.
+    Prints one probe file name per line."""
+    o = open(orig).read().split('\n')
+    m = open(mut).read().split('\n')
+    at = [int(x) - 1 for x in lines.split(',')]
+    i = at[0]
+    indent = o[i][:len(o[i]) - len(o[i].lstrip())]
+
+    def part(line):
+        mm = match_of(line.strip())
+        return mm if mm is not None else ''
+
+    if kind == 'delete':
+        st = o[i].strip()[len(part(o[i])):].strip()
+        if re.fullmatch(r'(counter\s*|log( prefix "[^"]*")?\s*)*', st):
+            # no verdict, no write: the rule changes nothing
+            print('NOEFFECT')
+            return
+    if kind in ('port', 'prefix'):
+        want = [part(o[i]), part(m[i])]
+    elif kind == 'swap-dependent':
+        want = [(part(o[at[0]]) + ' ' + part(o[at[1]])).strip()]
+    else:
+        want = [part(o[i])]
+    family = 'ip'
+    for j in range(i, -1, -1):
+        t = re.match(r'\s*table (\w+) ', o[j])
+        if t:
+            family = t.group(1)
+            break
+    for n, w in enumerate(want):
+        p = list(o)
+        p.insert(i, indent + (w + ' ' if w else '') + PROBE)
+        name = '%s-p%d.nft' % (prefix, n)
+        with open(name, 'w') as f:
+            f.write('\n'.join(p))
+        # the match alone, in a base chain of every hook, and the
+        # same without it: their differences are packets that hit it
+        for suffix, rule in (('hit', w + ' ' + PROBE), ('none', '')):
+            with open('%s-p%d-%s.nft' % (prefix, n, suffix), 'w') as f:
+                f.write('table %s probe {\n' % family)
+                for h in ('prerouting', 'input', 'forward', 'output',
+                          'postrouting'):
+                    f.write('\tchain %s {\n\t\ttype filter hook %s '
+                            'priority 0; policy accept;\n\t\t%s\n\t}\n'
+                            % (h, h, rule))
+                f.write('}\n')
+        print(name)
+
+
 def packets(a, b, seed, count):
     text = open(a).read() + open(b).read()
     rnd = random.Random(seed)
@@ -170,6 +246,9 @@ def packets(a, b, seed, count):
 
 
 def main():
+    if sys.argv[1] == '--probes':
+        probes(*sys.argv[2:7])
+        return
     if sys.argv[1] == '--packets':
         packets(sys.argv[2], sys.argv[3], int(sys.argv[4]),
                 int(sys.argv[5]))

@@ -108,9 +108,13 @@ check iptables-kernel-changed 1 'tcp dport \(80\|8080\)$\|tcp dport \(80\|8080\)
 grep -q 'deciding rule: tcp dport 8080' out ||
 	{ echo "FAIL iptables-kernel-changed: the kernel's deciding rule is" \
 		"not the replaced one"; cat out; bad=1; }
+# Every counterexample confirmed by the VM's trace, except one setting a
+# field the VM's packet cannot carry (a TCP option: features.sh has the
+# concrete evaluator replay those pairs file against file).
 vm_confirmed() {
-	! grep -q '^    replay: \(DISAGREES\|not\)' out &&
-		grep -q '^    replay: confirmed by the VM' out ||
+	! grep '^    replay: \(DISAGREES\|not\)' out |
+		grep -vq "not possible: the VM's packet cannot carry" &&
+		grep -q "^    replay: \(confirmed by the VM\|not possible: the VM's packet cannot carry\)" out ||
 		{ echo "FAIL $1: the VM's trace does not confirm it"; cat out
 		  bad=1; }
 }
