@@ -1,38 +1,49 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Build the libFuzzer parser target with clang (ASan + UBSan) and run it.
+# Build the libFuzzer targets with clang (ASan + UBSan) and run one.
 #
-#   build-and-run.sh [-t SECONDS] [-o OUTDIR] [-j JOBS] [-b] [-- LIBFUZZER ARGS]
+#   build-and-run.sh [-T TARGET] [-t SECONDS] [-o OUTDIR] [-j JOBS] [-b]
+#                    [-- LIBFUZZER ARGS]
 #
+#   -T  parser (nft text: fuzz_parser.c, the default) or vm (the VM's
+#       batches, dumps and packet path: fuzz_vm.c)
 #   -t  fuzzing time in seconds (default 60)
 #   -o  build/work directory (default ./fuzz-build); it keeps the objects,
-#       the working corpus (OUTDIR/corpus) and crash artifacts
-#       (OUTDIR/artifacts/), so repeated runs build incrementally and
+#       the working corpus (OUTDIR/corpus, OUTDIR/corpus-vm) and crash
+#       artifacts (OUTDIR/artifacts/), so repeated runs build incrementally and
 #       continue from the corpus found so far
 #   -b  build only
 #
 # Sources are libnftc's (libnftc_la_SOURCES in nftc/Makefile.am); the
-# parser and scanner are generated here with bison/flex. Seeds come from
-# testcases/examples and the nftables-py corpus rules (make-seeds.sh), plus
-# fuzz/regressions/ (inputs that once crashed: keep adding them).
+# parser and scanner are generated here with bison/flex. Parser seeds come
+# from testcases/examples and the nftables-py corpus rules (make-seeds.sh),
+# plus fuzz/regressions/ (inputs that once crashed: keep adding them); the
+# VM target starts from its compiled-in base rulesets and
+# fuzz/regressions-vm/.
 # Exit status: 0 clean run, 1 a crash/leak/timeout was found (artifacts
 # kept), 2 the build failed, 77 clang with libFuzzer is not available.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 secs=60
+target=parser
 out=./fuzz-build
 jobs=2
 build_only=0
-while getopts t:o:j:bh opt; do
+while getopts T:t:o:j:bh opt; do
 	case $opt in
+	T) target=$OPTARG ;;
 	t) secs=$OPTARG ;;
 	o) out=$OPTARG ;;
 	j) jobs=$OPTARG ;;
 	b) build_only=1 ;;
-	*) sed -n '3,18p' "$0"; exit 2 ;;
+	*) sed -n '3,22p' "$0"; exit 2 ;;
 	esac
 done
+case $target in
+parser|vm) ;;
+*) echo "unknown target $target (parser, vm)"; exit 2 ;;
+esac
 shift $((OPTIND - 1))
 [ "${1:-}" = "--" ] && shift
 
@@ -88,14 +99,18 @@ done
 	echo "VPATH = $top/nftc:$gen"
 	echo "CC = $CLANG"
 	echo "CFLAGS = $cflags"
-	echo "all: fuzz_parser"
+	echo "all: fuzz_parser fuzz_vm"
 	echo "obj/%.o: %.c $gen/parser.h"
 	echo "	\$(CC) \$(CFLAGS) -MMD -MP -c -o \$@ \$<"
 	echo "obj/kmod/%.o: $top/kmod/%.c"
 	echo "	\$(CC) \$(CFLAGS) -MMD -MP -c -o \$@ \$<"
 	echo "obj/fuzz_parser.o: $here/fuzz_parser.c $gen/parser.h"
 	echo "	\$(CC) \$(CFLAGS) -MMD -MP -c -o \$@ \$<"
+	echo "obj/fuzz_vm.o: $here/fuzz_vm.c $gen/parser.h"
+	echo "	\$(CC) \$(CFLAGS) -MMD -MP -c -o \$@ \$<"
 	echo "fuzz_parser: obj/fuzz_parser.o $objs"
+	echo "	\$(CC) -fsanitize=fuzzer,address,undefined -o \$@ \$^ $libs"
+	echo "fuzz_vm: obj/fuzz_vm.o $objs"
 	echo "	\$(CC) -fsanitize=fuzzer,address,undefined -o \$@ \$^ $libs"
 	echo "-include obj/*.d obj/kmod/*.d"
 } >"$out/Makefile"
@@ -121,23 +136,38 @@ if ! make -s -C "$out" -j"$jobs"; then
 	echo "FUZZ BUILD FAILED"
 	exit 2
 fi
-echo "built $out/fuzz_parser"
+echo "built $out/fuzz_parser and $out/fuzz_vm"
 [ "$build_only" = 1 ] && exit 0
 
-seeds="$out/seeds"
-if [ ! -d "$seeds" ]; then
-	sh "$here/make-seeds.sh" "$seeds"
+if [ "$target" = vm ]; then
+	bin="$out/fuzz_vm"
+	corpus="$out/corpus-vm"
+	seeds="$here/regressions-vm"
+	maxlen=2048
+else
+	bin="$out/fuzz_parser"
+	corpus="$out/corpus"
+	seeds="$out/seeds"
+	maxlen=4096
+	[ -d "$seeds" ] || sh "$here/make-seeds.sh" "$seeds"
 fi
+mkdir -p "$corpus"
 # Leaks are bugs too; ASan's leak checker runs at the end of each input.
 # Whatever libFuzzer's mode (-fork=N -ignore_crashes=1 goes on past a
 # crash), a run failed when it left new artifacts.
 stamp="$out/.run-start"
 : >"$stamp"
 set +e
-"$out/fuzz_parser" -max_total_time="$secs" -max_len=4096 -timeout=10 \
-	-rss_limit_mb=2048 -print_final_stats=1 \
-	-artifact_prefix="$out/artifacts/" "$@" "$out/corpus" "$seeds" \
-	"$here/regressions"
+if [ "$target" = vm ]; then
+	"$bin" -max_total_time="$secs" -max_len=$maxlen -timeout=10 \
+		-rss_limit_mb=2048 -print_final_stats=1 \
+		-artifact_prefix="$out/artifacts/vm-" "$@" "$corpus" "$seeds"
+else
+	"$bin" -max_total_time="$secs" -max_len=$maxlen -timeout=10 \
+		-rss_limit_mb=2048 -print_final_stats=1 \
+		-artifact_prefix="$out/artifacts/" "$@" "$corpus" "$seeds" \
+		"$here/regressions"
+fi
 rc=$?
 set -e
 new=$(find "$out/artifacts" -type f -newer "$stamp" | head -20)
@@ -145,7 +175,7 @@ if [ $rc != 0 ] || [ -n "$new" ]; then
 	echo "FUZZ FAILURE (exit $rc): reproducer(s) in $out/artifacts/:"
 	for f in $new; do
 		echo "== $f"
-		"$out/fuzz_parser" "$f" 2>&1 | grep -m1 'SUMMARY' || true
+		"$bin" "$f" 2>&1 | grep -m1 'SUMMARY' || true
 	done
 	exit 1
 fi
