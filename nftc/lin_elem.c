@@ -8,17 +8,19 @@
  * A million elements then cost their wire size (some 20 bytes each)
  * instead of a million libnftnl objects.
  *
- * A set's elements are split over messages as libnftnl splits them:
- * each message carries the set's name, id and table, then one
- * NFTA_SET_ELEM_LIST_ELEMENTS nest whose members are numbered from 1;
- * an element that would take the nest past 64 KiB goes into the next
- * message instead.
+ * The messages are laid out as stock nft 1.0.6 lays them out (with
+ * libnftnl's element encoder): the table's name, the set's name and id,
+ * then one NFTA_SET_ELEM_LIST_ELEMENTS nest whose members are numbered
+ * on from 1 across the command's messages; an element that would take
+ * the nest past 64 KiB is cut and goes, numbered anew, into the next
+ * message, which keeps the sequence number of the first.
  *
- * --debug=netlink: every element also becomes a libnftnl object on a
- * reference set, printed as stock prints it; the reference set is then
- * serialised by libnftnl and the messages written here must be its
- * bytes (lin_elems_finish), so the conformance corpus checks the direct
- * encoder against libnftnl's on every element it compiles.
+ * --debug=netlink: every element also becomes a libnftnl object, on a
+ * set printed as stock prints it (which shows a cut element twice) and
+ * on a reference set from which the messages are built again with
+ * libnftnl's encoder, in stock's loop: they must be the bytes written
+ * here (lin_elems_finish), so the conformance corpus checks the direct
+ * encoder on every element it compiles.
  */
 #include <endian.h>
 #include <errno.h>
@@ -26,6 +28,7 @@
 #include <string.h>
 #include <arpa/inet.h>
 #include <libmnl/libmnl.h>
+#include <libnftnl/common.h>
 #include <linux/netfilter/nfnetlink.h>
 #include <linux/netfilter/nf_tables.h>
 #include "lin_int.h"
@@ -179,7 +182,7 @@ err:
  * @type: NFT_MSG_NEWSETELEM / NFT_MSG_DELSETELEM / ...
  * @flags: NLM_F_* of every message
  * @table: @name: @set_id: the set (@set_id 0: none)
- * @debug: keep the reference set for --debug=netlink
+ * @debug: keep the sets for --debug=netlink
  *
  * No message is started before the first element. Returns 0 or -ENOMEM.
  */
@@ -188,6 +191,9 @@ int lin_elems_init(struct lin_elems *w, struct nftc_batch *batch,
 		   const char *table, const char *name, uint32_t set_id,
 		   bool debug)
 {
+	struct nftnl_set **sets[] = { &w->ref, &w->prn };
+	unsigned int i;
+
 	memset(w, 0, sizeof(*w));
 	w->batch = batch;
 	w->type = type;
@@ -198,21 +204,39 @@ int lin_elems_init(struct lin_elems *w, struct nftc_batch *batch,
 	w->set_id = set_id;
 	if (!debug)
 		return 0;
-	w->ref = nftnl_set_alloc();
-	if (!w->ref)
-		return -ENOMEM;
-	nftnl_set_set_str(w->ref, NFTNL_SET_TABLE, table);
-	nftnl_set_set_str(w->ref, NFTNL_SET_NAME, name);
-	if (set_id)
-		nftnl_set_set_u32(w->ref, NFTNL_SET_ID, set_id);
+	for (i = 0; i < 2; i++) {
+		*sets[i] = nftnl_set_alloc();
+		if (!*sets[i])
+			return -ENOMEM;
+		nftnl_set_set_str(*sets[i], NFTNL_SET_TABLE, table);
+		nftnl_set_set_str(*sets[i], NFTNL_SET_NAME, name);
+		if (set_id)
+			nftnl_set_set_u32(*sets[i], NFTNL_SET_ID, set_id);
+	}
 	return 0;
+}
+
+/* The attributes before the elements, in stock's order. */
+static struct nlattr *put_list_start(struct nlmsghdr *nlh,
+				     const struct lin_elems *w)
+{
+	lin_attr_put_strz(nlh, NFTA_SET_ELEM_LIST_TABLE, w->table);
+	lin_attr_put_strz(nlh, NFTA_SET_ELEM_LIST_SET, w->name);
+	if (w->set_id)
+		lin_attr_put_u32(nlh, NFTA_SET_ELEM_LIST_SET_ID,
+				 htonl(w->set_id));
+	return lin_nest_start(nlh, NFTA_SET_ELEM_LIST_ELEMENTS);
 }
 
 static int msg_open(struct lin_elems *w)
 {
 	struct nlmsghdr *nlh;
 
-	nlh = batch_obj_begin(w->batch, w->type, w->flags, w->family);
+	if (w->nmsgs)
+		nlh = batch_obj_begin_cont(w->batch, w->type, w->flags,
+					   w->family);
+	else
+		nlh = batch_obj_begin(w->batch, w->type, w->flags, w->family);
 	if (!nlh)
 		return -ENOMEM;
 	if (w->ref && w->nmsgs == w->msgs_cap) {
@@ -224,14 +248,8 @@ static int msg_open(struct lin_elems *w)
 		w->msgs = m;
 		w->msgs_cap = cap;
 	}
-	lin_attr_put_strz(nlh, NFTA_SET_ELEM_LIST_SET, w->name);
-	if (w->set_id)
-		lin_attr_put_u32(nlh, NFTA_SET_ELEM_LIST_SET_ID,
-				 htonl(w->set_id));
-	lin_attr_put_strz(nlh, NFTA_SET_ELEM_LIST_TABLE, w->table);
-	w->list = lin_nest_start(nlh, NFTA_SET_ELEM_LIST_ELEMENTS);
+	w->list = put_list_start(nlh, w);
 	w->nlh = nlh;
-	w->idx = 0;
 	return 0;
 }
 
@@ -244,13 +262,21 @@ static int msg_close(struct lin_elems *w)
 		return 0;
 	lin_nest_end(nlh, w->list);
 	w->nlh = NULL;
-	ret = batch_obj_end(w->batch, nlh);
+	if (w->nmsgs)
+		ret = batch_obj_end_cont(w->batch, nlh);
+	else
+		ret = batch_obj_end(w->batch, nlh);
 	if (ret == 0 && w->ref)
-		w->msgs[w->nmsgs++] = nlh;
+		w->msgs[w->nmsgs] = nlh;
+	if (ret == 0)
+		w->nmsgs++;
 	return ret;
 }
 
-/* Write @e as the next member of the open message's element list. */
+/*
+ * Write @e as the next member of the open message's element list;
+ * 1 if it took the list past 64 KiB: then it is cut off again.
+ */
 static int elem_write(struct lin_elems *w, const struct lin_elem *e)
 {
 	struct nlattr *nest = lin_nest_start(w->nlh, ++w->idx);
@@ -266,6 +292,22 @@ static int elem_write(struct lin_elems *w, const struct lin_elem *e)
 	return 0;
 }
 
+/* --debug=netlink: @e on the printed set (@times times) and the reference. */
+static int elem_debug(struct lin_elems *w, const struct lin_elem *e,
+		      unsigned int times)
+{
+	struct nftnl_set_elem *ne;
+	unsigned int i;
+
+	for (i = 0; i <= times; i++) {
+		ne = elem_object(e);
+		if (!ne)
+			return -ENOMEM;
+		nftnl_set_elem_add(i < times ? w->prn : w->ref, ne);
+	}
+	return 0;
+}
+
 /**
  * lin_elems_put - append element @e
  *
@@ -273,7 +315,7 @@ static int elem_write(struct lin_elems *w, const struct lin_elem *e)
  */
 int lin_elems_put(struct lin_elems *w, const struct lin_elem *e)
 {
-	struct nftnl_set_elem *ne;
+	unsigned int times = 1;
 	int ret;
 
 	if (!w->nlh && (ret = msg_open(w)) < 0)
@@ -281,6 +323,7 @@ int lin_elems_put(struct lin_elems *w, const struct lin_elem *e)
 	ret = elem_write(w, e);
 	if (ret > 0) {
 		/* the list is full: the element opens the next message */
+		times = 2;
 		ret = msg_close(w);
 		if (ret == 0)
 			ret = msg_open(w);
@@ -290,26 +333,52 @@ int lin_elems_put(struct lin_elems *w, const struct lin_elem *e)
 	if (ret < 0)
 		return ret;
 	w->count++;
-	if (w->ref) {
-		ne = elem_object(e);
-		if (!ne)
-			return -ENOMEM;
-		nftnl_set_elem_add(w->ref, ne);
-	}
-	return 0;
+	return w->ref ? elem_debug(w, e, times) : 0;
+}
+
+/* Compare the reference message in @ref with the @k-th one written. */
+static int check_msg(struct lin_elems *w, unsigned int k,
+		     const struct nlmsghdr *ref)
+{
+	const struct nlmsghdr *nlh;
+
+	if (k >= w->nmsgs)
+		return -EPROTO;
+	nlh = w->msgs[k];
+	return ref->nlmsg_len == nlh->nlmsg_len &&
+	       !memcmp(ref, nlh, nlh->nlmsg_len) ? 0 : -EPROTO;
+}
+
+static struct nlmsghdr *ref_open(struct lin_elems *w, char *buf,
+				 struct nlattr **list)
+{
+	struct nlmsghdr *nlh;
+
+	memset(buf, 0, ELEM_MSG_MAX);
+	nlh = nftnl_nlmsg_build_hdr(buf, w->type, w->family, w->flags,
+				    w->msgs[0]->nlmsg_seq);
+	mnl_attr_put_strz(nlh, NFTA_SET_ELEM_LIST_TABLE, w->table);
+	mnl_attr_put_strz(nlh, NFTA_SET_ELEM_LIST_SET, w->name);
+	if (w->set_id)
+		mnl_attr_put_u32(nlh, NFTA_SET_ELEM_LIST_SET_ID,
+				 htonl(w->set_id));
+	*list = mnl_attr_nest_start(nlh, NFTA_SET_ELEM_LIST_ELEMENTS);
+	return nlh;
 }
 
 /*
- * The messages written must be what libnftnl writes for the reference
- * set, message by message (same header: same sequence numbers).
+ * The messages written must be what stock's loop writes for the
+ * reference set with libnftnl's element encoder, message by message.
  */
 static int check_bytes(struct lin_elems *w)
 {
 	struct nftnl_set_elems_iter *it;
-	struct nlmsghdr *ref, *nlh;
-	unsigned int k = 0;
+	struct nftnl_set_elem *e;
+	struct nlattr *list, *nest;
+	struct nlmsghdr *nlh;
+	unsigned int k = 0, i = 0;
 	char *buf;
-	int more, ret = 0;
+	int ret = 0;
 
 	buf = malloc(ELEM_MSG_MAX);
 	it = buf ? nftnl_set_elems_iter_create(w->ref) : NULL;
@@ -317,20 +386,23 @@ static int check_bytes(struct lin_elems *w)
 		free(buf);
 		return -ENOMEM;
 	}
-	do {
-		if (k == w->nmsgs) {
-			ret = -EPROTO;
-			break;
+	nlh = ref_open(w, buf, &list);
+	e = nftnl_set_elems_iter_next(it);
+	while (e && ret == 0) {
+		nest = nftnl_set_elem_nlmsg_build(nlh, e, ++i);
+		if ((char *)nest + nest->nla_len - (char *)list > UINT16_MAX) {
+			nlh->nlmsg_len -= nest->nla_len;
+			mnl_attr_nest_end(nlh, list);
+			ret = check_msg(w, k++, nlh);
+			nlh = ref_open(w, buf, &list);
+			continue;
 		}
-		nlh = w->msgs[k++];
-		memset(buf, 0, ELEM_MSG_MAX);
-		ref = nftnl_nlmsg_build_hdr(buf, w->type, w->family, w->flags,
-					    nlh->nlmsg_seq);
-		more = nftnl_set_elems_nlmsg_build_payload_iter(ref, it);
-		if (ref->nlmsg_len != nlh->nlmsg_len ||
-		    memcmp(ref, nlh, nlh->nlmsg_len))
-			ret = -EPROTO;
-	} while (ret == 0 && more > 0);
+		e = nftnl_set_elems_iter_next(it);
+	}
+	if (ret == 0) {
+		mnl_attr_nest_end(nlh, list);
+		ret = check_msg(w, k++, nlh);
+	}
 	if (ret == 0 && k != w->nmsgs)
 		ret = -EPROTO;
 	nftnl_set_elems_iter_destroy(it);
@@ -352,7 +424,7 @@ int lin_elems_finish(struct lin_elems *w, FILE *debug_out)
 	if (ret < 0 || !w->ref || !w->count)
 		return ret;
 	if (debug_out) {
-		nftnl_set_fprintf(debug_out, w->ref, NFTNL_OUTPUT_DEFAULT, 0);
+		nftnl_set_fprintf(debug_out, w->prn, NFTNL_OUTPUT_DEFAULT, 0);
 		fputc('\n', debug_out);
 	}
 	return check_bytes(w);
@@ -365,7 +437,9 @@ void lin_elems_release(struct lin_elems *w)
 {
 	if (w->ref)
 		nftnl_set_free(w->ref);
+	if (w->prn)
+		nftnl_set_free(w->prn);
 	free(w->msgs);
-	w->ref = NULL;
+	w->ref = w->prn = NULL;
 	w->msgs = NULL;
 }

@@ -226,10 +226,12 @@ struct lin_elem {
 /**
  * struct lin_elems - the element messages of one command being written
  *
- * Elements go straight into the batch, split over messages where
- * libnftnl splits them (the element list is a 16-bit nest). With
- * --debug=netlink they also become libnftnl objects on @ref, which is
- * printed and serialised again: the messages must be its bytes.
+ * Elements go straight into the batch, split over messages where stock
+ * nft splits them (the element list is a 16-bit nest; @idx numbers the
+ * members across the messages, @nmsgs written so far). With
+ * --debug=netlink they also become libnftnl objects: on @prn, printed
+ * as stock prints them, and on @ref, serialised again: the messages
+ * (@msgs) must be its bytes.
  */
 struct lin_elems {
 	struct nftc_batch	*batch;
@@ -244,6 +246,7 @@ struct lin_elems {
 	unsigned int		idx;
 	unsigned int		count;
 	struct nftnl_set	*ref;
+	struct nftnl_set	*prn;
 	struct nlmsghdr		**msgs;
 	unsigned int		nmsgs;
 	unsigned int		msgs_cap;
@@ -275,6 +278,10 @@ int batch_add_rule(struct nftc_batch *b, uint16_t type, uint16_t flags,
 struct nlmsghdr *batch_obj_begin(struct nftc_batch *b, uint16_t type,
 				 uint16_t flags, uint32_t family);
 int batch_obj_end(struct nftc_batch *b, struct nlmsghdr *nlh);
+/* The same continuing the last message, under its sequence number. */
+struct nlmsghdr *batch_obj_begin_cont(struct nftc_batch *b, uint16_t type,
+				      uint16_t flags, uint32_t family);
+int batch_obj_end_cont(struct nftc_batch *b, struct nlmsghdr *nlh);
 int batch_add_set(struct nftc_batch *b, uint16_t type, uint16_t flags,
 		  uint32_t family, struct nftnl_set *s);
 int batch_add_setelems(struct nftc_batch *b, uint16_t type, uint16_t flags,
