@@ -978,7 +978,12 @@ int set_evaluate(struct eval_ctx *ctx, struct set *set)
 	set_handle_complete(ctx, set);
 
 	ctx->set = set;
-	ret = set_elements_evaluate(ctx, set, set->init);
+	if (set->pack && !set_takes_pack(set) && set_pack_unpack(set) < 0)
+		ret = -1;
+	else
+		ret = set_elements_evaluate(ctx, set, set->init);
+	if (set->pack && set_pack_evaluate(ctx, set) < 0)
+		ret = -1;
 	ctx->set = saved;
 	return ret;
 }

@@ -101,6 +101,14 @@ int stmt_evaluate(struct eval_ctx *ctx, struct stmt *stmt);
 /* eval_set.c: sets, maps and elements. */
 int set_evaluate(struct eval_ctx *ctx, struct set *set);
 /*
+ * eval_set_pack.c: packed elements of a set declaration (elem_pack.h):
+ * can @set keep them packed, evaluate them (after set->init's), or put
+ * them back into set->init as IR.
+ */
+bool set_takes_pack(const struct set *set);
+int set_pack_evaluate(struct eval_ctx *ctx, struct set *set);
+int set_pack_unpack(struct set *set);
+/*
  * Evaluate an anonymous set (EXPR_SET in a rule) against key @key:
  * type the elements, normalise intervals, wrap it into a new anonymous
  * struct set (SET_F_ANONYMOUS | SET_F_CONSTANT, added to ctx->table's

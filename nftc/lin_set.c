@@ -19,6 +19,7 @@
 #include "lin_int.h"
 #include "interval.h"
 #include "rule.h"
+#include "elem_pack.h"
 
 #define KEY_BUF_MAX	NFTC_VALUE_MAX
 
@@ -324,6 +325,27 @@ static int elems_add_plain(struct lin_elems *w, const struct set *set,
 	return 0;
 }
 
+/* The packed keys of @set (elem_pack.h), after set->init's elements. */
+static int elems_add_packed(struct lin_elems *w, const struct set *set)
+{
+	unsigned int k, n = elem_pack_count(set->pack);
+	struct expr key, elem;
+	int ret;
+
+	memset(&elem, 0, sizeof(elem));
+	init_list_head(&elem.list);
+	init_list_head(&elem.elem.stmts);
+	elem.kind = EXPR_SET_ELEM;
+	elem.elem.key = &key;
+	for (k = 0; k < n; k++) {
+		elem_pack_key(set->pack, k, &key);
+		ret = elem_put(w, set, &elem, NULL, false, false);
+		if (ret < 0)
+			return ret;
+	}
+	return 0;
+}
+
 static void debug_print_set(FILE *out, const struct nftnl_set *nls)
 {
 	if (!out)
@@ -385,6 +407,10 @@ int lin_set_elems(struct nftc_ctx *nft, struct nftc_batch *batch,
 			ret = elems_add_segments(&w, set, elems);
 		else
 			ret = elems_add_plain(&w, set, elems);
+		/* packed keys exist once evaluated: never drop them */
+		if (ret == 0 && elems == set->init && set->pack)
+			ret = elem_pack_is_raw(set->pack) ? -EINVAL :
+				elems_add_packed(&w, set);
 	}
 	if (ret == 0)
 		ret = lin_elems_finish(&w, nft->debug & NFTC_DEBUG_NETLINK ?

@@ -949,10 +949,11 @@ set_line	:	TYPE type_spec
 				set_policy(state, $<set>0, $2, &@2);
 			}
 		|	AUTO_MERGE		{ $<set>0->automerge = true; }
-		|	ELEMENTS '=' set_expr
+		|	ELEMENTS '=' { parser_elements_begin(state); } set_expr
 			{
+				parser_elements_end(state, $<set>0, $4);
 				expr_free($<set>0->init);
-				$<set>0->init = $3;
+				$<set>0->init = $4;
 			}
 		|	COMMENT string
 			{
@@ -1495,7 +1496,7 @@ set_elems	:	set_elem
 		|	set_elems COMMA opt_nl set_elem
 			{
 				$$ = $1;
-				list_expr_add($$, $4);
+				parser_set_elems_add(state, $$, $4);
 			}
 		;
 
