@@ -6,10 +6,11 @@
  * Packed elements of a big set declaration (see elem_pack.c).
  *
  * "elements = { ... }" of a named set with thousands of plain elements
- * (a bare word or number each, nothing else) keeps them past the first
- * ELEM_PACK_MIN not as IR but packed: the word's location (16 bytes)
- * while parsing, the key's bytes once evaluated. They follow the
- * elements of set->init, in source order.
+ * (a bare word, number or "word/N" each, nothing else) keeps them past
+ * the first ELEM_PACK_MIN not as IR but packed: the word's location (16
+ * bytes) while parsing, the key's bytes once evaluated (a [low, high]
+ * pair for interval sets). They follow the elements of set->init, in
+ * source order.
  */
 #include <stdbool.h>
 #include <stdint.h>
@@ -59,5 +60,26 @@ void elem_pack_evaluated(struct elem_pack *pack);
  */
 void elem_pack_key(const struct elem_pack *pack, unsigned int k,
 		   struct expr *e);
+
+/*
+ * Interval sets: the evaluated keys (values, prefixes, ranges) kept as
+ * ranges. range_ok: can @key, located at @loc, be stored alongside the
+ * ones stored and @first (the first key of the batch being checked)?
+ * store_range: store it (-1 without memory). normalize: sort them as
+ * interval_set_normalize() does, then check them (stock's "conflicting
+ * intervals specified" at the later one, queued on @erq: -1) or @merge
+ * them. range: the @k-th one (sorted once normalised).
+ */
+struct erec_queue;
+struct value;
+bool elem_pack_range_ok(const struct elem_pack *pack, const struct expr *first,
+			const struct expr *key, const struct location *loc);
+int elem_pack_store_range(struct elem_pack *pack, const struct expr *key,
+			  const struct location *loc);
+int elem_pack_normalize(struct elem_pack *pack, struct erec_queue *erq,
+			bool merge);
+bool elem_pack_has_ranges(const struct elem_pack *pack);
+void elem_pack_range(const struct elem_pack *pack, unsigned int k,
+		     struct value *low, struct value *high);
 
 #endif

@@ -2,11 +2,18 @@
 /*
  * Evaluation of the packed elements of a set declaration (elem_pack.h).
  *
- * A set whose elements are each checked on their own (no intervals, no
- * map data, no concatenation) keeps them packed: they are evaluated a
- * chunk at a time through set_elements_evaluate(), like any batch of
- * elements, and only their keys' bytes are kept. Any other set gets them
- * back in set->init as IR before its elements are evaluated.
+ * Packed elements are evaluated a chunk of IR at a time, as any batch
+ * of elements is (the same errors at the same places), and only their
+ * keys' bytes are kept:
+ *  - a set whose elements are each checked on their own (no interval,
+ *    map data or concatenation) keeps the keys;
+ *  - an interval set (not a map, not concatenated) keeps each key as a
+ *    range, set->init's too; the ranges are then sorted and checked or
+ *    merged as interval_set_normalize() does with IR;
+ *  - any other set gets them back in set->init as IR first.
+ * An element that is more than a key (a name resolving to several
+ * addresses, a catch-all, ...) puts what was kept and the rest back in
+ * set->init as IR, in order, and the set is evaluated as IR.
  */
 #include <stdlib.h>
 #include "evaluate.h"
@@ -16,23 +23,26 @@
 /* Elements evaluated a chunk at a time from a pack. */
 #define PACK_CHUNK	1024
 
-/*
- * Can @set keep packed keys (elem_pack.h)? Not when its elements are
- * checked against each other or carry more than a key: intervals, maps,
- * concatenations.
- */
-bool set_takes_pack(const struct set *set)
+static bool set_takes_keys(const struct set *set)
 {
 	return !(set->flags & (SET_F_INTERVAL | SET_F_MAP | SET_F_OBJECT |
 			       SET_F_ANONYMOUS | SET_F_CONCAT)) &&
 	       !set->data && set->key && set->key->kind != EXPR_CONCAT;
 }
 
+static bool set_takes_ranges(const struct set *set)
+{
+	return (set->flags & SET_F_INTERVAL) &&
+	       !(set->flags & (SET_F_MAP | SET_F_OBJECT | SET_F_ANONYMOUS |
+			       SET_F_CONCAT)) &&
+	       !set->data && set->key && set->key->kind != EXPR_CONCAT;
+}
+
 /**
  * set_pack_unpack - put the packed elements of @set back in set->init
  *
- * As IR, in order: whatever walks set->init sees every element.
- * Returns 0 or -1 without memory.
+ * As IR, in order (sorted ranges once normalised): whatever walks
+ * set->init sees every element. Returns 0 or -1 without memory.
  */
 int set_pack_unpack(struct set *set)
 {
@@ -49,31 +59,90 @@ int set_pack_unpack(struct set *set)
 	return ret;
 }
 
-/* Keep @i's key in the pack; false if the element is more than a key. */
-static bool pack_store(struct set *set, const struct expr *i)
+/* Is @i a plain element, a key and nothing else? */
+static bool plain_elem(const struct expr *i)
 {
-	if (i->kind != EXPR_SET_ELEM || !i->elem.key ||
-	    i->elem.timeout || i->elem.expiration || i->elem.comment ||
-	    !list_empty(&i->elem.stmts) || (i->flags & EXPR_F_EXISTING))
-		return false;
-	return elem_pack_store(set->pack, i->elem.key);
+	return i->kind == EXPR_SET_ELEM && i->elem.key &&
+	       !i->elem.timeout && !i->elem.expiration && !i->elem.comment &&
+	       list_empty(&i->elem.stmts) && !(i->flags & EXPR_F_EXISTING);
+}
+
+/* Can the pack keep every element of @list (typed)? */
+static bool list_storable(const struct set *set, const struct expr *list,
+			  bool ranges)
+{
+	const struct expr *i, *first = NULL;
+
+	list_for_each_entry(i, &list->expressions, list) {
+		if (!plain_elem(i))
+			return false;
+		if (!ranges)
+			continue;
+		if (!first)
+			first = i->elem.key;
+		if (!elem_pack_range_ok(set->pack, first, i->elem.key,
+					&i->elem.key->location))
+			return false;
+	}
+	return true;
 }
 
 /*
- * The packed elements of @set, evaluated as set->init's are, a chunk of
- * IR at a time (the same errors at the same places); each key is kept
- * as bytes and the IR freed. An element that is more than a key (a name
- * resolving to several addresses, ...) sends what was kept and the rest
- * to set->init as IR, in order. Returns 0 or -1 with errors queued.
+ * Keep the keys of @list's elements in the pack, freeing them; 1 if an
+ * element cannot be kept (it and those after it stay), -1 without
+ * memory.
  */
-int set_pack_evaluate(struct eval_ctx *ctx, struct set *set)
+static int list_store(struct set *set, struct expr *list, bool ranges)
 {
-	struct expr *chunk, *i, *next;
-	bool store = true;
-	int ret = 0;
+	struct expr *i, *next;
 
-	if (!elem_pack_is_raw(set->pack))
-		return 0;
+	if (!list_storable(set, list, ranges))
+		return 1;
+	list_for_each_entry_safe(i, next, &list->expressions, list) {
+		if (ranges) {
+			if (elem_pack_store_range(set->pack, i->elem.key,
+						  &i->elem.key->location) < 0)
+				return -1;
+		} else if (!elem_pack_store(set->pack, i->elem.key)) {
+			return 1;	/* another type: kept ones go first */
+		}
+		list_del(&i->list);
+		list->size--;
+		expr_free(i);
+	}
+	return 0;
+}
+
+/* From now on the elements stay IR: what the pack kept goes first. */
+static int pack_give_up(struct set *set)
+{
+	if (!set->init)
+		set->init = list_expr_alloc(&set->location, EXPR_SET);
+	if (!set->init)
+		return -1;
+	return elem_pack_unpack_keys(set->pack, set->init);
+}
+
+/*
+ * Type set->init (@ranges: without normalising it) and the packed
+ * elements a chunk at a time, keeping what can be kept. Returns 1 when
+ * everything was kept, 0 when the elements are (back) in set->init as
+ * typed IR, -1 on errors (queued).
+ */
+static int pack_type(struct eval_ctx *ctx, struct set *set, bool ranges)
+{
+	struct expr *chunk;
+	bool store = true;
+	int ret = 0, r;
+
+	if (set->init) {
+		r = ranges ? set_elements_type(ctx, set, set->init) :
+			     set_elements_evaluate(ctx, set, set->init);
+		if (r < 0)
+			ret = -1;
+		else if (ranges && list_store(set, set->init, true) != 0)
+			store = false;
+	}
 	for (;;) {
 		chunk = list_expr_alloc(&set->location, EXPR_SET);
 		if (!chunk)
@@ -82,37 +151,74 @@ int set_pack_evaluate(struct eval_ctx *ctx, struct set *set)
 			expr_free(chunk);
 			break;
 		}
-		if (set_elements_evaluate(ctx, set, chunk) < 0) {
+		r = ranges ? set_elements_type(ctx, set, chunk) :
+			     set_elements_evaluate(ctx, set, chunk);
+		if (r < 0) {
 			expr_free(chunk);
 			ret = -1;
 			continue;
 		}
-		list_for_each_entry_safe(i, next, &chunk->expressions, list) {
-			if (store && pack_store(set, i))
-				continue;
-			if (store) {
-				/* from here on, elements stay IR */
+		if (store) {
+			r = list_store(set, chunk, ranges);
+			if (r < 0) {
+				expr_free(chunk);
+				return -1;
+			}
+			if (r > 0) {
 				store = false;
-				if (!set->init)
-					set->init = list_expr_alloc(
-						&set->location, EXPR_SET);
-				if (!set->init ||
-				    elem_pack_unpack_keys(set->pack,
-							  set->init) < 0) {
+				if (pack_give_up(set) < 0) {
 					expr_free(chunk);
 					return -1;
 				}
 			}
-			list_del(&i->list);
-			chunk->size--;
-			list_expr_add(set->init, i);
 		}
+		if (!store)
+			list_splice_tail_init(&chunk->expressions,
+					      &set->init->expressions);
+		if (!store)
+			set->init->size = list_count(&set->init->expressions);
 		expr_free(chunk);
 	}
 	elem_pack_evaluated(set->pack);
-	if (!store || !elem_pack_count(set->pack)) {
+	if (ret < 0)
+		return -1;
+	return store ? 1 : 0;
+}
+
+/**
+ * set_pack_evaluate - the elements of a declaration with packed ones
+ *
+ * set->init's, then the packed ones, as set_elements_evaluate() would
+ * evaluate them all in set->init. Returns 0 or -1 with errors queued.
+ */
+int set_pack_evaluate(struct eval_ctx *ctx, struct set *set)
+{
+	bool ranges = set_takes_ranges(set);
+	int ret;
+
+	if (!elem_pack_is_raw(set->pack))
+		return set_elements_evaluate(ctx, set, set->init);
+	if (!ranges && !set_takes_keys(set)) {
+		if (set_pack_unpack(set) < 0)
+			return -1;
+		return set_elements_evaluate(ctx, set, set->init);
+	}
+	ret = pack_type(ctx, set, ranges);
+	if (ret < 0)
+		return -1;
+	if (ret == 0) {
+		elem_pack_free(set->pack);
+		set->pack = NULL;
+		if (ranges && set_elements_normalize(ctx, set, set->init) < 0)
+			return -1;
+		return 0;
+	}
+	if (ranges && elem_pack_normalize(set->pack, &ctx->nft->erq,
+					  set->automerge) < 0)
+		return -1;
+	if (!elem_pack_count(set->pack)) {
 		elem_pack_free(set->pack);
 		set->pack = NULL;
 	}
-	return ret;
+	return 0;
 }

@@ -101,13 +101,17 @@ int stmt_evaluate(struct eval_ctx *ctx, struct stmt *stmt);
 /* eval_set.c: sets, maps and elements. */
 int set_evaluate(struct eval_ctx *ctx, struct set *set);
 /*
- * eval_set_pack.c: packed elements of a set declaration (elem_pack.h):
- * can @set keep them packed, evaluate them (after set->init's), or put
- * them back into set->init as IR.
+ * eval_set_pack.c: the elements of a set declaration that has packed
+ * ones (elem_pack.h), evaluated; or the packed ones put back into
+ * set->init as IR.
  */
-bool set_takes_pack(const struct set *set);
 int set_pack_evaluate(struct eval_ctx *ctx, struct set *set);
 int set_pack_unpack(struct set *set);
+/* eval_set.c: typing and normalising only (for eval_set_pack.c). */
+int set_elements_type(struct eval_ctx *ctx, struct set *set,
+		      struct expr *elems);
+int set_elements_normalize(struct eval_ctx *ctx, struct set *set,
+			   struct expr *elems);
 /*
  * Evaluate an anonymous set (EXPR_SET in a rule) against key @key:
  * type the elements, normalise intervals, wrap it into a new anonymous

@@ -276,27 +276,68 @@ static int elem_put(struct lin_elems *w, const struct set *set,
 	return lin_elems_put(w, &le);
 }
 
+struct segments {
+	struct lin_elems	*w;
+	const struct set	*set;
+};
+
+static int segment_put(void *priv, const struct interval_point *p)
+{
+	const struct segments *sg = priv;
+
+	return elem_put(sg->w, sg->set, p->end ? NULL : p->elem, &p->key,
+			p->end, p->open);
+}
+
+/* The packed ranges of @set (elem_pack.h), sorted, for interval_points(). */
+struct packed_ranges {
+	const struct elem_pack	*pack;
+	unsigned int		k;
+	unsigned int		n;
+	struct expr		elem;
+};
+
+static bool packed_next(void *priv, struct value *low, struct value *high,
+			const struct expr **elem)
+{
+	struct packed_ranges *it = priv;
+
+	if (it->k == it->n)
+		return false;
+	elem_pack_range(it->pack, it->k++, low, high);
+	*elem = &it->elem;
+	return true;
+}
+
 static int elems_add_segments(struct lin_elems *w, const struct set *set,
 			      const struct expr *elems)
 {
-	struct interval_point *pts;
+	struct segments sg = { .w = w, .set = set };
+	struct packed_ranges it;
 	const struct expr *i;
 	unsigned int flags = 0;
-	int n, k, ret = 0;
+	int ret;
 
 	if (set_is_anonymous(set))
 		flags |= INTERVAL_F_ANONYMOUS | INTERVAL_F_FIRST;
 	else if (elems == set->init || (elems->set_flags & SET_F_ELEM_FIRST))
 		flags |= INTERVAL_F_FIRST;
-	n = interval_expand(elems, flags, &pts);
-	if (n < 0)
-		return -ENOMEM;
-	for (k = 0; k < n && ret == 0; k++)
-		ret = elem_put(w, set, pts[k].end ? NULL : pts[k].elem,
-			       &pts[k].key, pts[k].end, pts[k].open);
-	free(pts);
+	if (elems == set->init && set->pack &&
+	    elem_pack_has_ranges(set->pack)) {
+		/* every element is packed: set->init holds none */
+		memset(&it, 0, sizeof(it));
+		it.pack = set->pack;
+		it.n = elem_pack_count(set->pack);
+		init_list_head(&it.elem.list);
+		init_list_head(&it.elem.elem.stmts);
+		it.elem.kind = EXPR_SET_ELEM;
+		it.elem.elem.key = &it.elem;
+		ret = interval_points(packed_next, &it, flags, segment_put, &sg);
+		return ret < 0 ? (ret == -1 ? -ENOMEM : ret) : 0;
+	}
+	ret = interval_expand_each(elems, flags, segment_put, &sg);
 	if (ret < 0)
-		return ret;
+		return ret == -1 ? -ENOMEM : ret;
 	/* catch-all elements follow the ranges */
 	list_for_each_entry(i, &elems->expressions, list) {
 		if (interval_elem(i)->elem.key || (i->flags & EXPR_F_EXISTING))
@@ -377,7 +418,8 @@ int lin_set_elems(struct nftc_ctx *nft, struct nftc_batch *batch,
 	struct lin_elems w;
 	int ret;
 
-	if (!elems || list_empty(&elems->expressions))
+	if (!elems || (list_empty(&elems->expressions) &&
+		       !(elems == set->init && set->pack)))
 		return 0;
 	switch (op) {
 	case CMD_DELETE:
@@ -402,15 +444,18 @@ int lin_set_elems(struct nftc_ctx *nft, struct nftc_batch *batch,
 			     set->handle.table.name, set_name(set),
 			     set->handle.set_id,
 			     nft->debug & NFTC_DEBUG_NETLINK);
+	/* packed elements exist once evaluated: never drop them */
+	if (ret == 0 && elems == set->init && set->pack &&
+	    elem_pack_is_raw(set->pack))
+		ret = -EINVAL;
 	if (ret == 0) {
 		if (set_uses_segments(set))
 			ret = elems_add_segments(&w, set, elems);
 		else
 			ret = elems_add_plain(&w, set, elems);
-		/* packed keys exist once evaluated: never drop them */
-		if (ret == 0 && elems == set->init && set->pack)
-			ret = elem_pack_is_raw(set->pack) ? -EINVAL :
-				elems_add_packed(&w, set);
+		if (ret == 0 && elems == set->init && set->pack &&
+		    !elem_pack_has_ranges(set->pack))
+			ret = elems_add_packed(&w, set);
 	}
 	if (ret == 0)
 		ret = lin_elems_finish(&w, nft->debug & NFTC_DEBUG_NETLINK ?

@@ -4,16 +4,18 @@
 # Sets declared with thousands of elements, which ours keeps packed past
 # the first 1024 (nftc/elem_pack.c) and writes straight into the batch
 # (nftc/lin_elem.c): plain keys, quoted strings, numbers, IPv6, an
-# element with a comment in the middle (packing ends there), maps,
-# intervals and concatenations (unpacked before evaluation), and
-# element messages split over several netlink messages.
+# element with a comment in the middle (packing ends there), interval
+# sets (prefixes and addresses packed as ranges, sorted and checked or
+# merged packed), maps and concatenations (unpacked before evaluation),
+# and element messages split over several netlink messages.
 #  - the --debug=netlink text (the batch as libnftnl prints it) equals
 #    stock's, for the files whose text stock prints stably;
 #  - each file loaded by ours into a private network namespace lists
 #    (by stock) as the file loaded by stock does;
 #  - a bad element far into a big list is reported by ours as by stock
 #    (first message, location and carets), with stock's exit status,
-#    and nothing is loaded.
+#    and nothing is loaded; so is an overlap in a big interval set
+#    (message and location).
 # Needs root (unshare -n) and nf_tables; skips (77) otherwise. Never
 # touches the root namespace.
 set -u
@@ -114,6 +116,34 @@ table ip t {
 	}
 }
 EOF
+cat > "$work/ranges.nft" <<EOF
+table ip t {
+	set i {
+		type ipv4_addr
+		flags interval
+		elements = { 0.0.0.0/24, $(gen net 4000 1), 255.255.255.0/24 }
+	}
+	set m {
+		type ipv4_addr
+		flags interval
+		auto-merge
+		elements = { $(gen net 1500 2000), $(gen net 1500 1000),
+			     $(gen ip 1000 65536), 2.0.0.0/16, 2.0.3.0/24 }
+	}
+	set d {
+		type ipv4_addr
+		flags interval
+		elements = { $(gen net 2000 300), $(gen net 20 310) }
+	}
+}
+table ip6 t6 {
+	set i {
+		type ipv6_addr
+		flags interval
+		elements = { $(gen ip6 2000) }
+	}
+}
+EOF
 cat > "$work/names.nft" <<EOF
 table inet t {
 	set n {
@@ -122,6 +152,17 @@ table inet t {
 	}
 }
 EOF
+# in an interval set, the range on line 150 overlaps an earlier one
+gen net 3000 | awk 'NR == 146 { sub(/1\.5\.175\.0\/24/, "1.0.200.128/25") } 1' \
+	> "$work/conflict.elems"
+{
+	printf 'table ip t {\n\tset s {\n\t\ttype ipv4_addr\n'
+	printf '\t\tflags interval\n\t\telements = { '
+	cat "$work/conflict.elems"
+	printf ' }\n\t}\n}\n'
+} > "$work/conflict.nft"
+grep -q '1\.0\.200\.128/25' "$work/conflict.nft" || {
+	echo "FAIL: no conflicting range"; exit 1; }
 # the bad element is on line 200 of its file: 10.0.7.300
 gen ip 3000 | awk 'NR == 197 { sub(/10\.0\.7\.170/, "10.0.7.300") } 1' \
 	> "$work/bad.elems"
@@ -134,7 +175,7 @@ grep -q '10\.0\.7\.300' "$work/bad.nft" || { echo "FAIL: no bad element"; exit 1
 
 # The debug text (stock prints an element cut off at the end of a
 # message twice).
-for f in plain mixed names; do
+for f in plain mixed names ranges; do
 	unshare -n "$STOCK" -c --debug=netlink -f "$work/$f.nft" \
 		> "$work/$f.dbg.stock" 2>&1
 	unshare -n "$NFT" -c --debug=netlink -f "$work/$f.nft" \
@@ -149,7 +190,7 @@ for f in plain mixed names; do
 done
 
 # What the kernel holds, listed by stock.
-for f in plain mixed names; do
+for f in plain mixed names ranges; do
 	unshare -n sh -c '"$1" -f "$3" && "$1" list ruleset' sh \
 		"$STOCK" "$NFT" "$work/$f.nft" > "$work/$f.list.stock" 2>&1
 	unshare -n sh -c '"$2" -f "$3" && "$1" list ruleset' sh \
@@ -188,5 +229,27 @@ elif ! grep -qx "rc=$rs" "$work/bad.ours" ||
 	fail=1
 else
 	echo "ok: bad element at line 200 reported as stock, nothing loaded"
+fi
+# The overlap: stock's message at stock's place (stock also marks the
+# other range), nothing loaded.
+unshare -n "$STOCK" -f "$work/conflict.nft" > "$work/conflict.stock" 2>&1
+rs=$?
+unshare -n sh -c '"$2" -f "$3"; echo "rc=$?"; "$1" list ruleset' sh \
+	"$STOCK" "$NFT" "$work/conflict.nft" > "$work/conflict.ours" 2>&1
+if ! head -1 "$work/conflict.stock" |
+     grep -q 'conflict.nft:150:.*conflicting intervals specified'; then
+	echo "FAIL: stock did not report the overlap on line 150"
+	head -3 "$work/conflict.stock"
+	fail=1
+elif [ "$(head -2 "$work/conflict.stock")" != \
+       "$(head -2 "$work/conflict.ours")" ] ||
+     ! grep -qx "rc=$rs" "$work/conflict.ours" ||
+     [ "$(sed -n '/^rc=/,$p' "$work/conflict.ours" | wc -l)" -ne 1 ]; then
+	echo "FAIL: overlap: ours reports otherwise or loads something"
+	head -3 "$work/conflict.stock"
+	head -4 "$work/conflict.ours"
+	fail=1
+else
+	echo "ok: overlap on line 150 reported as stock, nothing loaded"
 fi
 exit $fail
