@@ -67,9 +67,9 @@ static bool plain_elem(const struct expr *i)
 	       list_empty(&i->elem.stmts) && !(i->flags & EXPR_F_EXISTING);
 }
 
-/* Can the pack keep every element of @list (typed)? */
-static bool list_storable(const struct set *set, const struct expr *list,
-			  bool ranges)
+/* Can @pack keep every element of @list (typed)? */
+static bool list_storable(const struct elem_pack *pack,
+			  const struct expr *list, bool ranges)
 {
 	const struct expr *i, *first = NULL;
 
@@ -80,7 +80,7 @@ static bool list_storable(const struct set *set, const struct expr *list,
 			continue;
 		if (!first)
 			first = i->elem.key;
-		if (!elem_pack_range_ok(set->pack, first, i->elem.key,
+		if (!elem_pack_range_ok(pack, first, i->elem.key,
 					&i->elem.key->location))
 			return false;
 	}
@@ -88,22 +88,22 @@ static bool list_storable(const struct set *set, const struct expr *list,
 }
 
 /*
- * Keep the keys of @list's elements in the pack, freeing them; 1 if an
+ * Keep the keys of @list's elements in @pack, freeing them; 1 if an
  * element cannot be kept (it and those after it stay), -1 without
  * memory.
  */
-static int list_store(struct set *set, struct expr *list, bool ranges)
+static int list_store(struct elem_pack *pack, struct expr *list, bool ranges)
 {
 	struct expr *i, *next;
 
-	if (!list_storable(set, list, ranges))
+	if (!list_storable(pack, list, ranges))
 		return 1;
 	list_for_each_entry_safe(i, next, &list->expressions, list) {
 		if (ranges) {
-			if (elem_pack_store_range(set->pack, i->elem.key,
+			if (elem_pack_store_range(pack, i->elem.key,
 						  &i->elem.key->location) < 0)
 				return -1;
-		} else if (!elem_pack_store(set->pack, i->elem.key)) {
+		} else if (!elem_pack_store(pack, i->elem.key)) {
 			return 1;	/* another type: kept ones go first */
 		}
 		list_del(&i->list);
@@ -113,41 +113,43 @@ static int list_store(struct set *set, struct expr *list, bool ranges)
 	return 0;
 }
 
-/* From now on the elements stay IR: what the pack kept goes first. */
-static int pack_give_up(struct set *set)
+/* From now on the elements stay IR: what @pack kept goes first. */
+static int pack_give_up(struct set *set, struct elem_pack *pack,
+			struct expr **list)
 {
-	if (!set->init)
-		set->init = list_expr_alloc(&set->location, EXPR_SET);
-	if (!set->init)
+	if (!*list)
+		*list = list_expr_alloc(&set->location, EXPR_SET);
+	if (!*list)
 		return -1;
-	return elem_pack_unpack_keys(set->pack, set->init);
+	return elem_pack_unpack_keys(pack, *list);
 }
 
 /*
- * Type set->init (@ranges: without normalising it) and the packed
- * elements a chunk at a time, keeping what can be kept. Returns 1 when
- * everything was kept, 0 when the elements are (back) in set->init as
+ * Type *@list (@ranges: without normalising it) and then the elements
+ * of @pack a chunk at a time, keeping what can be kept. Returns 1 when
+ * everything was kept, 0 when the elements are (back) in *@list as
  * typed IR, -1 on errors (queued).
  */
-static int pack_type(struct eval_ctx *ctx, struct set *set, bool ranges)
+static int pack_type(struct eval_ctx *ctx, struct set *set,
+		     struct elem_pack *pack, struct expr **list, bool ranges)
 {
 	struct expr *chunk;
 	bool store = true;
 	int ret = 0, r;
 
-	if (set->init) {
-		r = ranges ? set_elements_type(ctx, set, set->init) :
-			     set_elements_evaluate(ctx, set, set->init);
+	if (*list) {
+		r = ranges ? set_elements_type(ctx, set, *list) :
+			     set_elements_evaluate(ctx, set, *list);
 		if (r < 0)
 			ret = -1;
-		else if (ranges && list_store(set, set->init, true) != 0)
+		else if (ranges && list_store(pack, *list, true) != 0)
 			store = false;
 	}
 	for (;;) {
 		chunk = list_expr_alloc(&set->location, EXPR_SET);
 		if (!chunk)
 			return -1;
-		if (!elem_pack_next_raw(set->pack, chunk, PACK_CHUNK)) {
+		if (!elem_pack_next_raw(pack, chunk, PACK_CHUNK)) {
 			expr_free(chunk);
 			break;
 		}
@@ -159,27 +161,27 @@ static int pack_type(struct eval_ctx *ctx, struct set *set, bool ranges)
 			continue;
 		}
 		if (store) {
-			r = list_store(set, chunk, ranges);
+			r = list_store(pack, chunk, ranges);
 			if (r < 0) {
 				expr_free(chunk);
 				return -1;
 			}
 			if (r > 0) {
 				store = false;
-				if (pack_give_up(set) < 0) {
+				if (pack_give_up(set, pack, list) < 0) {
 					expr_free(chunk);
 					return -1;
 				}
 			}
 		}
-		if (!store)
+		if (!store) {
 			list_splice_tail_init(&chunk->expressions,
-					      &set->init->expressions);
-		if (!store)
-			set->init->size = list_count(&set->init->expressions);
+					      &(*list)->expressions);
+			(*list)->size = list_count(&(*list)->expressions);
+		}
 		expr_free(chunk);
 	}
-	elem_pack_evaluated(set->pack);
+	elem_pack_evaluated(pack);
 	if (ret < 0)
 		return -1;
 	return store ? 1 : 0;
@@ -203,7 +205,7 @@ int set_pack_evaluate(struct eval_ctx *ctx, struct set *set)
 			return -1;
 		return set_elements_evaluate(ctx, set, set->init);
 	}
-	ret = pack_type(ctx, set, ranges);
+	ret = pack_type(ctx, set, set->pack, &set->init, ranges);
 	if (ret < 0)
 		return -1;
 	if (ret == 0) {
@@ -221,4 +223,33 @@ int set_pack_evaluate(struct eval_ctx *ctx, struct set *set)
 		set->pack = NULL;
 	}
 	return 0;
+}
+
+/**
+ * elems_pack_evaluate - an element command's elements, @elems and the
+ * packed ones (*@pack, elem_pack.h)
+ *
+ * A set that checks no element against another (no interval, map data
+ * or concatenation) keeps the packed keys; any other gets them back in
+ * @elems as IR first. Returns what set_elements_evaluate() returns.
+ */
+int elems_pack_evaluate(struct eval_ctx *ctx, struct set *set,
+			struct elem_pack **pack, struct expr *elems)
+{
+	int ret;
+
+	if (!*pack || !elem_pack_is_raw(*pack) || !set_takes_keys(set) ||
+	    !set->key || !set->key->dtype) {
+		if (*pack && elem_pack_unpack(*pack, elems) < 0)
+			return -1;
+		elem_pack_free(*pack);
+		*pack = NULL;
+		return set_elements_evaluate(ctx, set, elems);
+	}
+	ret = pack_type(ctx, set, *pack, &elems, false);
+	if (ret <= 0 || !elem_pack_count(*pack)) {
+		elem_pack_free(*pack);
+		*pack = NULL;
+	}
+	return ret < 0 ? -1 : 0;
 }

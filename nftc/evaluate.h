@@ -106,6 +106,9 @@ int set_evaluate(struct eval_ctx *ctx, struct set *set);
  * set->init as IR.
  */
 int set_pack_evaluate(struct eval_ctx *ctx, struct set *set);
+struct elem_pack;
+int elems_pack_evaluate(struct eval_ctx *ctx, struct set *set,
+			struct elem_pack **pack, struct expr *elems);
 int set_pack_unpack(struct set *set);
 /* eval_set.c: typing and normalising only (for eval_set_pack.c). */
 int set_elements_type(struct eval_ctx *ctx, struct set *set,

@@ -188,6 +188,12 @@ int lin_set_add(struct nftc_ctx *nft, struct nftc_batch *batch,
 int lin_set_elems(struct nftc_ctx *nft, struct nftc_batch *batch,
 		  const struct set *set, const struct expr *elems,
 		  uint32_t family, enum cmd_ops op, FILE *debug_out);
+/* The same followed by the packed keys @pack (elem_pack.h) of a command. */
+struct elem_pack;
+int lin_set_elems_packed(struct nftc_ctx *nft, struct nftc_batch *batch,
+			 const struct set *set, const struct expr *elems,
+			 const struct elem_pack *pack, uint32_t family,
+			 enum cmd_ops op, FILE *debug_out);
 
 /**
  * struct lin_elem - one set element as its message carries it

@@ -366,10 +366,11 @@ static int elems_add_plain(struct lin_elems *w, const struct set *set,
 	return 0;
 }
 
-/* The packed keys of @set (elem_pack.h), after set->init's elements. */
-static int elems_add_packed(struct lin_elems *w, const struct set *set)
+/* The packed keys @pack (elem_pack.h), after the elements of the list. */
+static int elems_add_packed(struct lin_elems *w, const struct set *set,
+			    const struct elem_pack *pack)
 {
-	unsigned int k, n = elem_pack_count(set->pack);
+	unsigned int k, n = elem_pack_count(pack);
 	struct expr key, elem;
 	int ret;
 
@@ -379,7 +380,7 @@ static int elems_add_packed(struct lin_elems *w, const struct set *set)
 	elem.kind = EXPR_SET_ELEM;
 	elem.elem.key = &key;
 	for (k = 0; k < n; k++) {
-		elem_pack_key(set->pack, k, &key);
+		elem_pack_key(pack, k, &key);
 		ret = elem_put(w, set, &elem, NULL, false, false);
 		if (ret < 0)
 			return ret;
@@ -403,23 +404,26 @@ static const char *set_name(const struct set *set)
 }
 
 /**
- * lin_set_elems - element messages for @elems of @set
+ * lin_set_elems_packed - element messages for @elems of @set and then
+ * the packed keys @pack (NULL: none) of an element command
  * @op: CMD_ADD/CMD_CREATE (NFT_MSG_NEWSETELEM) or CMD_DELETE/CMD_DESTROY
  *
  * Written straight into @batch (lin_elem.c); nothing when no element is
  * left to send. Returns 0 or a negative errno (-EPROTO: with
  * --debug=netlink, the messages differ from libnftnl's).
  */
-int lin_set_elems(struct nftc_ctx *nft, struct nftc_batch *batch,
-		  const struct set *set, const struct expr *elems,
-		  uint32_t family, enum cmd_ops op, FILE *debug_out)
+int lin_set_elems_packed(struct nftc_ctx *nft, struct nftc_batch *batch,
+			 const struct set *set, const struct expr *elems,
+			 const struct elem_pack *pack, uint32_t family,
+			 enum cmd_ops op, FILE *debug_out)
 {
 	uint16_t type = NFT_MSG_NEWSETELEM, flags = NLM_F_CREATE;
 	struct lin_elems w;
 	int ret;
 
-	if (!elems || (list_empty(&elems->expressions) &&
-		       !(elems == set->init && set->pack)))
+	if (elems && elems == set->init)
+		pack = set->pack;
+	if (!elems || (list_empty(&elems->expressions) && !pack))
 		return 0;
 	switch (op) {
 	case CMD_DELETE:
@@ -445,17 +449,15 @@ int lin_set_elems(struct nftc_ctx *nft, struct nftc_batch *batch,
 			     set->handle.set_id,
 			     nft->debug & NFTC_DEBUG_NETLINK);
 	/* packed elements exist once evaluated: never drop them */
-	if (ret == 0 && elems == set->init && set->pack &&
-	    elem_pack_is_raw(set->pack))
+	if (ret == 0 && pack && elem_pack_is_raw(pack))
 		ret = -EINVAL;
 	if (ret == 0) {
 		if (set_uses_segments(set))
 			ret = elems_add_segments(&w, set, elems);
 		else
 			ret = elems_add_plain(&w, set, elems);
-		if (ret == 0 && elems == set->init && set->pack &&
-		    !elem_pack_has_ranges(set->pack))
-			ret = elems_add_packed(&w, set);
+		if (ret == 0 && pack && !elem_pack_has_ranges(pack))
+			ret = elems_add_packed(&w, set, pack);
 	}
 	if (ret == 0)
 		ret = lin_elems_finish(&w, nft->debug & NFTC_DEBUG_NETLINK ?
@@ -466,6 +468,18 @@ int lin_set_elems(struct nftc_ctx *nft, struct nftc_batch *batch,
 			   "Could not process rule: element message of set "
 			   "%s differs from libnftnl's", set_name(set));
 	return ret;
+}
+
+/**
+ * lin_set_elems - element messages for @elems of @set (with set->pack's
+ * keys when @elems is set->init)
+ */
+int lin_set_elems(struct nftc_ctx *nft, struct nftc_batch *batch,
+		  const struct set *set, const struct expr *elems,
+		  uint32_t family, enum cmd_ops op, FILE *debug_out)
+{
+	return lin_set_elems_packed(nft, batch, set, elems, NULL, family, op,
+				    debug_out);
 }
 
 /* Number of elements the kernel must make room for (anonymous sets). */

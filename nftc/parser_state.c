@@ -137,25 +137,28 @@ static struct expr *packing_list(struct expr *e)
 }
 
 /**
- * parser_elements_end - @list is the element list of declaration @set
+ * parser_elements_end - @list is the element list that began last
+ * @dst: where its pack goes (set->pack, cmd->pack: after @list's own
+ *       elements); NULL: nowhere, @list takes them back
  *
- * Its pack goes to @set (set->pack, after set->init's elements); a set
- * nested in the list takes back what it packed.
+ * A set nested in the list takes back what it packed.
  */
-void parser_elements_end(struct parser_state *state, struct set *set,
+void parser_elements_end(struct parser_state *state, struct elem_pack **dst,
 			 struct expr *list)
 {
-	struct expr *owner = packing_list(list);
+	struct expr *owner = list ? packing_list(list) : NULL;
 
-	elem_pack_free(set->pack);
-	set->pack = NULL;
-	if (owner == list && state->pack) {
+	if (dst) {
+		elem_pack_free(*dst);
+		*dst = NULL;
+	}
+	if (owner == list && state->pack && dst) {
 		list->set_flags &= ~SET_F_ELEM_PACKING;
-		set->pack = state->pack;
+		*dst = state->pack;
 		state->pack = NULL;
 	} else if (owner) {
 		elems_unpack(state, owner);
-	} else if (state->pack) {
+	} else if (state->pack && list) {
 		erec_error(state->erq, &list->location,
 			   "Could not process rule: elements lost");
 	}

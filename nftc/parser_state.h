@@ -92,14 +92,16 @@ struct pipeline;
 
 /*
  * parser_state.c: the element list of a set declaration ("elements =
- * { ... }"), between begin and end, packs its plain elements past
- * ELEM_PACK_MIN (elem_pack.h); set_elems_add() appends @elem to @list.
+ * { ... }") or of "add/delete element", between begin and end, packs
+ * its plain elements past ELEM_PACK_MIN (elem_pack.h);
+ * set_elems_add() appends @elem to @list.
  */
 struct set;
 void parser_elements_begin(struct parser_state *state);
 void parser_set_elems_add(struct parser_state *state, struct expr *list,
 			  struct expr *elem);
-void parser_elements_end(struct parser_state *state, struct set *set,
+struct elem_pack;
+void parser_elements_end(struct parser_state *state, struct elem_pack **dst,
 			 struct expr *list);
 
 /* parser_state.c */

@@ -308,6 +308,7 @@ static void cmd_data_free(struct cmd *cmd)
 	case CMD_OBJ_ELEMENTS:
 	case CMD_OBJ_EXPR:
 		expr_free(cmd->expr);
+		elem_pack_free(cmd->pack);
 		break;
 	case CMD_OBJ_COUNTER:
 	case CMD_OBJ_QUOTA:

@@ -319,6 +319,7 @@ struct cmd {
 		struct flowtable	*flowtable;
 		struct expr		*expr;
 	};
+	struct elem_pack	*pack;	/* elements after expr's (elem_pack.h) */
 	char			*arg;
 };
 

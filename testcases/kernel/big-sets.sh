@@ -1,15 +1,16 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
-# Sets declared with thousands of elements, which ours keeps packed past
-# the first 1024 (nftc/elem_pack.c) and writes straight into the batch
-# (nftc/lin_elem.c): plain keys, quoted strings, numbers, IPv6, an
-# element with a comment in the middle (packing ends there), interval
+# Sets declared or added to with thousands of elements, which ours
+# keeps packed past the first 1024 (nftc/elem_pack.c) and writes
+# straight into the batch (nftc/lin_elem.c): plain keys, quoted
+# strings, numbers, IPv6, an element with a comment in the middle
+# (packing ends there), add/create/delete element commands, interval
 # sets (prefixes and addresses packed as ranges, sorted and checked or
 # merged packed), maps and concatenations (unpacked before evaluation),
 # and element messages split over several netlink messages.
 #  - the --debug=netlink text (the batch as libnftnl prints it) equals
-#    stock's, for the files whose text stock prints stably;
+#    stock's;
 #  - each file loaded by ours into a private network namespace lists
 #    (by stock) as the file loaded by stock does;
 #  - a bad element far into a big list is reported by ours as by stock
@@ -98,6 +99,9 @@ table ip6 t6 {
 		elements = { $(gen ip6 3000) }
 	}
 }
+add element ip t a { $(gen ip 3000 200000) }
+delete element ip t c { $(gen ip 2000 71000) }
+create element ip t m { $(gen mark 2000 10000) }
 EOF
 cat > "$work/mixed.nft" <<EOF
 table ip t {
