@@ -329,15 +329,16 @@ static int batch_adopt_locs(struct nftc_batch *b, struct nftc_batch *seg)
 /**
  * nftc_batch_splice - append the messages of segment @seg to @b
  *
- * The chunks move (nothing is copied); every message gets the next
- * sequence number of @b. The commands the segment's messages came from
+ * The chunks move (nothing is copied); the messages are numbered on
+ * from @b's next sequence number, keeping the segment's numbering
+ * (continued messages share their first one's number). The commands the segment's messages came from
  * are gone by now: their seq map entries keep the location only.
  * @seg is freed, also on error (-ENOMEM, @b unchanged).
  */
 int nftc_batch_splice(struct nftc_batch *b, struct nftc_batch *seg)
 {
 	uint32_t base = b->seq_next;
-	unsigned int i, k = 0;
+	unsigned int i;
 	size_t off;
 
 	if (b->ended || batch_reserve(b, seg->nchunks, 0) < 0 ||
@@ -349,10 +350,10 @@ int nftc_batch_splice(struct nftc_batch *b, struct nftc_batch *seg)
 	for (i = 0; i < seg->nchunks; i++) {
 		struct batch_chunk *c = seg->chunks[i];
 
-		for (off = 0; off < c->len; k++) {
+		for (off = 0; off < c->len;) {
 			struct nlmsghdr *nlh = (struct nlmsghdr *)(c->buf + off);
 
-			nlh->nlmsg_seq = base + k;
+			nlh->nlmsg_seq = base + (nlh->nlmsg_seq - seg->seq_first);
 			off += MNL_ALIGN(nlh->nlmsg_len);
 		}
 		b->chunks[b->nchunks++] = c;
@@ -365,7 +366,7 @@ int nftc_batch_splice(struct nftc_batch *b, struct nftc_batch *seg)
 		l->seq = base + (l->seq - seg->seq_first);
 		l->cmd = NULL;
 	}
-	b->seq_next = base + k;
+	b->seq_next = base + (seg->seq_next - seg->seq_first);
 	b->num_msgs += seg->num_msgs;
 	seg->nchunks = 0;
 	if (!seg->locs_cap)
@@ -565,6 +566,38 @@ struct nlmsghdr *batch_obj_begin(struct nftc_batch *b, uint16_t type,
 int batch_obj_end(struct nftc_batch *b, struct nlmsghdr *nlh)
 {
 	return batch_obj_commit(b, nlh);
+}
+
+/**
+ * batch_obj_begin_cont - a message continuing the one appended last
+ *
+ * It gets that message's sequence number (and its source): stock nft
+ * sends the element messages one command needs under one number.
+ * Appended by batch_obj_end_cont().
+ */
+struct nlmsghdr *batch_obj_begin_cont(struct nftc_batch *b, uint16_t type,
+				      uint16_t flags, uint32_t family)
+{
+	char *buf;
+
+	if (b->ended || b->seq_next == b->seq_first)
+		return NULL;
+	buf = batch_msg_start(b);
+	if (!buf)
+		return NULL;
+	return nftnl_nlmsg_build_hdr(buf, type, family, flags,
+				     b->seq_next - 1);
+}
+
+int batch_obj_end_cont(struct nftc_batch *b, struct nlmsghdr *nlh)
+{
+	struct batch_chunk *c = batch_tail(b);
+
+	if (nlh->nlmsg_len > BATCH_MSG_MAX)
+		return -EMSGSIZE;
+	c->len += MNL_ALIGN(nlh->nlmsg_len);
+	b->num_msgs++;
+	return 0;
 }
 
 /**

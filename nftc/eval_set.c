@@ -919,6 +919,10 @@ int set_elements_evaluate(struct eval_ctx *ctx, struct set *set,
 	/* Its declaration failed (and said why): nothing to type against. */
 	if (!set->key || !set->key->dtype)
 		return -1;
+	/* elements added later are checked against packed ranges as IR */
+	if (elems != set->init && set->pack && (set->flags & SET_F_INTERVAL) &&
+	    set_pack_unpack(set) < 0)
+		return -1;
 	if (elems_type(ctx, set, elems) < 0)
 		return -1;
 	if (elems_normalize(ctx, set, elems) < 0)
@@ -978,9 +982,25 @@ int set_evaluate(struct eval_ctx *ctx, struct set *set)
 	set_handle_complete(ctx, set);
 
 	ctx->set = set;
-	ret = set_elements_evaluate(ctx, set, set->init);
+	if (set->pack)
+		ret = set_pack_evaluate(ctx, set);
+	else
+		ret = set_elements_evaluate(ctx, set, set->init);
 	ctx->set = saved;
 	return ret;
+}
+
+/* eval_set_pack.c: the parts of set_elements_evaluate() it runs itself. */
+int set_elements_type(struct eval_ctx *ctx, struct set *set,
+		      struct expr *elems)
+{
+	return elems_type(ctx, set, elems);
+}
+
+int set_elements_normalize(struct eval_ctx *ctx, struct set *set,
+			   struct expr *elems)
+{
+	return elems_normalize(ctx, set, elems);
 }
 
 /* A new anonymous set of the current table keyed like @key. */

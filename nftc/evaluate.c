@@ -958,7 +958,7 @@ static int elems_cmd_evaluate(struct eval_ctx *ctx, struct cmd *cmd,
 	if (!cmd->expr)
 		return 0;
 	ctx->set = set;
-	ret = set_elements_evaluate(ctx, set, cmd->expr);
+	ret = elems_pack_evaluate(ctx, set, &cmd->pack, cmd->expr);
 	ctx->set = NULL;
 	return ret;
 }
@@ -1064,7 +1064,8 @@ static int other_cmd_evaluate(struct eval_ctx *ctx, struct cmd *cmd)
 
 			ctx->table = t;
 			ctx->set = set;
-			ret = set_elements_evaluate(ctx, set, cmd->expr);
+			ret = elems_pack_evaluate(ctx, set, &cmd->pack,
+						  cmd->expr);
 			ctx->set = NULL;
 			return ret;
 		}

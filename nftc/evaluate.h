@@ -101,6 +101,21 @@ int stmt_evaluate(struct eval_ctx *ctx, struct stmt *stmt);
 /* eval_set.c: sets, maps and elements. */
 int set_evaluate(struct eval_ctx *ctx, struct set *set);
 /*
+ * eval_set_pack.c: the elements of a set declaration that has packed
+ * ones (elem_pack.h), evaluated; or the packed ones put back into
+ * set->init as IR.
+ */
+int set_pack_evaluate(struct eval_ctx *ctx, struct set *set);
+struct elem_pack;
+int elems_pack_evaluate(struct eval_ctx *ctx, struct set *set,
+			struct elem_pack **pack, struct expr *elems);
+int set_pack_unpack(struct set *set);
+/* eval_set.c: typing and normalising only (for eval_set_pack.c). */
+int set_elements_type(struct eval_ctx *ctx, struct set *set,
+		      struct expr *elems);
+int set_elements_normalize(struct eval_ctx *ctx, struct set *set,
+			   struct expr *elems);
+/*
  * Evaluate an anonymous set (EXPR_SET in a rule) against key @key:
  * type the elements, normalise intervals, wrap it into a new anonymous
  * struct set (SET_F_ANONYMOUS | SET_F_CONSTANT, added to ctx->table's

@@ -140,6 +140,9 @@ enum symbol_kind {
 /* compiler, on an element batch (EXPR_SET): it starts an empty interval
  * set, so the linearizer emits the leading zero end element */
 #define SET_F_ELEM_FIRST	(1u << 17)
+/* parser, on a set declaration's element list: further plain elements
+ * go into the parser's element pack (elem_pack.h) */
+#define SET_F_ELEM_PACKING	(1u << 18)
 
 /**
  * struct expr - a node of the IR expression tree

@@ -464,72 +464,52 @@ static bool value_is_max(const struct value *v)
 	return value_inc(&x);
 }
 
-static struct interval_point *point_add(struct interval_point **pts,
-					unsigned int *n, unsigned int *cap)
-{
-	struct interval_point *p;
-
-	if (*n == *cap) {
-		unsigned int c = *cap ? *cap * 2 : 16;
-
-		p = realloc(*pts, c * sizeof(*p));
-		if (!p)
-			return NULL;
-		*pts = p;
-		*cap = c;
-	}
-	p = &(*pts)[(*n)++];
-	memset(p, 0, sizeof(*p));
-	return p;
-}
-
 /**
- * interval_expand - start/end points of a normalised interval set
+ * interval_points - start/end points of sorted, disjoint ranges
+ * @next: gives the next range (its bounds and element), false at the end
  *
  * See interval.h. Each range [low, high] gives a start point at low
  * carrying the element, then an end point at high + 1; for anonymous
  * sets an end point that coincides with the next start is dropped.
+ * The points go to @cb one by one (nothing is kept: a set of 100,000
+ * ranges costs no array of 200,000 points).
  */
-int interval_expand(const struct expr *init, unsigned int flags,
-		    struct interval_point **pts)
+int interval_points(bool (*next)(void *it, struct value *low,
+				 struct value *high, const struct expr **elem),
+		    void *it, unsigned int flags,
+		    int (*cb)(void *priv, const struct interval_point *p),
+		    void *priv)
 {
-	struct interval_point *p, pend;
+	struct interval_point p, pend;
 	bool have_end = false, first = true;
-	unsigned int n = 0, cap = 0;
 	struct value low, high;
 	const struct expr *i;
+	int n = 0, ret;
 
-	*pts = NULL;
-	list_for_each_entry(i, &init->expressions, list) {
-		const struct expr *key = elem_key(i);
-
-		if (!key || interval_key_range(key, &low, &high) < 0 ||
-		    (i->flags & EXPR_F_EXISTING))
-			continue;
+#define EMIT(pt)	do {					\
+		ret = cb(priv, (pt));				\
+		if (ret < 0)					\
+			return ret;				\
+		n++;						\
+	} while (0)
+	while (next(it, &low, &high, &i)) {
 		if (first && (flags & INTERVAL_F_FIRST) &&
 		    !value_is_zero(&low)) {
-			p = point_add(pts, &n, &cap);
-			if (!p)
-				goto err;
-			value_init(&p->key, low.len);
-			p->end = true;
+			memset(&p, 0, sizeof(p));
+			value_init(&p.key, low.len);
+			p.end = true;
+			EMIT(&p);
 		}
 		first = false;
 		if (have_end && (!(flags & INTERVAL_F_ANONYMOUS) ||
-				 value_cmp(&pend.key, &low))) {
-			p = point_add(pts, &n, &cap);
-			if (!p)
-				goto err;
-			*p = pend;
-		}
+				 value_cmp(&pend.key, &low)))
+			EMIT(&pend);
 		have_end = false;
-		p = point_add(pts, &n, &cap);
-		if (!p)
-			goto err;
-		p->key = low;
-		p->elem = i;
+		memset(&p, 0, sizeof(p));
+		p.key = low;
+		p.elem = i;
 		if (value_is_max(&high)) {
-			p->open = true;
+			p.open = true;
 		} else {
 			memset(&pend, 0, sizeof(pend));
 			pend.key = high;
@@ -537,16 +517,88 @@ int interval_expand(const struct expr *init, unsigned int flags,
 			pend.end = true;
 			have_end = true;
 		}
+		EMIT(&p);
 	}
-	if (have_end) {
-		p = point_add(pts, &n, &cap);
-		if (!p)
-			goto err;
-		*p = pend;
-	}
+	if (have_end)
+		EMIT(&pend);
+#undef EMIT
 	return n;
-err:
-	free(*pts);
-	*pts = NULL;
-	return -1;
+}
+
+struct list_it {
+	const struct list_head	*head;
+	const struct list_head	*pos;
+};
+
+/* The next element of the list with a constant key. */
+static bool list_next_range(void *priv, struct value *low, struct value *high,
+			    const struct expr **elem)
+{
+	struct list_it *it = priv;
+
+	while (it->pos != it->head) {
+		const struct expr *i = container_of(it->pos, struct expr,
+						    list);
+		const struct expr *key = elem_key(i);
+
+		it->pos = it->pos->next;
+		if (key && !(i->flags & EXPR_F_EXISTING) &&
+		    interval_key_range(key, low, high) == 0) {
+			*elem = i;
+			return true;
+		}
+	}
+	return false;
+}
+
+int interval_expand_each(const struct expr *init, unsigned int flags,
+			 int (*cb)(void *priv, const struct interval_point *p),
+			 void *priv)
+{
+	struct list_it it = {
+		.head	= &init->expressions,
+		.pos	= init->expressions.next,
+	};
+
+	return interval_points(list_next_range, &it, flags, cb, priv);
+}
+
+struct points {
+	struct interval_point	*v;
+	unsigned int		n;
+	unsigned int		cap;
+};
+
+static int point_keep(void *priv, const struct interval_point *p)
+{
+	struct points *pts = priv;
+
+	if (pts->n == pts->cap) {
+		unsigned int c = pts->cap ? pts->cap * 2 : 16;
+		struct interval_point *v = realloc(pts->v, c * sizeof(*v));
+
+		if (!v)
+			return -1;
+		pts->v = v;
+		pts->cap = c;
+	}
+	pts->v[pts->n++] = *p;
+	return 0;
+}
+
+/**
+ * interval_expand - the points of interval_expand_each() in an array
+ */
+int interval_expand(const struct expr *init, unsigned int flags,
+		    struct interval_point **out)
+{
+	struct points pts = { 0 };
+	int n = interval_expand_each(init, flags, point_keep, &pts);
+
+	if (n < 0) {
+		free(pts.v);
+		pts.v = NULL;
+	}
+	*out = pts.v;
+	return n;
 }

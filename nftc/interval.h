@@ -83,5 +83,21 @@ enum interval_expand_flags {
  */
 int interval_expand(const struct expr *init, unsigned int flags,
 		    struct interval_point **pts);
+/*
+ * The same points handed to @cb one at a time; a negative return of @cb
+ * stops and is returned. Returns the number of points otherwise.
+ */
+int interval_expand_each(const struct expr *init, unsigned int flags,
+			 int (*cb)(void *priv, const struct interval_point *p),
+			 void *priv);
+/*
+ * The same for ranges from @next (sorted, disjoint; @elem the element a
+ * start point carries), e.g. packed ones (elem_pack.h).
+ */
+int interval_points(bool (*next)(void *it, struct value *low,
+				 struct value *high, const struct expr **elem),
+		    void *it, unsigned int flags,
+		    int (*cb)(void *priv, const struct interval_point *p),
+		    void *priv);
 
 #endif

@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <string.h>
 #include <linux/netlink.h>
+#include <linux/netfilter/nf_tables.h>
 #include <libnftnl/rule.h>
 #include <libnftnl/expr.h>
 #include <libnftnl/set.h>
@@ -187,6 +188,83 @@ int lin_set_add(struct nftc_ctx *nft, struct nftc_batch *batch,
 int lin_set_elems(struct nftc_ctx *nft, struct nftc_batch *batch,
 		  const struct set *set, const struct expr *elems,
 		  uint32_t family, enum cmd_ops op, FILE *debug_out);
+/* The same followed by the packed keys @pack (elem_pack.h) of a command. */
+struct elem_pack;
+int lin_set_elems_packed(struct nftc_ctx *nft, struct nftc_batch *batch,
+			 const struct set *set, const struct expr *elems,
+			 const struct elem_pack *pack, uint32_t family,
+			 enum cmd_ops op, FILE *debug_out);
+
+/**
+ * struct lin_elem - one set element as its message carries it
+ * @flags: NFTA_SET_ELEM_FLAGS (written when not zero)
+ * @timeout: @expiration: in ms, written when not zero
+ * @key: @key_len: NFTA_SET_ELEM_KEY, none if @key_len is 0
+ * @key_end: @key_end_len: NFTA_SET_ELEM_KEY_END (concatenated ranges)
+ * @has_verdict: @verdict: @chain: verdict data (@chain may be NULL)
+ * @data: @data_len: @has_data: value data
+ * @objref: object name of an object map, NULL if none
+ * @udata: @udata_len: NFTA_SET_ELEM_USERDATA (TLVs), none if 0
+ * @stmts: statements of the element (counters), NULL if none
+ *
+ * Composed from the IR by lin_set.c, written by lin_elem.c.
+ */
+struct lin_elem {
+	uint32_t		flags;
+	uint64_t		timeout;
+	uint64_t		expiration;
+	unsigned int		key_len;
+	unsigned int		key_end_len;
+	unsigned int		data_len;
+	unsigned int		udata_len;
+	bool			has_verdict;
+	bool			has_data;
+	uint32_t		verdict;
+	const char		*chain;
+	const char		*objref;
+	const struct list_head	*stmts;
+	uint8_t			key[NFT_DATA_VALUE_MAXLEN];
+	uint8_t			key_end[NFT_DATA_VALUE_MAXLEN];
+	uint8_t			data[NFT_DATA_VALUE_MAXLEN];
+	uint8_t			udata[NFT_USERDATA_MAXLEN];
+};
+
+/**
+ * struct lin_elems - the element messages of one command being written
+ *
+ * Elements go straight into the batch, split over messages where stock
+ * nft splits them (the element list is a 16-bit nest; @idx numbers the
+ * members across the messages, @nmsgs written so far). With
+ * --debug=netlink they also become libnftnl objects: on @prn, printed
+ * as stock prints them, and on @ref, serialised again: the messages
+ * (@msgs) must be its bytes.
+ */
+struct lin_elems {
+	struct nftc_batch	*batch;
+	uint16_t		type;
+	uint16_t		flags;
+	uint32_t		family;
+	const char		*table;
+	const char		*name;
+	uint32_t		set_id;
+	struct nlmsghdr		*nlh;
+	struct nlattr		*list;
+	unsigned int		idx;
+	unsigned int		count;
+	struct nftnl_set	*ref;
+	struct nftnl_set	*prn;
+	struct nlmsghdr		**msgs;
+	unsigned int		nmsgs;
+	unsigned int		msgs_cap;
+};
+
+int lin_elems_init(struct lin_elems *w, struct nftc_batch *batch,
+		   uint16_t type, uint16_t flags, uint32_t family,
+		   const char *table, const char *name, uint32_t set_id,
+		   bool debug);
+int lin_elems_put(struct lin_elems *w, const struct lin_elem *e);
+int lin_elems_finish(struct lin_elems *w, FILE *debug_out);
+void lin_elems_release(struct lin_elems *w);
 
 /* linearize.c: text of a string constant or symbol; -1 if not one. */
 int lin_expr_to_string(const struct expr *expr, char *buf, size_t size);
@@ -209,6 +287,10 @@ int batch_add_rule(struct nftc_batch *b, uint16_t type, uint16_t flags,
 struct nlmsghdr *batch_obj_begin(struct nftc_batch *b, uint16_t type,
 				 uint16_t flags, uint32_t family);
 int batch_obj_end(struct nftc_batch *b, struct nlmsghdr *nlh);
+/* The same continuing the last message, under its sequence number. */
+struct nlmsghdr *batch_obj_begin_cont(struct nftc_batch *b, uint16_t type,
+				      uint16_t flags, uint32_t family);
+int batch_obj_end_cont(struct nftc_batch *b, struct nlmsghdr *nlh);
 int batch_add_set(struct nftc_batch *b, uint16_t type, uint16_t flags,
 		  uint32_t family, struct nftnl_set *s);
 int batch_add_setelems(struct nftc_batch *b, uint16_t type, uint16_t flags,

@@ -10,6 +10,7 @@
  * the rule converts the looked-up value with hton for range lookups.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <linux/netlink.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +19,7 @@
 #include "lin_int.h"
 #include "interval.h"
 #include "rule.h"
+#include "elem_pack.h"
 
 #define KEY_BUF_MAX	NFTC_VALUE_MAX
 
@@ -151,70 +153,51 @@ static const char *verdict_chain_name(const struct expr *chain, char *buf,
 	return NULL;
 }
 
-static void elem_set_data(struct nftnl_set_elem *ne, const struct set *set,
-			  const struct expr *data)
+static void elem_set_data(struct lin_elem *le, const struct set *set,
+			  const struct expr *data, char *name, size_t size)
 {
-	uint8_t buf[KEY_BUF_MAX];
-	char name[NFT_CHAIN_MAXNAMELEN];
-	const char *chain;
+	uint8_t *buf = le->data;
 	unsigned int n;
 
 	if (data->kind == EXPR_VERDICT) {
-		nftnl_set_elem_set_u32(ne, NFTNL_SET_ELEM_VERDICT,
-				       data->verdict.verdict);
-		chain = verdict_chain_name(data->verdict.chain, name,
-					   sizeof(name));
-		if (chain)
-			nftnl_set_elem_set_str(ne, NFTNL_SET_ELEM_CHAIN, chain);
+		le->has_verdict = true;
+		le->verdict = data->verdict.verdict;
+		le->chain = verdict_chain_name(data->verdict.chain, name, size);
 		return;
 	}
 	if (set->flags & SET_F_OBJECT) {
-		chain = verdict_chain_name(data, name, sizeof(name));
-		if (chain)
-			nftnl_set_elem_set_str(ne, NFTNL_SET_ELEM_OBJREF,
-					       chain);
+		le->objref = verdict_chain_name(data, name, size);
 		return;
 	}
-	memset(buf, 0, sizeof(buf));
+	memset(buf, 0, sizeof(le->data));
 	if (data->kind == EXPR_RANGE ||
 	    (set->data && (set->data->flags & EXPR_F_INTERVAL) &&
 	     data->kind != EXPR_CONCAT)) {
 		/* interval data: low and high back to back */
 		n = round_up4(BITS_TO_BYTES(data->len));
+		if (2 * n > sizeof(le->data))
+			n = sizeof(le->data) / 2;
 		lay_out(data, BYTEORDER_INVALID, false, buf, n);
 		lay_out(data, BYTEORDER_INVALID, true, buf + n, n);
 		n *= 2;
 	} else {
 		n = set->data ? type_expr_bytes(set->data) : 0;
-		if (!n || n > sizeof(buf))
+		if (!n || n > sizeof(le->data))
 			n = type_expr_bytes(data);
+		if (n > sizeof(le->data))
+			n = sizeof(le->data);
 		lay_out(data, BYTEORDER_INVALID, false, buf, n);
 	}
-	nftnl_set_elem_set(ne, NFTNL_SET_ELEM_DATA, buf, n);
+	le->has_data = true;
+	le->data_len = n;
 }
 
-static void elem_set_stmts(struct nftnl_set_elem *ne, const struct expr *elem)
-{
-	const struct stmt *s;
-	struct nftnl_expr *e;
-
-	list_for_each_entry(s, &elem->elem.stmts, list) {
-		if (s->kind != STMT_COUNTER)
-			continue;
-		e = nftnl_expr_alloc("counter");
-		if (!e)
-			return;
-		nftnl_expr_set_u64(e, NFTNL_EXPR_CTR_PACKETS,
-				   s->counter.packets);
-		nftnl_expr_set_u64(e, NFTNL_EXPR_CTR_BYTES, s->counter.bytes);
-		nftnl_set_elem_add_expr(ne, e);
-	}
-}
-
-static void elem_set_udata(struct nftnl_set_elem *ne, const struct expr *elem,
+/* Userdata TLVs of an element, as libnftnl's udata writer lays them out. */
+static void elem_set_udata(struct lin_elem *le, const struct expr *elem,
 			   uint32_t elem_flags)
 {
 	struct nftnl_udata_buf *ud;
+	uint32_t len;
 
 	if (!(elem && elem->elem.comment) && !elem_flags)
 		return;
@@ -227,121 +210,180 @@ static void elem_set_udata(struct nftnl_set_elem *ne, const struct expr *elem,
 	if (elem_flags)
 		nftnl_udata_put_u32(ud, NFTNL_UDATA_SET_ELEM_FLAGS,
 				    elem_flags);
-	nftnl_set_elem_set(ne, NFTNL_SET_ELEM_USERDATA,
-			   nftnl_udata_buf_data(ud), nftnl_udata_buf_len(ud));
+	len = nftnl_udata_buf_len(ud);
+	if (len > sizeof(le->udata))
+		len = sizeof(le->udata);
+	memcpy(le->udata, nftnl_udata_buf_data(ud), len);
+	le->udata_len = len;
 	nftnl_udata_buf_free(ud);
 }
 
 /*
- * One element message. @i is the element (SET_ELEM or MAPPING, NULL for
- * an interval end); @key the key value (segments) or NULL to take it
- * from @i; @open marks a segment running to the largest key.
+ * Compose one element message into @le. @i is the element (SET_ELEM or
+ * MAPPING, NULL for an interval end); @key the key value (segments) or
+ * NULL to take it from @i; @open marks a segment running to the largest
+ * key. @name holds a verdict's chain or an object's name.
  */
-static struct nftnl_set_elem *elem_build(const struct set *set,
-					 const struct expr *i,
-					 const struct value *key, bool end,
-					 bool open)
+static void elem_compose(struct lin_elem *le, const struct set *set,
+			 const struct expr *i, const struct value *key,
+			 bool end, bool open, char *name, size_t size)
 {
 	const struct expr *elem = i ? interval_elem(i) : NULL;
 	unsigned int klen = type_expr_bytes(set->key);
-	struct nftnl_set_elem *ne;
-	uint8_t buf[KEY_BUF_MAX];
-	uint32_t flags = 0;
 
-	ne = nftnl_set_elem_alloc();
-	if (!ne)
-		return NULL;
-	if (klen > sizeof(buf))
-		klen = sizeof(buf);
-	memset(buf, 0, sizeof(buf));
+	memset(le, 0, offsetof(struct lin_elem, key));
+	if (klen > sizeof(le->key))
+		klen = sizeof(le->key);
+	memset(le->key, 0, sizeof(le->key));
 	if (key) {
-		value_to_reg(key, set_key_order(set), buf, klen);
-		nftnl_set_elem_set(ne, NFTNL_SET_ELEM_KEY, buf, klen);
+		value_to_reg(key, set_key_order(set), le->key, klen);
+		le->key_len = klen;
 	} else if (elem && elem->elem.key) {
-		lay_out(elem->elem.key, set_key_order(set), false, buf, klen);
-		nftnl_set_elem_set(ne, NFTNL_SET_ELEM_KEY, buf, klen);
+		lay_out(elem->elem.key, set_key_order(set), false, le->key,
+			klen);
+		le->key_len = klen;
 		if (set->flags & SET_F_CONCAT) {
-			memset(buf, 0, sizeof(buf));
-			lay_out(elem->elem.key, set_key_order(set), true, buf,
-				klen);
-			nftnl_set_elem_set(ne, NFTNL_SET_ELEM_KEY_END, buf,
-					   klen);
+			memset(le->key_end, 0, sizeof(le->key_end));
+			lay_out(elem->elem.key, set_key_order(set), true,
+				le->key_end, klen);
+			le->key_end_len = klen;
 		}
 	} else if (elem) {
-		flags |= NFT_SET_ELEM_CATCHALL;
+		le->flags |= NFT_SET_ELEM_CATCHALL;
 	}
 	if (end)
-		flags |= NFT_SET_ELEM_INTERVAL_END;
-	if (flags)
-		nftnl_set_elem_set_u32(ne, NFTNL_SET_ELEM_FLAGS, flags);
+		le->flags |= NFT_SET_ELEM_INTERVAL_END;
 	if (end || !elem)
-		return ne;
+		return;
 
-	if (elem->elem.timeout)
-		nftnl_set_elem_set_u64(ne, NFTNL_SET_ELEM_TIMEOUT,
-				       elem->elem.timeout);
-	if (elem->elem.expiration)
-		nftnl_set_elem_set_u64(ne, NFTNL_SET_ELEM_EXPIRATION,
-				       elem->elem.expiration);
-	elem_set_stmts(ne, elem);
-	elem_set_udata(ne, elem, open ? NFTNL_SET_ELEM_F_INTERVAL_OPEN : 0);
+	le->timeout = elem->elem.timeout;
+	le->expiration = elem->elem.expiration;
+	if (!list_empty(&elem->elem.stmts))
+		le->stmts = &elem->elem.stmts;
+	elem_set_udata(le, elem, open ? NFTNL_SET_ELEM_F_INTERVAL_OPEN : 0);
 	if (i->kind == EXPR_MAPPING && i->pair.right)
-		elem_set_data(ne, set, i->pair.right);
-	return ne;
+		elem_set_data(le, set, i->pair.right, name, size);
 }
 
-static int elems_add_segments(struct nftnl_set *nls, const struct set *set,
+static int elem_put(struct lin_elems *w, const struct set *set,
+		    const struct expr *i, const struct value *key, bool end,
+		    bool open)
+{
+	char name[NFT_CHAIN_MAXNAMELEN];
+	struct lin_elem le;
+
+	elem_compose(&le, set, i, key, end, open, name, sizeof(name));
+	return lin_elems_put(w, &le);
+}
+
+struct segments {
+	struct lin_elems	*w;
+	const struct set	*set;
+};
+
+static int segment_put(void *priv, const struct interval_point *p)
+{
+	const struct segments *sg = priv;
+
+	return elem_put(sg->w, sg->set, p->end ? NULL : p->elem, &p->key,
+			p->end, p->open);
+}
+
+/* The packed ranges of @set (elem_pack.h), sorted, for interval_points(). */
+struct packed_ranges {
+	const struct elem_pack	*pack;
+	unsigned int		k;
+	unsigned int		n;
+	struct expr		elem;
+};
+
+static bool packed_next(void *priv, struct value *low, struct value *high,
+			const struct expr **elem)
+{
+	struct packed_ranges *it = priv;
+
+	if (it->k == it->n)
+		return false;
+	elem_pack_range(it->pack, it->k++, low, high);
+	*elem = &it->elem;
+	return true;
+}
+
+static int elems_add_segments(struct lin_elems *w, const struct set *set,
 			      const struct expr *elems)
 {
-	struct interval_point *pts;
-	struct nftnl_set_elem *ne;
+	struct segments sg = { .w = w, .set = set };
+	struct packed_ranges it;
 	const struct expr *i;
 	unsigned int flags = 0;
-	int n, k;
+	int ret;
 
 	if (set_is_anonymous(set))
 		flags |= INTERVAL_F_ANONYMOUS | INTERVAL_F_FIRST;
 	else if (elems == set->init || (elems->set_flags & SET_F_ELEM_FIRST))
 		flags |= INTERVAL_F_FIRST;
-	n = interval_expand(elems, flags, &pts);
-	if (n < 0)
-		return -ENOMEM;
-	for (k = 0; k < n; k++) {
-		ne = elem_build(set, pts[k].end ? NULL : pts[k].elem,
-				&pts[k].key, pts[k].end, pts[k].open);
-		if (!ne) {
-			free(pts);
-			return -ENOMEM;
-		}
-		nftnl_set_elem_add(nls, ne);
+	if (elems == set->init && set->pack &&
+	    elem_pack_has_ranges(set->pack)) {
+		/* every element is packed: set->init holds none */
+		memset(&it, 0, sizeof(it));
+		it.pack = set->pack;
+		it.n = elem_pack_count(set->pack);
+		init_list_head(&it.elem.list);
+		init_list_head(&it.elem.elem.stmts);
+		it.elem.kind = EXPR_SET_ELEM;
+		it.elem.elem.key = &it.elem;
+		ret = interval_points(packed_next, &it, flags, segment_put, &sg);
+		return ret < 0 ? (ret == -1 ? -ENOMEM : ret) : 0;
 	}
-	free(pts);
+	ret = interval_expand_each(elems, flags, segment_put, &sg);
+	if (ret < 0)
+		return ret == -1 ? -ENOMEM : ret;
 	/* catch-all elements follow the ranges */
 	list_for_each_entry(i, &elems->expressions, list) {
 		if (interval_elem(i)->elem.key || (i->flags & EXPR_F_EXISTING))
 			continue;
-		ne = elem_build(set, i, NULL, false, false);
-		if (!ne)
-			return -ENOMEM;
-		nftnl_set_elem_add(nls, ne);
+		ret = elem_put(w, set, i, NULL, false, false);
+		if (ret < 0)
+			return ret;
 	}
 	return 0;
 }
 
-static int elems_add_plain(struct nftnl_set *nls, const struct set *set,
+static int elems_add_plain(struct lin_elems *w, const struct set *set,
 			   const struct expr *elems)
 {
-	struct nftnl_set_elem *ne;
 	const struct expr *i;
+	int ret;
 
 	list_for_each_entry(i, &elems->expressions, list) {
 		if ((i->kind != EXPR_SET_ELEM && i->kind != EXPR_MAPPING) ||
 		    (i->flags & EXPR_F_EXISTING))
 			continue;
-		ne = elem_build(set, i, NULL, false, false);
-		if (!ne)
-			return -ENOMEM;
-		nftnl_set_elem_add(nls, ne);
+		ret = elem_put(w, set, i, NULL, false, false);
+		if (ret < 0)
+			return ret;
+	}
+	return 0;
+}
+
+/* The packed keys @pack (elem_pack.h), after the elements of the list. */
+static int elems_add_packed(struct lin_elems *w, const struct set *set,
+			    const struct elem_pack *pack)
+{
+	unsigned int k, n = elem_pack_count(pack);
+	struct expr key, elem;
+	int ret;
+
+	memset(&elem, 0, sizeof(elem));
+	init_list_head(&elem.list);
+	init_list_head(&elem.elem.stmts);
+	elem.kind = EXPR_SET_ELEM;
+	elem.elem.key = &key;
+	for (k = 0; k < n; k++) {
+		elem_pack_key(pack, k, &key);
+		ret = elem_put(w, set, &elem, NULL, false, false);
+		if (ret < 0)
+			return ret;
 	}
 	return 0;
 }
@@ -361,47 +403,28 @@ static const char *set_name(const struct set *set)
 	return set_is_map(set) ? "__map%d" : "__set%d";
 }
 
-static int elem_count_cb(struct nftnl_set_elem *e, void *data)
-{
-	(*(unsigned int *)data)++;
-	return 0;
-}
-
 /**
- * lin_set_elems - element messages for @elems of @set
+ * lin_set_elems_packed - element messages for @elems of @set and then
+ * the packed keys @pack (NULL: none) of an element command
  * @op: CMD_ADD/CMD_CREATE (NFT_MSG_NEWSETELEM) or CMD_DELETE/CMD_DESTROY
  *
- * Returns 0 or a negative errno.
+ * Written straight into @batch (lin_elem.c); nothing when no element is
+ * left to send. Returns 0 or a negative errno (-EPROTO: with
+ * --debug=netlink, the messages differ from libnftnl's).
  */
-int lin_set_elems(struct nftc_ctx *nft, struct nftc_batch *batch,
-		  const struct set *set, const struct expr *elems,
-		  uint32_t family, enum cmd_ops op, FILE *debug_out)
+int lin_set_elems_packed(struct nftc_ctx *nft, struct nftc_batch *batch,
+			 const struct set *set, const struct expr *elems,
+			 const struct elem_pack *pack, uint32_t family,
+			 enum cmd_ops op, FILE *debug_out)
 {
-	struct nftnl_set *nls;
 	uint16_t type = NFT_MSG_NEWSETELEM, flags = NLM_F_CREATE;
-	unsigned int count = 0;
+	struct lin_elems w;
 	int ret;
 
-	if (!elems || list_empty(&elems->expressions))
+	if (elems && elems == set->init)
+		pack = set->pack;
+	if (!elems || (list_empty(&elems->expressions) && !pack))
 		return 0;
-	nls = nftnl_set_alloc();
-	if (!nls)
-		return -ENOMEM;
-	nftnl_set_set_str(nls, NFTNL_SET_TABLE, set->handle.table.name);
-	nftnl_set_set_str(nls, NFTNL_SET_NAME, set_name(set));
-	if (set->handle.set_id)
-		nftnl_set_set_u32(nls, NFTNL_SET_ID, set->handle.set_id);
-
-	if (set_uses_segments(set))
-		ret = elems_add_segments(nls, set, elems);
-	else
-		ret = elems_add_plain(nls, set, elems);
-	if (ret < 0)
-		goto out;
-	/* only elements of later commands remembered for checks */
-	if (nftnl_set_elem_foreach(nls, elem_count_cb, &count) < 0 || !count)
-		goto out;
-
 	switch (op) {
 	case CMD_DELETE:
 		type = NFT_MSG_DELSETELEM;
@@ -421,12 +444,42 @@ int lin_set_elems(struct nftc_ctx *nft, struct nftc_batch *batch,
 	default:
 		break;
 	}
-	if (nft->debug & NFTC_DEBUG_NETLINK)
-		debug_print_set(debug_out, nls);
-	ret = batch_add_setelems(batch, type, flags, family, nls);
-out:
-	nftnl_set_free(nls);
+	ret = lin_elems_init(&w, batch, type, flags, family,
+			     set->handle.table.name, set_name(set),
+			     set->handle.set_id,
+			     nft->debug & NFTC_DEBUG_NETLINK);
+	/* packed elements exist once evaluated: never drop them */
+	if (ret == 0 && pack && elem_pack_is_raw(pack))
+		ret = -EINVAL;
+	if (ret == 0) {
+		if (set_uses_segments(set))
+			ret = elems_add_segments(&w, set, elems);
+		else
+			ret = elems_add_plain(&w, set, elems);
+		if (ret == 0 && pack && !elem_pack_has_ranges(pack))
+			ret = elems_add_packed(&w, set, pack);
+	}
+	if (ret == 0)
+		ret = lin_elems_finish(&w, nft->debug & NFTC_DEBUG_NETLINK ?
+					   debug_out : NULL);
+	lin_elems_release(&w);
+	if (ret == -EPROTO)
+		erec_error(&nft->erq, &set->location,
+			   "Could not process rule: element message of set "
+			   "%s differs from libnftnl's", set_name(set));
 	return ret;
+}
+
+/**
+ * lin_set_elems - element messages for @elems of @set (with set->pack's
+ * keys when @elems is set->init)
+ */
+int lin_set_elems(struct nftc_ctx *nft, struct nftc_batch *batch,
+		  const struct set *set, const struct expr *elems,
+		  uint32_t family, enum cmd_ops op, FILE *debug_out)
+{
+	return lin_set_elems_packed(nft, batch, set, elems, NULL, family, op,
+				    debug_out);
 }
 
 /* Number of elements the kernel must make room for (anonymous sets). */

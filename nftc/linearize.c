@@ -689,9 +689,10 @@ static int lin_elems_cmd(struct lin_cmd_ctx *ctx)
 				  strerror(ENOENT));
 	if (!ctx->cmd->expr)
 		return 0;
-	return lin_set_elems(ctx->nft, ctx->batch, set, ctx->cmd->expr,
-			     ctx->cmd->handle.family, ctx->cmd->op,
-			     ctx->debug_out) < 0 ? -1 : 0;
+	return lin_set_elems_packed(ctx->nft, ctx->batch, set,
+				    ctx->cmd->expr, ctx->cmd->pack,
+				    ctx->cmd->handle.family, ctx->cmd->op,
+				    ctx->debug_out) < 0 ? -1 : 0;
 }
 
 /* "delete set", and "flush set" (delete all elements). */

@@ -14,6 +14,8 @@
 #include "parser_state.h"
 #include "keys.h"
 #include "pipeline.h"
+#include "elem_pack.h"
+#include "rule.h"
 
 void parser_state_init(struct parser_state *state, struct nftc_ctx *nft,
 		       struct list_head *cmds)
@@ -43,6 +45,126 @@ void parser_state_fini(struct parser_state *state)
 	free(state->strhash);
 	state->strhash = NULL;
 	state->strhash_size = 0;
+	elem_pack_free(state->pack);
+	state->pack = NULL;
+	state->pack_armed = false;
+}
+
+/**
+ * parser_elements_begin - "elements =" of a set declaration was read
+ *
+ * The element list that follows may pack its elements. A pack left
+ * from a list that a syntax error abandoned is dropped (its list, and
+ * the compilation, are gone).
+ */
+void parser_elements_begin(struct parser_state *state)
+{
+	elem_pack_free(state->pack);
+	state->pack = NULL;
+	state->pack_armed = true;
+}
+
+/* Put what @list packed back in it as IR: it takes no more. */
+static void elems_unpack(struct parser_state *state, struct expr *list)
+{
+	list->set_flags &= ~SET_F_ELEM_PACKING;
+	if (state->pack && elem_pack_unpack(state->pack, list) < 0)
+		erec_error(state->erq, &list->location,
+			   "Could not process rule: %s", strerror(ENOMEM));
+	elem_pack_free(state->pack);
+	state->pack = NULL;
+	state->pack_armed = false;
+}
+
+/**
+ * parser_set_elems_add - append @elem to the element list @list
+ *
+ * The first list of a set declaration's elements to reach
+ * ELEM_PACK_MIN elements packs the plain ones that follow; the first
+ * other element it gets ends that, in order.
+ */
+void parser_set_elems_add(struct parser_state *state, struct expr *list,
+			  struct expr *elem)
+{
+	int ret;
+
+	if (!elem)
+		return;
+	if (state->pack_armed && !(list->set_flags & SET_F_ELEM_PACKING) &&
+	    !state->pack && list->kind == EXPR_SET &&
+	    list->size >= ELEM_PACK_MIN)
+		list->set_flags |= SET_F_ELEM_PACKING;
+	if (list->set_flags & SET_F_ELEM_PACKING) {
+		ret = elem_pack_take(&state->pack, elem);
+		if (ret > 0)
+			return;
+		elems_unpack(state, list);
+	}
+	list_expr_add(list, elem);
+}
+
+/* The list inside @e that packs (a set nested in the elements). */
+static struct expr *packing_list(struct expr *e)
+{
+	struct expr *i, *found;
+
+	if (!e)
+		return NULL;
+	switch (e->kind) {
+	case EXPR_SET:
+		if (e->set_flags & SET_F_ELEM_PACKING)
+			return e;
+		/* fall through */
+	case EXPR_LIST:
+	case EXPR_CONCAT:
+		list_for_each_entry(i, &e->expressions, list) {
+			found = packing_list(i);
+			if (found)
+				return found;
+		}
+		return NULL;
+	case EXPR_SET_ELEM:
+		return packing_list(e->elem.key);
+	case EXPR_MAPPING:
+	case EXPR_RANGE:
+		found = packing_list(e->pair.left);
+		return found ? found : packing_list(e->pair.right);
+	case EXPR_PREFIX:
+		return packing_list(e->prefix.expr);
+	default:
+		return NULL;
+	}
+}
+
+/**
+ * parser_elements_end - @list is the element list that began last
+ * @dst: where its pack goes (set->pack, cmd->pack: after @list's own
+ *       elements); NULL: nowhere, @list takes them back
+ *
+ * A set nested in the list takes back what it packed.
+ */
+void parser_elements_end(struct parser_state *state, struct elem_pack **dst,
+			 struct expr *list)
+{
+	struct expr *owner = list ? packing_list(list) : NULL;
+
+	if (dst) {
+		elem_pack_free(*dst);
+		*dst = NULL;
+	}
+	if (owner == list && state->pack && dst) {
+		list->set_flags &= ~SET_F_ELEM_PACKING;
+		*dst = state->pack;
+		state->pack = NULL;
+	} else if (owner) {
+		elems_unpack(state, owner);
+	} else if (state->pack && list) {
+		erec_error(state->erq, &list->location,
+			   "Could not process rule: elements lost");
+	}
+	elem_pack_free(state->pack);
+	state->pack = NULL;
+	state->pack_armed = false;
 }
 
 int parser_cmd_done(struct parser_state *state, struct cmd *cmd)

@@ -84,9 +84,25 @@ struct parser_state {
 	struct pipeline		*pipe;
 	void			*words;
 	struct selector_memo	selector_memo[PARSER_SELECTOR_MEMO];
+	bool			pack_armed;
+	struct elem_pack	*pack;
 };
 
 struct pipeline;
+
+/*
+ * parser_state.c: the element list of a set declaration ("elements =
+ * { ... }") or of "add/delete element", between begin and end, packs
+ * its plain elements past ELEM_PACK_MIN (elem_pack.h);
+ * set_elems_add() appends @elem to @list.
+ */
+struct set;
+void parser_elements_begin(struct parser_state *state);
+void parser_set_elems_add(struct parser_state *state, struct expr *list,
+			  struct expr *elem);
+struct elem_pack;
+void parser_elements_end(struct parser_state *state, struct elem_pack **dst,
+			 struct expr *list);
 
 /* parser_state.c */
 void parser_state_init(struct parser_state *state, struct nftc_ctx *nft,

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "rule.h"
+#include "elem_pack.h"
 
 static void name_ref_free(struct name_ref *n)
 {
@@ -214,6 +215,7 @@ void set_free(struct set *set)
 	expr_free(set->key);
 	expr_free(set->data);
 	expr_free(set->init);
+	elem_pack_free(set->pack);
 	stmt_list_free(&set->stmts);
 	free(set->comment);
 	free(set);
@@ -306,6 +308,7 @@ static void cmd_data_free(struct cmd *cmd)
 	case CMD_OBJ_ELEMENTS:
 	case CMD_OBJ_EXPR:
 		expr_free(cmd->expr);
+		elem_pack_free(cmd->pack);
 		break;
 	case CMD_OBJ_COUNTER:
 	case CMD_OBJ_QUOTA:

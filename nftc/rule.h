@@ -129,6 +129,8 @@ struct rule {
 	char			*comment;
 };
 
+struct elem_pack;
+
 /**
  * struct set - named or anonymous set, map or verdict map
  * @flags: SET_F_*
@@ -161,6 +163,7 @@ struct set {
 	bool			key_typeof;
 	bool			data_typeof;
 	struct expr		*init;
+	struct elem_pack	*pack;	/* elements after init's (elem_pack.h) */
 	struct list_head	stmts;
 	char			*comment;
 };
@@ -316,6 +319,7 @@ struct cmd {
 		struct flowtable	*flowtable;
 		struct expr		*expr;
 	};
+	struct elem_pack	*pack;	/* elements after expr's (elem_pack.h) */
 	char			*arg;
 };
 

@@ -424,10 +424,12 @@ add_cmd		:	TABLE table_spec
 				handle_merge(&$3->handle, $2);
 				$$ = cmd_obj(CMD_ADD, CMD_OBJ_MAP, $2, &@$, $3);
 			}
-		|	ELEMENT set_spec set_expr
+		|	ELEMENT set_spec { parser_elements_begin(state); } set_expr
 			{
 				$$ = cmd_obj(CMD_ADD, CMD_OBJ_ELEMENTS, $2, &@$,
-					     $3);
+					     $4);
+				parser_elements_end(state, $$ ? &$$->pack : NULL,
+						    $$ ? $4 : NULL);
 			}
 		|	FLOWTABLE set_spec ft_body
 			{
@@ -531,10 +533,12 @@ delete_cmd	:	TABLE table_spec
 				$$ = cmd_obj(CMD_DELETE, CMD_OBJ_RULE, $2, &@$,
 					     NULL);
 			}
-		|	ELEMENT set_spec set_expr
+		|	ELEMENT set_spec { parser_elements_begin(state); } set_expr
 			{
 				$$ = cmd_obj(CMD_DELETE, CMD_OBJ_ELEMENTS, $2, &@$,
-					     $3);
+					     $4);
+				parser_elements_end(state, $$ ? &$$->pack : NULL,
+						    $$ ? $4 : NULL);
 			}
 		|	named_obj set_spec
 			{

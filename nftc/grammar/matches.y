@@ -238,7 +238,7 @@ set_elems	:	set_elem
 		|	set_elems COMMA opt_nl set_elem
 			{
 				$$ = $1;
-				list_expr_add($$, $4);
+				parser_set_elems_add(state, $$, $4);
 			}
 		;
 
