@@ -617,7 +617,7 @@ static void scan_table(struct xlate_ctx *ctx, struct xl_table *t,
 	struct xl_chain *c, *cn;
 	struct xl_line *l;
 
-	if (!nl || !memmem(nl, in->size - (nl - in->data), "recent", 6))
+	if (!nl)
 		return;
 	l = calloc(1, sizeof(*l));
 	if (!l)
