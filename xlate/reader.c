@@ -636,7 +636,7 @@ static void scan_table(struct xlate_ctx *ctx, struct xl_table *t,
 	}
 	list_splice_tail_init(&ctx->erq.records, &saved);
 	while (off < in->size) {
-		const char *p = in->data + off;
+		const char *p = in->data + off, *end;
 		size_t len;
 
 		nl = memchr(p, '\n', in->size - off);
@@ -648,14 +648,14 @@ static void scan_table(struct xlate_ctx *ctx, struct xl_table *t,
 		l->len = len && p[len - 1] == '\r' ? len - 1 : len;
 		l->loc = line_loc(l, 1, l->len ? l->len : 1);
 		off += len + 1;
-		while (l->len && (*p == ' ' || *p == '\t')) {
+		while (p < l->text + l->len && (*p == ' ' || *p == '\t'))
 			p++;
-			l->len--;
-			l->text++;
-		}
-		if (!l->len || *p == '#')
+		end = l->text + l->len;
+		if (p == end || *p == '#')
 			continue;
-		if (*p == '*' || !strncmp(p, "COMMIT", 6))
+		if (*p == '*' || (end - p >= 6 && !strncmp(p, "COMMIT", 6) &&
+				  (end - p == 6 || p[6] == ' ' ||
+				   p[6] == '\t')))
 			break;
 		if (*p != ':' && !scan_wanted(l) && strncmp(p, "-N", 2) &&
 		    strncmp(p, "--new-chain", 11))
