@@ -41,6 +41,7 @@
  * @family: NFPROTO_IPV4/IPV6 when the structure is family specific
  * @size: XT_ALIGN'ed size of the structure the mapping reads, 0 = any
  * @fn: the mapping
+ * @scan: what the pre-pass over a table notes (xl_scan_ext()), or NULL
  */
 struct xl_map {
 	const char	*name;
@@ -48,6 +49,7 @@ struct xl_map {
 	uint8_t		family;
 	unsigned int	size;
 	xl_map_fn	fn;
+	xl_scan_fn	scan;
 };
 
 #define M(n, s, f)	{ .name = n, .size = XT_ALIGN(s), .fn = f }
@@ -96,7 +98,8 @@ static const struct xl_map xl_maps[] = {
 	{ .name = "dst", .fn = xl_map_dst },
 	{ .name = "rt", .fn = xl_map_rt },
 	{ .name = "mh", .fn = xl_map_mh },
-	M("recent",	sizeof(struct xt_recent_mtinfo_v1), xl_map_recent),
+	{ .name = "recent", .size = XT_ALIGN(sizeof(struct xt_recent_mtinfo_v1)),
+	  .fn = xl_map_recent, .scan = xl_scan_recent },
 	M("hashlimit",	sizeof(struct xt_hashlimit_mtinfo3), xl_map_hashlimit),
 	M("connlimit",	sizeof(struct xt_connlimit_info), xl_map_connlimit),
 	M("time",	sizeof(struct xt_time_info),	xl_map_time),
@@ -203,11 +206,33 @@ bool xl_ext_as_xt(const struct xl_rule *r, const struct xl_ext *ext)
 	return true;
 }
 
+static const struct xl_map *map_find(const struct xl_rule *r,
+				     const struct xl_ext *ext)
+{
+	const char *name = xl_ext_name(ext);
+	bool target = ext->target != NULL;
+	unsigned int i, size = xl_ext_size(ext);
+
+	for (i = 0; i < sizeof(xl_maps) / sizeof(xl_maps[0]); i++) {
+		const struct xl_map *m = &xl_maps[i];
+
+		if (m->target != target || strcmp(m->name, name))
+			continue;
+		if (m->family && m->family != r->ctx->family)
+			continue;
+		if (m->size && m->size != size)
+			continue;
+		return m;
+	}
+	return NULL;
+}
+
 int xl_map_ext(struct xl_rule *r, const struct xl_ext *ext)
 {
 	const char *name = xl_ext_name(ext);
 	bool target = ext->target != NULL;
 	unsigned int i, size = xl_ext_size(ext);
+	const struct xl_map *m;
 	struct stmt *xt;
 
 	r->ext_size = size;
@@ -221,17 +246,9 @@ int xl_map_ext(struct xl_rule *r, const struct xl_ext *ext)
 	}
 	if (ext->setref)	/* -m set / -j SET: parsed by ipset.c */
 		return xl_map_setref(r, ext->setref);
-	for (i = 0; i < sizeof(xl_maps) / sizeof(xl_maps[0]); i++) {
-		const struct xl_map *m = &xl_maps[i];
-
-		if (m->target != target || strcmp(m->name, name))
-			continue;
-		if (m->family && m->family != r->ctx->family)
-			continue;
-		if (m->size && m->size != size)
-			continue;
+	m = map_find(r, ext);
+	if (m)
 		return m->fn(r, xl_ext_data(ext));
-	}
 	for (i = 0; i < sizeof(xl_unmappable) / sizeof(xl_unmappable[0]);
 	     i++) {
 		if (!strcmp(xl_unmappable[i].name, name))
@@ -240,4 +257,20 @@ int xl_map_ext(struct xl_rule *r, const struct xl_ext *ext)
 	}
 	return xl_error(r, "%s %s (revision %u) is not translated",
 			target ? "target" : "match", name, xl_ext_rev(ext));
+}
+
+/*
+ * The pre-pass over a table (reader.c): what the extension would need
+ * known before the table's first rule is translated. Same choice of
+ * mapping as xl_map_ext().
+ */
+void xl_scan_ext(struct xl_rule *r, const struct xl_ext *ext)
+{
+	const struct xl_map *m;
+
+	if (xl_ext_as_xt(r, ext) || ext->setref)
+		return;
+	m = map_find(r, ext);
+	if (m && m->scan)
+		m->scan(r, xl_ext_data(ext));
 }

@@ -5,9 +5,13 @@
  * and of time and policy.
  *
  * recent: one dynamic set per list, with the longest --seconds of the
- * rules using it as the element timeout, so that membership means "seen
- * within that time". Other windows and --hitcount have no exact nft
- * equivalent: they become a per-element rate limit and a warning.
+ * rules of the table using it as the element timeout, so that
+ * membership means "seen within that time". That longest window comes
+ * from a pre-pass over the table (reader.c, xl_scan_recent()), so a
+ * set declared at the list's first rule (streamed restores) has it
+ * too. Other windows, checks without --seconds on a list with a
+ * timeout, and --hitcount have no exact nft equivalent: a warning,
+ * and --hitcount becomes a per-element rate limit.
  */
 #define _GNU_SOURCE
 #include <config.h>
@@ -165,23 +169,63 @@ static void hits_rate(uint32_t hits, uint32_t secs, uint64_t *rate,
 		*rate = 1;
 }
 
+static struct xl_recent_hint *recent_hint(struct xlate_ctx *ctx,
+					  const char *table, const char *name)
+{
+	struct xl_recent_hint *h;
+
+	list_for_each_entry(h, &ctx->recent_hints, list) {
+		if (!strcmp(h->table, table) && !strcmp(h->name, name))
+			return h;
+	}
+	return NULL;
+}
+
+/* The pre-pass: the longest --seconds of the table's rules per list. */
+void xl_scan_recent(struct xl_rule *r, const void *data)
+{
+	const struct xt_recent_mtinfo_v1 *re = data;
+	const char *table = r->table->layout->name;
+	struct xl_recent_hint *h;
+	char name[sizeof(h->name)];
+
+	set_name(name, sizeof(name), "recent_", re->name);
+	h = recent_hint(r->ctx, table, name);
+	if (!h) {
+		h = calloc(1, sizeof(*h));
+		if (!h)
+			return;		/* the old way: a shorter timeout */
+		h->table = table;
+		snprintf(h->name, sizeof(h->name), "%s", name);
+		list_add_tail(&h->list, &r->ctx->recent_hints);
+	}
+	if (re->seconds * 1000ULL > h->timeout)
+		h->timeout = re->seconds * 1000ULL;
+}
+
 int xl_map_recent(struct xl_rule *r, const void *data)
 {
 	const struct xt_recent_mtinfo_v1 *re = data;
+	const char *table = r->table->layout->name;
 	bool dst = re->side == XT_RECENT_DEST;
 	uint8_t cs = re->check_set;
+	struct xl_recent_hint *h;
 	struct expr *key;
 	struct stmt *s;
 	struct set *set;
 	char name[256];
 
 	set_name(name, sizeof(name), "recent_", re->name);
-	set = xl_set_declare(r->ctx, r->table->layout->name, name,
-			     addr_key_type(r), SET_F_EVAL | SET_F_TIMEOUT,
-			     LOC);
+	set = xl_set_declare(r->ctx, table, name, addr_key_type(r),
+			     SET_F_EVAL | SET_F_TIMEOUT, LOC);
 	if (!set)
 		return xl_error(r, "out of memory");
+	/* the table's longest window, known before its first rule */
+	h = recent_hint(r->ctx, table, name);
+	if (h && h->timeout > set->timeout)
+		set->timeout = h->timeout;
 	if (re->seconds * 1000ULL > set->timeout) {
+		/* a window the pre-pass did not see (one command) */
 		if (set->timeout) {
 			xl_warn(r, "recent list %s: checked within several "
 				"windows, the set keeps entries %us", re->name,
@@ -191,7 +235,14 @@ int xl_map_recent(struct xl_rule *r, const void *data)
 		set->timeout = re->seconds * 1000ULL;
 	} else if (re->seconds && re->seconds * 1000ULL != set->timeout) {
 		xl_warn(r, "recent list %s: checked within %us but entries "
-			"are kept longer", re->name, re->seconds);
+			"are kept %" PRIu64 "s", re->name, re->seconds,
+			set->timeout / 1000);
+		r->inexact = true;
+	} else if (!re->seconds && !(cs & XT_RECENT_SET) && set->timeout) {
+		/* xt_recent: no --seconds is "ever seen" */
+		xl_warn(r, "recent list %s: checked without --seconds but "
+			"entries are kept only %" PRIu64 "s", re->name,
+			set->timeout / 1000);
 		r->inexact = true;
 	}
 	if (cs & (XT_RECENT_TTL | XT_RECENT_REAP)) {

@@ -436,6 +436,10 @@ static void status_decide(struct xlate_ctx *ctx, bool now, bool param)
 	ctx->stats.param_problem = param;
 }
 
+static void scan_table(struct xlate_ctx *ctx, struct xl_table *t,
+		       const struct xl_line *start);
+static void chain_free_xl(struct xl_chain *c);
+
 static int read_line(struct xlate_ctx *ctx, struct xl_table **cur,
 		     struct xl_line *l)
 {
@@ -467,7 +471,10 @@ static int read_line(struct xlate_ctx *ctx, struct xl_table **cur,
 					  "`%s'", t0 + 1);
 		}
 		*cur = table_get(ctx, layout, &l->tok[0].loc);
-		return *cur ? 0 : -1;
+		if (!*cur)
+			return -1;
+		scan_table(ctx, *cur, l);
+		return 0;
 	}
 	if (!strcmp(t0, "COMMIT")) {
 		if (!*cur)
@@ -542,6 +549,132 @@ static void drop_read(const struct xlate_ctx *ctx,
 	if (upto > *done && madvise(in->data + *done, upto - *done,
 				    MADV_DONTNEED) == 0)
 		*done = upto;
+}
+
+/*
+ * The pre-pass over a table, from its "*TABLE" line to its COMMIT:
+ * what a rule needs known before the table's first rule is translated
+ * (xl_scan_ext(): the longest --seconds of each recent list, which a
+ * streamed set declaration must carry from the start). Only the rules
+ * that may say it are parsed (the lines with "recent"), by the real
+ * parser, against the table's chains as declared by then, in a scratch
+ * copy of the table; what it reports is thrown away (the main pass
+ * reports it). A mapped input's pages are given back as they are
+ * read, as the main pass does.
+ */
+static bool scan_wanted(const struct xl_line *l)
+{
+	return memmem(l->text, l->len, "recent", 6) != NULL;
+}
+
+static void scan_command(struct xlate_ctx *ctx, struct xl_table *st,
+			 struct xl_line *l)
+{
+	struct xl_token *tok = l->tok;
+	unsigned int n = l->n, skip = 2;
+	struct xl_rule r = { .ctx = ctx, .table = st };
+	struct xl_chain *c;
+
+	if (n && tok[0].text[0] == '[') {	/* "[p:b] -A ..." */
+		tok++;
+		n--;
+	}
+	if (n < 2)
+		return;
+	if (is_opt(tok[0].text, "-N", "--new-chain")) {
+		xl_chain_add(st, tok[1].text, &tok[1].loc);
+		return;
+	}
+	if (!(is_opt(tok[0].text, "-A", "--append") ||
+	      is_opt(tok[0].text, "-I", "--insert")) || !scan_wanted(l))
+		return;
+	c = xl_chain_find(st, tok[1].text);
+	if (!c)
+		c = xl_chain_external(ctx, st, tok[1].text, &tok[1].loc);
+	if (!c && compat_chain_find(st->layout, tok[1].text))
+		c = xl_chain_add(st, tok[1].text, &tok[1].loc);
+	if (!c)
+		return;
+	if (is_opt(tok[0].text, "-I", "--insert") && n > 2 &&
+	    tok[2].text[0] != '-' && strtoul(tok[2].text, NULL, 10) > 0)
+		skip = 3;
+	r.chain = c;
+	r.loc = l->loc;
+	xl_scan_rule(&r, tok + skip, n - skip);
+}
+
+static void scan_table(struct xlate_ctx *ctx, struct xl_table *t,
+		       const struct xl_line *start)
+{
+	const struct input_desc *in = start->in;
+	const char *nl = memchr(in->data + start->offset, '\n',
+				in->size - start->offset);
+	size_t page = (size_t)sysconf(_SC_PAGESIZE), off, dropped;
+	struct xl_table st = { .layout = t->layout, .loc = t->loc };
+	unsigned int errors = ctx->erq.num_errors;
+	enum xl_err_kind kind = ctx->err_kind;
+	struct list_head saved = LIST_HEAD_INIT(saved);
+	struct xl_chain *c, *cn;
+	struct xl_line *l;
+
+	if (!nl)
+		return;
+	l = calloc(1, sizeof(*l));
+	if (!l)
+		return;
+	off = nl - in->data + 1;
+	dropped = (off + page - 1) & ~(page - 1);
+	l->in = in;
+	l->lineno = start->lineno;
+	init_list_head(&st.chains);
+	list_for_each_entry(c, &t->chains, list) {
+		char *orig = c->renamed ? strndup(c->name,
+						  strlen(c->name) - 1) : NULL;
+
+		xl_chain_add(&st, orig ? orig : c->name, &c->loc);
+		free(orig);
+	}
+	list_splice_tail_init(&ctx->erq.records, &saved);
+	while (off < in->size) {
+		const char *p = in->data + off, *end;
+		size_t len;
+
+		nl = memchr(p, '\n', in->size - off);
+		len = nl ? (size_t)(nl - p) : in->size - off;
+		drop_read(ctx, in, off, &dropped);
+		l->lineno++;
+		l->offset = off;
+		l->text = p;
+		l->len = len && p[len - 1] == '\r' ? len - 1 : len;
+		l->loc = line_loc(l, 1, l->len ? l->len : 1);
+		off += len + 1;
+		while (p < l->text + l->len && (*p == ' ' || *p == '\t'))
+			p++;
+		end = l->text + l->len;
+		if (p == end || *p == '#')
+			continue;
+		if (*p == '*' || (end - p >= 6 && !strncmp(p, "COMMIT", 6) &&
+				  (end - p == 6 || p[6] == ' ' ||
+				   p[6] == '\t')))
+			break;
+		if (*p != ':' && !scan_wanted(l) && strncmp(p, "-N", 2) &&
+		    strncmp(p, "--new-chain", 11))
+			continue;
+		if (tokenize(ctx, l) < 0 || !l->n)
+			continue;
+		if (l->tok[0].text[0] == ':' && l->tok[0].text[1])
+			xl_chain_add(&st, l->tok[0].text + 1, &l->tok[0].loc);
+		else
+			scan_command(ctx, &st, l);
+		free_tokens(l);
+	}
+	erec_queue_free(&ctx->erq);
+	list_splice_tail_init(&saved, &ctx->erq.records);
+	ctx->erq.num_errors = errors;
+	ctx->err_kind = kind;
+	list_for_each_entry_safe(c, cn, &st.chains, list)
+		chain_free_xl(c);
+	line_free(l);
 }
 
 int xlate_read_save(struct xlate_ctx *ctx, const char *name, char *data)
@@ -765,6 +898,7 @@ struct xlate_ctx *xlate_ctx_alloc(uint8_t family, unsigned int flags)
 	erec_queue_init(&ctx->erq, ~0u);
 	init_list_head(&ctx->tables);
 	init_list_head(&ctx->sets);
+	init_list_head(&ctx->recent_hints);
 	init_list_head(&ctx->plain);
 	init_list_head(&ctx->ipsets);
 	if (xl_xt_init(family, err, sizeof(err)) < 0) {
@@ -788,6 +922,7 @@ static void chain_free_xl(struct xl_chain *c)
 
 void xlate_ctx_free(struct xlate_ctx *ctx)
 {
+	struct xl_recent_hint *h, *hn;
 	struct xl_set_decl *s, *sn;
 	struct xl_plain_cmd *pc, *pn;
 	struct input_desc *in, *next;
@@ -805,6 +940,8 @@ void xlate_ctx_free(struct xlate_ctx *ctx)
 		set_free(s->set);
 		free(s);
 	}
+	list_for_each_entry_safe(h, hn, &ctx->recent_hints, list)
+		free(h);
 	list_for_each_entry_safe(pc, pn, &ctx->plain, list) {
 		free(pc->chain);
 		free(pc);

@@ -963,3 +963,35 @@ out:
 	free(p.argv);
 	return ret;
 }
+
+int xl_scan_rule(struct xl_rule *r, struct xl_token *tok, unsigned int n)
+{
+	struct xl_parse p = {
+		.r = r, .tok = tok, .n = n, .verdict = NFT_CONTINUE,
+	};
+	struct xl_ext *e;
+	unsigned int i;
+	int ret = -1;
+
+	p.argv = calloc(n + 1, sizeof(char *));
+	p.xr = xl_xt_rule_alloc();
+	if (!p.argv || !p.xr)
+		goto out;
+	for (i = 0; i < n; i++)
+		p.argv[i] = tok[i].text;
+	if (parse_tokens(&p) < 0 || final_checks(&p) < 0)
+		goto out;
+	ret = 0;
+	if (p.skip)
+		goto out;
+	list_for_each_entry(e, xl_xt_exts(p.xr), list) {
+		if (e->match)
+			xl_scan_ext(r, e);
+	}
+out:
+	free(p.src.list);
+	free(p.dst.list);
+	xl_xt_rule_free(p.xr);
+	free(p.argv);
+	return ret;
+}

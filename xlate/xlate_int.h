@@ -78,6 +78,19 @@ struct xl_set_decl {
 	bool			streamed;
 };
 
+/**
+ * struct xl_recent_hint - a recent list's element timeout, the longest
+ * --seconds of the rules of the table using it, known from the
+ * pre-pass over the table (reader.c) before its first rule is
+ * translated, so that a streamed set declaration has it too.
+ */
+struct xl_recent_hint {
+	struct list_head	list;
+	const char		*table;
+	char			name[256];	/* the set's */
+	uint64_t		timeout;	/* ms */
+};
+
 /*
  * When iptables-restore reports an error: at once, as a parameter
  * problem (a rule's options, a table name: exit status 2), at once as
@@ -98,6 +111,7 @@ struct xlate_ctx {
 	struct input_desc	*inputs;
 	struct list_head	tables;
 	struct list_head	sets;		/* struct xl_set_decl */
+	struct list_head	recent_hints;	/* struct xl_recent_hint */
 	struct xlate_stats	stats;
 	unsigned int		set_seq;	/* connlimit%u names */
 	bool			cmd_mode;	/* one command: chains jumped
@@ -245,6 +259,8 @@ bool xl_ext_as_xt(const struct xl_rule *r, const struct xl_ext *ext);
 
 /* map.c: the table of extension mappings. */
 int xl_map_ext(struct xl_rule *r, const struct xl_ext *ext);
+/* map.c: what the pre-pass over a table notes of @ext (no IR). */
+void xl_scan_ext(struct xl_rule *r, const struct xl_ext *ext);
 
 /* ir.c: IR construction helpers (all take ownership of arguments). */
 struct expr *xl_sym(const struct location *loc, const char *fmt, ...)
@@ -313,6 +329,12 @@ struct xl_token {
  * into @r->rule. Errors go to the context's queue.
  */
 int xl_parse_rule(struct xl_rule *r, struct xl_token *tok, unsigned int n);
+/*
+ * The same parse, for the pre-pass over a table: no IR, only what the
+ * matches note (xl_scan_ext()) of a rule that parses. Diagnostics go
+ * to the queue as they would: the caller throws them away.
+ */
+int xl_scan_rule(struct xl_rule *r, struct xl_token *tok, unsigned int n);
 
 /* output.c */
 int xl_output(struct xlate_ctx *ctx, FILE *f);

@@ -16,6 +16,7 @@
 struct xl_rule;
 
 typedef int (*xl_map_fn)(struct xl_rule *r, const void *data);
+typedef void (*xl_scan_fn)(struct xl_rule *r, const void *data);
 
 bool xl_limit_rate(uint64_t avg, uint64_t scale, uint64_t *rate,
 		   uint64_t *unit);
@@ -80,6 +81,7 @@ int xl_map_synproxy(struct xl_rule *r, const void *data);
 int xl_map_ttl_tg(struct xl_rule *r, const void *data);
 int xl_map_hl_tg(struct xl_rule *r, const void *data);
 int xl_map_recent(struct xl_rule *r, const void *data);
+void xl_scan_recent(struct xl_rule *r, const void *data);
 int xl_map_hashlimit(struct xl_rule *r, const void *data);
 int xl_map_connlimit(struct xl_rule *r, const void *data);
 int xl_map_time(struct xl_rule *r, const void *data);

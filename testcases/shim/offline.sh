@@ -207,7 +207,10 @@ fi
 # ------------------------------------------------ save vs stock
 # Matches xlate writes natively (as it does offline): our offline save
 # must print them as stock iptables-nft-save prints what stock
-# iptables-nft-restore wrote (xt-compat) in a private netns.
+# iptables-nft-restore wrote (xt-compat) in a private netns. Only
+# rules xlate translates exactly: a --rcheck without --seconds is on a
+# list of its own (on a list with a window it means "seen within the
+# set's timeout", saved with that --seconds).
 cat > "$work/stock.rules" <<'EOF'
 *filter
 :INPUT ACCEPT [0:0]
@@ -222,7 +225,7 @@ cat > "$work/stock.rules" <<'EOF'
 -A INPUT -p tcp --dport 22 -m recent --set --name SSH --rsource
 -A INPUT -p tcp --dport 22 -m recent --update --seconds 60 --hitcount 4 --name SSH -j DROP
 -A INPUT -p tcp --dport 23 -m recent --update --seconds 360 --hitcount 41 --name SSH -j DROP
--A INPUT -m recent ! --rcheck --name SSH --rdest -j DROP
+-A INPUT -m recent ! --rcheck --name U --rdest -j DROP
 -A INPUT -m recent --remove --name SSH --mask 255.255.255.0
 -A INPUT -m recent --rcheck --seconds 30 --name T -j DROP
 -A FORWARD -m conntrack --ctstate DNAT -j ACCEPT
@@ -281,4 +284,42 @@ expect drop ip saddr 10.0.0.1 ip daddr 10.0.0.3 tcp dport 443 \
 expect accept ip saddr 192.168.1.1 tcp dport 22 iifname '"eth0"'
 expect drop ip saddr 192.168.1.1 tcp dport 80 iifname '"eth0"'
 expect accept ip saddr 192.168.1.1 udp dport 53 iifname '"lo"'
+# ------------------------------------------------ recent windows
+# A recent list's set keeps entries for the longest --seconds of the
+# table's rules (xt_recent's "within S seconds"), also when the
+# streamed restore declares the set at the list's first rule, a --set
+# with no window: the offline state must hold the timeout ipt2nft
+# prints for the whole file, and that is the file's 60s.
+cat > "$work/recent.rules" <<'EOF'
+*filter
+:INPUT ACCEPT [0:0]
+:FORWARD ACCEPT [0:0]
+:OUTPUT ACCEPT [0:0]
+:SSH - [0:0]
+-A INPUT -p tcp -m tcp --dport 22 -m recent --set --name ssh --rsource
+-A INPUT -p tcp -m tcp --dport 22 -j SSH
+-A SSH -m recent --rcheck --seconds 60 --name ssh --rsource -j DROP
+-A SSH -j ACCEPT
+COMMIT
+EOF
+set_timeout() {	# the "timeout" line of set recent_ssh in nft text
+	awk '/^\tset recent_ssh \{/ { in_set = 1; next }
+	     in_set && /^\t\}/ { exit }
+	     in_set && /^\t\ttimeout / { sub(/^\t\t/, ""); print }'
+}
+R="$work/recent"
+if run "$SHIM/iptables-restore-nft" --offline "$R" "$work/recent.rules"
+then
+	got=$(run "$NFTBIN" --offline "$R" list ruleset | set_timeout)
+	want=$("$IPT2NFT" "$work/recent.rules" 2>/dev/null | set_timeout)
+	if [ "$got" = "timeout 1m" ] && [ "$got" = "$want" ]; then
+		echo "recent: streamed set has $got, as ipt2nft prints"
+	else
+		fail=1
+		echo "FAIL recent: offline set '$got', ipt2nft '$want'," \
+		     "file says 60s"
+	fi
+else
+	fail=1; echo "FAIL recent: restore failed"
+fi
 exit $fail

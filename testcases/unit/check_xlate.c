@@ -4,8 +4,10 @@
  * public API (one iptables command in, nft rule text out, evaluated
  * and printed by nftc).
  */
+#define _GNU_SOURCE
 #include <config.h>
 #include <check.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -701,6 +703,169 @@ START_TEST(test_ip6)
 }
 END_TEST
 
+
+/*
+ * -m recent in a save file: the list's set keeps entries for the
+ * longest --seconds of the table's rules using it (iptables'
+ * "within S seconds"), whatever the order of the rules, and a streamed
+ * restore declares the set with that timeout at the list's first rule
+ * (xlate_stream(): the declaration is handed over before later rules
+ * are read).
+ */
+struct recent_stream {
+	uint64_t	timeout;	/* ms, of the set when handed over */
+	unsigned int	sets, rules;
+};
+
+static int rs_table(void *priv, const char *table,
+		    const struct location *loc, struct list_head *cmds)
+{
+	(void)priv; (void)table; (void)loc; (void)cmds;
+	return 0;
+}
+
+static int rs_chain(void *priv, const struct xlate_chain_info *ci,
+		    struct list_head *cmds)
+{
+	(void)priv; (void)ci; (void)cmds;
+	return 0;
+}
+
+static int rs_decls(void *priv, struct list_head *cmds)
+{
+	struct recent_stream *rs = priv;
+	struct cmd *cmd;
+
+	list_for_each_entry(cmd, cmds, list) {
+		if (cmd->obj != CMD_OBJ_SET ||
+		    strcmp(cmd->handle.set.name, "recent_ssh"))
+			continue;
+		rs->timeout = cmd->set->timeout;
+		rs->sets++;
+	}
+	cmd_list_free(cmds);
+	return 0;
+}
+
+static int rs_rule(void *priv, struct cmd *cmd)
+{
+	((struct recent_stream *)priv)->rules++;
+	cmd_free(cmd);
+	return 0;
+}
+
+static const struct xlate_cmd_ops rs_ops = {
+	.table = rs_table, .chain = rs_chain, .decls = rs_decls,
+	.rule = rs_rule,
+};
+
+static char *recent_file(const char *rules)
+{
+	char *buf;
+
+	ck_assert_int_ge(asprintf(&buf, "*filter\n:INPUT ACCEPT [0:0]\n"
+				  ":SSH - [0:0]\n%sCOMMIT\n", rules), 0);
+	return buf;
+}
+
+/* the set's timeout (ms) in a streamed restore of @rules */
+static uint64_t recent_streamed(const char *rules)
+{
+	struct xlate_ctx *ctx = xlate_ctx_alloc(NFPROTO_IPV4, 0);
+	struct recent_stream rs = { 0 };
+
+	xlate_stream(ctx, &rs_ops, &rs);
+	ck_assert_int_eq(xlate_read_save(ctx, "f", recent_file(rules)), 0);
+	ck_assert_int_eq(xlate_stream_status(ctx), 0);
+	ck_assert_uint_eq(rs.sets, 1);
+	ck_assert_uint_ge(rs.rules, 2);
+	xlate_ctx_free(ctx);
+	return rs.timeout;
+}
+
+/* whole file: the printed text, its status, and the warnings' lines */
+static char *recent_printed(const char *rules, int *ret, char *warned,
+			    size_t wlen)
+{
+	struct xlate_ctx *ctx = xlate_ctx_alloc(NFPROTO_IPV4, 0);
+	const struct error_record *e;
+	char *buf = NULL;
+	size_t len, at = 0;
+	FILE *f;
+
+	ck_assert_int_eq(xlate_read_save(ctx, "f", recent_file(rules)), 0);
+	f = open_memstream(&buf, &len);
+	*ret = xlate_print(ctx, f);
+	fclose(f);
+	warned[0] = '\0';
+	list_for_each_entry(e, &xlate_errors(ctx)->records, list) {
+		if (e->type == EREC_WARNING && strstr(e->msg, "recent") &&
+		    at + 16 < wlen)
+			at += snprintf(warned + at, wlen - at, "%u,",
+				       e->loc.first_line);
+	}
+	xlate_ctx_free(ctx);
+	return buf;
+}
+
+START_TEST(test_recent_window)
+{
+	static const struct {
+		const char	*rules;
+		uint64_t	timeout;	/* ms: the longest --seconds */
+		const char	*warned;	/* lines of inexact rules */
+	} cases[] = {
+		/* --set first, the window later: the reported bug */
+		{ "-A INPUT -m recent --set --name ssh\n"
+		  "-A INPUT -j SSH\n"
+		  "-A SSH -m recent --rcheck --seconds 60 --name ssh "
+		  "-j DROP\n", 60000, "" },
+		/* a shorter window first: both rules see 60s entries */
+		{ "-A INPUT -m recent --update --seconds 30 --name ssh "
+		  "-j DROP\n"
+		  "-A SSH -m recent --rcheck --seconds 60 --name ssh "
+		  "-j DROP\n"
+		  "-A INPUT -m recent --set --name ssh\n", 60000, "4," },
+		/* "seen ever" (no --seconds) on a list that expires */
+		{ "-A INPUT -m recent --set --name ssh\n"
+		  "-A INPUT -m recent --rcheck --name ssh -j ACCEPT\n"
+		  "-A SSH -m recent --update --seconds 60 --name ssh "
+		  "-j DROP\n", 60000, "5," },
+		/* counters and -I 1 are rules like the others */
+		{ "[0:0] -A INPUT -m recent --set --name ssh\n"
+		  "-I SSH 1 -m recent --rcheck --seconds 120 --name ssh "
+		  "-j DROP\n", 120000, "" },
+		/* no window anywhere: entries never expire */
+		{ "-A INPUT -m recent --set --name ssh\n"
+		  "-A SSH -m recent --rcheck --name ssh -j DROP\n",
+		  0, "" },
+	};
+	char want[64], warned[64], *out;
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		ck_assert_msg(recent_streamed(cases[i].rules) ==
+			      cases[i].timeout, "case %u: streamed", i);
+		out = recent_printed(cases[i].rules, &ret, warned,
+				     sizeof(warned));
+		if (cases[i].timeout)
+			snprintf(want, sizeof(want), "timeout %" PRIu64 "%s\n",
+				 cases[i].timeout % 60000 ?
+				 cases[i].timeout / 1000 :
+				 cases[i].timeout / 60000,
+				 cases[i].timeout % 60000 ? "s" : "m");
+		else
+			snprintf(want, sizeof(want), "timeout ");
+		ck_assert_msg((strstr(out, want) != NULL) ==
+			      (cases[i].timeout != 0), "case %u: %s", i, out);
+		ck_assert_str_eq(warned, cases[i].warned);
+		ck_assert_int_eq(ret, cases[i].warned[0] ? 1 : 0);
+		free(out);
+	}
+}
+END_TEST
+
 static Suite *xlate_suite(void)
 {
 	Suite *s = suite_create("xlate");
@@ -728,6 +893,7 @@ static Suite *xlate_suite(void)
 	tcase_add_test(tc, test_ipset);
 	tcase_add_test(tc, test_u32);
 	tcase_add_test(tc, test_xtports);
+	tcase_add_test(tc, test_recent_window);
 	suite_add_tcase(s, tc);
 	return s;
 }
