@@ -346,6 +346,7 @@ extern const struct nftvm_expr_ops nftvm_connlimit_ops;
 extern const struct nftvm_expr_ops nftvm_queue_ops;
 extern const struct nftvm_expr_ops nftvm_dup_ops;
 extern const struct nftvm_expr_ops nftvm_fib_ops;
+extern const struct nftvm_expr_ops nftvm_rt_ops;
 
 /* shared by nat, masq and redir (expr_nat.c) */
 int nftvm_nat_chain_check(const struct nftvm_ctx *ctx, unsigned int hooks);
