@@ -47,6 +47,7 @@ struct kstate {
 static struct nftvm *vm;
 static struct kstate ks;
 static bool have_kernel;
+static const struct nftvm_pktmeta *send_meta;	/* send_both()'s, or none */
 
 static bool lo_up(void)
 {
@@ -70,6 +71,7 @@ static void setup(void)
 
 	vm = nftvm_new();
 	ck_assert_ptr_nonnull(vm);
+	send_meta = NULL;
 	have_kernel = false;
 	memset(&ks, 0, sizeof(ks));
 	ks.raw = -1;
@@ -217,7 +219,7 @@ static void send_both(struct pkt *p)
 	vp.data = copy.data;
 	vp.len = copy.len;
 	ck_assert_int_eq(nftvm_eval(vm, NF_INET_LOCAL_OUT, NFPROTO_IPV4, &vp,
-				    NULL, &res), 0);
+				    send_meta, &res), 0);
 }
 
 /* an IPv4 packet as the raw socket will send it: id set, checksums ok */
@@ -341,6 +343,94 @@ static void mk_raw_syn(struct pkt *p, uint16_t dport)
 	p->data[3] = p->len;
 	pkt_fix_csums(p, 0);
 }
+
+static bool lo_mtu(int mtu)
+{
+	struct ifreq ifr = { 0 };
+	int fd = socket(AF_INET, SOCK_DGRAM, 0);
+	bool ok;
+
+	if (fd < 0)
+		return false;
+	strcpy(ifr.ifr_name, "lo");
+	ifr.ifr_mtu = mtu;
+	ok = ioctl(fd, SIOCSIFMTU, &ifr) == 0;
+	close(fd);
+	return ok;
+}
+
+/*
+ * rt: packets the host sends to 127.0.0.1 have their route (lo, MTU 1400
+ * here, no gateway, no IPsec); the VM gets the same route in its
+ * metadata and must compute what the kernel does: the MSS (1400 less 40
+ * bytes of headers), the nexthop (the destination), and clamp a SYN's
+ * MSS to it ("tcp option maxseg size set rt mtu", with nft's byteorder),
+ * but never raise it.
+ */
+START_TEST(test_diff_rt)
+{
+	static const struct nftvm_pktmeta rt = {
+		.rt_dst = true, .rt_mtu = 1400, .rt_mtu_rev = 1400,
+	};
+	uint16_t mss_h = 1360, mss_n = htons(1360), big = htons(1500);
+	uint32_t lo = inet_addr("127.0.0.1");
+	struct nftnl_expr *bo;
+	unsigned int n;
+	struct pkt p;
+	struct vmb v;
+
+	if (!have_kernel)
+		return;
+	if (!lo_mtu(1400)) {
+		printf("SKIP: cannot set the MTU of lo\n");
+		return;
+	}
+	send_meta = &rt;
+	base(&v);
+	/* rt mtu 1360 counter; rt ip nexthop 127.0.0.1 counter; rt ipsec
+	 * missing counter; rt ip6 nexthop (never for IPv4) counter */
+	vmb_rule(&v, NFPROTO_IPV4, "d", "out", x_rt(NFT_RT_TCPMSS, NFT_REG_1),
+		 x_cmp(NFT_REG_1, NFT_CMP_EQ, &mss_h, 2), x_counter());
+	vmb_rule(&v, NFPROTO_IPV4, "d", "out",
+		 x_rt(NFT_RT_NEXTHOP4, NFT_REG_1),
+		 x_cmp(NFT_REG_1, NFT_CMP_EQ, &lo, 4), x_counter());
+	vmb_rule(&v, NFPROTO_IPV4, "d", "out", x_rt(NFT_RT_XFRM, NFT_REG_1),
+		 x_cmp(NFT_REG_1, NFT_CMP_EQ, (uint8_t[]){ 0 }, 1),
+		 x_counter());
+	vmb_rule(&v, NFPROTO_IPV4, "d", "out",
+		 x_rt(NFT_RT_NEXTHOP6, NFT_REG_1), x_counter());
+	/* tcp option maxseg size set rt mtu; then maxseg size set 1500
+	 * (a raise: ignored); tcp option maxseg size 1360 counter */
+	bo = nftnl_expr_alloc("byteorder");
+	nftnl_expr_set_u32(bo, NFTNL_EXPR_BYTEORDER_SREG, NFT_REG_1);
+	nftnl_expr_set_u32(bo, NFTNL_EXPR_BYTEORDER_DREG, NFT_REG_1);
+	nftnl_expr_set_u32(bo, NFTNL_EXPR_BYTEORDER_OP, NFT_BYTEORDER_HTON);
+	nftnl_expr_set_u32(bo, NFTNL_EXPR_BYTEORDER_LEN, 2);
+	nftnl_expr_set_u32(bo, NFTNL_EXPR_BYTEORDER_SIZE, 2);
+	vmb_rule(&v, NFPROTO_IPV4, "d", "out", X_L4PROTO(IPPROTO_TCP),
+		 x_rt(NFT_RT_TCPMSS, NFT_REG_1), bo,
+		 x_exthdr_set(2, 2, 2, NFT_REG_1));
+	vmb_rule(&v, NFPROTO_IPV4, "d", "out", X_L4PROTO(IPPROTO_TCP),
+		 x_imm(NFT_REG_1, &big, 2), x_exthdr_set(2, 2, 2, NFT_REG_1));
+	vmb_rule(&v, NFPROTO_IPV4, "d", "out",
+		 x_exthdr(NFT_EXTHDR_OP_TCPOPT, 2, 2, 2, NFT_REG_1, 0),
+		 x_cmp(NFT_REG_1, NFT_CMP_EQ, &mss_n, 2), x_counter());
+	load_both(&v);
+
+	mk_raw_syn(&p, 5001);
+	send_both(&p);
+	mk_raw(&p, IPPROTO_UDP, 3000, 53);
+	send_both(&p);
+	n = compare_counters();
+	ck_assert_uint_eq(n, 5);
+	/* handles: chain 1, guard 2, then 3.. : the loads did match */
+	ck_assert_uint_eq(rule_packets(vm, NFPROTO_IPV4, "d", "out", 3), 2);
+	ck_assert_uint_eq(rule_packets(vm, NFPROTO_IPV4, "d", "out", 4), 2);
+	ck_assert_uint_eq(rule_packets(vm, NFPROTO_IPV4, "d", "out", 5), 2);
+	ck_assert_uint_eq(rule_packets(vm, NFPROTO_IPV4, "d", "out", 6), 0);
+	ck_assert_uint_eq(rule_packets(vm, NFPROTO_IPV4, "d", "out", 9), 1);
+}
+END_TEST
 
 START_TEST(test_diff_mangle)
 {
@@ -1126,6 +1216,7 @@ static Suite *vm_kernel_suite(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_diff_stateful);
 	tcase_add_test(tc, test_diff_mangle);
+	tcase_add_test(tc, test_diff_rt);
 	tcase_add_test(tc, test_diff_ip6);
 	tcase_add_test(tc, test_diff_sctp);
 	tcase_add_test(tc, test_diff_destroy);
