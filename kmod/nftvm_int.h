@@ -464,10 +464,21 @@ struct nftvm_chain {
 	__u32			udlen;
 	char			(*devs)[NFTVM_IFNAMSIZ];	/* netdev hooks */
 	__u32			ndevs;
+	/*
+	 * base chain counters (NFTA_CHAIN_COUNTERS): the packets that met
+	 * the policy; an update's new values wait in stats_new until
+	 * commit
+	 */
+	bool			has_stats;
+	bool			stats_pending;
+	__u64			stats[2];	/* packets, bytes */
+	__u64			stats_new[2];
 	/* validation scratch, see validate.c */
 	__u32			vepoch;
 	__u8			vlevel;
 };
+
+void nftvm_chain_stats_commit(struct nftvm_chain *c);
 
 struct nftvm_rule {
 	struct nftvm_list	list;

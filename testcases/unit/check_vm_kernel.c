@@ -1040,6 +1040,14 @@ static int chain_text_cb(const struct nlmsghdr *nlh, void *data)
 			 "%s flags %u use %u\n", name,
 			 nftnl_chain_get_u32(c, NFTNL_CHAIN_FLAGS),
 			 nftnl_chain_get_u32(c, NFTNL_CHAIN_USE));
+		/* base chain counters, where the chain has them */
+		if (nftnl_chain_is_set(c, NFTNL_CHAIN_PACKETS))
+			snprintf(out + strlen(out), 4096 - strlen(out),
+				 "  counters packets %llu bytes %llu\n",
+				 (unsigned long long)nftnl_chain_get_u64(c,
+					NFTNL_CHAIN_PACKETS),
+				 (unsigned long long)nftnl_chain_get_u64(c,
+					NFTNL_CHAIN_BYTES));
 	}
 	nftnl_chain_free(c);
 	return MNL_CB_OK;
@@ -1053,6 +1061,8 @@ static int chain_vm_reply(void *arg, const void *msg, size_t len)
 		chain_text_cb(nlh, arg);
 	return 0;
 }
+
+static char chains_seen[4096];	/* the kernel's, as last compared */
 
 /* the chains of both, as names, flags and use counts */
 static void chain_dumps_agree(void)
@@ -1073,6 +1083,7 @@ static void chain_dumps_agree(void)
 	} while (ret > 0);
 	ck_assert_int_eq(ret, MNL_CB_STOP);
 	ck_assert_msg(!strcmp(kout, vout), "kernel:\n%sVM:\n%s", kout, vout);
+	strcpy(chains_seen, kout);
 }
 
 /* close the batch, send it to both; the answers must agree */
@@ -1208,6 +1219,105 @@ START_TEST(test_diff_binding)
 }
 END_TEST
 
+/* a chain message with NFTA_CHAIN_COUNTERS (@bytes < 0: packets only) */
+static void chain_counters(struct vmb *v, const char *name, int hook,
+			   uint64_t packets, int64_t bytes)
+{
+	struct nftnl_chain *c = nftnl_chain_alloc();
+	struct nlmsghdr *nlh;
+
+	nftnl_chain_set_str(c, NFTNL_CHAIN_TABLE, "d");
+	nftnl_chain_set_str(c, NFTNL_CHAIN_NAME, name);
+	if (hook >= 0) {
+		nftnl_chain_set_u32(c, NFTNL_CHAIN_HOOKNUM, hook);
+		nftnl_chain_set_s32(c, NFTNL_CHAIN_PRIO, 0);
+		nftnl_chain_set_str(c, NFTNL_CHAIN_TYPE, "filter");
+		nftnl_chain_set_u32(c, NFTNL_CHAIN_POLICY, NF_ACCEPT);
+	}
+	nftnl_chain_set_u64(c, NFTNL_CHAIN_PACKETS, packets);
+	nftnl_chain_set_u64(c, NFTNL_CHAIN_BYTES,
+			    bytes < 0 ? 0 : (uint64_t)bytes);
+	nlh = vmb_hdr(v, NFT_MSG_NEWCHAIN, NFPROTO_IPV4, NLM_F_CREATE);
+	nftnl_chain_nlmsg_build_payload(nlh, c);
+	nftnl_chain_free(c);
+	if (bytes < 0) {
+		/* drop the BYTES attribute: the last one of the nest */
+		struct nlattr *a, *n = NULL;
+
+		mnl_attr_for_each(a, nlh, sizeof(struct nfgenmsg))
+			if (mnl_attr_get_type(a) == NFTA_CHAIN_COUNTERS)
+				n = a;
+		ck_assert_ptr_nonnull(n);
+		mnl_attr_for_each_nested(a, n)
+			if (mnl_attr_get_type(a) == NFTA_COUNTER_BYTES)
+				a->nla_type = NFTA_COUNTER_PAD;
+	}
+	vmb_next(v);
+}
+
+/*
+ * Base chain counters (NFTA_CHAIN_COUNTERS, iptables' "[packets:bytes]"
+ * of a policy): created with values, counting the packets the policy
+ * takes (not those a rule accepts), replaced by an update at commit,
+ * refused on a regular chain's update (-EOPNOTSUPP) and without bytes
+ * (-EINVAL), ignored when a regular chain is created.  Answers and chain
+ * dumps (with the counters) compared with the kernel.
+ */
+START_TEST(test_diff_chain_counters)
+{
+	struct pkt p;
+	struct vmb v;
+
+	if (!have_kernel)
+		return;
+	vmb_begin(&v);
+	vmb_table(&v, NFPROTO_IPV4, "d", 0);
+	chain_counters(&v, "out", NF_INET_LOCAL_OUT, 5, 100);
+	chain_counters(&v, "reg", -1, 7, 70);
+	/* ip ttl != 77 accept (the kernel's replies); udp dport 53 accept */
+	vmb_rule(&v, NFPROTO_IPV4, "d", "out",
+		 x_payload(NFT_PAYLOAD_NETWORK_HEADER, 8, 1, NFT_REG_1),
+		 x_cmp(NFT_REG_1, NFT_CMP_NEQ, (uint8_t[]){ TTL_MARK }, 1),
+		 x_verdict(NF_ACCEPT, NULL));
+	vmb_rule(&v, NFPROTO_IPV4, "d", "out", X_L4PROTO(IPPROTO_UDP),
+		 x_verdict(NF_ACCEPT, NULL));
+	ck_assert_int_eq(bind_both(&v), 0);
+
+	mk_raw(&p, IPPROTO_TCP, 40000, 5002);
+	send_both(&p);
+	mk_raw_syn(&p, 5003);
+	send_both(&p);
+	mk_raw(&p, IPPROTO_UDP, 3000, 53);
+	send_both(&p);
+	chain_dumps_agree();
+	/* two packets met the policy: 5 + 2, 100 + 40 + 48 bytes */
+	ck_assert_msg(strstr(chains_seen, "packets 7 bytes 188"), "%s",
+		      chains_seen);
+
+	/* an update replaces the values */
+	vmb_begin(&v);
+	chain_counters(&v, "out", NF_INET_LOCAL_OUT, 1, 2);
+	ck_assert_int_eq(bind_both(&v), 0);
+	/* refused: on a regular chain; without bytes (nothing changes) */
+	vmb_begin(&v);
+	chain_counters(&v, "reg", -1, 3, 4);
+	ck_assert_int_eq(bind_both(&v), -EOPNOTSUPP);
+	vmb_begin(&v);
+	chain_counters(&v, "out", NF_INET_LOCAL_OUT, 9, -1);
+	ck_assert_int_eq(bind_both(&v), -EINVAL);
+	/* an aborted update leaves them; the policy counts on from there */
+	vmb_begin(&v);
+	chain_counters(&v, "out", NF_INET_LOCAL_OUT, 50, 5000);
+	chain_counters(&v, "reg", -1, 3, 4);
+	ck_assert_int_eq(bind_both(&v), -EOPNOTSUPP);
+	mk_raw(&p, IPPROTO_TCP, 40000, 5004);
+	send_both(&p);
+	chain_dumps_agree();
+	ck_assert_msg(strstr(chains_seen, "packets 2 bytes 42"), "%s",
+		      chains_seen);
+}
+END_TEST
+
 static Suite *vm_kernel_suite(void)
 {
 	Suite *s = suite_create("vm_kernel");
@@ -1222,6 +1332,7 @@ static Suite *vm_kernel_suite(void)
 	tcase_add_test(tc, test_diff_destroy);
 	tcase_add_test(tc, test_diff_objupdate);
 	tcase_add_test(tc, test_diff_binding);
+	tcase_add_test(tc, test_diff_chain_counters);
 	suite_add_tcase(s, tc);
 	return s;
 }
