@@ -206,6 +206,13 @@ static bool meta_time_hour(__u32 *d, const struct nftvm_pktinfo *pkt)
 	return true;
 }
 
+/* the packet came out of IPsec (the kernel's skb secpath) */
+static bool meta_secpath(__u32 *d, const struct nftvm_pktinfo *pkt)
+{
+	nftvm_reg_store8(d, pkt->meta->secpath != 0);
+	return true;
+}
+
 static const struct nftvm_meta_key nftvm_meta_keys[] = {
 	[NFT_META_LEN]		= { 4, meta_len },
 	[NFT_META_PROTOCOL]	= { 2, meta_protocol },
@@ -232,6 +239,7 @@ static const struct nftvm_meta_key nftvm_meta_keys[] = {
 	[NFT_META_TIME_NS]	= { 8, meta_time_ns },
 	[NFT_META_TIME_DAY]	= { 1, meta_time_day },
 	[NFT_META_TIME_HOUR]	= { 4, meta_time_hour },
+	[NFT_META_SECPATH]	= { 1, meta_secpath },
 };
 
 /* the keys a rule may write, and their widths */
@@ -308,11 +316,40 @@ static void vm_meta_set_dump(struct nftvm_nlbuf *b,
 	nftvm_dump_reg(b, NFTA_META_SREG, priv->dreg);
 }
 
+/*
+ * A secpath exists only on the receive path, where IPsec decapsulated
+ * the packet (the kernel's nft_meta_get_validate_xfrm): base chains of
+ * other hooks and families refuse the key.
+ */
+static int vm_meta_secpath_check(const struct nftvm_ctx *ctx)
+{
+	unsigned int hooks;
+
+	switch (ctx->family) {
+	case NFPROTO_NETDEV:
+		hooks = 1u << NF_NETDEV_INGRESS;
+		break;
+	case NFPROTO_IPV4:
+	case NFPROTO_IPV6:
+	case NFPROTO_INET:
+		hooks = 1u << NF_INET_PRE_ROUTING | 1u << NF_INET_LOCAL_IN |
+			1u << NF_INET_FORWARD;
+		break;
+	default:
+		return -NFTVM_EOPNOTSUPP;
+	}
+	if (ctx->chain && ctx->chain->base &&
+	    !(hooks & (1u << ctx->chain->hooknum)))
+		return -NFTVM_EOPNOTSUPP;
+	return 0;
+}
+
 static int vm_meta_init(struct nftvm_ctx *ctx, struct nftvm_expr *expr,
 			const struct nlattr * const *tb)
 {
 	struct nftvm_meta *priv = nftvm_expr_priv(expr);
 	__u32 key;
+	int err;
 
 	if (!tb[NFTA_META_KEY])
 		return -NFTVM_EINVAL;
@@ -327,6 +364,11 @@ static int vm_meta_init(struct nftvm_ctx *ctx, struct nftvm_expr *expr,
 	if (key >= NFTVM_ARRAY_SIZE(nftvm_meta_keys) ||
 	    !nftvm_meta_keys[key].get)
 		return nftvm_fail(ctx, tb[NFTA_META_KEY], -NFTVM_EOPNOTSUPP);
+	if (key == NFT_META_SECPATH) {
+		err = vm_meta_secpath_check(ctx);
+		if (err < 0)
+			return err;
+	}
 	priv->key = (__u8)key;
 	return nftvm_parse_reg_store(ctx, tb[NFTA_META_DREG], &priv->dreg,
 				     NULL, NFT_DATA_VALUE,

@@ -103,6 +103,7 @@ static const struct meta_field {
 	{ NFT_META_PKTTYPE,	offsetof(struct nftvm_pktmeta, pkttype),  1 },
 	{ NFT_META_NFTRACE,	offsetof(struct nftvm_pktmeta, nftrace),  1 },
 	{ NFT_META_CPU,		offsetof(struct nftvm_pktmeta, cpu),	  4 },
+	{ NFT_META_SECPATH,	offsetof(struct nftvm_pktmeta, secpath),  1 },
 };
 
 /* One row per ct key that lives in struct nftvm_pktmeta ("ct state" apart). */
@@ -724,7 +725,8 @@ static void do_load(struct solver *s, struct nftnl_expr *e, const char *name)
 			  r->base == NFT_META_OIFNAME) ? 16 :
 			 r->base == NFT_META_L4PROTO ||
 			 r->base == NFT_META_NFPROTO ||
-			 r->base == NFT_META_PKTTYPE ? 1 :
+			 r->base == NFT_META_PKTTYPE ||
+			 r->base == NFT_META_SECPATH ? 1 :
 			 r->base == NFT_META_PROTOCOL ? 2 : 4;
 	}
 }

@@ -625,6 +625,41 @@ START_TEST(test_rt)
 }
 END_TEST
 
+/*
+ * meta secpath: the packet came out of IPsec; only on the receive path
+ * (prerouting, input, forward; netdev ingress), as the kernel validates.
+ */
+START_TEST(test_secpath)
+{
+	struct nftvm_pktmeta meta = { .secpath = 1 };
+	struct nftvm_err err;
+	struct vmb v;
+	struct pkt p;
+
+	vmb_begin(&v);
+	vmb_table(&v, NFPROTO_INET, "s", 0);
+	vmb_chain(&v, NFPROTO_INET, "s", "in", NF_INET_LOCAL_IN, 0,
+		  NF_ACCEPT, NULL);
+	vmb_rule(&v, NFPROTO_INET, "s", "in", x_meta(NFT_META_SECPATH,
+						     NFT_REG_1),
+		 x_cmp(NFT_REG_1, NFT_CMP_EQ, (uint8_t[]){ 1 }, 1),
+		 x_verdict(NF_DROP, NULL));
+	ck_assert_int_eq(vmb_send(vm, &v, NULL), 0);
+	mk_ip4(&p, "10.0.0.1", "10.0.0.2", IPPROTO_UDP, 1, 53);
+	ck_assert_int_eq(run(vm, NF_INET_LOCAL_IN, NFPROTO_INET, &p, &meta,
+			     NULL), NF_DROP);
+	meta.secpath = 0;
+	ck_assert_int_eq(run(vm, NF_INET_LOCAL_IN, NFPROTO_INET, &p, &meta,
+			     NULL), NF_ACCEPT);
+	ck_assert_int_eq(load_one(vm, NFPROTO_IPV4, NF_INET_LOCAL_OUT, NULL,
+				  &err, x_meta(NFT_META_SECPATH, NFT_REG_1)),
+			 -EOPNOTSUPP);
+	ck_assert_int_eq(load_one(vm, NFPROTO_BRIDGE, NF_INET_LOCAL_IN, NULL,
+				  &err, x_meta(NFT_META_SECPATH, NFT_REG_1)),
+			 -EOPNOTSUPP);
+}
+END_TEST
+
 static Suite *vm_actions_suite(void)
 {
 	Suite *s = suite_create("vm_actions");
@@ -640,6 +675,7 @@ static Suite *vm_actions_suite(void)
 	tcase_add_test(tc, test_queue_dup);
 	tcase_add_test(tc, test_fib);
 	tcase_add_test(tc, test_rt);
+	tcase_add_test(tc, test_secpath);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -576,6 +576,8 @@ static inline void vmb_sample_ruleset(struct vmb *v)
 		 x_rt(NFT_RT_NEXTHOP4, NFT_REG_2),
 		 x_rt(NFT_RT_CLASSID, NFT_REG_3), x_rt(NFT_RT_XFRM, NFT_REG_4));
 	vmb_rule(v, NFPROTO_IPV4, "d", "pre",
+		 x_meta(NFT_META_SECPATH, NFT_REG_1));
+	vmb_rule(v, NFPROTO_IPV4, "d", "pre",
 		 x_fib(NFT_FIB_RESULT_OIF, NFTA_FIB_F_SADDR | NFTA_FIB_F_IIF |
 		       NFTA_FIB_F_PRESENT, NFT_REG_1),
 		 x_fib(NFT_FIB_RESULT_ADDRTYPE, NFTA_FIB_F_DADDR, NFT_REG_2),

@@ -129,6 +129,8 @@ struct nftvm_pktmeta {
 	 */
 	bool	rt_dst;
 	__u8	rt_xfrm;
+	/* the packet came out of IPsec ("meta secpath exists") */
+	__u8	secpath;
 	__u32	rt_classid;
 	__u8	rt_nexthop[16];
 	__u32	rt_mtu;
