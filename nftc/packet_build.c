@@ -117,6 +117,8 @@ static const struct meta_field ct_fields[] = {
 	{ NFT_CT_ZONE,		offsetof(struct nftvm_pktmeta, ct_zone),    2 },
 	{ NFT_CT_LABELS,	offsetof(struct nftvm_pktmeta, ct_labels), 16 },
 	{ NFT_CT_HELPER,	offsetof(struct nftvm_pktmeta, ct_helper), 16 },
+	{ NFT_CT_PROTOCOL,	offsetof(struct nftvm_pktmeta, ct_protonum), 1 },
+	{ NFT_CT_L3PROTOCOL,	offsetof(struct nftvm_pktmeta, ct_l3num),   1 },
 };
 
 static int fail(struct solver *s, const char *what)

@@ -253,6 +253,7 @@ table ip m {
 		tcp option timestamp tsval 77 tcp option maxseg size 1000 accept
 		tcp option sack-perm missing tcp dport 7 accept
 		rt ip nexthop 10.0.0.254 tcp dport 8 accept
+		icmp type destination-unreachable ct original protocol udp accept
 	}
 }
 NFT
@@ -280,6 +281,11 @@ expect "$T" accept tcp dport 8 rt ip nexthop 10.0.0.254 hook forward
 expect "$T" drop tcp dport 8 rt ip nexthop 10.0.0.253 hook forward
 expect "$T" accept ip daddr 192.0.2.2 hook prerouting
 has 'policy accept'
+# an ICMP error related to a UDP flow: the conntrack entry's protocol
+expect "$T" accept icmp type destination-unreachable ct state related \
+	ct original protocol udp hook forward
+expect "$T" drop icmp type destination-unreachable ct state related \
+	ct original protocol tcp hook forward
 
 # Layer 2 families.  bridge frames (selectors with "ether"/"vlan", or
 # "family bridge"): link, network and transport fields of one frame,
