@@ -493,12 +493,13 @@ static bool note_selectors(const char *note, size_t n, char *out,
 			 v ? "exists" : "missing");
 		return true;
 	}
-	if (kind == 2 && v >> 16 == 0x0204) {
+	/* kind and length, where the rules left them open, print as 0 */
+	if (kind == 2 && (v >> 16 == 0x0204 || !(v >> 16))) {
 		snprintf(out, olen, " tcp option maxseg size %llu",
 			 v & 0xffff);
 		return true;
 	}
-	if (kind == 3 && v >> 8 == 0x0303) {
+	if (kind == 3 && (v >> 8 == 0x0303 || !(v >> 8))) {
 		snprintf(out, olen, " tcp option window count %llu", v & 0xff);
 		return true;
 	}
