@@ -321,27 +321,44 @@ static void vm_meta_set_dump(struct nftvm_nlbuf *b,
  * the packet (the kernel's nft_meta_get_validate_xfrm): base chains of
  * other hooks and families refuse the key.
  */
-static int vm_meta_secpath_check(const struct nftvm_ctx *ctx)
+static unsigned int vm_meta_secpath_hooks(unsigned int family)
 {
-	unsigned int hooks;
-
-	switch (ctx->family) {
+	switch (family) {
 	case NFPROTO_NETDEV:
-		hooks = 1u << NF_NETDEV_INGRESS;
-		break;
+		return 1u << NF_NETDEV_INGRESS;
 	case NFPROTO_IPV4:
 	case NFPROTO_IPV6:
 	case NFPROTO_INET:
-		hooks = 1u << NF_INET_PRE_ROUTING | 1u << NF_INET_LOCAL_IN |
-			1u << NF_INET_FORWARD;
-		break;
+		return 1u << NF_INET_PRE_ROUTING | 1u << NF_INET_LOCAL_IN |
+		       1u << NF_INET_FORWARD;
 	default:
-		return -NFTVM_EOPNOTSUPP;
+		return 0;
 	}
+}
+
+static int vm_meta_secpath_check(const struct nftvm_ctx *ctx)
+{
+	unsigned int hooks = vm_meta_secpath_hooks(ctx->family);
+
+	if (!hooks)
+		return -NFTVM_EOPNOTSUPP;
 	if (ctx->chain && ctx->chain->base &&
 	    !(hooks & (1u << ctx->chain->hooknum)))
 		return -NFTVM_EOPNOTSUPP;
 	return 0;
+}
+
+/* ... and in the chains a base chain reaches (vm_meta_secpath_check()
+ * sees the rule's own chain only) */
+static int vm_meta_validate(struct nftvm_vctx *v,
+			    const struct nftvm_expr *expr)
+{
+	const struct nftvm_meta *priv = nftvm_expr_priv(expr);
+
+	if (priv->key != NFT_META_SECPATH)
+		return 0;
+	return nftvm_validate_hooks(v, v->base ?
+		vm_meta_secpath_hooks(v->base->table->family) : 0);
 }
 
 static int vm_meta_init(struct nftvm_ctx *ctx, struct nftvm_expr *expr,
@@ -400,6 +417,7 @@ const struct nftvm_expr_ops nftvm_meta_ops = {
 	.init		= vm_meta_init,
 	.eval		= vm_meta_eval,
 	.dump		= vm_meta_dump,
+	.validate	= vm_meta_validate,
 };
 
 /* selected by vm_meta_set_init; never looked up by name */

@@ -52,7 +52,8 @@ static int vm_rt_init(struct nftvm_ctx *ctx, struct nftvm_expr *expr,
 		return nftvm_fail(ctx, tb[NFTA_RT_KEY], -NFTVM_ERANGE);
 	if (key > NFT_RT_MAX || !nftvm_rt_len[key])
 		return nftvm_fail(ctx, tb[NFTA_RT_KEY], -NFTVM_EOPNOTSUPP);
-	/* the kernel's validate: the MSS needs the output route */
+	/* the kernel's validate: the MSS needs the output route (here
+	 * for a base chain; vm_rt_validate() for those it reaches) */
 	if (key == NFT_RT_TCPMSS && ctx->chain && ctx->chain->base &&
 	    !(NFTVM_RT_TCPMSS_HOOKS & (1u << ctx->chain->hooknum)))
 		return -NFTVM_EOPNOTSUPP;
@@ -138,6 +139,15 @@ brk:
 	regs->verdict.code = NFT_BREAK;
 }
 
+static int vm_rt_validate(struct nftvm_vctx *v, const struct nftvm_expr *expr)
+{
+	const struct nftvm_rt *priv = nftvm_expr_priv(expr);
+
+	if (priv->key != NFT_RT_TCPMSS)
+		return 0;
+	return nftvm_validate_hooks(v, NFTVM_RT_TCPMSS_HOOKS);
+}
+
 static void vm_rt_dump(struct nftvm_nlbuf *b, const struct nftvm_expr *expr)
 {
 	const struct nftvm_rt *priv = nftvm_expr_priv(expr);
@@ -154,4 +164,5 @@ const struct nftvm_expr_ops nftvm_rt_ops = {
 	.init		= vm_rt_init,
 	.eval		= vm_rt_eval,
 	.dump		= vm_rt_dump,
+	.validate	= vm_rt_validate,
 };

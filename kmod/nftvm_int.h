@@ -818,8 +818,13 @@ struct nftvm_vctx {
 	enum nftvm_vmode	mode;
 	unsigned int		level;
 	__u32			epoch;
-	bool			jumped;		/* a jump or goto was seen */
+	bool			jumped;		/* a jump or goto was seen, or
+						 * an expression with hook
+						 * limits: walk the table */
+	const struct nftvm_chain *base;	/* the walk's base chain */
 };
+
+int nftvm_validate_hooks(struct nftvm_vctx *v, unsigned int hooks);
 
 int nftvm_validate_verdict(struct nftvm_vctx *v,
 			   const struct nftvm_verdict *vd);

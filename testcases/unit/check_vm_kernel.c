@@ -1318,6 +1318,72 @@ START_TEST(test_diff_chain_counters)
 }
 END_TEST
 
+/* a batch: table "h", base chain "b" at @hook, chain "r" */
+static void hook_case(struct vmb *v, int hook)
+{
+	vmb_begin(v);
+	vmb_table(v, NFPROTO_IPV4, "h", 0);
+	vmb_chain(v, NFPROTO_IPV4, "h", "b", hook, 0, NF_ACCEPT, NULL);
+	vmb_chain(v, NFPROTO_IPV4, "h", "r", -1, 0, -1, NULL);
+}
+
+static void hook_case_end(struct vmb *v, int want)
+{
+	struct vmb d;
+
+	ck_assert_int_eq(bind_both(v), want);
+	vmb_begin(&d);
+	vmb_deltable(&d, NFPROTO_IPV4, "h");
+	bind_both(&d);
+}
+
+/*
+ * Expressions limited to some hooks (rt mtu: forward, output,
+ * postrouting; meta secpath: prerouting, input, forward) are checked in
+ * every chain a base chain reaches, whichever comes first, the jump or
+ * the expression (the kernel's nft_chain_validate_hooks at commit).
+ */
+START_TEST(test_diff_hook_limits)
+{
+	struct vmb v;
+
+	if (!ks.nl)
+		return;
+	/* rt mtu in r, then a jump from output: allowed */
+	hook_case(&v, NF_INET_LOCAL_OUT);
+	vmb_rule(&v, NFPROTO_IPV4, "h", "r", x_rt(NFT_RT_TCPMSS, NFT_REG_1));
+	vmb_rule(&v, NFPROTO_IPV4, "h", "b", x_verdict(NFT_JUMP, "r"));
+	hook_case_end(&v, 0);
+	/* ... from input: refused at the jump */
+	hook_case(&v, NF_INET_LOCAL_IN);
+	vmb_rule(&v, NFPROTO_IPV4, "h", "r", x_rt(NFT_RT_TCPMSS, NFT_REG_1));
+	vmb_rule(&v, NFPROTO_IPV4, "h", "b", x_verdict(NFT_JUMP, "r"));
+	hook_case_end(&v, -EOPNOTSUPP);
+	/* the jump first, then rt mtu in r: refused at the rt rule */
+	hook_case(&v, NF_INET_LOCAL_IN);
+	vmb_rule(&v, NFPROTO_IPV4, "h", "b", x_verdict(NFT_JUMP, "r"));
+	vmb_rule(&v, NFPROTO_IPV4, "h", "r", x_rt(NFT_RT_TCPMSS, NFT_REG_1));
+	hook_case_end(&v, -EOPNOTSUPP);
+	/* rt nexthop has no limit */
+	hook_case(&v, NF_INET_LOCAL_IN);
+	vmb_rule(&v, NFPROTO_IPV4, "h", "b", x_verdict(NFT_JUMP, "r"));
+	vmb_rule(&v, NFPROTO_IPV4, "h", "r",
+		 x_rt(NFT_RT_NEXTHOP4, NFT_REG_1));
+	hook_case_end(&v, 0);
+	/* meta secpath through a jump: from input yes, from output no */
+	hook_case(&v, NF_INET_LOCAL_IN);
+	vmb_rule(&v, NFPROTO_IPV4, "h", "b", x_verdict(NFT_JUMP, "r"));
+	vmb_rule(&v, NFPROTO_IPV4, "h", "r",
+		 x_meta(NFT_META_SECPATH, NFT_REG_1));
+	hook_case_end(&v, 0);
+	hook_case(&v, NF_INET_POST_ROUTING);
+	vmb_rule(&v, NFPROTO_IPV4, "h", "b", x_verdict(NFT_JUMP, "r"));
+	vmb_rule(&v, NFPROTO_IPV4, "h", "r",
+		 x_meta(NFT_META_SECPATH, NFT_REG_1));
+	hook_case_end(&v, -EOPNOTSUPP);
+}
+END_TEST
+
 static Suite *vm_kernel_suite(void)
 {
 	Suite *s = suite_create("vm_kernel");
@@ -1333,6 +1399,7 @@ static Suite *vm_kernel_suite(void)
 	tcase_add_test(tc, test_diff_objupdate);
 	tcase_add_test(tc, test_diff_binding);
 	tcase_add_test(tc, test_diff_chain_counters);
+	tcase_add_test(tc, test_diff_hook_limits);
 	suite_add_tcase(s, tc);
 	return s;
 }
