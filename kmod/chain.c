@@ -215,6 +215,30 @@ static int nftvm_chain_parse_policy(struct nftvm_ctx *ctx,
 	return 0;
 }
 
+static const struct nftvm_nla_policy
+nftvm_chain_stats_policy[NFTA_COUNTER_MAX + 1] = {
+	[NFTA_COUNTER_BYTES]	= { .type = NFTVM_NLA_U64 },
+	[NFTA_COUNTER_PACKETS]	= { .type = NFTVM_NLA_U64 },
+};
+
+/* NFTA_CHAIN_COUNTERS: both values or -EINVAL, as nft_stats_alloc() */
+static int nftvm_chain_parse_stats(struct nftvm_ctx *ctx,
+				   const struct nlattr *attr, __u64 *stats)
+{
+	const struct nlattr *tb[NFTA_COUNTER_MAX + 1];
+	int err;
+
+	err = nftvm_nla_parse_nested(ctx, tb, NFTA_COUNTER_MAX,
+				     nftvm_chain_stats_policy, attr);
+	if (err < 0)
+		return err;
+	if (!tb[NFTA_COUNTER_PACKETS] || !tb[NFTA_COUNTER_BYTES])
+		return -NFTVM_EINVAL;
+	stats[0] = nftvm_nla_be64(tb[NFTA_COUNTER_PACKETS]);
+	stats[1] = nftvm_nla_be64(tb[NFTA_COUNTER_BYTES]);
+	return 0;
+}
+
 static struct nftvm_chain *nftvm_chain_lookup_handle(
 	const struct nftvm_table *table, const struct nlattr *h)
 {
@@ -232,6 +256,7 @@ static int nftvm_chain_update(struct nftvm_ctx *ctx, struct nftvm_chain *c,
 {
 	struct nftvm_hook_spec hs;
 	struct nftvm_trans *trans;
+	__u64 stats[2];
 	__u32 policy;
 	int err;
 
@@ -247,20 +272,39 @@ static int nftvm_chain_update(struct nftvm_ctx *ctx, struct nftvm_chain *c,
 			return nftvm_fail(ctx, tb[NFTA_CHAIN_HOOK],
 					  -NFTVM_EEXIST);
 	}
-	if (!tb[NFTA_CHAIN_POLICY])
+	policy = c->policy;
+	if (tb[NFTA_CHAIN_POLICY]) {
+		if (!c->base)
+			return nftvm_fail(ctx, tb[NFTA_CHAIN_POLICY],
+					  -NFTVM_EOPNOTSUPP);
+		err = nftvm_chain_parse_policy(ctx, tb[NFTA_CHAIN_POLICY],
+					       &policy);
+		if (err < 0)
+			return err;
+	}
+	/* new counter values replace the chain's at commit */
+	if (tb[NFTA_CHAIN_COUNTERS]) {
+		if (!c->base)
+			return nftvm_fail(ctx, tb[NFTA_CHAIN_COUNTERS],
+					  -NFTVM_EOPNOTSUPP);
+		err = nftvm_chain_parse_stats(ctx, tb[NFTA_CHAIN_COUNTERS],
+					      stats);
+		if (err < 0)
+			return err;
+	}
+	if (policy == c->policy && !tb[NFTA_CHAIN_COUNTERS])
 		return 0;
-	if (!c->base)
-		return nftvm_fail(ctx, tb[NFTA_CHAIN_POLICY],
-				  -NFTVM_EOPNOTSUPP);
-	err = nftvm_chain_parse_policy(ctx, tb[NFTA_CHAIN_POLICY], &policy);
-	if (err < 0 || policy == c->policy)
-		return err;
 	err = nftvm_trans_add(ctx, NFTVM_TRANS_UPDCHAIN, c, NULL, NULL);
 	if (err < 0)
 		return err;
 	trans = nftvm_trans_last(ctx->vm);
 	trans->old[0] = c->policy;
 	c->policy = policy;
+	if (tb[NFTA_CHAIN_COUNTERS]) {
+		c->stats_pending = true;
+		c->stats_new[0] = stats[0];
+		c->stats_new[1] = stats[1];
+	}
 	return 0;
 }
 
@@ -291,6 +335,7 @@ static int nftvm_chain_add(struct nftvm_ctx *ctx, struct nftvm_table *table,
 {
 	struct nftvm_hook_spec hs = { 0 };
 	__u32 policy = NF_ACCEPT, flags = 0;
+	__u64 stats[2] = { 0, 0 };
 	struct nftvm_chain *c;
 	int err;
 
@@ -319,6 +364,14 @@ static int nftvm_chain_add(struct nftvm_ctx *ctx, struct nftvm_table *table,
 			err = nftvm_chain_parse_policy(ctx,
 						       tb[NFTA_CHAIN_POLICY],
 						       &policy);
+			if (err < 0)
+				return err;
+		}
+		/* counters of a chain without a hook are ignored */
+		if (tb[NFTA_CHAIN_COUNTERS]) {
+			err = nftvm_chain_parse_stats(ctx,
+						      tb[NFTA_CHAIN_COUNTERS],
+						      stats);
 			if (err < 0)
 				return err;
 		}
@@ -352,6 +405,11 @@ static int nftvm_chain_add(struct nftvm_ctx *ctx, struct nftvm_table *table,
 		c->prio = hs.prio;
 		c->type = (__u8)hs.type;
 		c->policy = policy;
+		if (tb[NFTA_CHAIN_COUNTERS]) {
+			c->has_stats = true;
+			c->stats[0] = stats[0];
+			c->stats[1] = stats[1];
+		}
 		if (hs.dev || hs.devs) {
 			err = nftvm_chain_set_devs(ctx, c, &hs);
 			if (err < 0) {
@@ -505,4 +563,18 @@ int nftvm_chain_bind_sweep(struct nftvm_ctx *ctx)
 			}
 	}
 	return 0;
+}
+
+/**
+ * nftvm_chain_stats_commit - an update's counter values take effect
+ * @c: base chain; a no-op without pending values
+ */
+void nftvm_chain_stats_commit(struct nftvm_chain *c)
+{
+	if (!c->stats_pending)
+		return;
+	c->stats_pending = false;
+	c->has_stats = true;
+	c->stats[0] = c->stats_new[0];
+	c->stats[1] = c->stats_new[1];
 }

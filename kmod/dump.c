@@ -210,7 +210,7 @@ static int nftvm_fill_chain(struct nftvm_dump *d, const struct nftvm_chain *c,
 {
 	const struct nftvm_table *t = c->table;
 	struct nlmsghdr *nlh;
-	struct nlattr *hook;
+	struct nlattr *hook, *stats;
 
 	nlh = nftvm_dump_msg_start(d, NFT_MSG_NEWCHAIN, flags, t->family);
 	nftvm_nla_put_str(&d->b, NFTA_CHAIN_TABLE, t->name);
@@ -226,6 +226,15 @@ static int nftvm_fill_chain(struct nftvm_dump *d, const struct nftvm_chain *c,
 		nftvm_nla_put_be32(&d->b, NFTA_CHAIN_POLICY, c->policy);
 		nftvm_nla_put_str(&d->b, NFTA_CHAIN_TYPE,
 				  nftvm_chain_type_names[c->type]);
+		if (c->has_stats) {
+			stats = nftvm_nla_nest_start(&d->b,
+						     NFTA_CHAIN_COUNTERS);
+			nftvm_nla_put_be64(&d->b, NFTA_COUNTER_PACKETS,
+					   c->stats[0]);
+			nftvm_nla_put_be64(&d->b, NFTA_COUNTER_BYTES,
+					   c->stats[1]);
+			nftvm_nla_nest_end(&d->b, stats);
+		}
 	}
 	if (c->flags)
 		nftvm_nla_put_be32(&d->b, NFTA_CHAIN_FLAGS, c->flags);

@@ -121,6 +121,11 @@ static int nftvm_do_chain(struct nftvm_chain *base,
 	}
 	nftvm_trace(res, base, NULL, NFT_TRACETYPE_POLICY, (int)base->policy,
 		    NULL);
+	/* the base chain's counters count the packets its policy takes */
+	if (base->has_stats) {
+		base->stats[0]++;
+		base->stats[1] += pkt->len;
+	}
 	return (int)base->policy;
 }
 

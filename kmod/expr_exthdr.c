@@ -37,6 +37,7 @@ static const struct nftvm_expr_ops nftvm_exthdr_sctp_ops;
 #define NFTVM_IPV6_NEXTHDR_AUTH		51
 #define NFTVM_IPV6_NEXTHDR_NONE		59
 #define NFTVM_TCPOPT_NOP		1
+#define NFTVM_TCPOPT_MSS		2
 
 static bool vm_ipv6_is_exthdr(__u8 nh)
 {
@@ -259,6 +260,13 @@ static void vm_exthdr_tcp_set_eval(struct nftvm_expr *expr,
 		return;
 	th = pkt->wdata + pkt->thoff;
 	field = th + pos + priv->offset;
+	/* the kernel never raises an MSS: a larger one can stall the
+	 * connection; and writes nothing that is already there */
+	if (priv->type == NFTVM_TCPOPT_MSS && priv->len == 2 &&
+	    nftvm_get_be16(field) <= nftvm_get_be16(src))
+		return;
+	if (!nftvm_memcmp(field, src, priv->len))
+		return;
 	/* field and register hold network order: compare 16-bit words */
 	for (i = 0; i < priv->len; i += 2) {
 		vm_tcp_csum_replace2(th + 16, nftvm_get_be16(field + i),

@@ -206,6 +206,13 @@ static bool meta_time_hour(__u32 *d, const struct nftvm_pktinfo *pkt)
 	return true;
 }
 
+/* the packet came out of IPsec (the kernel's skb secpath) */
+static bool meta_secpath(__u32 *d, const struct nftvm_pktinfo *pkt)
+{
+	nftvm_reg_store8(d, pkt->meta->secpath != 0);
+	return true;
+}
+
 static const struct nftvm_meta_key nftvm_meta_keys[] = {
 	[NFT_META_LEN]		= { 4, meta_len },
 	[NFT_META_PROTOCOL]	= { 2, meta_protocol },
@@ -232,6 +239,7 @@ static const struct nftvm_meta_key nftvm_meta_keys[] = {
 	[NFT_META_TIME_NS]	= { 8, meta_time_ns },
 	[NFT_META_TIME_DAY]	= { 1, meta_time_day },
 	[NFT_META_TIME_HOUR]	= { 4, meta_time_hour },
+	[NFT_META_SECPATH]	= { 1, meta_secpath },
 };
 
 /* the keys a rule may write, and their widths */
@@ -308,11 +316,57 @@ static void vm_meta_set_dump(struct nftvm_nlbuf *b,
 	nftvm_dump_reg(b, NFTA_META_SREG, priv->dreg);
 }
 
+/*
+ * A secpath exists only on the receive path, where IPsec decapsulated
+ * the packet (the kernel's nft_meta_get_validate_xfrm): base chains of
+ * other hooks and families refuse the key.
+ */
+static unsigned int vm_meta_secpath_hooks(unsigned int family)
+{
+	switch (family) {
+	case NFPROTO_NETDEV:
+		return 1u << NF_NETDEV_INGRESS;
+	case NFPROTO_IPV4:
+	case NFPROTO_IPV6:
+	case NFPROTO_INET:
+		return 1u << NF_INET_PRE_ROUTING | 1u << NF_INET_LOCAL_IN |
+		       1u << NF_INET_FORWARD;
+	default:
+		return 0;
+	}
+}
+
+static int vm_meta_secpath_check(const struct nftvm_ctx *ctx)
+{
+	unsigned int hooks = vm_meta_secpath_hooks(ctx->family);
+
+	if (!hooks)
+		return -NFTVM_EOPNOTSUPP;
+	if (ctx->chain && ctx->chain->base &&
+	    !(hooks & (1u << ctx->chain->hooknum)))
+		return -NFTVM_EOPNOTSUPP;
+	return 0;
+}
+
+/* ... and in the chains a base chain reaches (vm_meta_secpath_check()
+ * sees the rule's own chain only) */
+static int vm_meta_validate(struct nftvm_vctx *v,
+			    const struct nftvm_expr *expr)
+{
+	const struct nftvm_meta *priv = nftvm_expr_priv(expr);
+
+	if (priv->key != NFT_META_SECPATH)
+		return 0;
+	return nftvm_validate_hooks(v, v->base ?
+		vm_meta_secpath_hooks(v->base->table->family) : 0);
+}
+
 static int vm_meta_init(struct nftvm_ctx *ctx, struct nftvm_expr *expr,
 			const struct nlattr * const *tb)
 {
 	struct nftvm_meta *priv = nftvm_expr_priv(expr);
 	__u32 key;
+	int err;
 
 	if (!tb[NFTA_META_KEY])
 		return -NFTVM_EINVAL;
@@ -327,6 +381,11 @@ static int vm_meta_init(struct nftvm_ctx *ctx, struct nftvm_expr *expr,
 	if (key >= NFTVM_ARRAY_SIZE(nftvm_meta_keys) ||
 	    !nftvm_meta_keys[key].get)
 		return nftvm_fail(ctx, tb[NFTA_META_KEY], -NFTVM_EOPNOTSUPP);
+	if (key == NFT_META_SECPATH) {
+		err = vm_meta_secpath_check(ctx);
+		if (err < 0)
+			return err;
+	}
 	priv->key = (__u8)key;
 	return nftvm_parse_reg_store(ctx, tb[NFTA_META_DREG], &priv->dreg,
 				     NULL, NFT_DATA_VALUE,
@@ -358,6 +417,7 @@ const struct nftvm_expr_ops nftvm_meta_ops = {
 	.init		= vm_meta_init,
 	.eval		= vm_meta_eval,
 	.dump		= vm_meta_dump,
+	.validate	= vm_meta_validate,
 };
 
 /* selected by vm_meta_set_init; never looked up by name */

@@ -346,6 +346,7 @@ extern const struct nftvm_expr_ops nftvm_connlimit_ops;
 extern const struct nftvm_expr_ops nftvm_queue_ops;
 extern const struct nftvm_expr_ops nftvm_dup_ops;
 extern const struct nftvm_expr_ops nftvm_fib_ops;
+extern const struct nftvm_expr_ops nftvm_rt_ops;
 
 /* shared by nat, masq and redir (expr_nat.c) */
 int nftvm_nat_chain_check(const struct nftvm_ctx *ctx, unsigned int hooks);
@@ -463,10 +464,21 @@ struct nftvm_chain {
 	__u32			udlen;
 	char			(*devs)[NFTVM_IFNAMSIZ];	/* netdev hooks */
 	__u32			ndevs;
+	/*
+	 * base chain counters (NFTA_CHAIN_COUNTERS): the packets that met
+	 * the policy; an update's new values wait in stats_new until
+	 * commit
+	 */
+	bool			has_stats;
+	bool			stats_pending;
+	__u64			stats[2];	/* packets, bytes */
+	__u64			stats_new[2];
 	/* validation scratch, see validate.c */
 	__u32			vepoch;
 	__u8			vlevel;
 };
+
+void nftvm_chain_stats_commit(struct nftvm_chain *c);
 
 struct nftvm_rule {
 	struct nftvm_list	list;
@@ -806,8 +818,13 @@ struct nftvm_vctx {
 	enum nftvm_vmode	mode;
 	unsigned int		level;
 	__u32			epoch;
-	bool			jumped;		/* a jump or goto was seen */
+	bool			jumped;		/* a jump or goto was seen, or
+						 * an expression with hook
+						 * limits: walk the table */
+	const struct nftvm_chain *base;	/* the walk's base chain */
 };
+
+int nftvm_validate_hooks(struct nftvm_vctx *v, unsigned int hooks);
 
 int nftvm_validate_verdict(struct nftvm_vctx *v,
 			   const struct nftvm_verdict *vd);

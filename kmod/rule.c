@@ -58,6 +58,7 @@ static const struct nftvm_expr_ops *const nftvm_expr_types[] = {
 	&nftvm_queue_ops,
 	&nftvm_dup_ops,
 	&nftvm_fib_ops,
+	&nftvm_rt_ops,
 };
 
 const struct nftvm_expr_ops *nftvm_expr_find(const struct nlattr *name)

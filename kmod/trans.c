@@ -55,6 +55,8 @@ static void nftvm_trans_commit_one(struct nftvm *vm, struct nftvm_trans *t)
 		break;
 	case NFTVM_TRANS_UPDTABLE:
 	case NFTVM_TRANS_UPDCHAIN:
+		nftvm_chain_stats_commit(t->obj);
+		break;
 	case NFTVM_TRANS_NEWELEM:
 		break;
 	case NFTVM_TRANS_NEWCHAIN:
@@ -127,6 +129,7 @@ static void nftvm_trans_undo_one(struct nftvm *vm, struct nftvm_trans *t)
 		break;
 	case NFTVM_TRANS_UPDCHAIN:
 		((struct nftvm_chain *)t->obj)->policy = t->old[0];
+		((struct nftvm_chain *)t->obj)->stats_pending = false;
 		break;
 	case NFTVM_TRANS_NEWRULE:
 		rule = t->obj;

@@ -75,12 +75,35 @@ static void nftvm_vctx_init(struct nftvm_vctx *v, struct nftvm *vm,
 	v->mode = mode;
 	v->level = 0;
 	v->jumped = false;
+	v->base = NULL;
 	v->epoch = ++vm->vepoch;
 }
 
 /**
- * nftvm_validate_table - jump depth from every base chain of a table
- * Return: 0 or -EMLINK.
+ * nftvm_validate_hooks - an expression that runs only at some hooks
+ * @hooks: bitmap of the hook numbers allowed
+ *
+ * As the kernel's nft_chain_validate_hooks() at commit: every base chain
+ * that reaches the expression, directly or through jumps, must be at
+ * one of @hooks.  A probe asks for the table walk.
+ *
+ * Return: 0 or -EOPNOTSUPP.
+ */
+int nftvm_validate_hooks(struct nftvm_vctx *v, unsigned int hooks)
+{
+	if (v->mode == NFTVM_VALIDATE_PROBE) {
+		v->jumped = true;
+		return 0;
+	}
+	if (v->base && !(hooks & (1u << v->base->hooknum)))
+		return -NFTVM_EOPNOTSUPP;
+	return 0;
+}
+
+/**
+ * nftvm_validate_table - jump depth from every base chain of a table,
+ * and the hooks of the expressions each reaches
+ * Return: 0, -EMLINK or -EOPNOTSUPP.
  */
 int nftvm_validate_table(struct nftvm_ctx *ctx, struct nftvm_table *table)
 {
@@ -92,6 +115,9 @@ int nftvm_validate_table(struct nftvm_ctx *ctx, struct nftvm_table *table)
 	nftvm_list_for_each_entry(c, &table->chains, list) {
 		if (!c->base)
 			continue;
+		/* hook limits hold per base chain: a walk of its own */
+		v.base = c;
+		v.epoch = ++ctx->vm->vepoch;
 		err = nftvm_validate_chain(&v, c);
 		if (err < 0)
 			return err;

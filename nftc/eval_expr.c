@@ -715,13 +715,17 @@ static int ct_update_type(struct eval_ctx *ctx, struct expr *e)
 	return 0;
 }
 
-/* "rt nexthop" takes the address family of the network protocol. */
+/*
+ * "rt nexthop" takes the address family of the network protocol; "rt ip
+ * nexthop" names it (nft needs no dependency for it, in inet either).
+ */
 static int expr_evaluate_rt(struct eval_ctx *ctx, struct expr **expr)
 {
 	struct expr *e = *expr;
 	const struct proto_desc *nh;
 
-	if (e->rt.key != NFT_RT_NEXTHOP4 || !ctx->rule)
+	if (e->rt.key != NFT_RT_NEXTHOP4 || !ctx->rule ||
+	    e->rt.nfproto == NFPROTO_IPV4)
 		return 0;
 	nh = ctx->pctx.protocol[PROTO_BASE_NETWORK_HDR].desc;
 	if (nh == &proto_ip6) {

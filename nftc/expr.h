@@ -227,6 +227,8 @@ struct expr {
 		/* EXPR_RT */
 		struct {
 			enum nft_rt_keys		key;
+			uint8_t				nfproto; /* "rt ip
+								  * nexthop": 2 */
 		} rt;
 		/* EXPR_SOCKET */
 		struct {

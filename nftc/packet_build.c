@@ -30,6 +30,8 @@ enum reg_src {
 	SRC_META,
 	SRC_CT,
 	SRC_CHUNK,	/* an sctp chunk: base its type, off in the chunk */
+	SRC_TCPOPT,	/* a tcp option: base its kind, off in the option */
+	SRC_RT,		/* the route: base the rt key */
 	SRC_OTHER,	/* a load no packet is built for */
 };
 
@@ -43,11 +45,22 @@ struct reg_val {
 	uint32_t	off;
 	uint32_t	len;
 	bool		masked;
-	bool		present;	/* SRC_CHUNK: 1 = there, 0 = not */
+	bool		present;	/* SRC_CHUNK, SRC_TCPOPT: F_PRESENT */
 	uint8_t		mask[16];
 };
 
 #define SCTP_CHUNKS_MAX	8
+#define TCPOPTS_MAX	8
+#define TCPOPT_ROOM	40	/* 60-byte header, 20 fixed */
+
+/* a tcp option the selectors ask for, built into the SYN's options */
+struct tcpopt {
+	uint8_t		kind;
+	uint8_t		size;		/* length byte, kind and length in */
+	bool		missing;
+	uint8_t		val[TCPOPT_ROOM];
+	uint8_t		set[TCPOPT_ROOM];
+};
 
 struct solver {
 	struct pkt_spec		*ps;
@@ -60,6 +73,8 @@ struct solver {
 		bool		missing;
 	}			chunks[SCTP_CHUNKS_MAX];
 	unsigned int		nchunks;
+	struct tcpopt		opts[TCPOPTS_MAX];
+	unsigned int		nopts;
 	char			*err;
 	size_t			errlen;
 	int			failed;
@@ -88,6 +103,7 @@ static const struct meta_field {
 	{ NFT_META_PKTTYPE,	offsetof(struct nftvm_pktmeta, pkttype),  1 },
 	{ NFT_META_NFTRACE,	offsetof(struct nftvm_pktmeta, nftrace),  1 },
 	{ NFT_META_CPU,		offsetof(struct nftvm_pktmeta, cpu),	  4 },
+	{ NFT_META_SECPATH,	offsetof(struct nftvm_pktmeta, secpath),  1 },
 };
 
 /* One row per ct key that lives in struct nftvm_pktmeta ("ct state" apart). */
@@ -101,6 +117,8 @@ static const struct meta_field ct_fields[] = {
 	{ NFT_CT_ZONE,		offsetof(struct nftvm_pktmeta, ct_zone),    2 },
 	{ NFT_CT_LABELS,	offsetof(struct nftvm_pktmeta, ct_labels), 16 },
 	{ NFT_CT_HELPER,	offsetof(struct nftvm_pktmeta, ct_helper), 16 },
+	{ NFT_CT_PROTOCOL,	offsetof(struct nftvm_pktmeta, ct_protonum), 1 },
+	{ NFT_CT_L3PROTOCOL,	offsetof(struct nftvm_pktmeta, ct_l3num),   1 },
 };
 
 static int fail(struct solver *s, const char *what)
@@ -294,6 +312,148 @@ static void put_chunk(struct solver *s, const struct reg_val *r,
 		      ps->th_set + s->chunks[i].off + r->off, v, r, r->len);
 }
 
+/*
+ * TCP options, as a SYN carries them: each as long as its kind is
+ * (maximum segment size 4, window scale 3, SACK permitted 2, timestamps
+ * 10, a SACK with one block 10), others as far as the selectors read.
+ */
+static const uint8_t tcpopt_sizes[] = {
+	[2] = 4, [3] = 3, [4] = 2, [5] = 10, [8] = 10,
+};
+
+/* the order Linux writes a SYN's options in: mss, sack-perm, ts, ws */
+static const uint8_t tcpopt_order[] = { 2, 4, 8, 3, 5 };
+
+static int tcpopt_find(struct solver *s, uint8_t kind)
+{
+	unsigned int i;
+
+	for (i = 0; i < s->nopts; i++) {
+		if (s->opts[i].kind == kind)
+			return (int)i;
+	}
+	if (s->nopts == TCPOPTS_MAX)
+		return fail(s, "too many tcp options to trace");
+	memset(&s->opts[s->nopts], 0, sizeof(s->opts[0]));
+	s->opts[s->nopts].kind = kind;
+	s->opts[s->nopts].size = kind < sizeof(tcpopt_sizes) &&
+				 tcpopt_sizes[kind] ? tcpopt_sizes[kind] : 2;
+	/* values a SYN would carry where no selector says */
+	if (kind == 2) {
+		s->opts[s->nopts].val[2] = 1460 >> 8;
+		s->opts[s->nopts].val[3] = 1460 & 0xff;
+	} else if (kind == 3) {
+		s->opts[s->nopts].val[2] = 7;
+	} else if (kind == 8) {
+		s->opts[s->nopts].val[5] = 1;		/* tsval */
+	}
+	return (int)s->nopts++;
+}
+
+static void put_tcpopt(struct solver *s, const struct reg_val *r,
+		       const uint8_t *v)
+{
+	struct pkt_spec *ps = s->ps;
+	int i = tcpopt_find(s, (uint8_t)r->base);
+	struct tcpopt *o;
+
+	if (i < 0)
+		return;
+	o = &s->opts[i];
+	if (ps->l4proto >= 0 && ps->l4proto != IPPROTO_TCP) {
+		fail(s, "tcp options are only in tcp packets");
+		return;
+	}
+	ps->l4proto = IPPROTO_TCP;
+	if (r->present) {
+		o->missing = !v[0];
+		return;
+	}
+	if (r->off + r->len > TCPOPT_ROOM) {
+		fail(s, "tcp option field beyond what trace builds");
+		return;
+	}
+	if (r->off + r->len > o->size)
+		o->size = (uint8_t)(r->off + r->len);
+	merge(o->val + r->off, o->set + r->off, v, r, r->len);
+}
+
+/* The options after the fixed header, NOPs to a multiple of 4 bytes. */
+static void tcpopt_layout(struct solver *s)
+{
+	struct pkt_spec *ps = s->ps;
+	uint8_t area[TCPOPT_ROOM], done[TCPOPTS_MAX] = { 0 };
+	unsigned int i, k, n = 0, pad;
+	struct tcpopt *o;
+
+	for (k = 0; k <= sizeof(tcpopt_order); k++) {
+		for (i = 0; i < s->nopts; i++) {
+			o = &s->opts[i];
+			if (done[i] || o->missing ||
+			    (k < sizeof(tcpopt_order) &&
+			     o->kind != tcpopt_order[k]))
+				continue;
+			done[i] = 1;
+			/* window scale ends the area, NOPs before it */
+			pad = o->kind == 3 ? (4 - (n + o->size) % 4) % 4 : 0;
+			if (n + pad + o->size > sizeof(area)) {
+				fail(s, "tcp options beyond 40 bytes");
+				return;
+			}
+			memset(area + n, 1, pad);
+			n += pad;
+			memcpy(area + n, o->val, o->size);
+			area[n] = o->kind;
+			area[n + 1] = o->size;
+			n += o->size;
+		}
+	}
+	if (!n)
+		return;
+	pad = (4 - n % 4) % 4;
+	if (n + pad > sizeof(area)) {
+		fail(s, "tcp options beyond 40 bytes");
+		return;
+	}
+	memset(area + n, 1, pad);
+	n += pad;
+	memcpy(ps->th + 20, area, n);
+	memset(ps->th_set + 20, 0xff, n);
+	if (ps->th_len < 20 + n)
+		ps->th_len = 20 + n;
+	ps->th[12] = (uint8_t)((ps->th[12] & 0x0f) | (((20 + n) / 4) << 4));
+	ps->th_set[12] |= 0xf0;
+}
+
+/* "rt ..." selectors: the packet has a route that answers so */
+static void put_rt(struct solver *s, const struct reg_val *r,
+		   const uint8_t *v)
+{
+	struct pkt_spec *ps = s->ps;
+	uint16_t mss;
+
+	ps->rt_asked = true;
+	switch (r->base) {
+	case NFT_RT_CLASSID:
+		merge((uint8_t *)&ps->meta.rt_classid, NULL, v, r, 4);
+		return;
+	case NFT_RT_NEXTHOP4:
+		merge(ps->meta.rt_nexthop, NULL, v, r, 4);
+		return;
+	case NFT_RT_NEXTHOP6:
+		merge(ps->meta.rt_nexthop, NULL, v, r, 16);
+		return;
+	case NFT_RT_TCPMSS:
+		memcpy(&mss, v, 2);
+		ps->rt_mss = mss;	/* the VM's register: host order */
+		return;
+	case NFT_RT_XFRM:
+		ps->meta.rt_xfrm = v[0];
+		return;
+	}
+	fail(s, "this rt key cannot be traced");
+}
+
 /* Give the source of @r the value @v (r->len bytes). */
 static void put(struct solver *s, const struct reg_val *r, const uint8_t *v)
 {
@@ -334,6 +494,12 @@ static void put(struct solver *s, const struct reg_val *r, const uint8_t *v)
 		return;
 	case SRC_CHUNK:
 		put_chunk(s, r, v);
+		return;
+	case SRC_TCPOPT:
+		put_tcpopt(s, r, v);
+		return;
+	case SRC_RT:
+		put_rt(s, r, v);
 		return;
 	case SRC_OTHER:
 		fail(s, "this selector cannot be traced");
@@ -456,7 +622,6 @@ static const struct {
 	const char	*name;
 	uint16_t	dreg;
 } other_loads[] = {
-	{ "rt",		NFTNL_EXPR_RT_DREG },
 	{ "socket",	NFTNL_EXPR_SOCKET_DREG },
 	{ "osf",	NFTNL_EXPR_OSF_DREG },
 	{ "fib",	NFTNL_EXPR_FIB_DREG },
@@ -475,13 +640,19 @@ static void do_exthdr(struct solver *s, struct nftnl_expr *e)
 	if (!r)
 		return;
 	memset(r, 0, sizeof(*r));
-	if (nftnl_expr_get_u32(e, NFTNL_EXPR_EXTHDR_OP) != NFT_EXTHDR_OP_SCTP) {
-		/* IPv6 extension headers, TCP and IP options: not built */
+	switch (nftnl_expr_get_u32(e, NFTNL_EXPR_EXTHDR_OP)) {
+	case NFT_EXTHDR_OP_SCTP:
+		r->src = SRC_CHUNK;
+		break;
+	case NFT_EXTHDR_OP_TCPOPT:
+		r->src = SRC_TCPOPT;
+		break;
+	default:
+		/* IPv6 extension headers and IP options: not built */
 		r->src = SRC_OTHER;
 		r->len = 4;
 		return;
 	}
-	r->src = SRC_CHUNK;
 	r->base = nftnl_expr_get_u8(e, NFTNL_EXPR_EXTHDR_TYPE);
 	r->off = nftnl_expr_get_u32(e, NFTNL_EXPR_EXTHDR_OFFSET);
 	r->len = nftnl_expr_get_u32(e, NFTNL_EXPR_EXTHDR_LEN);
@@ -499,6 +670,18 @@ static void do_load(struct solver *s, struct nftnl_expr *e, const char *name)
 
 	if (!strcmp(name, "exthdr")) {
 		do_exthdr(s, e);
+		return;
+	}
+	if (!strcmp(name, "rt")) {
+		r = reg_at(s, e, NFTNL_EXPR_RT_DREG);
+		if (!r)
+			return;
+		memset(r, 0, sizeof(*r));
+		r->src = SRC_RT;
+		r->base = nftnl_expr_get_u32(e, NFTNL_EXPR_RT_KEY);
+		r->len = r->base == NFT_RT_NEXTHOP6 ? 16 :
+			 r->base == NFT_RT_TCPMSS ? 2 :
+			 r->base == NFT_RT_XFRM ? 1 : 4;
 		return;
 	}
 	for (i = 0; i < sizeof(other_loads) / sizeof(other_loads[0]); i++) {
@@ -544,7 +727,8 @@ static void do_load(struct solver *s, struct nftnl_expr *e, const char *name)
 			  r->base == NFT_META_OIFNAME) ? 16 :
 			 r->base == NFT_META_L4PROTO ||
 			 r->base == NFT_META_NFPROTO ||
-			 r->base == NFT_META_PKTTYPE ? 1 :
+			 r->base == NFT_META_PKTTYPE ||
+			 r->base == NFT_META_SECPATH ? 1 :
 			 r->base == NFT_META_PROTOCOL ? 2 : 4;
 	}
 }
@@ -600,6 +784,7 @@ int pkt_spec_from_rule(struct pkt_spec *ps, struct nftnl_rule *rule,
 	memset(ps, 0, sizeof(*ps));
 	ps->l4proto = -1;
 	nftnl_expr_foreach(rule, solve_expr, &s);
+	tcpopt_layout(&s);
 	/* a named interface exists: give it an index ("lo" is 1) */
 	if (ps->meta.iifname[0] && !ps->meta.iif)
 		ps->meta.iif = strcmp(ps->meta.iifname, "lo") ? 2 : 1;
@@ -683,6 +868,9 @@ static int l4_of(const struct pkt_spec *ps, bool v6)
 	return IPPROTO_TCP;
 }
 
+static void tcp_csum(const uint8_t *nh, uint8_t *th, unsigned int len,
+		     bool v6);
+
 int pkt_build(const struct pkt_spec *ps, uint8_t *buf, size_t cap)
 {
 	bool v6 = ps->nfproto == NFPROTO_IPV6 ||
@@ -742,7 +930,37 @@ int pkt_build(const struct pkt_spec *ps, uint8_t *buf, size_t cap)
 		th[4] = (uint8_t)((total - nhl) >> 8);
 		th[5] = (uint8_t)(total - nhl);
 	}
+	if (l4 == IPPROTO_TCP && !ps->th_set[16] && !ps->th_set[17])
+		tcp_csum(nh, th, total - nhl, v6);
 	return (int)total;
+}
+
+/* The TCP checksum over the pseudo-header and the segment. */
+static void tcp_csum(const uint8_t *nh, uint8_t *th, unsigned int len,
+		     bool v6)
+{
+	uint8_t ph[40];
+	unsigned int al = v6 ? 16 : 4, n = 2 * al;
+	uint32_t sum = 0;
+	uint16_t c;
+	unsigned int i;
+
+	memcpy(ph, nh + (v6 ? 8 : 12), n);
+	ph[n++] = 0;
+	ph[n++] = IPPROTO_TCP;
+	ph[n++] = (uint8_t)(len >> 8);
+	ph[n++] = (uint8_t)len;
+	th[16] = th[17] = 0;
+	/* one's complement sums add: the pseudo-header's, the segment's */
+	c = (uint16_t)~csum16(ph, n);
+	sum += c;
+	c = (uint16_t)~csum16(th, len);
+	sum += c;
+	for (i = 0; i < 2 && (sum >> 16); i++)
+		sum = (sum & 0xffff) + (sum >> 16);
+	c = (uint16_t)~sum;
+	th[16] = (uint8_t)(c >> 8);
+	th[17] = (uint8_t)c;
 }
 
 /* ------------------------------------------------ layer 2 */
@@ -859,4 +1077,18 @@ int pkt_build_l2(const struct pkt_spec *ps, unsigned int family,
 		break;
 	}
 	return n < 0 ? -1 : hl + n;
+}
+
+/* ------------------------------------------------ route */
+
+void pkt_rt_meta(const struct pkt_spec *ps, unsigned int hook, bool v6,
+		 struct nftvm_pktmeta *meta)
+{
+	unsigned int hdrs = v6 ? 60 : 40;	/* IP and TCP headers */
+
+	meta->rt_dst = ps->rt_asked || hook == NF_INET_LOCAL_IN ||
+		       hook == NF_INET_FORWARD || hook == NF_INET_LOCAL_OUT ||
+		       hook == NF_INET_POST_ROUTING;
+	meta->rt_mtu = ps->rt_mss ? ps->rt_mss + hdrs : 1500;
+	meta->rt_mtu_rev = 0;
 }

@@ -41,6 +41,9 @@ struct nftnl_rule;
  * @ll, @ll_set: link-layer header bytes (Ethernet, an 802.1Q tag) and
  *       the bits a selector fixed; @ll_len how far they go
  * @ethertype: "meta protocol" asked for (host order), 0 if none
+ * @rt_asked: an rt selector was given (the packet has a route; its
+ *       fields are in @meta rt_*), @rt_mss: "rt mtu" asked for, 0 if none
+ *       (the route's MTU follows from it and the family: pkt_rt_meta())
  */
 struct pkt_spec {
 	uint8_t			nfproto;
@@ -59,6 +62,8 @@ struct pkt_spec {
 	uint8_t			ll_set[PKT_LL_MAX];
 	unsigned int		ll_len;
 	uint16_t		ethertype;
+	bool			rt_asked;
+	uint32_t		rt_mss;
 };
 
 /*
@@ -77,6 +82,15 @@ int pkt_spec_from_rule(struct pkt_spec *ps, struct nftnl_rule *rule,
  * or -1 if @cap is too small.
  */
 int pkt_build(const struct pkt_spec *ps, uint8_t *buf, size_t cap);
+
+/*
+ * The route of a packet of @ps at @hook (NF_INET_*; @v6: an IPv6
+ * packet) into @meta rt_*: after the routing step (input, forward,
+ * output, postrouting) a route with MTU 1500, or the MTU that gives the
+ * "rt mtu" asked for; before it none unless an rt selector asks.
+ */
+void pkt_rt_meta(const struct pkt_spec *ps, unsigned int hook, bool v6,
+		 struct nftvm_pktmeta *meta);
 
 /*
  * The Ethernet header the selectors describe, defaults under their bits

@@ -1017,6 +1017,7 @@ struct expr *rt_sel(struct parser_state *state, const struct location *loc,
 		    const struct location *kloc)
 {
 	const struct exthdr_desc *rt = exthdr_ipv6_lookup("rt");
+	struct expr *e;
 	unsigned int f;
 	int k;
 
@@ -1034,7 +1035,10 @@ struct expr *rt_sel(struct parser_state *state, const struct location *loc,
 	if (k < 0)
 		return bad_selector(state, kloc, "unknown rt key %s%s", key,
 				    "");
-	return rt_expr_alloc(loc, k);
+	e = rt_expr_alloc(loc, k);
+	if (e)
+		e->rt.nfproto = (uint8_t)family;
+	return e;
 }
 
 struct expr *socket_sel(struct parser_state *state,

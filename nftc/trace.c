@@ -444,6 +444,7 @@ static int trace_build(const struct pkt_spec *ps, unsigned int *family,
 	if (len < 0)
 		return -1;
 	*family = (bytes[0] >> 4) == 6 ? NFPROTO_IPV6 : NFPROTO_IPV4;
+	pkt_rt_meta(ps, (unsigned int)hook, *family == NFPROTO_IPV6, meta);
 	if (hook == NF_INET_PRE_ROUTING || hook == NF_INET_LOCAL_IN ||
 	    hook == NF_INET_FORWARD) {
 		/* a received packet has its Ethernet header: "ether type
@@ -613,8 +614,10 @@ int nftc_trace_eval(struct nftc_ctx *ctx, struct nftvm *vm, const char *sel,
 	}
 	pkt.len = (uint32_t)len;
 	memset(res, 0, sizeof(*res));
-	ret = nftvm_eval(vm, hook >= 0 ? (unsigned int)hook :
-			 default_hook(&ps, NFPROTO_INET),
+	if (hook < 0)
+		hook = (int)default_hook(&ps, NFPROTO_INET);
+	pkt_rt_meta(&ps, (unsigned int)hook, (bytes[0] >> 4) == 6, &ps.meta);
+	ret = nftvm_eval(vm, (unsigned int)hook,
 			 (bytes[0] >> 4) == 6 ? NFPROTO_IPV6 : NFPROTO_IPV4,
 			 &pkt, &ps.meta, res);
 	if (ret < 0) {

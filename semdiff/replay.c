@@ -431,17 +431,93 @@ static void print_decider(FILE *f, const struct sd_ruleset *rs,
 	fprintf(f, " by %s#%u at %s", r->chain->name, r->index + 1, where);
 }
 
-/* The selectors the VM can build a packet from: no "[...]" notes. */
+/* TCP option kinds by the names nft gives them */
+static const char *const tcpopt_names[] = {
+	[2] = "maxseg", [3] = "window", [4] = "sack-perm", [5] = "sack",
+	[8] = "timestamp",
+};
+
 /*
- * The selectors the VM's trace takes: bracketed notes dropped. @notes
+ * A field note the trace can build after all, as selectors into @out
+ * (room for 64 bytes): the route's answers ("[rt KEY,0 = V]": ipsec,
+ * mtu, the IPv4 nexthop) and TCP options (op 1: whether one is there,
+ * the MSS, the window scale).  The value's bytes run from the field's
+ * start to the last one the rules read: an MSS option read at its size
+ * holds the size in its low 16 bits, a window option its count in the
+ * low 8.  Returns false for the others.
+ */
+static bool note_selectors(const char *note, size_t n, char *out,
+			   size_t olen)
+{
+	unsigned int a, b, op, kind;
+	unsigned long long v;
+	uint8_t mb[2];
+	uint16_t mss;
+	char buf[96];
+
+	if (n >= sizeof(buf))
+		return false;
+	memcpy(buf, note, n);
+	buf[n] = '\0';
+	if (sscanf(buf, "[rt %u,%u = 0x%llx]", &a, &b, &v) == 3) {
+		switch (a) {
+		case NFT_RT_XFRM:
+			snprintf(out, olen, " rt ipsec %s",
+				 v ? "exists" : "missing");
+			return true;
+		case NFT_RT_TCPMSS:
+			/* the register holds host order, the note its bytes */
+			mb[0] = (uint8_t)(v >> 8);
+			mb[1] = (uint8_t)v;
+			memcpy(&mss, mb, 2);
+			snprintf(out, olen, " rt mtu %u", mss);
+			return true;
+		case NFT_RT_NEXTHOP4:
+			snprintf(out, olen, " rt ip nexthop %llu.%llu.%llu.%llu",
+				 v >> 24 & 0xff, v >> 16 & 0xff,
+				 v >> 8 & 0xff, v & 0xff);
+			return true;
+		}
+		return false;
+	}
+	if (sscanf(buf, "[exthdr %u,%u = 0x%llx]", &a, &b, &v) != 3)
+		return false;
+	op = a >> 8;
+	kind = a & 0xff;
+	if (op != NFT_EXTHDR_OP_TCPOPT ||
+	    kind >= sizeof(tcpopt_names) / sizeof(tcpopt_names[0]) ||
+	    !tcpopt_names[kind])
+		return false;
+	if (b == 1) {
+		snprintf(out, olen, " tcp option %s %s", tcpopt_names[kind],
+			 v ? "exists" : "missing");
+		return true;
+	}
+	/* kind and length, where the rules left them open, print as 0 */
+	if (kind == 2 && (v >> 16 == 0x0204 || !(v >> 16))) {
+		snprintf(out, olen, " tcp option maxseg size %llu",
+			 v & 0xffff);
+		return true;
+	}
+	if (kind == 3 && (v >> 8 == 0x0303 || !(v >> 8))) {
+		snprintf(out, olen, " tcp option window count %llu", v & 0xff);
+		return true;
+	}
+	return false;
+}
+
+/*
+ * The selectors the VM's trace takes: bracketed notes dropped, those of
+ * fields it can build turned into selectors (note_selectors()). @notes
  * says whether free choices were among them, @fields the first field
- * the VM's packet cannot carry (fib/rt/socket results, extension
- * headers and TCP options), "" if none.
+ * the VM's packet cannot carry (fib/socket results, extension headers,
+ * other TCP options), "" if none.
  */
 static char *replay_selectors(const char *sel, uint8_t family, bool *notes,
 			      char *fields, size_t flen)
 {
-	size_t len = strlen(sel) + 32, o = 0;
+	size_t len = 2 * strlen(sel) + 64, o = 0;
+	char conv[64];
 	char *out = malloc(len);
 	const char *p;
 
@@ -453,13 +529,26 @@ static char *replay_selectors(const char *sel, uint8_t family, bool *notes,
 		o = (size_t)snprintf(out, len, "meta nfproto ipv6 ");
 	for (p = sel; *p; p++) {
 		if (*p == '[') {
-			const char *e = strchr(p, ']');
+			/* notes nest: "[free choice ... expr [ limit ... ]
+			 * #0 = 1]" ends at its own bracket */
+			const char *e = p;
+			unsigned int depth = 0;
 
-			if (!e)
+			for (; *e; e++) {
+				if (*e == '[')
+					depth++;
+				else if (*e == ']' && !--depth)
+					break;
+			}
+			if (!*e)
 				break;
-			if (!strncmp(p, "[free choice ", 13))
+			if (!strncmp(p, "[free choice ", 13)) {
 				*notes = true;
-			else if (!fields[0])
+			} else if (note_selectors(p, (size_t)(e - p + 1),
+						  conv, sizeof(conv))) {
+				o += (size_t)snprintf(out + o, len - o, "%s",
+						      conv);
+			} else if (!fields[0])
 				snprintf(fields, flen, "%.*s", (int)(e - p + 1),
 					 p);
 			p = e;

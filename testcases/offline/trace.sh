@@ -232,6 +232,61 @@ expect "$C" accept sctp chunk abort exists
 has 'policy accept'
 expect "$C" drop tcp dport 5
 
+# TCP options: the SYN carries the options the selectors name, laid out
+# one after the other (the walk steps over each; NOPs pad to 4 bytes);
+# "missing" keeps one out.  The route: "rt mtu N" is the MSS the path
+# allows; "tcp option maxseg size set rt mtu" only ever lowers the MSS
+# (a raise can stall the connection); before routing (prerouting) a
+# packet has no route, so no rt selector of a rule matches there.
+cat > "$work/tcpopt.nft" <<'NFT'
+table ip m {
+	chain pre {
+		type filter hook prerouting priority 0; policy accept;
+		rt ip nexthop 192.0.2.2 drop
+	}
+	chain fwd {
+		type filter hook forward priority 0; policy drop;
+		tcp flags syn / syn,rst tcp option maxseg size set rt mtu
+		tcp option maxseg size 1360 accept
+		tcp option maxseg size 1200 counter
+		tcp option sack-perm exists tcp option window count 9 accept
+		tcp option timestamp tsval 77 tcp option maxseg size 1000 accept
+		tcp option sack-perm missing tcp dport 7 accept
+		rt ip nexthop 10.0.0.254 tcp dport 8 accept
+		icmp type destination-unreachable ct original protocol udp accept
+	}
+}
+NFT
+T="$work/tcpopt"
+"$NFT" --offline "$T" -f "$work/tcpopt.nft" || { echo "load failed"; exit 1; }
+expect "$T" accept tcp flags syn tcp option maxseg size 1460 rt mtu 1360 \
+	hook forward
+has 'rule tcp option maxseg size 1360 accept (verdict accept)'
+# the default route's MTU is 1500: 1460 stays, 1200 is not raised
+expect "$T" drop tcp flags syn tcp option maxseg size 1460 hook forward
+expect "$T" drop tcp flags syn tcp option maxseg size 1200 rt mtu 1360 \
+	hook forward
+has 'rule tcp option maxseg size 1200 counter'
+expect "$T" accept tcp option window count 9 tcp option sack-perm exists \
+	hook forward
+expect "$T" drop tcp option window count 8 tcp option sack-perm exists \
+	hook forward
+expect "$T" accept tcp option maxseg size 1000 tcp option sack-perm exists \
+	tcp option timestamp tsval 77 tcp option window count 2 hook forward
+expect "$T" drop tcp option maxseg size 1000 tcp option timestamp tsval 78 \
+	hook forward
+expect "$T" accept tcp dport 7 tcp option maxseg size 1460 hook forward
+expect "$T" drop tcp dport 7 tcp option sack-perm exists hook forward
+expect "$T" accept tcp dport 8 rt ip nexthop 10.0.0.254 hook forward
+expect "$T" drop tcp dport 8 rt ip nexthop 10.0.0.253 hook forward
+expect "$T" accept ip daddr 192.0.2.2 hook prerouting
+has 'policy accept'
+# an ICMP error related to a UDP flow: the conntrack entry's protocol
+expect "$T" accept icmp type destination-unreachable ct state related \
+	ct original protocol udp hook forward
+expect "$T" drop icmp type destination-unreachable ct state related \
+	ct original protocol tcp hook forward
+
 # Layer 2 families.  bridge frames (selectors with "ether"/"vlan", or
 # "family bridge"): link, network and transport fields of one frame,
 # chains of a hook by priority, an 802.1Q tag in front of the IP header.

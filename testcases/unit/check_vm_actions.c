@@ -520,6 +520,146 @@ START_TEST(test_fib)
 }
 END_TEST
 
+/*
+ * rt: the route comes with the packet; none breaks the rule.  The MSS is
+ * the smaller of the route's and the reverse route's MTU less 40 (IPv4)
+ * or 60 (IPv6) bytes of headers, 536 where that leaves nothing (the
+ * kernel's nft_rt get_tcpmss()).
+ */
+START_TEST(test_rt)
+{
+	struct nftvm_pktmeta meta = { .rt_dst = true, .rt_mtu = 1500 };
+	struct nftvm_result res;
+	struct nftvm_err err;
+	struct vmb v;
+	struct pkt p;
+	int fam;
+
+	for (fam = NFPROTO_INET; fam; fam = fam == NFPROTO_INET ?
+					    NFPROTO_IPV4 : 0) {
+		teardown();
+		setup();
+		vmb_begin(&v);
+		vmb_table(&v, fam, "r", 0);
+		vmb_chain(&v, fam, "r", "fwd", NF_INET_FORWARD, 0,
+			  NF_ACCEPT, NULL);
+		/* rt mtu: meta mark set rt mtu */
+		vmb_rule(&v, fam, "r", "fwd", x_rt(NFT_RT_TCPMSS, NFT_REG_1),
+			 x_meta_set(NFT_META_MARK, NFT_REG_1));
+		/* rt ip nexthop 10.0.0.254: meta priority set 1 */
+		vmb_rule(&v, fam, "r", "fwd",
+			 x_rt(NFT_RT_NEXTHOP4, NFT_REG_1),
+			 x_cmp(NFT_REG_1, NFT_CMP_EQ,
+			       (uint8_t[]){ 10, 0, 0, 254 }, 4),
+			 x_imm(NFT_REG_2, &(uint32_t){ 1 }, 4),
+			 x_meta_set(NFT_META_PRIORITY, NFT_REG_2));
+		/* rt ipsec exists: drop */
+		vmb_rule(&v, fam, "r", "fwd", x_rt(NFT_RT_XFRM, NFT_REG_1),
+			 x_cmp(NFT_REG_1, NFT_CMP_EQ, (uint8_t[]){ 1 }, 1),
+			 x_verdict(NF_DROP, NULL));
+		ck_assert_int_eq(vmb_send(vm, &v, NULL), 0);
+
+		mk_ip4(&p, "10.0.0.1", "10.0.0.254", IPPROTO_TCP, 1, 22);
+		meta.rt_mtu = 1500;
+		meta.rt_mtu_rev = 0;
+		ck_assert_int_eq(run(vm, NF_INET_FORWARD, fam, &p, &meta,
+				     &res), NF_ACCEPT);
+		ck_assert_uint_eq(res.meta.mark, 1460);
+		/* no gateway: the nexthop is the destination */
+		ck_assert_uint_eq(res.meta.priority, 1);
+		meta.rt_nexthop[0] = 10;
+		meta.rt_nexthop[3] = 1;
+		meta.rt_mtu_rev = 1400;
+		run(vm, NF_INET_FORWARD, fam, &p, &meta, &res);
+		ck_assert_uint_eq(res.meta.mark, 1360);
+		ck_assert_uint_eq(res.meta.priority, 0);
+		memset(meta.rt_nexthop, 0, sizeof(meta.rt_nexthop));
+		/* an MTU the headers fill, or above 65535: 536 */
+		meta.rt_mtu = 40;
+		meta.rt_mtu_rev = 0;
+		run(vm, NF_INET_FORWARD, fam, &p, &meta, &res);
+		ck_assert_uint_eq(res.meta.mark, 536);
+		meta.rt_mtu = 65536;
+		run(vm, NF_INET_FORWARD, fam, &p, &meta, &res);
+		ck_assert_uint_eq(res.meta.mark, 536);
+		meta.rt_xfrm = 1;
+		ck_assert_int_eq(run(vm, NF_INET_FORWARD, fam, &p, &meta,
+				     NULL), NF_DROP);
+		meta.rt_xfrm = 0;
+		/* no route: no load matches, nothing is set */
+		meta.rt_dst = false;
+		run(vm, NF_INET_FORWARD, fam, &p, &meta, &res);
+		ck_assert_uint_eq(res.meta.mark, 0);
+		ck_assert_uint_eq(res.meta.priority, 0);
+		meta.rt_dst = true;
+		meta.rt_mtu = 1500;
+		if (fam == NFPROTO_INET) {
+			/* IPv6 in inet: 60 bytes of headers, no nexthop4 */
+			mk_ip6(&p, "2001:db8::1", "2001:db8::2",
+			       IPPROTO_TCP, 1, 22);
+			run(vm, NF_INET_FORWARD, fam, &p, &meta, &res);
+			ck_assert_uint_eq(res.meta.mark, 1440);
+			ck_assert_uint_eq(res.meta.priority, 0);
+		}
+	}
+
+	/* rt mtu only where the output route is known (nft_rt_validate) */
+	ck_assert_int_eq(load_one(vm, NFPROTO_IPV4, NF_INET_LOCAL_IN, NULL,
+				  &err, x_rt(NFT_RT_TCPMSS, NFT_REG_1)),
+			 -EOPNOTSUPP);
+	ck_assert_int_eq(load_one(vm, NFPROTO_IPV4, NF_INET_PRE_ROUTING, NULL,
+				  &err, x_rt(NFT_RT_TCPMSS, NFT_REG_1)),
+			 -EOPNOTSUPP);
+	ck_assert_int_eq(load_one(vm, NFPROTO_IPV4, NF_INET_LOCAL_IN, NULL,
+				  &err, x_rt(NFT_RT_XFRM + 1, NFT_REG_1)),
+			 -EOPNOTSUPP);
+	ck_assert_int_eq(load_one(vm, NFPROTO_IPV4, NF_INET_LOCAL_IN, NULL,
+				  &err, x_rt(256, NFT_REG_1)), -ERANGE);
+	ck_assert_int_eq(load_one(vm, NFPROTO_IPV4, NF_INET_LOCAL_IN, NULL,
+				  &err, x_rt(NFT_RT_NEXTHOP6, NFT_REG_1)), 0);
+	teardown();
+	setup();
+	ck_assert_int_eq(load_one(vm, NFPROTO_IPV4, NF_INET_POST_ROUTING,
+				  NULL, &err, x_rt(NFT_RT_TCPMSS, NFT_REG_1)),
+			 0);
+}
+END_TEST
+
+/*
+ * meta secpath: the packet came out of IPsec; only on the receive path
+ * (prerouting, input, forward; netdev ingress), as the kernel validates.
+ */
+START_TEST(test_secpath)
+{
+	struct nftvm_pktmeta meta = { .secpath = 1 };
+	struct nftvm_err err;
+	struct vmb v;
+	struct pkt p;
+
+	vmb_begin(&v);
+	vmb_table(&v, NFPROTO_INET, "s", 0);
+	vmb_chain(&v, NFPROTO_INET, "s", "in", NF_INET_LOCAL_IN, 0,
+		  NF_ACCEPT, NULL);
+	vmb_rule(&v, NFPROTO_INET, "s", "in", x_meta(NFT_META_SECPATH,
+						     NFT_REG_1),
+		 x_cmp(NFT_REG_1, NFT_CMP_EQ, (uint8_t[]){ 1 }, 1),
+		 x_verdict(NF_DROP, NULL));
+	ck_assert_int_eq(vmb_send(vm, &v, NULL), 0);
+	mk_ip4(&p, "10.0.0.1", "10.0.0.2", IPPROTO_UDP, 1, 53);
+	ck_assert_int_eq(run(vm, NF_INET_LOCAL_IN, NFPROTO_INET, &p, &meta,
+			     NULL), NF_DROP);
+	meta.secpath = 0;
+	ck_assert_int_eq(run(vm, NF_INET_LOCAL_IN, NFPROTO_INET, &p, &meta,
+			     NULL), NF_ACCEPT);
+	ck_assert_int_eq(load_one(vm, NFPROTO_IPV4, NF_INET_LOCAL_OUT, NULL,
+				  &err, x_meta(NFT_META_SECPATH, NFT_REG_1)),
+			 -EOPNOTSUPP);
+	ck_assert_int_eq(load_one(vm, NFPROTO_BRIDGE, NF_INET_LOCAL_IN, NULL,
+				  &err, x_meta(NFT_META_SECPATH, NFT_REG_1)),
+			 -EOPNOTSUPP);
+}
+END_TEST
+
 static Suite *vm_actions_suite(void)
 {
 	Suite *s = suite_create("vm_actions");
@@ -534,6 +674,8 @@ static Suite *vm_actions_suite(void)
 	tcase_add_test(tc, test_notrack);
 	tcase_add_test(tc, test_queue_dup);
 	tcase_add_test(tc, test_fib);
+	tcase_add_test(tc, test_rt);
+	tcase_add_test(tc, test_secpath);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -199,7 +199,7 @@ START_TEST(test_dump_like_kernel)
 	ck_assert_int_eq(nl_drain(), 0);
 
 	kernel_rules("d");
-	ck_assert_uint_eq(nk, 18);
+	ck_assert_uint_eq(nk, 20);
 	for (i = 0; i < nk; i++) {
 		r = vm_rule(khandle[i]);
 		ck_assert_msg(r != NULL, "no VM rule %llu",

@@ -166,6 +166,15 @@ static inline struct nftnl_expr *x_fib(uint32_t result, uint32_t flags,
 	return e;
 }
 
+static inline struct nftnl_expr *x_rt(uint32_t key, uint32_t dreg)
+{
+	struct nftnl_expr *e = nftnl_expr_alloc("rt");
+
+	nftnl_expr_set_u32(e, NFTNL_EXPR_RT_KEY, key);
+	nftnl_expr_set_u32(e, NFTNL_EXPR_RT_DREG, dreg);
+	return e;
+}
+
 /* attach one stateful expression to a dynset (the element's template) */
 static inline struct nftnl_expr *x_dynset_expr(struct nftnl_expr *dynset,
 					       struct nftnl_expr *e)
@@ -563,6 +572,11 @@ static inline void vmb_sample_ruleset(struct vmb *v)
 		 x_nat(NFT_NAT_SNAT, NFPROTO_IPV4, NFT_REG_1, NFT_REG_2, 0,
 		       NF_NAT_RANGE_PERSISTENT));
 	vmb_rule(v, NFPROTO_IPV4, "d", "post", nftnl_expr_alloc("masq"));
+	vmb_rule(v, NFPROTO_IPV4, "d", "post", x_rt(NFT_RT_TCPMSS, NFT_REG_1),
+		 x_rt(NFT_RT_NEXTHOP4, NFT_REG_2),
+		 x_rt(NFT_RT_CLASSID, NFT_REG_3), x_rt(NFT_RT_XFRM, NFT_REG_4));
+	vmb_rule(v, NFPROTO_IPV4, "d", "pre",
+		 x_meta(NFT_META_SECPATH, NFT_REG_1));
 	vmb_rule(v, NFPROTO_IPV4, "d", "pre",
 		 x_fib(NFT_FIB_RESULT_OIF, NFTA_FIB_F_SADDR | NFTA_FIB_F_IIF |
 		       NFTA_FIB_F_PRESENT, NFT_REG_1),

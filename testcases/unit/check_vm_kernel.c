@@ -47,6 +47,7 @@ struct kstate {
 static struct nftvm *vm;
 static struct kstate ks;
 static bool have_kernel;
+static const struct nftvm_pktmeta *send_meta;	/* send_both()'s, or none */
 
 static bool lo_up(void)
 {
@@ -70,6 +71,7 @@ static void setup(void)
 
 	vm = nftvm_new();
 	ck_assert_ptr_nonnull(vm);
+	send_meta = NULL;
 	have_kernel = false;
 	memset(&ks, 0, sizeof(ks));
 	ks.raw = -1;
@@ -217,7 +219,7 @@ static void send_both(struct pkt *p)
 	vp.data = copy.data;
 	vp.len = copy.len;
 	ck_assert_int_eq(nftvm_eval(vm, NF_INET_LOCAL_OUT, NFPROTO_IPV4, &vp,
-				    NULL, &res), 0);
+				    send_meta, &res), 0);
 }
 
 /* an IPv4 packet as the raw socket will send it: id set, checksums ok */
@@ -341,6 +343,94 @@ static void mk_raw_syn(struct pkt *p, uint16_t dport)
 	p->data[3] = p->len;
 	pkt_fix_csums(p, 0);
 }
+
+static bool lo_mtu(int mtu)
+{
+	struct ifreq ifr = { 0 };
+	int fd = socket(AF_INET, SOCK_DGRAM, 0);
+	bool ok;
+
+	if (fd < 0)
+		return false;
+	strcpy(ifr.ifr_name, "lo");
+	ifr.ifr_mtu = mtu;
+	ok = ioctl(fd, SIOCSIFMTU, &ifr) == 0;
+	close(fd);
+	return ok;
+}
+
+/*
+ * rt: packets the host sends to 127.0.0.1 have their route (lo, MTU 1400
+ * here, no gateway, no IPsec); the VM gets the same route in its
+ * metadata and must compute what the kernel does: the MSS (1400 less 40
+ * bytes of headers), the nexthop (the destination), and clamp a SYN's
+ * MSS to it ("tcp option maxseg size set rt mtu", with nft's byteorder),
+ * but never raise it.
+ */
+START_TEST(test_diff_rt)
+{
+	static const struct nftvm_pktmeta rt = {
+		.rt_dst = true, .rt_mtu = 1400, .rt_mtu_rev = 1400,
+	};
+	uint16_t mss_h = 1360, mss_n = htons(1360), big = htons(1500);
+	uint32_t lo = inet_addr("127.0.0.1");
+	struct nftnl_expr *bo;
+	unsigned int n;
+	struct pkt p;
+	struct vmb v;
+
+	if (!have_kernel)
+		return;
+	if (!lo_mtu(1400)) {
+		printf("SKIP: cannot set the MTU of lo\n");
+		return;
+	}
+	send_meta = &rt;
+	base(&v);
+	/* rt mtu 1360 counter; rt ip nexthop 127.0.0.1 counter; rt ipsec
+	 * missing counter; rt ip6 nexthop (never for IPv4) counter */
+	vmb_rule(&v, NFPROTO_IPV4, "d", "out", x_rt(NFT_RT_TCPMSS, NFT_REG_1),
+		 x_cmp(NFT_REG_1, NFT_CMP_EQ, &mss_h, 2), x_counter());
+	vmb_rule(&v, NFPROTO_IPV4, "d", "out",
+		 x_rt(NFT_RT_NEXTHOP4, NFT_REG_1),
+		 x_cmp(NFT_REG_1, NFT_CMP_EQ, &lo, 4), x_counter());
+	vmb_rule(&v, NFPROTO_IPV4, "d", "out", x_rt(NFT_RT_XFRM, NFT_REG_1),
+		 x_cmp(NFT_REG_1, NFT_CMP_EQ, (uint8_t[]){ 0 }, 1),
+		 x_counter());
+	vmb_rule(&v, NFPROTO_IPV4, "d", "out",
+		 x_rt(NFT_RT_NEXTHOP6, NFT_REG_1), x_counter());
+	/* tcp option maxseg size set rt mtu; then maxseg size set 1500
+	 * (a raise: ignored); tcp option maxseg size 1360 counter */
+	bo = nftnl_expr_alloc("byteorder");
+	nftnl_expr_set_u32(bo, NFTNL_EXPR_BYTEORDER_SREG, NFT_REG_1);
+	nftnl_expr_set_u32(bo, NFTNL_EXPR_BYTEORDER_DREG, NFT_REG_1);
+	nftnl_expr_set_u32(bo, NFTNL_EXPR_BYTEORDER_OP, NFT_BYTEORDER_HTON);
+	nftnl_expr_set_u32(bo, NFTNL_EXPR_BYTEORDER_LEN, 2);
+	nftnl_expr_set_u32(bo, NFTNL_EXPR_BYTEORDER_SIZE, 2);
+	vmb_rule(&v, NFPROTO_IPV4, "d", "out", X_L4PROTO(IPPROTO_TCP),
+		 x_rt(NFT_RT_TCPMSS, NFT_REG_1), bo,
+		 x_exthdr_set(2, 2, 2, NFT_REG_1));
+	vmb_rule(&v, NFPROTO_IPV4, "d", "out", X_L4PROTO(IPPROTO_TCP),
+		 x_imm(NFT_REG_1, &big, 2), x_exthdr_set(2, 2, 2, NFT_REG_1));
+	vmb_rule(&v, NFPROTO_IPV4, "d", "out",
+		 x_exthdr(NFT_EXTHDR_OP_TCPOPT, 2, 2, 2, NFT_REG_1, 0),
+		 x_cmp(NFT_REG_1, NFT_CMP_EQ, &mss_n, 2), x_counter());
+	load_both(&v);
+
+	mk_raw_syn(&p, 5001);
+	send_both(&p);
+	mk_raw(&p, IPPROTO_UDP, 3000, 53);
+	send_both(&p);
+	n = compare_counters();
+	ck_assert_uint_eq(n, 5);
+	/* handles: chain 1, guard 2, then 3.. : the loads did match */
+	ck_assert_uint_eq(rule_packets(vm, NFPROTO_IPV4, "d", "out", 3), 2);
+	ck_assert_uint_eq(rule_packets(vm, NFPROTO_IPV4, "d", "out", 4), 2);
+	ck_assert_uint_eq(rule_packets(vm, NFPROTO_IPV4, "d", "out", 5), 2);
+	ck_assert_uint_eq(rule_packets(vm, NFPROTO_IPV4, "d", "out", 6), 0);
+	ck_assert_uint_eq(rule_packets(vm, NFPROTO_IPV4, "d", "out", 9), 1);
+}
+END_TEST
 
 START_TEST(test_diff_mangle)
 {
@@ -950,6 +1040,14 @@ static int chain_text_cb(const struct nlmsghdr *nlh, void *data)
 			 "%s flags %u use %u\n", name,
 			 nftnl_chain_get_u32(c, NFTNL_CHAIN_FLAGS),
 			 nftnl_chain_get_u32(c, NFTNL_CHAIN_USE));
+		/* base chain counters, where the chain has them */
+		if (nftnl_chain_is_set(c, NFTNL_CHAIN_PACKETS))
+			snprintf(out + strlen(out), 4096 - strlen(out),
+				 "  counters packets %llu bytes %llu\n",
+				 (unsigned long long)nftnl_chain_get_u64(c,
+					NFTNL_CHAIN_PACKETS),
+				 (unsigned long long)nftnl_chain_get_u64(c,
+					NFTNL_CHAIN_BYTES));
 	}
 	nftnl_chain_free(c);
 	return MNL_CB_OK;
@@ -963,6 +1061,8 @@ static int chain_vm_reply(void *arg, const void *msg, size_t len)
 		chain_text_cb(nlh, arg);
 	return 0;
 }
+
+static char chains_seen[4096];	/* the kernel's, as last compared */
 
 /* the chains of both, as names, flags and use counts */
 static void chain_dumps_agree(void)
@@ -983,6 +1083,7 @@ static void chain_dumps_agree(void)
 	} while (ret > 0);
 	ck_assert_int_eq(ret, MNL_CB_STOP);
 	ck_assert_msg(!strcmp(kout, vout), "kernel:\n%sVM:\n%s", kout, vout);
+	strcpy(chains_seen, kout);
 }
 
 /* close the batch, send it to both; the answers must agree */
@@ -1118,6 +1219,171 @@ START_TEST(test_diff_binding)
 }
 END_TEST
 
+/* a chain message with NFTA_CHAIN_COUNTERS (@bytes < 0: packets only) */
+static void chain_counters(struct vmb *v, const char *name, int hook,
+			   uint64_t packets, int64_t bytes)
+{
+	struct nftnl_chain *c = nftnl_chain_alloc();
+	struct nlmsghdr *nlh;
+
+	nftnl_chain_set_str(c, NFTNL_CHAIN_TABLE, "d");
+	nftnl_chain_set_str(c, NFTNL_CHAIN_NAME, name);
+	if (hook >= 0) {
+		nftnl_chain_set_u32(c, NFTNL_CHAIN_HOOKNUM, hook);
+		nftnl_chain_set_s32(c, NFTNL_CHAIN_PRIO, 0);
+		nftnl_chain_set_str(c, NFTNL_CHAIN_TYPE, "filter");
+		nftnl_chain_set_u32(c, NFTNL_CHAIN_POLICY, NF_ACCEPT);
+	}
+	nftnl_chain_set_u64(c, NFTNL_CHAIN_PACKETS, packets);
+	nftnl_chain_set_u64(c, NFTNL_CHAIN_BYTES,
+			    bytes < 0 ? 0 : (uint64_t)bytes);
+	nlh = vmb_hdr(v, NFT_MSG_NEWCHAIN, NFPROTO_IPV4, NLM_F_CREATE);
+	nftnl_chain_nlmsg_build_payload(nlh, c);
+	nftnl_chain_free(c);
+	if (bytes < 0) {
+		/* drop the BYTES attribute: the last one of the nest */
+		struct nlattr *a, *n = NULL;
+
+		mnl_attr_for_each(a, nlh, sizeof(struct nfgenmsg))
+			if (mnl_attr_get_type(a) == NFTA_CHAIN_COUNTERS)
+				n = a;
+		ck_assert_ptr_nonnull(n);
+		mnl_attr_for_each_nested(a, n)
+			if (mnl_attr_get_type(a) == NFTA_COUNTER_BYTES)
+				a->nla_type = NFTA_COUNTER_PAD;
+	}
+	vmb_next(v);
+}
+
+/*
+ * Base chain counters (NFTA_CHAIN_COUNTERS, iptables' "[packets:bytes]"
+ * of a policy): created with values, counting the packets the policy
+ * takes (not those a rule accepts), replaced by an update at commit,
+ * refused on a regular chain's update (-EOPNOTSUPP) and without bytes
+ * (-EINVAL), ignored when a regular chain is created.  Answers and chain
+ * dumps (with the counters) compared with the kernel.
+ */
+START_TEST(test_diff_chain_counters)
+{
+	struct pkt p;
+	struct vmb v;
+
+	if (!have_kernel)
+		return;
+	vmb_begin(&v);
+	vmb_table(&v, NFPROTO_IPV4, "d", 0);
+	chain_counters(&v, "out", NF_INET_LOCAL_OUT, 5, 100);
+	chain_counters(&v, "reg", -1, 7, 70);
+	/* ip ttl != 77 accept (the kernel's replies); udp dport 53 accept */
+	vmb_rule(&v, NFPROTO_IPV4, "d", "out",
+		 x_payload(NFT_PAYLOAD_NETWORK_HEADER, 8, 1, NFT_REG_1),
+		 x_cmp(NFT_REG_1, NFT_CMP_NEQ, (uint8_t[]){ TTL_MARK }, 1),
+		 x_verdict(NF_ACCEPT, NULL));
+	vmb_rule(&v, NFPROTO_IPV4, "d", "out", X_L4PROTO(IPPROTO_UDP),
+		 x_verdict(NF_ACCEPT, NULL));
+	ck_assert_int_eq(bind_both(&v), 0);
+
+	mk_raw(&p, IPPROTO_TCP, 40000, 5002);
+	send_both(&p);
+	mk_raw_syn(&p, 5003);
+	send_both(&p);
+	mk_raw(&p, IPPROTO_UDP, 3000, 53);
+	send_both(&p);
+	chain_dumps_agree();
+	/* two packets met the policy: 5 + 2, 100 + 40 + 48 bytes */
+	ck_assert_msg(strstr(chains_seen, "packets 7 bytes 188"), "%s",
+		      chains_seen);
+
+	/* an update replaces the values */
+	vmb_begin(&v);
+	chain_counters(&v, "out", NF_INET_LOCAL_OUT, 1, 2);
+	ck_assert_int_eq(bind_both(&v), 0);
+	/* refused: on a regular chain; without bytes (nothing changes) */
+	vmb_begin(&v);
+	chain_counters(&v, "reg", -1, 3, 4);
+	ck_assert_int_eq(bind_both(&v), -EOPNOTSUPP);
+	vmb_begin(&v);
+	chain_counters(&v, "out", NF_INET_LOCAL_OUT, 9, -1);
+	ck_assert_int_eq(bind_both(&v), -EINVAL);
+	/* an aborted update leaves them; the policy counts on from there */
+	vmb_begin(&v);
+	chain_counters(&v, "out", NF_INET_LOCAL_OUT, 50, 5000);
+	chain_counters(&v, "reg", -1, 3, 4);
+	ck_assert_int_eq(bind_both(&v), -EOPNOTSUPP);
+	mk_raw(&p, IPPROTO_TCP, 40000, 5004);
+	send_both(&p);
+	chain_dumps_agree();
+	ck_assert_msg(strstr(chains_seen, "packets 2 bytes 42"), "%s",
+		      chains_seen);
+}
+END_TEST
+
+/* a batch: table "h", base chain "b" at @hook, chain "r" */
+static void hook_case(struct vmb *v, int hook)
+{
+	vmb_begin(v);
+	vmb_table(v, NFPROTO_IPV4, "h", 0);
+	vmb_chain(v, NFPROTO_IPV4, "h", "b", hook, 0, NF_ACCEPT, NULL);
+	vmb_chain(v, NFPROTO_IPV4, "h", "r", -1, 0, -1, NULL);
+}
+
+static void hook_case_end(struct vmb *v, int want)
+{
+	struct vmb d;
+
+	ck_assert_int_eq(bind_both(v), want);
+	vmb_begin(&d);
+	vmb_deltable(&d, NFPROTO_IPV4, "h");
+	bind_both(&d);
+}
+
+/*
+ * Expressions limited to some hooks (rt mtu: forward, output,
+ * postrouting; meta secpath: prerouting, input, forward) are checked in
+ * every chain a base chain reaches, whichever comes first, the jump or
+ * the expression (the kernel's nft_chain_validate_hooks at commit).
+ */
+START_TEST(test_diff_hook_limits)
+{
+	struct vmb v;
+
+	if (!ks.nl)
+		return;
+	/* rt mtu in r, then a jump from output: allowed */
+	hook_case(&v, NF_INET_LOCAL_OUT);
+	vmb_rule(&v, NFPROTO_IPV4, "h", "r", x_rt(NFT_RT_TCPMSS, NFT_REG_1));
+	vmb_rule(&v, NFPROTO_IPV4, "h", "b", x_verdict(NFT_JUMP, "r"));
+	hook_case_end(&v, 0);
+	/* ... from input: refused at the jump */
+	hook_case(&v, NF_INET_LOCAL_IN);
+	vmb_rule(&v, NFPROTO_IPV4, "h", "r", x_rt(NFT_RT_TCPMSS, NFT_REG_1));
+	vmb_rule(&v, NFPROTO_IPV4, "h", "b", x_verdict(NFT_JUMP, "r"));
+	hook_case_end(&v, -EOPNOTSUPP);
+	/* the jump first, then rt mtu in r: refused at the rt rule */
+	hook_case(&v, NF_INET_LOCAL_IN);
+	vmb_rule(&v, NFPROTO_IPV4, "h", "b", x_verdict(NFT_JUMP, "r"));
+	vmb_rule(&v, NFPROTO_IPV4, "h", "r", x_rt(NFT_RT_TCPMSS, NFT_REG_1));
+	hook_case_end(&v, -EOPNOTSUPP);
+	/* rt nexthop has no limit */
+	hook_case(&v, NF_INET_LOCAL_IN);
+	vmb_rule(&v, NFPROTO_IPV4, "h", "b", x_verdict(NFT_JUMP, "r"));
+	vmb_rule(&v, NFPROTO_IPV4, "h", "r",
+		 x_rt(NFT_RT_NEXTHOP4, NFT_REG_1));
+	hook_case_end(&v, 0);
+	/* meta secpath through a jump: from input yes, from output no */
+	hook_case(&v, NF_INET_LOCAL_IN);
+	vmb_rule(&v, NFPROTO_IPV4, "h", "b", x_verdict(NFT_JUMP, "r"));
+	vmb_rule(&v, NFPROTO_IPV4, "h", "r",
+		 x_meta(NFT_META_SECPATH, NFT_REG_1));
+	hook_case_end(&v, 0);
+	hook_case(&v, NF_INET_POST_ROUTING);
+	vmb_rule(&v, NFPROTO_IPV4, "h", "b", x_verdict(NFT_JUMP, "r"));
+	vmb_rule(&v, NFPROTO_IPV4, "h", "r",
+		 x_meta(NFT_META_SECPATH, NFT_REG_1));
+	hook_case_end(&v, -EOPNOTSUPP);
+}
+END_TEST
+
 static Suite *vm_kernel_suite(void)
 {
 	Suite *s = suite_create("vm_kernel");
@@ -1126,11 +1392,14 @@ static Suite *vm_kernel_suite(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_diff_stateful);
 	tcase_add_test(tc, test_diff_mangle);
+	tcase_add_test(tc, test_diff_rt);
 	tcase_add_test(tc, test_diff_ip6);
 	tcase_add_test(tc, test_diff_sctp);
 	tcase_add_test(tc, test_diff_destroy);
 	tcase_add_test(tc, test_diff_objupdate);
 	tcase_add_test(tc, test_diff_binding);
+	tcase_add_test(tc, test_diff_chain_counters);
+	tcase_add_test(tc, test_diff_hook_limits);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -116,6 +116,26 @@ struct nftvm_pktmeta {
 	char	fib_oifname[2][16];
 	__u32	fib_type[2];
 	/*
+	 * The packet's route (the kernel's skb dst) for the rt expression:
+	 * @rt_dst false for none (a received packet before the routing
+	 * step: prerouting, ingress): every rt load then does not match.
+	 * @rt_classid: the route's realm; @rt_nexthop: its gateway (IPv4
+	 * in the first 4 bytes), all zero for a directly connected
+	 * destination (the nexthop is then the packet's destination
+	 * address); @rt_mtu: the route's MTU; @rt_mtu_rev: the MTU of the
+	 * route back to the packet's source address (0: no such route),
+	 * for "rt mtu" (TCP MSS); @rt_xfrm: the route has an IPsec
+	 * transform ("rt ipsec exists").
+	 */
+	bool	rt_dst;
+	__u8	rt_xfrm;
+	/* the packet came out of IPsec ("meta secpath exists") */
+	__u8	secpath;
+	__u32	rt_classid;
+	__u8	rt_nexthop[16];
+	__u32	rt_mtu;
+	__u32	rt_mtu_rev;
+	/*
 	 * The link-layer header in front of an ip/ip6/inet packet (the
 	 * kernel's MAC header of a received packet: 14 bytes of Ethernet
 	 * on veth or lo), @ll_len 0 for none (packets the host sends):
