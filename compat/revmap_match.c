@@ -27,6 +27,7 @@ enum rv_how {
 	RV_CTSTATUS,	/* -m conntrack --ctstatus, --ctstate SNAT,DNAT */
 	RV_MAC,		/* -m mac --mac-source 58:94:6b:... */
 	RV_ETHER_DEP,	/* meta iiftype ether: the dependency of -m mac */
+	RV_POLICY,	/* -m policy --dir DIR --pol ipsec|none */
 };
 
 /**
@@ -93,6 +94,10 @@ static const struct rv_field_map rv_fields[] = {
 	{ "ether saddr", __RV_IP_MAX, RV_MAC, "mac", "mac-source" },
 	{ "icmp type", __RV_IP_MAX, RV_NUMERIC, "icmp", "icmp-type" },
 	{ "icmpv6 type", __RV_IP_MAX, RV_NUMERIC, "icmp6", "icmpv6-type" },
+	/* xlate's -m policy: the packet's secpath on the way in, the
+	 * route's xfrm state on the way out (@opt: the direction) */
+	{ "meta ipsec", __RV_IP_MAX, RV_POLICY, "policy", "in" },
+	{ "rt ipsec", __RV_IP_MAX, RV_POLICY, "policy", "out" },
 };
 
 /* ct state bits in the order iptables prints them. */
@@ -382,6 +387,16 @@ static bool rv_value(struct rv_ctx *c, const struct rv_field_map *m,
 		fprintf(c->m, " %s--%s %s", rv_neg(inv), m->opt, text);
 		free(text);
 		return true;
+	case RV_POLICY:	/* "exists" is --pol ipsec, "missing" --pol none */
+		multi = !inv && (!strcmp(text, "exists") ||
+				 !strcmp(text, "missing"));
+		if (multi) {
+			rv_match_open(c, m->match);
+			fprintf(c->m, " --dir %s --pol %s", m->opt,
+				text[0] == 'e' ? "ipsec" : "none");
+		}
+		free(text);
+		return multi;
 	case RV_FLAG:	/* "& 8191 != 0" is -f, "== 0" is ! -f */
 		free(text);
 		return rv_ip_set(c, m->ip, strdup(""), !inv);

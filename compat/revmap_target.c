@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Reverse map of statements: verdicts, targets (LOG, REJECT, NAT,
- * CT --notrack) and limit, as iptables' target/match options. Facts in
+ * CT --notrack, TCPMSS) and limit, as iptables' target/match options. Facts in
  * tables: the verdict words, the reject codes per family, the limit
  * units.
  */
@@ -271,6 +271,27 @@ static bool rv_set(struct rv_ctx *c, const struct stmt *s, bool ct)
 	return ok;
 }
 
+/*
+ * "tcp option maxseg size set 1400" (TCPMSS --set-mss) and "... set rt
+ * mtu" (TCPMSS --clamp-mss-to-pmtu), as xlate writes them.
+ */
+static bool rv_tcpmss(struct rv_ctx *c, const struct stmt *s)
+{
+	char *lhs = rv_expr_text(s->payload.lhs);
+	char *val = rv_expr_text(s->payload.val);
+	bool ok = false;
+
+	if (lhs && val && !strcmp(lhs, "tcp option maxseg size")) {
+		if (!strcmp(val, "rt mtu"))
+			ok = rv_target(c, "%s", " -j TCPMSS --clamp-mss-to-pmtu");
+		else if (s->payload.val->kind == EXPR_VALUE)
+			ok = rv_target(c, " -j TCPMSS --set-mss %s", val);
+	}
+	free(lhs);
+	free(val);
+	return ok;
+}
+
 bool rv_stmt(struct rv_ctx *c, const struct stmt *s)
 {
 	switch (s->kind) {
@@ -294,6 +315,8 @@ bool rv_stmt(struct rv_ctx *c, const struct stmt *s)
 		return rv_target(c, "%s", " -j CT --notrack");
 	case STMT_SET:
 		return rv_state_set(c, s);
+	case STMT_EXTHDR:
+		return rv_tcpmss(c, s);
 	default:
 		return false;
 	}

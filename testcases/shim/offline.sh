@@ -230,6 +230,19 @@ cat > "$work/stock.rules" <<'EOF'
 -A INPUT -m recent --rcheck --seconds 30 --name T -j DROP
 -A FORWARD -m conntrack --ctstate DNAT -j ACCEPT
 -A FORWARD -m conntrack --ctstatus SEEN_REPLY -j ACCEPT
+-A INPUT -m policy --dir in --pol ipsec -j ACCEPT
+-A INPUT -s 10.0.0.0/8 -m policy --dir in --pol none -j DROP
+-A OUTPUT -m policy --dir out --pol ipsec -j ACCEPT
+-A OUTPUT -m policy --dir out --pol none -j ACCEPT
+COMMIT
+*mangle
+:PREROUTING ACCEPT [0:0]
+:INPUT ACCEPT [0:0]
+:FORWARD ACCEPT [0:0]
+:OUTPUT ACCEPT [0:0]
+:POSTROUTING ACCEPT [0:0]
+-A FORWARD -p tcp -m tcp --tcp-flags SYN,RST SYN -j TCPMSS --clamp-mss-to-pmtu
+-A FORWARD -o eth0 -p tcp -m tcp --tcp-flags SYN,RST SYN -j TCPMSS --set-mss 1360
 COMMIT
 EOF
 if unshare -n true 2>/dev/null && command -v iptables-nft-restore \
