@@ -163,7 +163,7 @@ static void nft_error(struct location *loc, struct parser_state *state,
 %type <string> identifier string time_arg obj_comment
 %type <kw> field_name key_name kw_value opt_name kw_ident opt_field
 %type <table> table_block table_body
-%type <chain> chain_block chain_body
+%type <chain> chain_block chain_body chain_anon
 %type <set> set_block set_body
 %type <obj> counter_body quota_body limit_body quota_config limit_config
 %type <obj> counter_block quota_block limit_block secmark_block
@@ -176,7 +176,8 @@ static void nft_error(struct location *loc, struct parser_state *state,
 %type <stmt> nat_args nat_target
 %type <stmt> tproxy_stmt queue_stmt queue_base dup_stmt fwd_stmt set_stmt
 %type <stmt> objref_stmt connlimit_stmt synproxy_stmt synproxy_cfg flow_stmt
-%type <stmt> last_stmt assign_stmt elem_stmt
+%type <stmt> last_stmt assign_stmt elem_stmt chain_stmt
+%type <val> chain_stmt_type
 %type <expr> expr primary selector payload_sel exthdr_sel meta_sel
 %type <expr> ct_sel rt_sel socket_sel osf_sel fib_sel numgen_sel
 %type <expr> hash_sel xfrm_sel verdict_expr chain_target

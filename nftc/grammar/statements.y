@@ -44,6 +44,52 @@ chain_target	:	identifier	{ $$ = sym_expr(&@1, $1); }
 			}
 		;
 
+/*
+ * An anonymous chain, "jump { RULE; ... }": bound to the rule that
+ * jumps to it. Its rules need a separator each, as in stock; it is
+ * numbered (chain id) before the chains nested in it.
+ */
+chain_stmt	:	chain_stmt_type chain_anon '{' subchain_block '}'
+			{
+				struct expr *v = verdict_expr_alloc(&@$, $1, NULL);
+
+				state->scope_depth--;
+				$2->location = @$;
+				v->verdict.chain_id = $2->handle.chain_id;
+				$$ = stmt_alloc(&@$, STMT_CHAIN);
+				$$->chain.chain = $2;
+				$$->chain.verdict = v;
+			}
+		;
+
+chain_stmt_type	:	JUMP	{ $$ = NFT_JUMP; }
+		|	GOTO	{ $$ = NFT_GOTO; }
+		;
+
+chain_anon	:	%empty
+			{
+				/*
+				 * stock: a table, a chain and one anonymous
+				 * chain; it parses on without more errors
+				 */
+				if (state->scope_depth >= PARSER_SCOPE_MAX)
+					erec_error(state->erq, &@$,
+						   "too many levels of nesting");
+				$$ = chain_alloc();
+				$$->handle.chain_id = ++state->chain_ids;
+				state->scope_depth++;
+			}
+		;
+
+/* The chain being filled is chain_anon's value, two symbols back. */
+subchain_block	:	%empty
+		|	subchain_block stmt_sep
+		|	subchain_block rule stmt_sep
+			{
+				list_add_tail(&$2->list, &$<chain>-1->rules);
+			}
+		;
+
 verdict_stmt	:	verdict_expr
 			{
 				$$ = verdict_stmt_alloc(&@$, $1);
