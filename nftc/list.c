@@ -197,7 +197,8 @@ static int chain_cb(const struct nlmsghdr *nlh, void *data)
 		chain_free(c);
 		return MNL_CB_OK;
 	}
-	list_add_tail(&c->list, &t->chains);
+	list_add_tail(&c->list, (c->flags & NFT_CHAIN_BINDING) ?
+				&t->bound : &t->chains);
 	return MNL_CB_OK;
 }
 
@@ -318,6 +319,9 @@ static void rule_cb_parsed(struct dump_ctx *d, const struct nftnl_rule *nlr)
 			       nftnl_rule_get_u32(nlr, NFTNL_RULE_FAMILY),
 			       nftnl_rule_get_str(nlr, NFTNL_RULE_TABLE));
 		c = chain_find(t, nftnl_rule_get_str(nlr, NFTNL_RULE_CHAIN));
+		if (!c)
+			c = nftc_bound_find(t, nftnl_rule_get_str(nlr,
+							NFTNL_RULE_CHAIN));
 	}
 	if (!c)
 		return;
@@ -350,6 +354,7 @@ static void rule_cb_parsed(struct dump_ctx *d, const struct nftnl_rule *nlr)
 		return;
 	}
 	/* streamed: printed and gone, so memory stays flat */
+	nftc_bind_rule(t, r);
 	ifname_rule(r);
 	fputs("\t\t", d->stream->f);
 	nftc_print_rule(d->stream, r);
@@ -489,6 +494,7 @@ static int dump_all(struct dump_ctx *d, uint32_t family, bool rules)
 		{ NFT_MSG_GETOBJ,	obj_cb },
 		{ NFT_MSG_GETFLOWTABLE,	flowtable_cb },
 	};
+	struct table *t;
 	unsigned int i;
 	int ret;
 
@@ -510,6 +516,9 @@ static int dump_all(struct dump_ctx *d, uint32_t family, bool rules)
 	if (!rules)
 		return 0;
 	ret = dump_simple(d, NFT_MSG_GETRULE, family, rule_cb);
+	if (ret == 0 || ret == -ENOENT)
+		list_for_each_entry(t, &d->rs->tables, list)
+			nftc_bind_table(t);
 	return ret == -ENOENT ? 0 : ret;
 }
 
@@ -659,6 +668,8 @@ static void ifname_expr(struct expr *e)
 
 static void ifname_stmt(struct stmt *s)
 {
+	struct rule *r;
+
 	switch (s->kind) {
 	case STMT_EXPRESSION:
 	case STMT_VERDICT:
@@ -681,6 +692,11 @@ static void ifname_stmt(struct stmt *s)
 		break;
 	case STMT_OBJREF:
 		ifname_expr(s->objref.expr);
+		break;
+	case STMT_CHAIN:
+		if (s->chain.chain)
+			list_for_each_entry(r, &s->chain.chain->rules, list)
+				ifname_rule(r);
 		break;
 	default:
 		break;
@@ -1206,6 +1222,28 @@ static int stream_rules(struct dump_ctx *d, struct table *t, struct chain *c)
 	return ret == -ENOENT ? 0 : ret;
 }
 
+/*
+ * The rules of @t's bound chains, kept (not printed): the rules that
+ * jump to them print them inside.
+ */
+static int stream_bound(struct dump_ctx *d, struct table *t)
+{
+	struct output_ctx *stream = d->stream;
+	struct chain *c;
+	int ret = 0;
+
+	d->stream = NULL;
+	list_for_each_entry(c, &t->bound, list) {
+		ret = stream_rules(d, t, c);
+		if (ret < 0)
+			break;
+	}
+	d->stream = stream;
+	if (ret == 0)
+		nftc_bind_table(t);
+	return ret;
+}
+
 static int stream_chain(struct dump_ctx *d, struct output_ctx *octx,
 			struct table *t, struct chain *c)
 {
@@ -1253,8 +1291,11 @@ static int stream_table(struct dump_ctx *d, struct output_ctx *octx,
 	put_open(octx->f, buf, len, 2);		/* "}\n" */
 	free(buf);
 	delim = table_has_blocks(t) ? "\n" : "";
+	ret = stream_bound(d, t);
 	d->stream_table = t;
 	list_for_each_entry(c, &t->chains, list) {
+		if (ret < 0)
+			break;
 		fputs(delim, octx->f);
 		ret = stream_chain(d, octx, t, c);
 		if (ret < 0)
@@ -1297,6 +1338,9 @@ static int list_streamed(struct nftc_ctx *ctx, const struct cmd *cmd,
 	c = chain_find(t, cmd->handle.chain.name);
 	if (!c)
 		return not_found(ctx, cmd, &cmd->handle.chain);
+	ret = stream_bound(d, t);
+	if (ret < 0)
+		return ret;
 	table_open(octx, t);
 	ret = stream_chain(d, octx, t, c);
 	fputs("}\n", octx->f);

@@ -62,6 +62,8 @@ struct table {
 	struct list_head	sets;
 	struct list_head	objs;
 	struct list_head	flowtables;
+	/* a kernel dump's anonymous chains (NFT_CHAIN_BINDING) */
+	struct list_head	bound;
 	uint32_t		flags;		/* NFT_TABLE_F_* */
 	char			*comment;
 	unsigned int		refcnt;
