@@ -140,6 +140,8 @@ static int stmt_evaluate_chain(struct eval_ctx *ctx, struct stmt *stmt)
 		return stmt_error(ctx, &stmt->location, "out of memory");
 	*save = *ctx;
 	c->flags |= NFT_CHAIN_BINDING;
+	c->bound_rule = outer;
+	c->bound_stmt = stmt;
 	c->handle.family = outer->handle.family;
 	free(c->handle.table.name);
 	c->handle.table.name = name_dup(outer->handle.table.name);
@@ -151,8 +153,11 @@ static int stmt_evaluate_chain(struct eval_ctx *ctx, struct stmt *stmt)
 		r->handle.chain.name = NULL;
 		r->handle.chain_id = c->handle.chain_id;
 		ctx->chain = NULL;
-		if (rule_evaluate(ctx, r) < 0)
+		/* stock stops at the chain's first wrong rule */
+		if (rule_evaluate(ctx, r) < 0) {
 			ret = -1;
+			break;
+		}
 	}
 	ctx->chain = save->chain;
 	ctx->rule = save->rule;

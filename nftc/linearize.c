@@ -221,6 +221,9 @@ static int lin_chain_devices(struct nftnl_chain *c, const struct expr *devs)
 	return 0;
 }
 
+static int lin_anon_sets(struct lin_cmd_ctx *ctx, const struct rule *rule,
+			 const struct stmt *upto);
+
 /*
  * An anonymous chain: table, chain id and NFT_CHAIN_BINDING, in that
  * order, as stock writes it (its debug line shows the family only).
@@ -231,6 +234,10 @@ static int lin_chain_bound_add(struct lin_cmd_ctx *ctx, uint16_t flags)
 	struct nftnl_chain *c;
 	struct nlmsghdr *nlh;
 
+	if (cmd->chain->bound_rule &&
+	    lin_anon_sets(ctx, cmd->chain->bound_rule,
+			  cmd->chain->bound_stmt) < 0)
+		return -1;
 	if (ctx->debug_out) {
 		c = nftnl_chain_alloc();
 		if (!c)
@@ -482,15 +489,28 @@ static void lin_collect_stmt(struct lin_set_vec *v, const struct stmt *s)
 	}
 }
 
-static int lin_anon_sets(struct lin_cmd_ctx *ctx, const struct rule *rule)
+/*
+ * The anonymous sets of @rule's statements after its last anonymous
+ * chain before @upto (NULL: the end): stock sends them as it meets them,
+ * a bound chain and its rules after the sets before it.
+ */
+static int lin_anon_sets(struct lin_cmd_ctx *ctx, const struct rule *rule,
+			 const struct stmt *upto)
 {
 	struct lin_set_vec v = { 0 };
 	const struct stmt *s;
 	unsigned int i;
 	int ret = 0;
 
-	list_for_each_entry(s, &rule->stmts, list)
+	list_for_each_entry(s, &rule->stmts, list) {
+		if (s == upto)
+			break;
+		if (s->kind == STMT_CHAIN) {
+			v.n = 0;	/* sent before that chain */
+			continue;
+		}
 		lin_collect_stmt(&v, s);
+	}
 	if (v.nomem) {
 		free(v.sets);
 		return lin_nomem(ctx);
@@ -640,7 +660,7 @@ static int lin_rule_add(struct lin_cmd_ctx *ctx, uint16_t flags)
 	struct nlmsghdr *nlh;
 	int ret;
 
-	if (lin_anon_sets(ctx, rule) < 0)
+	if (lin_anon_sets(ctx, rule, NULL) < 0)
 		return -1;
 	nftc_batch_set_source(ctx->batch, cmd, &rule->location);
 	nlh = batch_obj_begin(ctx->batch, NFT_MSG_NEWRULE, flags, family);
