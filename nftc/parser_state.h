@@ -118,6 +118,9 @@ void parser_state_init(struct parser_state *state, struct nftc_ctx *nft,
 void parser_state_fini(struct parser_state *state);
 /* A complete top-level command; -1: stop parsing (pipeline gave up). */
 int parser_cmd_done(struct parser_state *state, struct cmd *cmd);
+/* parser_decl.c: a chain name stock scans as a keyword: -1, error queued */
+int parser_chain_name(struct parser_state *state, const char *name,
+		      const struct location *loc, const char *expecting);
 struct symbol *symbol_lookup(struct parser_state *state, const char *name);
 int symbol_bind(struct parser_state *state, const char *name,
 		struct expr *expr);

@@ -50,6 +50,10 @@ table_line	:	FLAGS STRING
 			}
 		|	CHAIN identifier
 			{
+				/* a mid-rule action: recovery frees $2 */
+				if (parser_chain_name(state, $2, &@2,
+						      "string") < 0)
+					YYERROR;
 				pipeline_chain_begin(state->pipe, $<table>0, $2,
 						     &@2);
 			}

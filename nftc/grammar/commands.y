@@ -662,6 +662,13 @@ table_spec	:	family_opt identifier
 
 chain_spec	:	table_spec identifier
 			{
+				if (parser_chain_name(state, $2, &@2,
+						      "string") < 0) {
+					handle_free($1);
+					free($1);
+					free($2);
+					YYERROR;
+				}
 				$$ = $1;
 				$$->chain.name = $2;
 				$$->chain.location = @2;

@@ -35,7 +35,14 @@ verdict_expr	:	ACCEPT
 			}
 		;
 
-chain_target	:	identifier	{ $$ = sym_expr(&@1, $1); }
+chain_target	:	identifier
+			{
+				if (parser_chain_name(state, $1, &@1, "'{'") < 0) {
+					free($1);
+					YYERROR;
+				}
+				$$ = sym_expr(&@1, $1);
+			}
 		|	VARIABLE
 			{
 				$$ = var_expr(state, &@1, $1);
