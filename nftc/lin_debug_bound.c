@@ -36,7 +36,8 @@ static bool has_chain_ids(const struct nlattr *a, const struct nlattr *end,
 		type = a->nla_type & NLA_TYPE_MASK;
 		if (depth == 0 && type == NFTA_RULE_CHAIN_ID)
 			return true;
-		if (depth == 5 && path == 0x1222 && type == NFTA_VERDICT_CHAIN_ID)
+		if (depth == 5 && path == 0x1222 &&
+		    type == NFTA_VERDICT_CHAIN_ID)
 			return true;
 		if (!(a->nla_type & NLA_F_NESTED) || depth > 4)
 			continue;

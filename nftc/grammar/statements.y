@@ -37,7 +37,8 @@ verdict_expr	:	ACCEPT
 
 chain_target	:	identifier
 			{
-				if (parser_chain_name(state, $1, &@1, "'{'") < 0) {
+				if (parser_chain_name(state, $1, &@1,
+						      "'{'") < 0) {
 					free($1);
 					YYERROR;
 				}
@@ -58,8 +59,9 @@ chain_target	:	identifier
  */
 chain_stmt	:	chain_stmt_type chain_anon '{' subchain_block '}'
 			{
-				struct expr *v = verdict_expr_alloc(&@$, $1, NULL);
+				struct expr *v;
 
+				v = verdict_expr_alloc(&@$, $1, NULL);
 				state->scope_depth--;
 				$2->location = @$;
 				v->verdict.chain_id = $2->handle.chain_id;
@@ -80,8 +82,8 @@ chain_anon	:	%empty
 				 * chain; it parses on without more errors
 				 */
 				if (state->scope_depth >= PARSER_SCOPE_MAX)
-					erec_error(state->erq, &@$,
-						   "too many levels of nesting");
+					erec_error(state->erq, &@$, "too many "
+						   "levels of nesting");
 				$$ = chain_alloc();
 				$$->handle.chain_id = ++state->chain_ids;
 				state->scope_depth++;
