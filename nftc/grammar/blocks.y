@@ -48,12 +48,8 @@ table_line	:	FLAGS STRING
 				free($<table>0->comment);
 				$<table>0->comment = $2;
 			}
-		|	CHAIN identifier
+		|	CHAIN chain_name
 			{
-				/* a mid-rule action: recovery frees $2 */
-				if (parser_chain_name(state, $2, &@2,
-						      "string") < 0)
-					YYERROR;
 				pipeline_chain_begin(state->pipe, $<table>0, $2,
 						     &@2);
 			}

@@ -160,7 +160,7 @@ static void nft_error(struct location *loc, struct parser_state *state,
 %type <handle> table_spec chain_spec rule_position set_spec
 %type <handle> family_unspec_spec
 %type <val> family family_opt nat_family
-%type <string> identifier string time_arg obj_comment
+%type <string> identifier string time_arg obj_comment chain_name
 %type <kw> field_name key_name kw_value opt_name kw_ident opt_field
 %type <table> table_block table_body
 %type <chain> chain_block chain_body chain_anon
@@ -295,6 +295,37 @@ value		:	rhs
 identifier	:	STRING
 		|	QUOTED_STRING
 		|	kw_ident	{ $$ = strdup($1); }
+		;
+
+/*
+ * A chain name: stock 1.0.6 takes a plain word only, none of its
+ * keywords there, nothing quoted (its syntax error, "expecting string").
+ */
+chain_name	:	STRING
+			{
+				if (parser_chain_name(state, $1, &@1,
+						      "string") < 0) {
+					free($1);
+					YYERROR;
+				}
+				$$ = $1;
+			}
+		|	QUOTED_STRING
+			{
+				$$ = NULL;
+				free($1);
+				erec_error(state->erq, &@1, "syntax error, "
+					   "unexpected quoted string, "
+					   "expecting string");
+				YYERROR;
+			}
+		|	kw_ident
+			{
+				if (parser_chain_name(state, $1, &@1,
+						      "string") < 0)
+					YYERROR;
+				$$ = strdup($1);
+			}
 		;
 
 /* Keywords that are also common object names. */
@@ -660,15 +691,8 @@ table_spec	:	family_opt identifier
 			}
 		;
 
-chain_spec	:	table_spec identifier
+chain_spec	:	table_spec chain_name
 			{
-				if (parser_chain_name(state, $2, &@2,
-						      "string") < 0) {
-					handle_free($1);
-					free($1);
-					free($2);
-					YYERROR;
-				}
 				$$ = $1;
 				$$->chain.name = $2;
 				$$->chain.location = @2;

@@ -35,14 +35,29 @@ verdict_expr	:	ACCEPT
 			}
 		;
 
-chain_target	:	identifier
+/* as chain_name, but stock expects an anonymous chain's '{' here */
+chain_target	:	STRING
 			{
-				if (parser_chain_name(state, $1, &@1,
-						      "'{'") < 0) {
+				if (parser_chain_name(state, $1, &@1, "'{'") < 0) {
 					free($1);
 					YYERROR;
 				}
 				$$ = sym_expr(&@1, $1);
+			}
+		|	QUOTED_STRING
+			{
+				$$ = NULL;
+				free($1);
+				erec_error(state->erq, &@1, "syntax error, "
+					   "unexpected quoted string, "
+					   "expecting '{'");
+				YYERROR;
+			}
+		|	kw_ident
+			{
+				if (parser_chain_name(state, $1, &@1, "'{'") < 0)
+					YYERROR;
+				$$ = sym_expr(&@1, strdup($1));
 			}
 		|	VARIABLE
 			{

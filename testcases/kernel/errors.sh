@@ -67,6 +67,8 @@ add rule ip t cc sctp chunk data tsn set 1
 add rule ip t cc sctp chunk foo exists
 add rule ip t cc sctp chunk init-ack a-rwnd 0x1ffffffff
 add chain ip t fwd
+add chain ip t "quoted"
+add rule ip t cc jump "cc"
 add rule ip t fwd accept
 add rule ip t cc jump accept
 add rule ip t cc jump { jump { accept; }; }
