@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <arpa/inet.h>
 #include <libmnl/libmnl.h>
 #include <linux/netfilter/nfnetlink.h>
 #include <linux/netfilter/nf_tables.h>
@@ -52,6 +53,18 @@ static bool has_chain_ids(const struct nlattr *a, const struct nlattr *end,
 	return false;
 }
 
+/* A chain id as the name of the chain it stands for, "__chainID". */
+static void put_id_name(struct nlmsghdr *nlh, uint16_t type,
+			const struct nlattr *id)
+{
+	char name[32];
+	uint32_t v;
+
+	memcpy(&v, (const char *)id + NLA_HDRLEN, sizeof(v));
+	snprintf(name, sizeof(name), "__chain%u", ntohl(v));
+	lin_attr_put_strz(nlh, type, name);
+}
+
 /*
  * Copy the attributes [@a, @end) to @nlh: depth 0 is the rule, 1 the
  * expression list, 2 an expression, 3 its data, 4 the immediate's data
@@ -60,7 +73,7 @@ static bool has_chain_ids(const struct nlattr *a, const struct nlattr *end,
  */
 static void copy_attrs(struct nlmsghdr *nlh, const struct nlattr *a,
 		       const struct nlattr *end, unsigned int depth,
-		       uint16_t path)
+		       uint16_t path, bool named)
 {
 	const struct nlattr *c;
 	struct nlattr *nest;
@@ -70,11 +83,18 @@ static void copy_attrs(struct nlmsghdr *nlh, const struct nlattr *a,
 	     a = (const struct nlattr *)((const char *)a +
 					 NLA_ALIGN(a->nla_len))) {
 		type = a->nla_type & NLA_TYPE_MASK;
-		if (depth == 0 && type == NFTA_RULE_CHAIN_ID)
+		if (depth == 0 && type == NFTA_RULE_CHAIN_ID) {
+			if (named)
+				put_id_name(nlh, NFTA_RULE_CHAIN, a);
 			continue;
+		}
 		if (depth == 5 && path == 0x1222 &&
 		    type == NFTA_VERDICT_CHAIN_ID) {
-			lin_attr_put_strz(nlh, NFTA_VERDICT_CHAIN, BOUND_NAME);
+			if (named)
+				put_id_name(nlh, NFTA_VERDICT_CHAIN, a);
+			else
+				lin_attr_put_strz(nlh, NFTA_VERDICT_CHAIN,
+						  BOUND_NAME);
 			continue;
 		}
 		if (!(a->nla_type & NLA_F_NESTED) || depth > 4 ||
@@ -87,7 +107,7 @@ static void copy_attrs(struct nlmsghdr *nlh, const struct nlattr *a,
 		c = (const struct nlattr *)((const char *)a + NLA_HDRLEN);
 		copy_attrs(nlh, c, (const struct nlattr *)((const char *)a +
 							   a->nla_len),
-			   depth + 1, depth ? (path << 4) | type : 0);
+			   depth + 1, depth ? (path << 4) | type : 0, named);
 		lin_nest_end(nlh, nest);
 	}
 }
@@ -130,7 +150,7 @@ int lin_rule_debug_bound(FILE *out, const struct nlmsghdr *nlh,
 		return -ENOMEM;
 	memcpy(copy, nlh, hdr);
 	copy->nlmsg_len = hdr;
-	copy_attrs(copy, first, end, 0, 0);
+	copy_attrs(copy, first, end, 0, 0, false);
 	mem = open_memstream(&text, &len);
 	if (!mem) {
 		free(copy);
@@ -143,4 +163,34 @@ int lin_rule_debug_bound(FILE *out, const struct nlmsghdr *nlh,
 	free(text);
 	free(copy);
 	return ret;
+}
+
+/**
+ * nftc_rule_msg_named - rule message @nlh with the chains it names by
+ * id (NFTA_RULE_CHAIN_ID, NFTA_VERDICT_CHAIN_ID) named "__chainID"
+ * instead, for libnftnl to read (a batch read as the kernel would store
+ * it); NULL when it names none or without memory (*@err -ENOMEM)
+ */
+struct nlmsghdr *nftc_rule_msg_named(const struct nlmsghdr *nlh, int *err)
+{
+	size_t hdr = MNL_NLMSG_HDRLEN + MNL_ALIGN(sizeof(struct nfgenmsg));
+	const struct nlattr *first = (const struct nlattr *)
+				     ((const char *)nlh + hdr);
+	const struct nlattr *end = (const struct nlattr *)
+				   ((const char *)nlh + nlh->nlmsg_len);
+	struct nlmsghdr *copy;
+
+	*err = 0;
+	if (!has_chain_ids(first, end, 0, 0))
+		return NULL;
+	/* a name is at most 20 bytes more than its 8-byte id */
+	copy = calloc(1, 4 * (size_t)nlh->nlmsg_len + MNL_SOCKET_BUFFER_SIZE);
+	if (!copy) {
+		*err = -ENOMEM;
+		return NULL;
+	}
+	memcpy(copy, nlh, hdr);
+	copy->nlmsg_len = hdr;
+	copy_attrs(copy, first, end, 0, 0, true);
+	return copy;
 }

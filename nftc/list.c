@@ -9,6 +9,7 @@
  */
 #include <config.h>
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -189,6 +190,15 @@ static int chain_cb(const struct nlmsghdr *nlh, void *data)
 		return MNL_CB_ERROR;
 	if (nftnl_chain_nlmsg_parse(nlh, nlc) == 0)
 		c = nftc_delinearize_chain(nlc);
+	/* an anonymous chain of a batch: named as its rules will be */
+	if (c && !c->handle.chain.name &&
+	    nftnl_chain_is_set(nlc, NFTNL_CHAIN_ID)) {
+		char name[32];
+
+		snprintf(name, sizeof(name), "__chain%u",
+			 nftnl_chain_get_u32(nlc, NFTNL_CHAIN_ID));
+		c->handle.chain.name = strdup(name);
+	}
 	nftnl_chain_free(nlc);
 	if (!c)
 		return MNL_CB_OK;
@@ -806,6 +816,8 @@ static int batch_setelem(struct batch_rd *b, const struct nlmsghdr *msg)
 static int batch_rule(struct batch_rd *b, const struct nlmsghdr *nlh)
 {
 	struct nftnl_rule *r, **n;
+	struct nlmsghdr *named;
+	int err, ret;
 
 	if (b->nrules == b->cap) {
 		b->cap = b->cap ? b->cap * 2 : 64;
@@ -817,7 +829,15 @@ static int batch_rule(struct batch_rd *b, const struct nlmsghdr *nlh)
 	r = nftnl_rule_alloc();
 	if (!r)
 		return -ENOMEM;
-	if (nftnl_rule_nlmsg_parse(nlh, r) < 0) {
+	/* a rule of an anonymous chain, or jumping to one */
+	named = nftc_rule_msg_named(nlh, &err);
+	if (err < 0) {
+		nftnl_rule_free(r);
+		return err;
+	}
+	ret = nftnl_rule_nlmsg_parse(named ? named : nlh, r);
+	free(named);
+	if (ret < 0) {
 		nftnl_rule_free(r);
 		return 0;
 	}
@@ -878,6 +898,7 @@ int nftc_ruleset_from_batch(struct nftc_ruleset *rs,
 {
 	struct batch_rd b = { .d = { .rs = rs, .no_xt = true } };
 	const struct nlmsghdr *nlh;
+	struct table *t;
 	unsigned int i;
 	const void *buf;
 	size_t len;
@@ -897,6 +918,8 @@ int nftc_ruleset_from_batch(struct nftc_ruleset *rs,
 			rule_cb_parsed(&b.d, b.rules[i]);
 		nftnl_rule_free(b.rules[i]);
 	}
+	list_for_each_entry(t, &rs->tables, list)
+		nftc_bind_table(t);
 	delin_set_index_free(b.d.index);
 	free(b.rules);
 	return ret;
