@@ -838,7 +838,16 @@ static int expr_evaluate_verdict(struct eval_ctx *ctx, struct expr **expr)
 
 	if (!c)
 		return 0;
-	if (c->kind == EXPR_VARIABLE) {
+	if (c->kind == EXPR_VARIABLE && c->sym.value &&
+	    c->sym.value->kind == EXPR_SYMBOL) {
+		/* a chain name: not a verdict, whatever the context says */
+		struct expr *name = expr_clone(c->sym.value);
+
+		if (!name)
+			return expr_error(ctx, c, "out of memory");
+		expr_replace(&v->verdict.chain, name);
+		c = name;
+	} else if (c->kind == EXPR_VARIABLE) {
 		if (expr_evaluate_variable(ctx, &v->verdict.chain) < 0)
 			return -1;
 		c = v->verdict.chain;

@@ -115,6 +115,62 @@ static int name_of(const struct expr *e, char *buf, size_t size)
 /*
  * Verdicts
  */
+/*
+ * An anonymous chain: bound to its rule (NFT_CHAIN_BINDING), named by
+ * its chain id, its rules in the rule's table and family. They are
+ * evaluated here, in the middle of the rule, which keeps its own
+ * protocol context: save what rule_evaluate() resets.
+ */
+static char *name_dup(const char *name)
+{
+	return name ? strdup(name) : NULL;
+}
+
+static int stmt_evaluate_chain(struct eval_ctx *ctx, struct stmt *stmt)
+{
+	struct chain *c = stmt->chain.chain;
+	struct rule *outer = ctx->rule, *r;
+	struct eval_ctx *save;
+	int ret = 0;
+
+	if (!c || !outer)
+		return 0;
+	save = malloc(sizeof(*save));
+	if (!save)
+		return stmt_error(ctx, &stmt->location, "out of memory");
+	*save = *ctx;
+	c->flags |= NFT_CHAIN_BINDING;
+	c->bound_rule = outer;
+	c->bound_stmt = stmt;
+	c->handle.family = outer->handle.family;
+	free(c->handle.table.name);
+	c->handle.table.name = name_dup(outer->handle.table.name);
+	list_for_each_entry(r, &c->rules, list) {
+		r->handle.family = outer->handle.family;
+		free(r->handle.table.name);
+		r->handle.table.name = name_dup(outer->handle.table.name);
+		free(r->handle.chain.name);
+		r->handle.chain.name = NULL;
+		r->handle.chain_id = c->handle.chain_id;
+		ctx->chain = NULL;
+		/* stock stops at the chain's first wrong rule */
+		if (rule_evaluate(ctx, r) < 0) {
+			ret = -1;
+			break;
+		}
+	}
+	ctx->chain = save->chain;
+	ctx->rule = save->rule;
+	ctx->stmt = save->stmt;
+	ctx->pctx = save->pctx;
+	ctx->ectx = save->ectx;
+	ctx->icmp_type_known = save->icmp_type_known;
+	memcpy(ctx->th_protos, save->th_protos, sizeof(ctx->th_protos));
+	ctx->num_th_protos = save->num_th_protos;
+	free(save);
+	return ret;
+}
+
 static int stmt_evaluate_verdict(struct eval_ctx *ctx, struct stmt *stmt)
 {
 	struct expr *v;
@@ -1051,8 +1107,7 @@ int stmt_evaluate(struct eval_ctx *ctx, struct stmt *stmt)
 	case STMT_XT:
 		break;
 	case STMT_CHAIN:
-		ret = stmt_error(ctx, &stmt->location,
-				 "anonymous chains are not supported");
+		ret = stmt_evaluate_chain(ctx, stmt);
 		break;
 	case STMT_INVALID:
 	case __STMT_MAX:

@@ -652,6 +652,42 @@ static struct cmd *cmd_emit(struct list_head *pos, enum cmd_ops op,
 	return c;
 }
 
+static void rule_emit(struct list_head *pos, struct rule *r);
+
+/*
+ * The anonymous chains @r binds, each with its rules (and theirs in
+ * turn), before @pos: stock sends a bound chain and its rules just
+ * before the rule that jumps to it.
+ */
+static void bound_chains_emit(struct list_head *pos, const struct rule *r)
+{
+	struct rule *br, *bn;
+	struct stmt *s;
+	struct chain *c;
+
+	list_for_each_entry(s, &r->stmts, list) {
+		if (s->kind != STMT_CHAIN || !s->chain.chain)
+			continue;
+		c = s->chain.chain;
+		c->refcnt++;	/* the statement keeps its own */
+		if (!cmd_emit(pos, CMD_ADD, CMD_OBJ_CHAIN, &c->handle,
+			      &c->location, c))
+			chain_free(c);
+		list_for_each_entry_safe(br, bn, &c->rules, list) {
+			list_del(&br->list);
+			init_list_head(&br->list);
+			rule_emit(pos, br);
+		}
+	}
+}
+
+/* The command adding rule @r (taken over) before @pos, its chains first. */
+static void rule_emit(struct list_head *pos, struct rule *r)
+{
+	bound_chains_emit(pos, r);
+	cmd_emit(pos, CMD_ADD, CMD_OBJ_RULE, &r->handle, &r->location, r);
+}
+
 static int set_decl_evaluate(struct eval_ctx *ctx, struct table *t,
 			     struct set *set)
 {
@@ -830,8 +866,7 @@ static void block_emit(struct list_head *pos, const struct block *b,
 		list_for_each_entry_safe(r, rn, &b->chains[i]->rules, list) {
 			list_del(&r->list);
 			init_list_head(&r->list);
-			cmd_emit(pos, CMD_ADD, CMD_OBJ_RULE, &r->handle,
-				 &r->location, r);
+			rule_emit(pos, r);
 		}
 	}
 }
@@ -888,8 +923,7 @@ static int chain_cmd_evaluate(struct eval_ctx *ctx, struct cmd *cmd,
 	list_for_each_entry_safe(r, rn, &chain->rules, list) {
 		list_del(&r->list);
 		init_list_head(&r->list);
-		cmd_emit(cmd->list.next, CMD_ADD, CMD_OBJ_RULE, &r->handle,
-			 &r->location, r);
+		rule_emit(cmd->list.next, r);
 	}
 	return err;
 }
@@ -939,6 +973,8 @@ static int rule_cmd_evaluate(struct eval_ctx *ctx, struct cmd *cmd,
 	}
 	if (ret == 0)
 		ret = rule_cache_update(ctx, cmd->op, c, cmd->rule);
+	if (ret == 0)
+		bound_chains_emit(&cmd->list, cmd->rule);
 	return ret;
 }
 

@@ -179,6 +179,7 @@ struct expr {
 		struct {
 			int			verdict; /* NF_ACCEPT, NFT_JUMP.. */
 			struct expr		*chain;	 /* jump/goto target */
+			uint32_t		chain_id; /* anonymous target */
 		} verdict;
 		/* EXPR_PREFIX */
 		struct {

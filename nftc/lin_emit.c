@@ -83,6 +83,18 @@ static void lin_expr_seen(struct lin_ctx *ctx, const struct location *loc)
 		ctx->expr_loc_cb(ctx->expr_loc_priv, loc);
 }
 
+/*
+ * lin_emit_object - an expression built as a libnftnl object (@e, taken
+ * over) for a rule built as one (ctx->nlr): what libnftnl cannot read
+ * back from a message, a jump to a chain named by its id
+ */
+void lin_emit_object(struct lin_ctx *ctx, struct nftnl_expr *e,
+		     const struct location *loc)
+{
+	nftnl_rule_add_expr(ctx->nlr, e);
+	lin_expr_seen(ctx, loc);
+}
+
 /**
  * lin_emit_end - close the expression lin_emit_begin() started
  * @loc: source token that produced it (kept for error mapping)

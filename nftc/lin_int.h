@@ -158,11 +158,16 @@ void lin_add_expr(struct lin_ctx *ctx, struct nftnl_expr *e,
 		  const struct location *loc);
 struct nlmsghdr *lin_emit_begin(struct lin_ctx *ctx, const char *name);
 void lin_emit_end(struct lin_ctx *ctx, const struct location *loc);
+void lin_emit_object(struct lin_ctx *ctx, struct nftnl_expr *e,
+		     const struct location *loc);
 /* NFTA_xxx_DATA { NFTA_DATA_VALUE @buf } as libnftnl writes value data. */
 void lin_put_data(struct nlmsghdr *nlh, uint16_t type, const void *buf,
 		  unsigned int len);
 /* Print the rule message @nlh (--debug=netlink), checking its bytes. */
 int lin_rule_debug(FILE *out, const struct nlmsghdr *nlh, bool with_handle);
+/* lin_debug_bound.c: the same for rules naming chains by id; 1: none */
+int lin_rule_debug_bound(FILE *out, const struct nlmsghdr *nlh,
+			 bool with_handle);
 
 /* lin_expr.c: load the value of @expr into @dreg. */
 void lin_expr(struct lin_ctx *ctx, enum nft_registers dreg,

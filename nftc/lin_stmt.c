@@ -61,6 +61,23 @@ static enum nft_registers lin_load(struct lin_ctx *ctx,
 	return reg;
 }
 
+/* libnftnl cannot read back a jump to a chain named by its id */
+static void lin_verdict_object(struct lin_ctx *ctx, const struct expr *expr)
+{
+	struct nftnl_expr *e = nftnl_expr_alloc("immediate");
+
+	if (!e) {
+		erec_error(&ctx->nft->erq, &expr->location,
+			   "Could not process rule: %s", strerror(ENOMEM));
+		return;
+	}
+	nftnl_expr_set_u32(e, NFTNL_EXPR_IMM_DREG, NFT_REG_VERDICT);
+	nftnl_expr_set_u32(e, NFTNL_EXPR_IMM_VERDICT,
+			   (uint32_t)expr->verdict.verdict);
+	nftnl_expr_set_u32(e, NFTNL_EXPR_IMM_CHAIN_ID, expr->verdict.chain_id);
+	lin_emit_object(ctx, e, &expr->location);
+}
+
 static void lin_verdict(struct lin_ctx *ctx, const struct expr *expr,
 			const struct location *loc)
 {
@@ -73,6 +90,10 @@ static void lin_verdict(struct lin_ctx *ctx, const struct expr *expr,
 		lin_expr(ctx, NFT_REG_VERDICT, expr);
 		return;
 	}
+	if (!ctx->nlh && ctx->nlr && expr->verdict.chain_id) {
+		lin_verdict_object(ctx, expr);
+		return;
+	}
 	/* written directly (lin_emit.c): nearly every rule ends in one */
 	nlh = lin_emit_begin(ctx, "immediate");
 	lin_attr_put_u32(nlh, NFTA_IMMEDIATE_DREG, htonl(NFT_REG_VERDICT));
@@ -83,6 +104,9 @@ static void lin_verdict(struct lin_ctx *ctx, const struct expr *expr,
 	if (expr->verdict.chain &&
 	    lin_expr_to_string(expr->verdict.chain, chain, sizeof(chain)) >= 0)
 		lin_attr_put_strz(nlh, NFTA_VERDICT_CHAIN, chain);
+	else if (expr->verdict.chain_id)
+		lin_attr_put_u32(nlh, NFTA_VERDICT_CHAIN_ID,
+				 htonl(expr->verdict.chain_id));
 	lin_nest_end(nlh, verdict);
 	lin_nest_end(nlh, data);
 	lin_emit_end(ctx, &expr->location);

@@ -221,6 +221,44 @@ static int lin_chain_devices(struct nftnl_chain *c, const struct expr *devs)
 	return 0;
 }
 
+static int lin_anon_sets(struct lin_cmd_ctx *ctx, const struct rule *rule,
+			 const struct stmt *upto);
+
+/*
+ * An anonymous chain: table, chain id and NFT_CHAIN_BINDING, in that
+ * order, as stock writes it (its debug line shows the family only).
+ */
+static int lin_chain_bound_add(struct lin_cmd_ctx *ctx, uint16_t flags)
+{
+	const struct cmd *cmd = ctx->cmd;
+	struct nftnl_chain *c;
+	struct nlmsghdr *nlh;
+
+	if (cmd->chain->bound_rule &&
+	    lin_anon_sets(ctx, cmd->chain->bound_rule,
+			  cmd->chain->bound_stmt) < 0)
+		return -1;
+	if (ctx->debug_out) {
+		c = nftnl_chain_alloc();
+		if (!c)
+			return lin_nomem(ctx);
+		nftnl_chain_set_u32(c, NFTNL_CHAIN_FAMILY, cmd->handle.family);
+		nftnl_chain_fprintf(ctx->debug_out, c, NFTNL_OUTPUT_DEFAULT, 0);
+		fputc('\n', ctx->debug_out);
+		nftnl_chain_free(c);
+	}
+	nlh = batch_obj_begin(ctx->batch, NFT_MSG_NEWCHAIN,
+			      NLM_F_CREATE | flags, cmd->handle.family);
+	if (!nlh)
+		return lin_nomem(ctx);
+	lin_attr_put_strz(nlh, NFTA_CHAIN_TABLE, cmd->handle.table.name);
+	if (cmd->handle.chain.name)
+		lin_attr_put_strz(nlh, NFTA_CHAIN_NAME, cmd->handle.chain.name);
+	lin_attr_put_u32(nlh, NFTA_CHAIN_ID, htobe32(cmd->handle.chain_id));
+	lin_attr_put_u32(nlh, NFTA_CHAIN_FLAGS, htobe32(NFT_CHAIN_BINDING));
+	return lin_batch_err(ctx, batch_obj_end(ctx->batch, nlh));
+}
+
 static int lin_chain_add(struct lin_cmd_ctx *ctx, uint16_t flags)
 {
 	const struct cmd *cmd = ctx->cmd;
@@ -228,6 +266,9 @@ static int lin_chain_add(struct lin_cmd_ctx *ctx, uint16_t flags)
 	struct nftnl_udata_buf *udbuf;
 	struct nftnl_chain *c;
 	int ret;
+
+	if (chain && (chain->flags & NFT_CHAIN_BINDING))
+		return lin_chain_bound_add(ctx, flags);
 
 	c = nftnl_chain_alloc();
 	if (!c)
@@ -448,15 +489,28 @@ static void lin_collect_stmt(struct lin_set_vec *v, const struct stmt *s)
 	}
 }
 
-static int lin_anon_sets(struct lin_cmd_ctx *ctx, const struct rule *rule)
+/*
+ * The anonymous sets of @rule's statements after its last anonymous
+ * chain before @upto (NULL: the end): stock sends them as it meets them,
+ * a bound chain and its rules after the sets before it.
+ */
+static int lin_anon_sets(struct lin_cmd_ctx *ctx, const struct rule *rule,
+			 const struct stmt *upto)
 {
 	struct lin_set_vec v = { 0 };
 	const struct stmt *s;
 	unsigned int i;
 	int ret = 0;
 
-	list_for_each_entry(s, &rule->stmts, list)
+	list_for_each_entry(s, &rule->stmts, list) {
+		if (s == upto)
+			break;
+		if (s->kind == STMT_CHAIN) {
+			v.n = 0;	/* sent before that chain */
+			continue;
+		}
 		lin_collect_stmt(&v, s);
+	}
 	if (v.nomem) {
 		free(v.sets);
 		return lin_nomem(ctx);
@@ -561,6 +615,9 @@ static int lin_rule_write(struct lin_cmd_ctx *cctx, struct nlmsghdr *nlh,
 	if (rule->handle.chain.name)
 		lin_attr_put_strz(nlh, NFTA_RULE_CHAIN,
 				  rule->handle.chain.name);
+	else if (rule->handle.chain_id)
+		lin_attr_put_u32(nlh, NFTA_RULE_CHAIN_ID,
+				 htobe32(rule->handle.chain_id));
 	if (ids->has_handle)
 		mnl_attr_put_u64(nlh, NFTA_RULE_HANDLE, htobe64(ids->handle));
 	if (ids->position)
@@ -603,7 +660,7 @@ static int lin_rule_add(struct lin_cmd_ctx *ctx, uint16_t flags)
 	struct nlmsghdr *nlh;
 	int ret;
 
-	if (lin_anon_sets(ctx, rule) < 0)
+	if (lin_anon_sets(ctx, rule, NULL) < 0)
 		return -1;
 	nftc_batch_set_source(ctx->batch, cmd, &rule->location);
 	nlh = batch_obj_begin(ctx->batch, NFT_MSG_NEWRULE, flags, family);
@@ -612,7 +669,11 @@ static int lin_rule_add(struct lin_cmd_ctx *ctx, uint16_t flags)
 	if (lin_rule_write(ctx, nlh, rule, family, &ids) < 0)
 		return -1;
 	if (ctx->debug_out) {
-		ret = lin_rule_debug(ctx->debug_out, nlh, ids.has_handle);
+		ret = lin_rule_debug_bound(ctx->debug_out, nlh,
+					   ids.has_handle);
+		if (ret == 1)
+			ret = lin_rule_debug(ctx->debug_out, nlh,
+					     ids.has_handle);
 		if (ret == -EPROTO)
 			return erec_error(&ctx->nft->erq, &rule->location,
 					  "internal error: rule message "

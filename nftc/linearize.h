@@ -70,4 +70,8 @@ const struct nftc_seq_loc *nftc_batch_seq_lookup(
 int nftc_linearize(struct nftc_ctx *ctx, struct list_head *cmds,
 		   struct nftc_batch *batch, FILE *debug_out);
 
+/* lin_debug_bound.c: a rule message naming chains by id, renamed */
+struct nlmsghdr;
+struct nlmsghdr *nftc_rule_msg_named(const struct nlmsghdr *nlh, int *err);
+
 #endif

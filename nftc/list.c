@@ -9,6 +9,7 @@
  */
 #include <config.h>
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -189,6 +190,15 @@ static int chain_cb(const struct nlmsghdr *nlh, void *data)
 		return MNL_CB_ERROR;
 	if (nftnl_chain_nlmsg_parse(nlh, nlc) == 0)
 		c = nftc_delinearize_chain(nlc);
+	/* an anonymous chain of a batch: named as its rules will be */
+	if (c && !c->handle.chain.name &&
+	    nftnl_chain_is_set(nlc, NFTNL_CHAIN_ID)) {
+		char name[32];
+
+		snprintf(name, sizeof(name), "__chain%u",
+			 nftnl_chain_get_u32(nlc, NFTNL_CHAIN_ID));
+		c->handle.chain.name = strdup(name);
+	}
 	nftnl_chain_free(nlc);
 	if (!c)
 		return MNL_CB_OK;
@@ -197,7 +207,8 @@ static int chain_cb(const struct nlmsghdr *nlh, void *data)
 		chain_free(c);
 		return MNL_CB_OK;
 	}
-	list_add_tail(&c->list, &t->chains);
+	list_add_tail(&c->list, (c->flags & NFT_CHAIN_BINDING) ?
+				&t->bound : &t->chains);
 	return MNL_CB_OK;
 }
 
@@ -318,6 +329,9 @@ static void rule_cb_parsed(struct dump_ctx *d, const struct nftnl_rule *nlr)
 			       nftnl_rule_get_u32(nlr, NFTNL_RULE_FAMILY),
 			       nftnl_rule_get_str(nlr, NFTNL_RULE_TABLE));
 		c = chain_find(t, nftnl_rule_get_str(nlr, NFTNL_RULE_CHAIN));
+		if (!c)
+			c = nftc_bound_find(t, nftnl_rule_get_str(nlr,
+							NFTNL_RULE_CHAIN));
 	}
 	if (!c)
 		return;
@@ -350,6 +364,7 @@ static void rule_cb_parsed(struct dump_ctx *d, const struct nftnl_rule *nlr)
 		return;
 	}
 	/* streamed: printed and gone, so memory stays flat */
+	nftc_bind_rule(t, r);
 	ifname_rule(r);
 	fputs("\t\t", d->stream->f);
 	nftc_print_rule(d->stream, r);
@@ -489,6 +504,7 @@ static int dump_all(struct dump_ctx *d, uint32_t family, bool rules)
 		{ NFT_MSG_GETOBJ,	obj_cb },
 		{ NFT_MSG_GETFLOWTABLE,	flowtable_cb },
 	};
+	struct table *t;
 	unsigned int i;
 	int ret;
 
@@ -510,6 +526,9 @@ static int dump_all(struct dump_ctx *d, uint32_t family, bool rules)
 	if (!rules)
 		return 0;
 	ret = dump_simple(d, NFT_MSG_GETRULE, family, rule_cb);
+	if (ret == 0 || ret == -ENOENT)
+		list_for_each_entry(t, &d->rs->tables, list)
+			nftc_bind_table(t);
 	return ret == -ENOENT ? 0 : ret;
 }
 
@@ -659,6 +678,8 @@ static void ifname_expr(struct expr *e)
 
 static void ifname_stmt(struct stmt *s)
 {
+	struct rule *r;
+
 	switch (s->kind) {
 	case STMT_EXPRESSION:
 	case STMT_VERDICT:
@@ -681,6 +702,11 @@ static void ifname_stmt(struct stmt *s)
 		break;
 	case STMT_OBJREF:
 		ifname_expr(s->objref.expr);
+		break;
+	case STMT_CHAIN:
+		if (s->chain.chain)
+			list_for_each_entry(r, &s->chain.chain->rules, list)
+				ifname_rule(r);
 		break;
 	default:
 		break;
@@ -790,6 +816,8 @@ static int batch_setelem(struct batch_rd *b, const struct nlmsghdr *msg)
 static int batch_rule(struct batch_rd *b, const struct nlmsghdr *nlh)
 {
 	struct nftnl_rule *r, **n;
+	struct nlmsghdr *named;
+	int err, ret;
 
 	if (b->nrules == b->cap) {
 		b->cap = b->cap ? b->cap * 2 : 64;
@@ -801,7 +829,15 @@ static int batch_rule(struct batch_rd *b, const struct nlmsghdr *nlh)
 	r = nftnl_rule_alloc();
 	if (!r)
 		return -ENOMEM;
-	if (nftnl_rule_nlmsg_parse(nlh, r) < 0) {
+	/* a rule of an anonymous chain, or jumping to one */
+	named = nftc_rule_msg_named(nlh, &err);
+	if (err < 0) {
+		nftnl_rule_free(r);
+		return err;
+	}
+	ret = nftnl_rule_nlmsg_parse(named ? named : nlh, r);
+	free(named);
+	if (ret < 0) {
 		nftnl_rule_free(r);
 		return 0;
 	}
@@ -862,6 +898,7 @@ int nftc_ruleset_from_batch(struct nftc_ruleset *rs,
 {
 	struct batch_rd b = { .d = { .rs = rs, .no_xt = true } };
 	const struct nlmsghdr *nlh;
+	struct table *t;
 	unsigned int i;
 	const void *buf;
 	size_t len;
@@ -881,6 +918,8 @@ int nftc_ruleset_from_batch(struct nftc_ruleset *rs,
 			rule_cb_parsed(&b.d, b.rules[i]);
 		nftnl_rule_free(b.rules[i]);
 	}
+	list_for_each_entry(t, &rs->tables, list)
+		nftc_bind_table(t);
 	delin_set_index_free(b.d.index);
 	free(b.rules);
 	return ret;
@@ -1206,6 +1245,28 @@ static int stream_rules(struct dump_ctx *d, struct table *t, struct chain *c)
 	return ret == -ENOENT ? 0 : ret;
 }
 
+/*
+ * The rules of @t's bound chains, kept (not printed): the rules that
+ * jump to them print them inside.
+ */
+static int stream_bound(struct dump_ctx *d, struct table *t)
+{
+	struct output_ctx *stream = d->stream;
+	struct chain *c;
+	int ret = 0;
+
+	d->stream = NULL;
+	list_for_each_entry(c, &t->bound, list) {
+		ret = stream_rules(d, t, c);
+		if (ret < 0)
+			break;
+	}
+	d->stream = stream;
+	if (ret == 0)
+		nftc_bind_table(t);
+	return ret;
+}
+
 static int stream_chain(struct dump_ctx *d, struct output_ctx *octx,
 			struct table *t, struct chain *c)
 {
@@ -1253,8 +1314,11 @@ static int stream_table(struct dump_ctx *d, struct output_ctx *octx,
 	put_open(octx->f, buf, len, 2);		/* "}\n" */
 	free(buf);
 	delim = table_has_blocks(t) ? "\n" : "";
+	ret = stream_bound(d, t);
 	d->stream_table = t;
 	list_for_each_entry(c, &t->chains, list) {
+		if (ret < 0)
+			break;
 		fputs(delim, octx->f);
 		ret = stream_chain(d, octx, t, c);
 		if (ret < 0)
@@ -1297,6 +1361,9 @@ static int list_streamed(struct nftc_ctx *ctx, const struct cmd *cmd,
 	c = chain_find(t, cmd->handle.chain.name);
 	if (!c)
 		return not_found(ctx, cmd, &cmd->handle.chain);
+	ret = stream_bound(d, t);
+	if (ret < 0)
+		return ret;
 	table_open(octx, t);
 	ret = stream_chain(d, octx, t, c);
 	fputs("}\n", octx->f);

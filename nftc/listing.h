@@ -50,6 +50,11 @@ struct table;
 struct chain;
 struct rule;
 typedef void (*nftc_rule_sink)(void *priv, struct chain *c, struct rule *r);
+
+/* list_bound.c: anonymous (bound) chains of a dump, table->bound */
+struct chain *nftc_bound_find(const struct table *t, const char *name);
+void nftc_bind_rule(const struct table *t, struct rule *r);
+void nftc_bind_table(struct table *t);
 struct nftc_dumper *nftc_dumper_open(struct nftc_ruleset *rs,
 				     uint32_t family, struct nftc_offline *off,
 				     nftc_xt_hook hook, void *priv, int *err);

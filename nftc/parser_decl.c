@@ -311,3 +311,45 @@ uint64_t set_flag_lookup(struct parser_state *state, char *s,
 	free(s);
 	return f;
 }
+
+/*
+ * Words stock nft 1.0.6 scans as keywords where a chain name goes, so
+ * that "chain fwd" is a syntax error there (measured against it; the
+ * keywords it scans as plain words in that place are fine). Sorted.
+ */
+static const char *const chain_name_keywords[] = {
+	"accept", "add", "all", "auto-merge", "chain", "comment", "continue",
+	"counter", "create", "define", "delete", "describe", "device",
+	"devices", "dnat", "drop", "dup", "element", "elements", "exists",
+	"expires", "flags", "flow", "flowtable", "flush", "fwd",
+	"gc-interval", "get", "handle", "hook", "include", "index", "insert",
+	"limit", "list", "log", "map", "masquerade", "meter", "missing",
+	"notrack", "offload", "policy", "position", "priority", "queue",
+	"quota", "random", "redefine", "redirect", "reject", "rename",
+	"replace", "reset", "return", "rule", "ruleset", "secmark", "set",
+	"size", "snat", "synproxy", "table", "timeout", "tproxy", "type",
+	"typeof", "undefine", "update", "vmap",
+};
+
+static int name_cmp(const void *key, const void *elem)
+{
+	return strcmp(key, *(const char *const *)elem);
+}
+
+/*
+ * parser_chain_name - refuse chain name @name at @loc as stock does when
+ * it is one of its keywords: its syntax error, "expecting @expecting".
+ * Returns 0 when the name is fine, -1 with the error queued.
+ */
+int parser_chain_name(struct parser_state *state, const char *name,
+		      const struct location *loc, const char *expecting)
+{
+	if (!name || !bsearch(name, chain_name_keywords,
+			      sizeof(chain_name_keywords) /
+			      sizeof(chain_name_keywords[0]),
+			      sizeof(chain_name_keywords[0]), name_cmp))
+		return 0;
+	erec_error(state->erq, loc, "syntax error, unexpected %s, expecting %s",
+		   name, expecting);
+	return -1;
+}

@@ -38,6 +38,8 @@ struct symbol {
 };
 
 #define PARSER_SELECTOR_MEMO	16
+/* table, chain and anonymous chain blocks open at once, as stock */
+#define PARSER_SCOPE_MAX	3
 
 /**
  * struct selector_memo - a payload selector looked up before
@@ -66,6 +68,10 @@ struct selector_memo {
  *        to append them to @cmds
  * @words: the scanner's keyword hash table (scanner.l)
  * @selector_memo: payload selectors resolved so far (payload_sel)
+ * @chain_ids: chain blocks and anonymous chains so far: the last one's
+ *             chain id (NFTA_CHAIN_ID), numbered as stock does
+ * @scope_depth: table, chain and anonymous chain blocks open around the
+ *               parser (at most PARSER_SCOPE_MAX, as stock)
  */
 struct parser_state {
 	struct nftc_ctx		*nft;
@@ -86,6 +92,8 @@ struct parser_state {
 	struct selector_memo	selector_memo[PARSER_SELECTOR_MEMO];
 	bool			pack_armed;
 	struct elem_pack	*pack;
+	unsigned int		chain_ids;
+	unsigned int		scope_depth;
 };
 
 struct pipeline;
@@ -110,6 +118,9 @@ void parser_state_init(struct parser_state *state, struct nftc_ctx *nft,
 void parser_state_fini(struct parser_state *state);
 /* A complete top-level command; -1: stop parsing (pipeline gave up). */
 int parser_cmd_done(struct parser_state *state, struct cmd *cmd);
+/* parser_decl.c: a chain name stock scans as a keyword: -1, error queued */
+int parser_chain_name(struct parser_state *state, const char *name,
+		      const struct location *loc, const char *expecting);
 struct symbol *symbol_lookup(struct parser_state *state, const char *name);
 int symbol_bind(struct parser_state *state, const char *name,
 		struct expr *expr);

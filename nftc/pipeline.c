@@ -556,6 +556,16 @@ static int block_flush(struct pipeline *p, struct chain *cur)
 	return 0;
 }
 
+static bool rule_binds_chain(const struct rule *r)
+{
+	const struct stmt *s;
+
+	list_for_each_entry(s, &r->stmts, list)
+		if (s->kind == STMT_CHAIN)
+			return true;
+	return false;
+}
+
 bool pipeline_rule(struct pipeline *p, struct chain *c, struct rule *r)
 {
 	struct pipe_block *b = p ? &p->block : NULL;
@@ -567,6 +577,11 @@ bool pipeline_rule(struct pipeline *p, struct chain *c, struct rule *r)
 
 	if (!b || !b->active || !b->chain_name || !pipe_ok(p))
 		return false;
+	/* its anonymous chains become commands of their own: whole-file */
+	if (rule_binds_chain(r)) {
+		pipe_fail(p);
+		return false;
+	}
 	if (b->chain != c && (b->chain || block_flush(p, c) < 0)) {
 		pipe_fail(p);
 		return false;

@@ -517,11 +517,14 @@ static void print_optstrip(struct output_ctx *octx, const struct stmt *s)
 static void print_chain_stmt(struct output_ctx *octx, const struct stmt *s)
 {
 	const struct expr *v = s->chain.verdict;
+	unsigned int flags = octx->flags;
 	const struct rule *r;
 
 	fprintf(octx->f, "%s {\n",
 		v && v->kind == EXPR_VERDICT &&
 		v->verdict.verdict == NFT_GOTO ? "goto" : "jump");
+	/* as stock: the rules inside have no handles of their own */
+	octx->flags &= ~NFTC_OUTPUT_HANDLE;
 	if (s->chain.chain) {
 		list_for_each_entry(r, &s->chain.chain->rules, list) {
 			fputs("\t\t\t", octx->f);
@@ -529,6 +532,7 @@ static void print_chain_stmt(struct output_ctx *octx, const struct stmt *s)
 			fputc('\n', octx->f);
 		}
 	}
+	octx->flags = flags;
 	fputs("\t\t}", octx->f);
 }
 

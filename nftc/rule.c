@@ -89,6 +89,7 @@ struct table *table_alloc(void)
 	init_list_head(&t->sets);
 	init_list_head(&t->objs);
 	init_list_head(&t->flowtables);
+	init_list_head(&t->bound);
 	t->location = internal_location;
 	t->refcnt = 1;
 	return t;
@@ -104,6 +105,10 @@ void table_free(struct table *table)
 	if (!table || --table->refcnt > 0)
 		return;
 	list_for_each_entry_safe(c, cn, &table->chains, list) {
+		list_del(&c->list);
+		chain_free(c);
+	}
+	list_for_each_entry_safe(c, cn, &table->bound, list) {
 		list_del(&c->list);
 		chain_free(c);
 	}

@@ -62,6 +62,8 @@ struct table {
 	struct list_head	sets;
 	struct list_head	objs;
 	struct list_head	flowtables;
+	/* a kernel dump's anonymous chains (NFT_CHAIN_BINDING) */
+	struct list_head	bound;
 	uint32_t		flags;		/* NFT_TABLE_F_* */
 	char			*comment;
 	unsigned int		refcnt;
@@ -88,6 +90,8 @@ struct rule_slot {
  * @devices: device name expressions (netdev ingress/egress)
  * @slots: cache chains only, when the rule cache is on (rule "index N",
  *         "position N"): the chain's rules in order, @nslots of them
+ * @bound_rule, @bound_stmt: an anonymous chain (flags NFT_CHAIN_BINDING)
+ *         after evaluation: whose anonymous sets go before it
  */
 struct chain {
 	struct list_head	list;
@@ -112,6 +116,9 @@ struct chain {
 	struct rule_slot	*slots;
 	unsigned int		nslots;
 	unsigned int		slots_cap;
+	/* an anonymous chain: the rule and statement binding it (not owned) */
+	const struct rule	*bound_rule;
+	const struct stmt	*bound_stmt;
 };
 
 /* A kernel rule of cache chain @c, in order (eval_rule_cache.c). */

@@ -363,12 +363,15 @@ static void print_rule_text(FILE *out, struct nftc_ruleset *rs,
 	char *buf = NULL;
 
 	if (!r) {
-		fprintf(out, "handle %llu", (unsigned long long)st->handle);
+		/* stock's words: a rule its cache lacks (a bound chain's) */
+		fprintf(out, "unknown rule handle %llu",
+			(unsigned long long)st->handle);
 		return;
 	}
 	octx.f = open_memstream(&buf, &len);
 	if (!octx.f)
 		return;
+	fputs("rule ", out);
 	nftc_print_rule(&octx, r);
 	fclose(octx.f);
 	while (len && (buf[len - 1] == '\n' || buf[len - 1] == ' '))
@@ -384,7 +387,6 @@ static void print_step(FILE *out, uint32_t id, struct nftc_ruleset *rs,
 		nftc_family_name(st->family), st->table, st->chain);
 	switch (st->type) {
 	case NFT_TRACETYPE_RULE:
-		fputs("rule ", out);
 		print_rule_text(out, rs, st);
 		fprintf(out, " (verdict %s", verdict_name(st->verdict));
 		if (st->target)

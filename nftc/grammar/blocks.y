@@ -9,11 +9,23 @@
 
 /* Table block */
 
-table_body	:	'{' table_block '}'		{ $$ = $2; }
-		|	'{' table_block table_line '}'	{ $$ = $2; }
+table_body	:	'{' table_block '}'
+			{
+				$$ = $2;
+				state->scope_depth--;
+			}
+		|	'{' table_block table_line '}'
+			{
+				$$ = $2;
+				state->scope_depth--;
+			}
 		;
 
-table_block	:	%empty		{ $$ = table_alloc(); }
+table_block	:	%empty
+			{
+				$$ = table_alloc();
+				state->scope_depth++;
+			}
 		|	table_block stmt_sep
 		|	table_block common_block
 		|	table_block table_line stmt_sep
@@ -36,7 +48,7 @@ table_line	:	FLAGS STRING
 				free($<table>0->comment);
 				$<table>0->comment = $2;
 			}
-		|	CHAIN identifier
+		|	CHAIN chain_name
 			{
 				pipeline_chain_begin(state->pipe, $<table>0, $2,
 						     &@2);
@@ -99,11 +111,25 @@ table_line	:	FLAGS STRING
 
 /* Chain block */
 
-chain_body	:	'{' chain_block '}'		{ $$ = $2; }
-		|	'{' chain_block chain_line '}'	{ $$ = $2; }
+chain_body	:	'{' chain_block '}'
+			{
+				$$ = $2;
+				state->scope_depth--;
+			}
+		|	'{' chain_block chain_line '}'
+			{
+				$$ = $2;
+				state->scope_depth--;
+			}
 		;
 
-chain_block	:	%empty		{ $$ = chain_alloc(); }
+/* Every chain block is numbered as stock numbers it (its chain id). */
+chain_block	:	%empty
+			{
+				$$ = chain_alloc();
+				$$->handle.chain_id = ++state->chain_ids;
+				state->scope_depth++;
+			}
 		|	chain_block stmt_sep
 		|	chain_block common_block
 		|	chain_block chain_line stmt_sep

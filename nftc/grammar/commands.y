@@ -160,10 +160,10 @@ static void nft_error(struct location *loc, struct parser_state *state,
 %type <handle> table_spec chain_spec rule_position set_spec
 %type <handle> family_unspec_spec
 %type <val> family family_opt nat_family
-%type <string> identifier string time_arg obj_comment
+%type <string> identifier string time_arg obj_comment chain_name
 %type <kw> field_name key_name kw_value opt_name kw_ident opt_field
 %type <table> table_block table_body
-%type <chain> chain_block chain_body
+%type <chain> chain_block chain_body chain_anon
 %type <set> set_block set_body
 %type <obj> counter_body quota_body limit_body quota_config limit_config
 %type <obj> counter_block quota_block limit_block secmark_block
@@ -176,7 +176,8 @@ static void nft_error(struct location *loc, struct parser_state *state,
 %type <stmt> nat_args nat_target
 %type <stmt> tproxy_stmt queue_stmt queue_base dup_stmt fwd_stmt set_stmt
 %type <stmt> objref_stmt connlimit_stmt synproxy_stmt synproxy_cfg flow_stmt
-%type <stmt> last_stmt assign_stmt elem_stmt
+%type <stmt> last_stmt assign_stmt elem_stmt chain_stmt
+%type <val> chain_stmt_type
 %type <expr> expr primary selector payload_sel exthdr_sel meta_sel
 %type <expr> ct_sel rt_sel socket_sel osf_sel fib_sel numgen_sel
 %type <expr> hash_sel xfrm_sel verdict_expr chain_target
@@ -294,6 +295,37 @@ value		:	rhs
 identifier	:	STRING
 		|	QUOTED_STRING
 		|	kw_ident	{ $$ = strdup($1); }
+		;
+
+/*
+ * A chain name: stock 1.0.6 takes a plain word only, none of its
+ * keywords there, nothing quoted (its syntax error, "expecting string").
+ */
+chain_name	:	STRING
+			{
+				if (parser_chain_name(state, $1, &@1,
+						      "string") < 0) {
+					free($1);
+					YYERROR;
+				}
+				$$ = $1;
+			}
+		|	QUOTED_STRING
+			{
+				$$ = NULL;
+				free($1);
+				erec_error(state->erq, &@1, "syntax error, "
+					   "unexpected quoted string, "
+					   "expecting string");
+				YYERROR;
+			}
+		|	kw_ident
+			{
+				if (parser_chain_name(state, $1, &@1,
+						      "string") < 0)
+					YYERROR;
+				$$ = strdup($1);
+			}
 		;
 
 /* Keywords that are also common object names. */
@@ -659,7 +691,7 @@ table_spec	:	family_opt identifier
 			}
 		;
 
-chain_spec	:	table_spec identifier
+chain_spec	:	table_spec chain_name
 			{
 				$$ = $1;
 				$$->chain.name = $2;

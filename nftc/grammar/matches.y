@@ -51,6 +51,7 @@ stmt		:	match_stmt
 		|	synproxy_stmt
 		|	flow_stmt
 		|	last_stmt
+		|	chain_stmt
 		|	NOTRACK		{ $$ = stmt_alloc(&@$, STMT_NOTRACK); }
 		|	RESET selector
 			{

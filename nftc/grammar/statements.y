@@ -35,12 +35,82 @@ verdict_expr	:	ACCEPT
 			}
 		;
 
-chain_target	:	identifier	{ $$ = sym_expr(&@1, $1); }
+/* as chain_name, but stock expects an anonymous chain's '{' here */
+chain_target	:	STRING
+			{
+				if (parser_chain_name(state, $1, &@1, "'{'") < 0) {
+					free($1);
+					YYERROR;
+				}
+				$$ = sym_expr(&@1, $1);
+			}
+		|	QUOTED_STRING
+			{
+				$$ = NULL;
+				free($1);
+				erec_error(state->erq, &@1, "syntax error, "
+					   "unexpected quoted string, "
+					   "expecting '{'");
+				YYERROR;
+			}
+		|	kw_ident
+			{
+				if (parser_chain_name(state, $1, &@1, "'{'") < 0)
+					YYERROR;
+				$$ = sym_expr(&@1, strdup($1));
+			}
 		|	VARIABLE
 			{
 				$$ = var_expr(state, &@1, $1);
 				if (!$$)
 					YYERROR;
+			}
+		;
+
+/*
+ * An anonymous chain, "jump { RULE; ... }": bound to the rule that
+ * jumps to it. Its rules need a separator each, as in stock; it is
+ * numbered (chain id) before the chains nested in it.
+ */
+chain_stmt	:	chain_stmt_type chain_anon '{' subchain_block '}'
+			{
+				struct expr *v;
+
+				v = verdict_expr_alloc(&@$, $1, NULL);
+				state->scope_depth--;
+				$2->location = @$;
+				v->verdict.chain_id = $2->handle.chain_id;
+				$$ = stmt_alloc(&@$, STMT_CHAIN);
+				$$->chain.chain = $2;
+				$$->chain.verdict = v;
+			}
+		;
+
+chain_stmt_type	:	JUMP	{ $$ = NFT_JUMP; }
+		|	GOTO	{ $$ = NFT_GOTO; }
+		;
+
+chain_anon	:	%empty
+			{
+				/*
+				 * stock: a table, a chain and one anonymous
+				 * chain; it parses on without more errors
+				 */
+				if (state->scope_depth >= PARSER_SCOPE_MAX)
+					erec_error(state->erq, &@$, "too many "
+						   "levels of nesting");
+				$$ = chain_alloc();
+				$$->handle.chain_id = ++state->chain_ids;
+				state->scope_depth++;
+			}
+		;
+
+/* The chain being filled is chain_anon's value, two symbols back. */
+subchain_block	:	%empty
+		|	subchain_block stmt_sep
+		|	subchain_block rule stmt_sep
+			{
+				list_add_tail(&$2->list, &$<chain>-1->rules);
 			}
 		;
 

@@ -85,7 +85,7 @@ static const char *const base_text[] = {
 	" chain pre { type filter hook prerouting priority 0;"
 	"  ether saddr 02:00:00:00:00:01 drop; vlan id 10 accept;"
 	"  ether type arp counter; ip protocol udp udp dport 67 drop }\n"
-	" chain fwd { type filter hook forward priority 0; policy drop;"
+	" chain forward { type filter hook forward priority 0; policy drop;"
 	"  ether type ip6 ip6 daddr ff02::1 accept; meta iifname \"veth0\""
 	"  accept }\n"
 	"}\n"

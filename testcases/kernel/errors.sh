@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
 # Missing tables, chains and sets get stock nft's message, "did you
-# mean" included: in a private network namespace holding
+# mean" included (and keyword chain names, anonymous chains nested or
+# jumping nowhere): in a private network namespace holding
 # examples/host-firewall.nft plus a small table, each command below is
 # run by stock nft and by ours (from the command line and from a file);
 # stderr and the exit status must be identical and the ruleset
@@ -65,6 +66,15 @@ list map ip t m
 add rule ip t cc sctp chunk data tsn set 1
 add rule ip t cc sctp chunk foo exists
 add rule ip t cc sctp chunk init-ack a-rwnd 0x1ffffffff
+add chain ip t fwd
+add chain ip t "quoted"
+add rule ip t cc jump "cc"
+add rule ip t fwd accept
+add rule ip t cc jump accept
+add rule ip t cc jump { jump { accept; }; }
+add rule ip t cc jump { jump { jump { jump { accept; }; }; }; }
+add rule ip t cc jump { jump nowhere; }
+add rule ip t cc goto { ip saddr @nosuch accept; }
 CMDS
 fail=0 pass=0
 n=0

@@ -86,7 +86,7 @@ table inet fw {
 		type filter hook forward priority -10; policy accept;
 		meta mark 0x2 drop
 	}
-	chain fwd {
+	chain forward {
 		type filter hook forward priority 0; policy accept;
 		ip saddr @blocked drop
 		tcp dport vmap { 25 : drop, 443 : accept }
@@ -99,7 +99,7 @@ G="$work/gw"
 # both interfaces named: forward
 expect "$G" drop iifname '"eth0"' oifname '"eth1"' ip saddr 203.0.113.7 \
 	tcp dport 443
-has 'inet fw fwd rule ip saddr @blocked drop (verdict drop)'
+has 'inet fw forward rule ip saddr @blocked drop (verdict drop)'
 expect "$G" accept iifname '"eth0"' oifname '"eth1"' ip saddr 198.51.100.1 \
 	tcp dport 443
 expect "$G" drop iifname '"eth0"' oifname '"eth1"' tcp dport 25
@@ -308,7 +308,7 @@ table bridge b {
 	chain v10 {
 		ip saddr 10.0.0.1 drop
 	}
-	chain fwd {
+	chain forward {
 		type filter hook forward priority 0; policy drop;
 		ether type ip tcp dport 22 accept
 	}

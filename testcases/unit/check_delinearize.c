@@ -309,6 +309,41 @@ START_TEST(test_nat)
 }
 END_TEST
 
+/*
+ * Anonymous chains: bound chains and their rules named by chain ids in
+ * the batch, listed inline again (stock's listing of the same ruleset).
+ */
+START_TEST(test_anonymous_chains)
+{
+	static const char listing[] =
+	"table inet t {\n"
+	"\tchain c {\n"
+	"\t\ttype filter hook input priority filter; policy accept;\n"
+	"\t\ttcp dport 22 jump {\n"
+	"\t\t\tip saddr 10.0.0.0/8 accept\n"
+	"\t\t\tcounter packets 0 bytes 0 drop\n"
+	"\t\t}\n"
+	"\t\tudp dport 53 counter packets 0 bytes 0 goto {\n"
+	"\t\t\tip saddr 192.168.0.0/16 accept\n"
+	"\t\t\tdrop\n"
+	"\t\t} comment \"hi\"\n"
+	"\t\tjump {\n"
+	"\t\t}\n"
+	"\t}\n"
+	"\n"
+	"\tchain d {\n"
+	"\t\tgoto {\n"
+	"\t\t\tjump d\n"
+	"\t\t}\n"
+	"\t}\n"
+	"}\n";
+
+	failures = 0;
+	expect_same(listing);
+	ck_assert_uint_eq(failures, 0);
+}
+END_TEST
+
 START_TEST(test_sets)
 {
 	failures = 0;
@@ -361,6 +396,7 @@ static Suite *delinearize_suite(void)
 	tcase_add_test(tc, test_families);
 	tcase_add_test(tc, test_nat);
 	tcase_add_test(tc, test_sets);
+	tcase_add_test(tc, test_anonymous_chains);
 	suite_add_tcase(s, tc);
 	return s;
 }
