@@ -244,7 +244,7 @@ table ip m {
 		type filter hook prerouting priority 0; policy accept;
 		rt ip nexthop 192.0.2.2 drop
 	}
-	chain fwd {
+	chain forward {
 		type filter hook forward priority 0; policy drop;
 		tcp flags syn / syn,rst tcp option maxseg size set rt mtu
 		tcp option maxseg size 1360 accept
