@@ -10,6 +10,7 @@
 #include <string.h>
 #include <linux/netfilter.h>
 #include "revmap_int.h"
+#include "datatype.h"
 
 /* How a field's value is printed on the iptables side. */
 enum rv_how {
@@ -28,6 +29,8 @@ enum rv_how {
 	RV_MAC,		/* -m mac --mac-source 58:94:6b:... */
 	RV_ETHER_DEP,	/* meta iiftype ether: the dependency of -m mac */
 	RV_POLICY,	/* -m policy --dir DIR --pol ipsec|none */
+	RV_CTPROTO,	/* -m conntrack --ctproto 6 */
+	RV_CTPORT,	/* -m conntrack --ctorigdstport 53:60 */
 };
 
 /**
@@ -90,6 +93,34 @@ static const struct rv_field_map rv_fields[] = {
 	{ "meta pkttype", __RV_IP_MAX, RV_PLAIN, "pkttype", "pkt-type" },
 	{ "rt type", __RV_IP_MAX, RV_PLAIN, "rt", "rt-type" },
 	{ "ct status", __RV_IP_MAX, RV_CTSTATUS, "conntrack", "ctstatus" },
+	/* -m conntrack's other options, as xlate writes them (in
+	 * libxt_conntrack's order, so they join one match); addresses as
+	 * libxt_conntrack prints them: no /32 or /128 */
+	{ "ct protocol", __RV_IP_MAX, RV_CTPROTO, "conntrack", "ctproto" },
+	{ "ct original ip saddr", __RV_IP_MAX, RV_PLAIN, "conntrack",
+	  "ctorigsrc" },
+	{ "ct original ip daddr", __RV_IP_MAX, RV_PLAIN, "conntrack",
+	  "ctorigdst" },
+	{ "ct reply ip saddr", __RV_IP_MAX, RV_PLAIN, "conntrack",
+	  "ctreplsrc" },
+	{ "ct reply ip daddr", __RV_IP_MAX, RV_PLAIN, "conntrack",
+	  "ctrepldst" },
+	{ "ct original ip6 saddr", __RV_IP_MAX, RV_PLAIN, "conntrack",
+	  "ctorigsrc" },
+	{ "ct original ip6 daddr", __RV_IP_MAX, RV_PLAIN, "conntrack",
+	  "ctorigdst" },
+	{ "ct reply ip6 saddr", __RV_IP_MAX, RV_PLAIN, "conntrack",
+	  "ctreplsrc" },
+	{ "ct reply ip6 daddr", __RV_IP_MAX, RV_PLAIN, "conntrack",
+	  "ctrepldst" },
+	{ "ct original proto-src", __RV_IP_MAX, RV_CTPORT, "conntrack",
+	  "ctorigsrcport" },
+	{ "ct original proto-dst", __RV_IP_MAX, RV_CTPORT, "conntrack",
+	  "ctorigdstport" },
+	{ "ct reply proto-src", __RV_IP_MAX, RV_CTPORT, "conntrack",
+	  "ctreplsrcport" },
+	{ "ct reply proto-dst", __RV_IP_MAX, RV_CTPORT, "conntrack",
+	  "ctrepldstport" },
 	{ "meta iiftype", __RV_IP_MAX, RV_ETHER_DEP },
 	{ "ether saddr", __RV_IP_MAX, RV_MAC, "mac", "mac-source" },
 	{ "icmp type", __RV_IP_MAX, RV_NUMERIC, "icmp", "icmp-type" },
@@ -168,27 +199,56 @@ static char *rv_port_list(const char *s, bool *multi)
 	return out;
 }
 
-static bool rv_ctstate(struct rv_ctx *c, const char *text, bool inv,
-		       const struct rv_field_map *m)
+/* The states, pending in rv_ctx.ctstate (rv_ctstate_flush() prints). */
+static bool rv_ctstate(struct rv_ctx *c, const char *text, bool inv)
 {
-	bool first = true;
+	char *buf = NULL;
+	size_t len = 0, k;
 	unsigned int i;
+	bool first = true;
+	FILE *f;
 
-	rv_match_open(c, m->match);
-	fprintf(c->m, " %s--%s ", rv_neg(inv), m->opt);
+	rv_match_open(c, NULL);	/* what came before, printed */
+	f = open_memstream(&buf, &len);
+	if (!f)
+		return false;
 	for (i = 0; i < sizeof(rv_ctstates) / sizeof(rv_ctstates[0]); i++) {
-		const char *p = strstr(text, rv_ctstates[i]);
-		size_t k;
-
-		if (!p)
+		if (!strstr(text, rv_ctstates[i]))
 			continue;
 		if (!first)
-			fputc(',', c->m);
+			fputc(',', f);
 		for (k = 0; rv_ctstates[i][k]; k++)
-			fputc(toupper((unsigned char)rv_ctstates[i][k]), c->m);
+			fputc(toupper((unsigned char)rv_ctstates[i][k]), f);
 		first = false;
 	}
-	return !first;
+	if (fclose(f) || first) {
+		free(buf);
+		return false;
+	}
+	c->ctstate = buf;
+	c->ctstate_inv = inv;
+	return true;
+}
+
+/* "tcp" -> 6: the printer's protocol names, numbered as libxt_conntrack
+ * prints --ctproto */
+static char *rv_proto_number(char *text)
+{
+	unsigned int n;
+	const char *name;
+	char *p = NULL;
+
+	for (n = 0; n <= 255; n++) {
+		name = nftc_protocol_name(n);
+		if (name && !strcmp(name, text))
+			break;
+	}
+	if (n <= 255 && asprintf(&p, "%u", n) < 0)
+		p = NULL;
+	if (n > 255 && strspn(text, "0123456789") == strlen(text))
+		return text;	/* printed as a number already */
+	free(text);
+	return p;
 }
 
 /*
@@ -212,6 +272,8 @@ static bool rv_ctstatus(struct rv_ctx *c, const char *text, bool inv,
 	}
 	if (nnat && nnat != nwords)
 		return false;
+	if (nnat)	/* a --ctstate of its own */
+		rv_ctstate_flush(c, false);
 	rv_match_open(c, m->match);
 	fprintf(c->m, " %s--%s ", rv_neg(inv), nnat ? "ctstate" : m->opt);
 	for (p = text; *p; p++)
@@ -344,9 +406,28 @@ static bool rv_value(struct rv_ctx *c, const struct rv_field_map *m,
 		return rv_l4_set(c, strcmp(m->opt, "sport") ? 1 : 0, inv,
 				 m->opt, p);
 	case RV_CTSTATE:
-		multi = rv_ctstate(c, text, inv, m);
+		multi = rv_ctstate(c, text, inv);
 		free(text);
 		return multi;
+	case RV_CTPROTO:
+		text = rv_proto_number(text);
+		if (!text)
+			return false;
+		rv_match_open(c, m->match);
+		fprintf(c->m, " %s--%s %s", rv_neg(inv), m->opt, text);
+		free(text);
+		return true;
+	case RV_CTPORT:	/* "53-60" -> 53:60; a set has no form */
+		if (strpbrk(text, "{,")) {
+			free(text);
+			return false;
+		}
+		for (p = text; *p; p++)
+			*p = *p == '-' ? ':' : *p;
+		rv_match_open(c, m->match);
+		fprintf(c->m, " %s--%s %s", rv_neg(inv), m->opt, text);
+		free(text);
+		return true;
 	case RV_UPPER:
 		rv_match_open(c, m->match);
 		fprintf(c->m, " %s--%s ", rv_neg(inv), m->opt);
