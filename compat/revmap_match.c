@@ -31,6 +31,7 @@ enum rv_how {
 	RV_POLICY,	/* -m policy --dir DIR --pol ipsec|none */
 	RV_CTPROTO,	/* -m conntrack --ctproto 6 */
 	RV_CTPORT,	/* -m conntrack --ctorigdstport 53:60 */
+	RV_CTEXPIRE,	/* -m conntrack --ctexpire 10:20 */
 };
 
 /**
@@ -61,6 +62,7 @@ static const struct rv_field_map rv_fields[] = {
 	{ "ip protocol", RV_PROTO, RV_PROTO_NAME },
 	{ "ip6 nexthdr", RV_PROTO, RV_PROTO_NAME },
 	{ "meta mark", __RV_IP_MAX, RV_MARK, "mark", "mark" },
+	{ "ct mark", __RV_IP_MAX, RV_MARK, "connmark", "mark" },
 	/* -m state and -m conntrack --ctstate are one VM code; the
 	 * corpus of real rulesets uses state in more files */
 	{ "ct state", __RV_IP_MAX, RV_CTSTATE, "state", "state" },
@@ -121,6 +123,9 @@ static const struct rv_field_map rv_fields[] = {
 	  "ctreplsrcport" },
 	{ "ct reply proto-dst", __RV_IP_MAX, RV_CTPORT, "conntrack",
 	  "ctrepldstport" },
+	{ "ct expiration", __RV_IP_MAX, RV_CTEXPIRE, "conntrack",
+	  "ctexpire" },
+	{ "ct direction", __RV_IP_MAX, RV_UPPER, "conntrack", "ctdir" },
 	{ "meta iiftype", __RV_IP_MAX, RV_ETHER_DEP },
 	{ "ether saddr", __RV_IP_MAX, RV_MAC, "mac", "mac-source" },
 	{ "icmp type", __RV_IP_MAX, RV_NUMERIC, "icmp", "icmp-type" },
@@ -333,6 +338,84 @@ static bool rv_tcp_flags(struct rv_ctx *c, const struct rv_field_map *m,
 	return rv_l4_set(c, 2, inv, m->opt, buf);
 }
 
+/*
+ * -m mark / -m connmark --mark V[/M]: "K V", "K != V", "K & M == V",
+ * "K & M != V" (the printer's forms of xlate's masked compare); the
+ * mask printed as libxt_mark does, only when it is not all ones.
+ */
+static bool rv_mark(struct rv_ctx *c, const struct rv_field_map *m,
+		    const char *text, bool inv)
+{
+	unsigned long v, mask = 0xffffffffUL;
+	char *e;
+
+	if (!strncmp(text, "& ", 2)) {
+		mask = strtoul(text + 2, &e, 0);
+		if (e == text + 2 || (strncmp(e, " == ", 4) &&
+				      strncmp(e, " != ", 4)))
+			return false;
+		inv = e[1] == '!';
+		text = e + 4;
+	}
+	v = strtoul(text, &e, 0);
+	if (e == text || *e || v > 0xffffffffUL || mask > 0xffffffffUL)
+		return false;
+	rv_match_open(c, m->match);
+	fprintf(c->m, " %s--%s 0x%lx", rv_neg(inv), m->opt, v);
+	if (mask != 0xffffffffUL)
+		fprintf(c->m, "/0x%lx", mask);
+	return true;
+}
+
+/* nft's time ("1h2m3s", "10s", "1d") in seconds; false if not whole. */
+static bool rv_seconds(const char *s, const char *end, unsigned long *out)
+{
+	static const struct {
+		char		unit;
+		unsigned long	seconds;
+	} units[] = { { 'd', 86400 }, { 'h', 3600 }, { 'm', 60 }, { 's', 1 } };
+	unsigned long n, total = 0;
+	unsigned int i;
+	char *e;
+
+	if (s == end)
+		return false;
+	while (s < end) {
+		n = strtoul(s, &e, 10);
+		if (e == s || e >= end)
+			return false;
+		for (i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+			if (*e == units[i].unit)
+				break;
+		}
+		/* "ms": not a whole second */
+		if (i == sizeof(units) / sizeof(units[0]) ||
+		    (e + 1 < end && e[1] == 's' && *e == 'm'))
+			return false;
+		total += n * units[i].seconds;
+		s = e + 1;
+	}
+	*out = total;
+	return true;
+}
+
+/* "ct expiration 10s-20s" -> --ctexpire 10:20 ("10s": --ctexpire 10) */
+static bool rv_ctexpire(struct rv_ctx *c, const struct rv_field_map *m,
+			const char *text, bool inv)
+{
+	const char *dash = strchr(text, '-');
+	unsigned long lo, hi;
+
+	if (!rv_seconds(text, dash ? dash : text + strlen(text), &lo) ||
+	    (dash && !rv_seconds(dash + 1, dash + 1 + strlen(dash + 1), &hi)))
+		return false;
+	rv_match_open(c, m->match);
+	fprintf(c->m, " %s--%s %lu", rv_neg(inv), m->opt, lo);
+	if (dash)
+		fprintf(c->m, ":%lu", hi);
+	return true;
+}
+
 static bool rv_value(struct rv_ctx *c, const struct rv_field_map *m,
 		     char *text, bool inv)
 {
@@ -439,11 +522,13 @@ static bool rv_value(struct rv_ctx *c, const struct rv_field_map *m,
 		free(text);
 		return true;
 	case RV_MARK:
-		rv_match_open(c, m->match);
-		fprintf(c->m, " %s--%s 0x%lx", rv_neg(inv), m->opt,
-			strtoul(text, NULL, 0));
+		multi = rv_mark(c, m, text, inv);
 		free(text);
-		return true;
+		return multi;
+	case RV_CTEXPIRE:
+		multi = rv_ctexpire(c, m, text, inv);
+		free(text);
+		return multi;
 	case RV_NUMERIC:
 	case RV_PLAIN:
 		rv_match_open(c, m->match);
@@ -586,7 +671,8 @@ bool rv_match(struct rv_ctx *c, const char *text)
 			p += p[1] == '=' ? 3 : 2;
 		}
 		end = rv_value_end(p);
-		if (*p == '.' || *p == '@' || *p == '&' || *p == '|')
+		if (*p == '.' || *p == '@' || *p == '|' ||
+		    (*p == '&' && m->how != RV_MARK))
 			return false;	/* concatenation, set, bit ops */
 		/* a port match's protocol dependency comes before it */
 		if (m->how == RV_PORT && !c->ip[RV_PROTO])

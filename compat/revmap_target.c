@@ -254,7 +254,8 @@ static bool rv_limit(struct rv_ctx *c, const struct stmt *s)
  *   "K set K | V"             V/V      (A = ~V, X = V)
  *   "K set K ^ V"             V/0      (A = all ones)
  * and the copies of one mark into the other, CONNMARK --save-mark and
- * --restore-mark with full masks (xlate writes no other). Printed as
+ * --restore-mark with full masks (xlate writes no other), shifted for
+ * --left-shift-mark / --right-shift-mark. Printed as
  * libxt_MARK and libxt_CONNMARK save them.
  */
 static const struct {
@@ -329,17 +330,39 @@ static bool rv_xmark(const char *p, const char *key, uint32_t *value,
 	return true;
 }
 
+/* " << N" or " >> N" after a copy: --left/right-shift-mark N */
+static bool rv_mark_shift(const char *p, unsigned int *shift)
+{
+	unsigned long n;
+	char *e;
+
+	if (strncmp(p, " << ", 4) && strncmp(p, " >> ", 4))
+		return false;
+	n = strtoul(p + 4, &e, 10);
+	if (e == p + 4 || *e || n > 31)
+		return false;
+	*shift = n;
+	return true;
+}
+
 static bool rv_mark_set(struct rv_ctx *c, const struct stmt *s)
 {
 	char *text = rv_stmt_text(c, s);
 	uint32_t value, mask;
+	unsigned int shift = 0;
 	bool ok = false;
 	unsigned int i;
 	size_t n;
 
 	for (i = 0; text && i < ARRAY_N(rv_mark_copies); i++) {
-		if (!strcmp(text, rv_mark_copies[i].text)) {
-			ok = rv_target(c, "%s", rv_mark_copies[i].target);
+		n = strlen(rv_mark_copies[i].text);
+		if (!strncmp(text, rv_mark_copies[i].text, n) &&
+		    (!text[n] || rv_mark_shift(text + n, &shift))) {
+			if ((ok = rv_target(c, "%s", rv_mark_copies[i].target)) &&
+			    text[n])
+				fprintf(c->t, " --%s-shift-mark %u",
+					text[n + 1] == '<' ? "left" : "right",
+					shift);
 			goto out;
 		}
 	}

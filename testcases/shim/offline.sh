@@ -269,6 +269,14 @@ COMMIT
 -A PREROUTING -i eth8 -j MARK --set-xmark 0x1/0x1
 -A PREROUTING -i eth9 -j MARK --set-xmark 0x0/0xf0
 -A PREROUTING -i eth10 -j MARK --set-xmark 0x3/0x0
+-A PREROUTING -j CONNMARK --save-mark --left-shift-mark 8
+-A PREROUTING -j CONNMARK --restore-mark --right-shift-mark 31
+-A PREROUTING -m connmark --mark 0x1 -j ACCEPT
+-A PREROUTING -m mark ! --mark 0x2 -j ACCEPT
+-A PREROUTING -m connmark ! --mark 0x100/0xff00 -j ACCEPT
+-A PREROUTING -m mark --mark 0x0/0xff -j ACCEPT
+-A PREROUTING -m conntrack --ctexpire 90 -j ACCEPT
+-A PREROUTING -m conntrack --ctproto 6 --ctstatus ASSURED ! --ctexpire 3600:90061 --ctdir REPLY -j ACCEPT
 COMMIT
 EOF
 if unshare -n true 2>/dev/null && command -v iptables-nft-restore \
