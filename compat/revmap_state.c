@@ -313,11 +313,12 @@ static bool rv_recent_set(struct rv_ctx *c, const struct stmt *s)
  * other than letters, digits, '_' and '.' (xlate writes them as '_',
  * the name is printed as the set has it), --hashlimit-htable-max and
  * -gcinterval (never written), a --hashlimit-htable-size of 65535 (the
- * size the VM gives a set without one) and byte rates (left
- * unsupported).
+ * size the VM gives a set without one).
  */
 #define RV_HL_SCALE	1000000ULL	/* XT_HASHLIMIT_SCALE_v2 */
 #define RV_HL_SIZE_DEFAULT	0xffff
+#define RV_HL_BYTE_EXPIRE	15000	/* ms, byte mode without a burst */
+#define RV_HL_BYTE_EXPIRE_BURST	60000
 
 /* libxt_hashlimit's rate units, largest first. */
 static const struct {
@@ -360,6 +361,31 @@ static uint64_t rv_hl_rate(FILE *f, uint64_t rate, uint64_t unit)
 	fprintf(f, " %llu/%s", (unsigned long long)(mult / avg),
 		rv_hl_units[i - 1].name);
 	return rv_hl_units[i - 1].seconds * 1000;
+}
+
+/*
+ * Byte mode: xlate writes the bytes per second and the burst in bytes
+ * that libxt_hashlimit prints (xlate/map_state.c), each already a whole
+ * number of its unit: printed in the largest unit it reaches and that
+ * divides it. (libxt_hashlimit picks the rate's unit from the rate
+ * before rounding and needs the rate to exceed it: a rate of exactly
+ * one unit, which the VM code cannot tell from one a little above,
+ * prints one unit lower there.)
+ */
+static void rv_hl_bytes(FILE *f, uint64_t n, bool rate)
+{
+	static const struct {
+		const char	*name;
+		uint64_t	bytes;
+	} units[] = { { "mb", 1 << 20 }, { "kb", 1 << 10 }, { "b", 1 } };
+	unsigned int i;
+
+	for (i = 0; i + 1 < RV_ARRAY_N(units); i++) {
+		if (n >= units[i].bytes && n % units[i].bytes == 0)
+			break;
+	}
+	fprintf(f, " %llu%s%s", (unsigned long long)(n / units[i].bytes),
+		units[i].name, rate ? "/s" : "");
 }
 
 /* One field of the key: its mode bit (index in rv_hl_modes) and mask. */
@@ -417,8 +443,9 @@ static bool rv_hashlimit(struct rv_ctx *c, const struct stmt *s)
 		return false;
 	l = list_first_entry(&s->set.stmts, struct stmt, list);
 	if (l->kind != STMT_LIMIT || l->list.next != &s->set.stmts ||
-	    l->limit.type != NFT_LIMIT_PKTS || !l->limit.rate ||
-	    !l->limit.unit || (l->limit.flags & ~NFT_LIMIT_F_INV))
+	    !l->limit.rate || !l->limit.unit ||
+	    (l->limit.flags & ~NFT_LIMIT_F_INV) ||
+	    (l->limit.type == NFT_LIMIT_PKT_BYTES && l->limit.unit != 1))
 		return false;
 	if (key && key->kind == EXPR_SET_ELEM) {
 		expire = key->elem.timeout;
@@ -448,8 +475,20 @@ static bool rv_hashlimit(struct rv_ctx *c, const struct stmt *s)
 	rv_match_open(c, "hashlimit");
 	fprintf(c->m, " --hashlimit-%s", l->limit.flags & NFT_LIMIT_F_INV ?
 		"above" : "upto");
-	quantum = rv_hl_rate(c->m, l->limit.rate, l->limit.unit);
-	fprintf(c->m, " --hashlimit-burst %u --hashlimit-mode", l->limit.burst);
+	if (l->limit.type == NFT_LIMIT_PKT_BYTES) {
+		rv_hl_bytes(c->m, l->limit.rate, true);
+		/* libxt_hashlimit's default expiries in byte mode */
+		quantum = l->limit.burst ? RV_HL_BYTE_EXPIRE_BURST :
+					   RV_HL_BYTE_EXPIRE;
+		if (l->limit.burst) {
+			fputs(" --hashlimit-burst", c->m);
+			rv_hl_bytes(c->m, l->limit.burst, false);
+		}
+	} else {
+		quantum = rv_hl_rate(c->m, l->limit.rate, l->limit.unit);
+		fprintf(c->m, " --hashlimit-burst %u", l->limit.burst);
+	}
+	fputs(" --hashlimit-mode", c->m);
 	for (i = 0; i < RV_ARRAY_N(rv_hl_modes); i++) {
 		if (used & 1u << i) {
 			fprintf(c->m, "%c%s", first ? ' ' : ',',

@@ -248,6 +248,10 @@ cat > "$work/stock.rules" <<'EOF'
 -A INPUT -p udp -m hashlimit --hashlimit-above 100/sec --hashlimit-mode srcip,srcport,dstip,dstport --hashlimit-name a4 --hashlimit-srcmask 8 --hashlimit-dstmask 24 -j DROP
 -A INPUT -p tcp -m hashlimit --hashlimit-upto 7/day --hashlimit-mode srcip,dstport --hashlimit-name a5 --hashlimit-htable-size 1024 -j DROP
 -A INPUT -m hashlimit --hashlimit-upto 7/hour --hashlimit-burst 1 --hashlimit-mode srcip --hashlimit-name a3 --hashlimit-htable-expire 60000 -m hashlimit --hashlimit-upto 2/sec --hashlimit-mode dstip --hashlimit-name a6 -j ACCEPT
+-A INPUT -m hashlimit --hashlimit-upto 20kb/s --hashlimit-mode srcip --hashlimit-name b1 -j ACCEPT
+-A INPUT -m hashlimit --hashlimit-upto 4kb/s --hashlimit-burst 400kb --hashlimit-mode srcip --hashlimit-name b2 -j ACCEPT
+-A INPUT -m hashlimit --hashlimit-above 123456b/s --hashlimit-burst 1mb --hashlimit-mode dstip --hashlimit-name b4 -j DROP
+-A INPUT -m hashlimit --hashlimit-above 1mb/s --hashlimit-burst 3mb --hashlimit-mode srcip --hashlimit-name b5 --hashlimit-htable-expire 1000 -j DROP
 COMMIT
 *mangle
 :PREROUTING ACCEPT [0:0]
