@@ -253,6 +253,7 @@ static bool rv_limit(struct rv_ctx *c, const struct stmt *s)
  *   "K set K & A"             0/~A
  *   "K set K | V"             V/V      (A = ~V, X = V)
  *   "K set K ^ V"             V/0      (A = all ones)
+ *   "K set K"                 0/0      (nothing changes)
  * and the copies of one mark into the other, CONNMARK --save-mark and
  * --restore-mark with full masks (xlate writes no other), shifted for
  * --left-shift-mark / --right-shift-mark. Printed as
@@ -303,9 +304,9 @@ static bool rv_xmark(const char *p, const char *key, uint32_t *value,
 		*mask = UINT32_MAX;
 		return !*p;
 	}
-	if (strncmp(p, key, n) || p[n] != ' ')
+	if (strncmp(p, key, n) || (p[n] && p[n] != ' '))
 		return false;
-	p += n + 1;
+	p += n + !!p[n];
 	if (!strncmp(p, "| ", 2)) {
 		p += 2;
 		if (!rv_hex(&p, &x) || *p)

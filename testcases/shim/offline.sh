@@ -274,6 +274,9 @@ COMMIT
 -A PREROUTING -i eth9 -j MARK --set-xmark 0x0/0xf0
 -A PREROUTING -i eth10 -j MARK --set-xmark 0x3/0x0
 -A PREROUTING -j CONNMARK --save-mark --left-shift-mark 8
+-A PREROUTING -i eth11 -j MARK --and-mark 0xf0
+-A PREROUTING -i eth12 -j CONNMARK --set-mark 0x1/0xff
+-A PREROUTING -i eth13 -j CONNMARK --set-xmark 0x0/0x0
 -A PREROUTING -j CONNMARK --restore-mark --right-shift-mark 31
 -A PREROUTING -m connmark --mark 0x1 -j ACCEPT
 -A PREROUTING -m mark ! --mark 0x2 -j ACCEPT
