@@ -317,7 +317,8 @@ static bool rv_recent_set(struct rv_ctx *c, const struct stmt *s)
  */
 #define RV_HL_SCALE	1000000ULL	/* XT_HASHLIMIT_SCALE_v2 */
 #define RV_HL_SIZE_DEFAULT	0xffff
-#define RV_HL_BYTE_EXPIRE	15000	/* ms, byte mode without a burst */
+/* ms: byte mode's default expiry without and with a burst */
+#define RV_HL_BYTE_EXPIRE	15000
 #define RV_HL_BYTE_EXPIRE_BURST	60000
 
 /* libxt_hashlimit's rate units, largest first. */
@@ -506,7 +507,8 @@ static bool rv_hashlimit(struct rv_ctx *c, const struct stmt *s)
 		fprintf(c->m, " --hashlimit-srcmask %d", masks[0]);
 	if (masks[2] != full)	/* dstip */
 		fprintf(c->m, " --hashlimit-dstmask %d", masks[2]);
-	c->last_match = NULL;	/* each -m hashlimit is a match of its own */
+	/* each -m hashlimit is a match of its own */
+	c->last_match = NULL;
 	return true;
 }
 

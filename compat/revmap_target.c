@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Reverse map of statements: verdicts, targets (LOG, REJECT, NAT,
- * CT --notrack, TCPMSS, MARK, CONNMARK) and limit, as iptables' target/match options. Facts in
- * tables: the verdict words, the reject codes per family, the limit
- * units.
+ * CT --notrack, TCPMSS, MARK, CONNMARK) and limit, as iptables'
+ * target/match options. Facts in tables: the verdict words, the reject
+ * codes per family, the limit units, the mark setters.
  */
 #define _GNU_SOURCE
 #include <config.h>
@@ -359,8 +359,8 @@ static bool rv_mark_set(struct rv_ctx *c, const struct stmt *s)
 		n = strlen(rv_mark_copies[i].text);
 		if (!strncmp(text, rv_mark_copies[i].text, n) &&
 		    (!text[n] || rv_mark_shift(text + n, &shift))) {
-			if ((ok = rv_target(c, "%s", rv_mark_copies[i].target)) &&
-			    text[n])
+			ok = rv_target(c, "%s", rv_mark_copies[i].target);
+			if (ok && text[n])
 				fprintf(c->t, " --%s-shift-mark %u",
 					text[n + 1] == '<' ? "left" : "right",
 					shift);
