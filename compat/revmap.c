@@ -85,9 +85,26 @@ void rv_l4_flush(struct rv_ctx *c)
 	}
 }
 
+void rv_ctstate_flush(struct rv_ctx *c, bool conntrack)
+{
+	const char *name = conntrack ? "conntrack" : "state";
+	char *states = c->ctstate;
+
+	if (!states)
+		return;
+	c->ctstate = NULL;
+	if (!c->last_match || strcmp(c->last_match, name))
+		fprintf(c->m, " -m %s", name);
+	fprintf(c->m, " %s--%s %s", rv_neg(c->ctstate_inv),
+		conntrack ? "ctstate" : "state", states);
+	c->last_match = name;
+	free(states);
+}
+
 void rv_match_open(struct rv_ctx *c, const char *name)
 {
 	rv_recent_flush(c);
+	rv_ctstate_flush(c, name && !strcmp(name, "conntrack"));
 	if (name && c->last_match && !strcmp(c->last_match, name))
 		return;
 	rv_l4_flush(c);
@@ -148,6 +165,7 @@ static void rv_map_stmts(struct rv_ctx *c, const struct rule *r)
 			rv_note_unsupported(c, s);
 	}
 	rv_recent_flush(c);
+	rv_ctstate_flush(c, false);
 	rv_l4_flush(c);
 	/* an interface type test without -m mac: no iptables form */
 	if (c->ether_dep && !c->unsupported)
@@ -214,6 +232,7 @@ static void rv_ctx_reset(struct rv_ctx *c)
 
 	free(c->unsupported);
 	free(c->recent.mask);
+	free(c->ctstate);
 	for (i = 0; i < __RV_IP_MAX; i++)
 		free(c->ip[i]);
 	memset(c, 0, sizeof(*c));

@@ -39,6 +39,11 @@ struct rv_ctx {
 	 * (sport, dport, flags) when it closes */
 	char		*l4opt[3];
 	char		*unsupported;
+	/* ct state read, its match not printed yet: -m state, or -m
+	 * conntrack --ctstate when conntrack options follow (one VM code;
+	 * libxt_conntrack prints the state first) */
+	char		*ctstate;
+	bool		ctstate_inv;
 	/* "meta iiftype ether" read and no -m mac after it yet */
 	bool		ether_dep;
 	/* -m recent being gathered (revmap_state.c); open when @name */
@@ -62,6 +67,8 @@ const char *rv_neg(bool inv);
 void rv_quote(FILE *f, const char *s);
 /* " -m NAME" unless the match printed last is NAME already. */
 void rv_match_open(struct rv_ctx *c, const char *name);
+/* Print the pending ct state, in -m conntrack if @conntrack. */
+void rv_ctstate_flush(struct rv_ctx *c, bool conntrack);
 /* Print the pending tcp/udp options (rv_ctx.l4opt). */
 void rv_l4_flush(struct rv_ctx *c);
 /* Set field @fld; false when it was set already (cannot be mapped). */

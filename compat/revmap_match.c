@@ -10,6 +10,7 @@
 #include <string.h>
 #include <linux/netfilter.h>
 #include "revmap_int.h"
+#include "datatype.h"
 
 /* How a field's value is printed on the iptables side. */
 enum rv_how {
@@ -28,6 +29,9 @@ enum rv_how {
 	RV_MAC,		/* -m mac --mac-source 58:94:6b:... */
 	RV_ETHER_DEP,	/* meta iiftype ether: the dependency of -m mac */
 	RV_POLICY,	/* -m policy --dir DIR --pol ipsec|none */
+	RV_CTPROTO,	/* -m conntrack --ctproto 6 */
+	RV_CTPORT,	/* -m conntrack --ctorigdstport 53:60 */
+	RV_CTEXPIRE,	/* -m conntrack --ctexpire 10:20 */
 };
 
 /**
@@ -58,6 +62,7 @@ static const struct rv_field_map rv_fields[] = {
 	{ "ip protocol", RV_PROTO, RV_PROTO_NAME },
 	{ "ip6 nexthdr", RV_PROTO, RV_PROTO_NAME },
 	{ "meta mark", __RV_IP_MAX, RV_MARK, "mark", "mark" },
+	{ "ct mark", __RV_IP_MAX, RV_MARK, "connmark", "mark" },
 	/* -m state and -m conntrack --ctstate are one VM code; the
 	 * corpus of real rulesets uses state in more files */
 	{ "ct state", __RV_IP_MAX, RV_CTSTATE, "state", "state" },
@@ -90,6 +95,37 @@ static const struct rv_field_map rv_fields[] = {
 	{ "meta pkttype", __RV_IP_MAX, RV_PLAIN, "pkttype", "pkt-type" },
 	{ "rt type", __RV_IP_MAX, RV_PLAIN, "rt", "rt-type" },
 	{ "ct status", __RV_IP_MAX, RV_CTSTATUS, "conntrack", "ctstatus" },
+	/* -m conntrack's other options, as xlate writes them (in
+	 * libxt_conntrack's order, so they join one match); addresses as
+	 * libxt_conntrack prints them: no /32 or /128 */
+	{ "ct protocol", __RV_IP_MAX, RV_CTPROTO, "conntrack", "ctproto" },
+	{ "ct original ip saddr", __RV_IP_MAX, RV_PLAIN, "conntrack",
+	  "ctorigsrc" },
+	{ "ct original ip daddr", __RV_IP_MAX, RV_PLAIN, "conntrack",
+	  "ctorigdst" },
+	{ "ct reply ip saddr", __RV_IP_MAX, RV_PLAIN, "conntrack",
+	  "ctreplsrc" },
+	{ "ct reply ip daddr", __RV_IP_MAX, RV_PLAIN, "conntrack",
+	  "ctrepldst" },
+	{ "ct original ip6 saddr", __RV_IP_MAX, RV_PLAIN, "conntrack",
+	  "ctorigsrc" },
+	{ "ct original ip6 daddr", __RV_IP_MAX, RV_PLAIN, "conntrack",
+	  "ctorigdst" },
+	{ "ct reply ip6 saddr", __RV_IP_MAX, RV_PLAIN, "conntrack",
+	  "ctreplsrc" },
+	{ "ct reply ip6 daddr", __RV_IP_MAX, RV_PLAIN, "conntrack",
+	  "ctrepldst" },
+	{ "ct original proto-src", __RV_IP_MAX, RV_CTPORT, "conntrack",
+	  "ctorigsrcport" },
+	{ "ct original proto-dst", __RV_IP_MAX, RV_CTPORT, "conntrack",
+	  "ctorigdstport" },
+	{ "ct reply proto-src", __RV_IP_MAX, RV_CTPORT, "conntrack",
+	  "ctreplsrcport" },
+	{ "ct reply proto-dst", __RV_IP_MAX, RV_CTPORT, "conntrack",
+	  "ctrepldstport" },
+	{ "ct expiration", __RV_IP_MAX, RV_CTEXPIRE, "conntrack",
+	  "ctexpire" },
+	{ "ct direction", __RV_IP_MAX, RV_UPPER, "conntrack", "ctdir" },
 	{ "meta iiftype", __RV_IP_MAX, RV_ETHER_DEP },
 	{ "ether saddr", __RV_IP_MAX, RV_MAC, "mac", "mac-source" },
 	{ "icmp type", __RV_IP_MAX, RV_NUMERIC, "icmp", "icmp-type" },
@@ -168,27 +204,56 @@ static char *rv_port_list(const char *s, bool *multi)
 	return out;
 }
 
-static bool rv_ctstate(struct rv_ctx *c, const char *text, bool inv,
-		       const struct rv_field_map *m)
+/* The states, pending in rv_ctx.ctstate (rv_ctstate_flush() prints). */
+static bool rv_ctstate(struct rv_ctx *c, const char *text, bool inv)
 {
-	bool first = true;
+	char *buf = NULL;
+	size_t len = 0, k;
 	unsigned int i;
+	bool first = true;
+	FILE *f;
 
-	rv_match_open(c, m->match);
-	fprintf(c->m, " %s--%s ", rv_neg(inv), m->opt);
+	rv_match_open(c, NULL);	/* what came before, printed */
+	f = open_memstream(&buf, &len);
+	if (!f)
+		return false;
 	for (i = 0; i < sizeof(rv_ctstates) / sizeof(rv_ctstates[0]); i++) {
-		const char *p = strstr(text, rv_ctstates[i]);
-		size_t k;
-
-		if (!p)
+		if (!strstr(text, rv_ctstates[i]))
 			continue;
 		if (!first)
-			fputc(',', c->m);
+			fputc(',', f);
 		for (k = 0; rv_ctstates[i][k]; k++)
-			fputc(toupper((unsigned char)rv_ctstates[i][k]), c->m);
+			fputc(toupper((unsigned char)rv_ctstates[i][k]), f);
 		first = false;
 	}
-	return !first;
+	if (fclose(f) || first) {
+		free(buf);
+		return false;
+	}
+	c->ctstate = buf;
+	c->ctstate_inv = inv;
+	return true;
+}
+
+/* "tcp" -> 6: the printer's protocol names, numbered as libxt_conntrack
+ * prints --ctproto */
+static char *rv_proto_number(char *text)
+{
+	unsigned int n;
+	const char *name;
+	char *p = NULL;
+
+	for (n = 0; n <= 255; n++) {
+		name = nftc_protocol_name(n);
+		if (name && !strcmp(name, text))
+			break;
+	}
+	if (n <= 255 && asprintf(&p, "%u", n) < 0)
+		p = NULL;
+	if (n > 255 && strspn(text, "0123456789") == strlen(text))
+		return text;	/* printed as a number already */
+	free(text);
+	return p;
 }
 
 /*
@@ -212,6 +277,8 @@ static bool rv_ctstatus(struct rv_ctx *c, const char *text, bool inv,
 	}
 	if (nnat && nnat != nwords)
 		return false;
+	if (nnat)	/* a --ctstate of its own */
+		rv_ctstate_flush(c, false);
 	rv_match_open(c, m->match);
 	fprintf(c->m, " %s--%s ", rv_neg(inv), nnat ? "ctstate" : m->opt);
 	for (p = text; *p; p++)
@@ -269,6 +336,84 @@ static bool rv_tcp_flags(struct rv_ctx *c, const struct rv_field_map *m,
 	fclose(f);
 	free(text);
 	return rv_l4_set(c, 2, inv, m->opt, buf);
+}
+
+/*
+ * -m mark / -m connmark --mark V[/M]: "K V", "K != V", "K & M == V",
+ * "K & M != V" (the printer's forms of xlate's masked compare); the
+ * mask printed as libxt_mark does, only when it is not all ones.
+ */
+static bool rv_mark(struct rv_ctx *c, const struct rv_field_map *m,
+		    const char *text, bool inv)
+{
+	unsigned long v, mask = 0xffffffffUL;
+	char *e;
+
+	if (!strncmp(text, "& ", 2)) {
+		mask = strtoul(text + 2, &e, 0);
+		if (e == text + 2 || (strncmp(e, " == ", 4) &&
+				      strncmp(e, " != ", 4)))
+			return false;
+		inv = e[1] == '!';
+		text = e + 4;
+	}
+	v = strtoul(text, &e, 0);
+	if (e == text || *e || v > 0xffffffffUL || mask > 0xffffffffUL)
+		return false;
+	rv_match_open(c, m->match);
+	fprintf(c->m, " %s--%s 0x%lx", rv_neg(inv), m->opt, v);
+	if (mask != 0xffffffffUL)
+		fprintf(c->m, "/0x%lx", mask);
+	return true;
+}
+
+/* nft's time ("1h2m3s", "10s", "1d") in seconds; false if not whole. */
+static bool rv_seconds(const char *s, const char *end, unsigned long *out)
+{
+	static const struct {
+		char		unit;
+		unsigned long	seconds;
+	} units[] = { { 'd', 86400 }, { 'h', 3600 }, { 'm', 60 }, { 's', 1 } };
+	unsigned long n, total = 0;
+	unsigned int i;
+	char *e;
+
+	if (s == end)
+		return false;
+	while (s < end) {
+		n = strtoul(s, &e, 10);
+		if (e == s || e >= end)
+			return false;
+		for (i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+			if (*e == units[i].unit)
+				break;
+		}
+		/* "ms": not a whole second */
+		if (i == sizeof(units) / sizeof(units[0]) ||
+		    (e + 1 < end && e[1] == 's' && *e == 'm'))
+			return false;
+		total += n * units[i].seconds;
+		s = e + 1;
+	}
+	*out = total;
+	return true;
+}
+
+/* "ct expiration 10s-20s" -> --ctexpire 10:20 ("10s": --ctexpire 10) */
+static bool rv_ctexpire(struct rv_ctx *c, const struct rv_field_map *m,
+			const char *text, bool inv)
+{
+	const char *dash = strchr(text, '-');
+	unsigned long lo, hi;
+
+	if (!rv_seconds(text, dash ? dash : text + strlen(text), &lo) ||
+	    (dash && !rv_seconds(dash + 1, dash + 1 + strlen(dash + 1), &hi)))
+		return false;
+	rv_match_open(c, m->match);
+	fprintf(c->m, " %s--%s %lu", rv_neg(inv), m->opt, lo);
+	if (dash)
+		fprintf(c->m, ":%lu", hi);
+	return true;
 }
 
 static bool rv_value(struct rv_ctx *c, const struct rv_field_map *m,
@@ -344,9 +489,28 @@ static bool rv_value(struct rv_ctx *c, const struct rv_field_map *m,
 		return rv_l4_set(c, strcmp(m->opt, "sport") ? 1 : 0, inv,
 				 m->opt, p);
 	case RV_CTSTATE:
-		multi = rv_ctstate(c, text, inv, m);
+		multi = rv_ctstate(c, text, inv);
 		free(text);
 		return multi;
+	case RV_CTPROTO:
+		text = rv_proto_number(text);
+		if (!text)
+			return false;
+		rv_match_open(c, m->match);
+		fprintf(c->m, " %s--%s %s", rv_neg(inv), m->opt, text);
+		free(text);
+		return true;
+	case RV_CTPORT:	/* "53-60" -> 53:60; a set has no form */
+		if (strpbrk(text, "{,")) {
+			free(text);
+			return false;
+		}
+		for (p = text; *p; p++)
+			*p = *p == '-' ? ':' : *p;
+		rv_match_open(c, m->match);
+		fprintf(c->m, " %s--%s %s", rv_neg(inv), m->opt, text);
+		free(text);
+		return true;
 	case RV_UPPER:
 		rv_match_open(c, m->match);
 		fprintf(c->m, " %s--%s ", rv_neg(inv), m->opt);
@@ -358,11 +522,13 @@ static bool rv_value(struct rv_ctx *c, const struct rv_field_map *m,
 		free(text);
 		return true;
 	case RV_MARK:
-		rv_match_open(c, m->match);
-		fprintf(c->m, " %s--%s 0x%lx", rv_neg(inv), m->opt,
-			strtoul(text, NULL, 0));
+		multi = rv_mark(c, m, text, inv);
 		free(text);
-		return true;
+		return multi;
+	case RV_CTEXPIRE:
+		multi = rv_ctexpire(c, m, text, inv);
+		free(text);
+		return multi;
 	case RV_NUMERIC:
 	case RV_PLAIN:
 		rv_match_open(c, m->match);
@@ -505,7 +671,8 @@ bool rv_match(struct rv_ctx *c, const char *text)
 			p += p[1] == '=' ? 3 : 2;
 		}
 		end = rv_value_end(p);
-		if (*p == '.' || *p == '@' || *p == '&' || *p == '|')
+		if (*p == '.' || *p == '@' || *p == '|' ||
+		    (*p == '&' && m->how != RV_MARK))
 			return false;	/* concatenation, set, bit ops */
 		/* a port match's protocol dependency comes before it */
 		if (m->how == RV_PORT && !c->ip[RV_PROTO])

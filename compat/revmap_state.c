@@ -13,6 +13,8 @@
  * (recent_hits_NAME's when there is one). The statements of one match
  * are gathered in rv_ctx.recent and printed as libxt_recent saves them
  * when the next match opens or the rule ends (rv_recent_flush()).
+ *
+ * -m hashlimit is a meter: see rv_hashlimit().
  */
 #define _GNU_SOURCE
 #include <config.h>
@@ -301,6 +303,215 @@ static bool rv_recent_set(struct rv_ctx *c, const struct stmt *s)
 	return true;
 }
 
+/*
+ * -m hashlimit, as xlate/map_state.c writes it: "update @NAME { KEY
+ * timeout EXPIRE limit rate [over] R/UNIT [burst B packets] }" on a set
+ * named after --hashlimit-name, KEY the concatenation of the mode's
+ * fields (dstip, srcip, dstport, srcport; an address masked when its
+ * mask is not the full one). Printed as libxt_hashlimit (revision 3)
+ * saves it. What the VM code does not hold: the name's characters
+ * other than letters, digits, '_' and '.' (xlate writes them as '_',
+ * the name is printed as the set has it), --hashlimit-htable-max and
+ * -gcinterval (never written), a --hashlimit-htable-size of 65535 (the
+ * size the VM gives a set without one).
+ */
+#define RV_HL_SCALE	1000000ULL	/* XT_HASHLIMIT_SCALE_v2 */
+#define RV_HL_SIZE_DEFAULT	0xffff
+/* ms: byte mode's default expiry without and with a burst */
+#define RV_HL_BYTE_EXPIRE	15000
+#define RV_HL_BYTE_EXPIRE_BURST	60000
+
+/* libxt_hashlimit's rate units, largest first. */
+static const struct {
+	const char	*name;
+	uint64_t	seconds;
+} rv_hl_units[] = {
+	{ "day", 86400 }, { "hour", 3600 }, { "min", 60 }, { "sec", 1 },
+};
+
+/* The mode's key fields, in the order libxt_hashlimit prints them. */
+static const struct {
+	const char	*suffix;	/* of the key field's text */
+	const char	*mode;
+	bool		addr;
+} rv_hl_modes[] = {
+	{ "saddr", "srcip", true },
+	{ "sport", "srcport", false },
+	{ "daddr", "dstip", true },
+	{ "dport", "dstport", false },
+};
+
+#define RV_ARRAY_N(a)	(sizeof(a) / sizeof((a)[0]))
+
+/*
+ * The rate as libxt_hashlimit prints it: the cost per packet, avg =
+ * SCALE * seconds / rate, in the largest unit that divides it evenly
+ * enough; returns that unit in ms (the default --hashlimit-htable-expire).
+ */
+static uint64_t rv_hl_rate(FILE *f, uint64_t rate, uint64_t unit)
+{
+	uint64_t avg = RV_HL_SCALE * unit / rate, mult;
+	unsigned int i;
+
+	for (i = 1; i < RV_ARRAY_N(rv_hl_units); i++) {
+		mult = RV_HL_SCALE * rv_hl_units[i].seconds;
+		if (avg > mult || mult / avg < mult % avg)
+			break;
+	}
+	mult = RV_HL_SCALE * rv_hl_units[i - 1].seconds;
+	fprintf(f, " %llu/%s", (unsigned long long)(mult / avg),
+		rv_hl_units[i - 1].name);
+	return rv_hl_units[i - 1].seconds * 1000;
+}
+
+/*
+ * Byte mode: xlate writes the bytes per second and the burst in bytes
+ * that libxt_hashlimit prints (xlate/map_state.c), each already a whole
+ * number of its unit: printed in the largest unit it reaches and that
+ * divides it. (libxt_hashlimit picks the rate's unit from the rate
+ * before rounding and needs the rate to exceed it: a rate of exactly
+ * one unit, which the VM code cannot tell from one a little above,
+ * prints one unit lower there.)
+ */
+static void rv_hl_bytes(FILE *f, uint64_t n, bool rate)
+{
+	static const struct {
+		const char	*name;
+		uint64_t	bytes;
+	} units[] = { { "mb", 1 << 20 }, { "kb", 1 << 10 }, { "b", 1 } };
+	unsigned int i;
+
+	for (i = 0; i + 1 < RV_ARRAY_N(units); i++) {
+		if (n >= units[i].bytes && n % units[i].bytes == 0)
+			break;
+	}
+	fprintf(f, " %llu%s%s", (unsigned long long)(n / units[i].bytes),
+		units[i].name, rate ? "/s" : "");
+}
+
+/* One field of the key: its mode bit (index in rv_hl_modes) and mask. */
+static int rv_hl_field(struct rv_ctx *c, const struct expr *e, int *mask)
+{
+	const char *l3 = c->family == NFPROTO_IPV6 ? "ip6 " : "ip ";
+	char *text = rv_expr_text(e), *m;
+	unsigned int i;
+	size_t n;
+	int ret = -1;
+
+	*mask = c->family == NFPROTO_IPV6 ? 128 : 32;
+	if (!text)
+		return -1;
+	for (i = 0; i < RV_ARRAY_N(rv_hl_modes); i++) {
+		if (rv_hl_modes[i].addr) {
+			n = strlen(l3);
+			if (strncmp(text, l3, n) ||
+			    strncmp(text + n, rv_hl_modes[i].suffix, 5))
+				continue;
+			m = text + n + 5;
+			if (!*m)
+				ret = i;
+			else if (!strncmp(m, " & ", 3) &&
+				 (*mask = rv_mask_len(c->family, m + 3)) >= 0)
+				ret = i;
+			break;
+		}
+		m = strchr(text, ' ');
+		if (m && !strcmp(m + 1, rv_hl_modes[i].suffix) &&
+		    (!strncmp(text, "tcp ", 4) || !strncmp(text, "udp ", 4) ||
+		     !strncmp(text, "sctp ", 5) || !strncmp(text, "dccp ", 5) ||
+		     !strncmp(text, "udplite ", 8))) {
+			ret = i;
+			break;
+		}
+	}
+	free(text);
+	return ret;
+}
+
+static bool rv_hashlimit(struct rv_ctx *c, const struct stmt *s)
+{
+	const struct expr *key = s->set.key, *k;
+	const struct set *set;
+	const struct stmt *l;
+	unsigned int used = 0, i;
+	int masks[RV_ARRAY_N(rv_hl_modes)], full, bit, mask;
+	uint64_t expire = 0, quantum;
+	bool first = true;
+
+	if (s->set.op != NFT_DYNSET_OP_UPDATE || list_empty(&s->set.stmts) ||
+	    !s->set.set || s->set.set->kind != EXPR_SET_REF ||
+	    !(set = s->set.set->set_ref.set) || !set->handle.set.name)
+		return false;
+	l = list_first_entry(&s->set.stmts, struct stmt, list);
+	if (l->kind != STMT_LIMIT || l->list.next != &s->set.stmts ||
+	    !l->limit.rate || !l->limit.unit ||
+	    (l->limit.flags & ~NFT_LIMIT_F_INV) ||
+	    (l->limit.type == NFT_LIMIT_PKT_BYTES && l->limit.unit != 1))
+		return false;
+	if (key && key->kind == EXPR_SET_ELEM) {
+		expire = key->elem.timeout;
+		key = key->elem.key;
+	}
+	if (!key || !expire)
+		return false;
+	full = c->family == NFPROTO_IPV6 ? 128 : 32;
+	for (i = 0; i < RV_ARRAY_N(masks); i++)
+		masks[i] = full;
+	/* the fields in xlate's order: dstip, srcip, dstport, srcport */
+	if (key->kind == EXPR_CONCAT) {
+		list_for_each_entry(k, &key->expressions, list) {
+			bit = rv_hl_field(c, k, &mask);
+			if (bit < 0 || used & 1u << bit)
+				return false;
+			used |= 1u << bit;
+			masks[bit] = mask;
+		}
+	} else {
+		bit = rv_hl_field(c, key, &mask);
+		if (bit < 0)
+			return false;
+		used = 1u << bit;
+		masks[bit] = mask;
+	}
+	rv_match_open(c, "hashlimit");
+	fprintf(c->m, " --hashlimit-%s", l->limit.flags & NFT_LIMIT_F_INV ?
+		"above" : "upto");
+	if (l->limit.type == NFT_LIMIT_PKT_BYTES) {
+		rv_hl_bytes(c->m, l->limit.rate, true);
+		/* libxt_hashlimit's default expiries in byte mode */
+		quantum = l->limit.burst ? RV_HL_BYTE_EXPIRE_BURST :
+					   RV_HL_BYTE_EXPIRE;
+		if (l->limit.burst) {
+			fputs(" --hashlimit-burst", c->m);
+			rv_hl_bytes(c->m, l->limit.burst, false);
+		}
+	} else {
+		quantum = rv_hl_rate(c->m, l->limit.rate, l->limit.unit);
+		fprintf(c->m, " --hashlimit-burst %u", l->limit.burst);
+	}
+	fputs(" --hashlimit-mode", c->m);
+	for (i = 0; i < RV_ARRAY_N(rv_hl_modes); i++) {
+		if (used & 1u << i) {
+			fprintf(c->m, "%c%s", first ? ' ' : ',',
+				rv_hl_modes[i].mode);
+			first = false;
+		}
+	}
+	fprintf(c->m, " --hashlimit-name %s", set->handle.set.name);
+	if (set->size && set->size != RV_HL_SIZE_DEFAULT)
+		fprintf(c->m, " --hashlimit-htable-size %u", set->size);
+	if (expire != quantum)
+		fprintf(c->m, " --hashlimit-htable-expire %llu",
+			(unsigned long long)expire);
+	if (masks[0] != full)	/* srcip */
+		fprintf(c->m, " --hashlimit-srcmask %d", masks[0]);
+	if (masks[2] != full)	/* dstip */
+		fprintf(c->m, " --hashlimit-dstmask %d", masks[2]);
+	/* each -m hashlimit is a match of its own */
+	c->last_match = NULL;
+	return true;
+}
+
 bool rv_state_set(struct rv_ctx *c, const struct stmt *s)
 {
 	char *text;
@@ -309,6 +520,10 @@ bool rv_state_set(struct rv_ctx *c, const struct stmt *s)
 	if (s->set.set && s->set.set->kind == EXPR_SET_REF &&
 	    rv_set_ref(s->set.set, RV_RECENT))
 		return rv_recent_set(c, s);
+	if (s->kind == STMT_SET && !list_empty(&s->set.stmts) &&
+	    list_first_entry(&s->set.stmts, struct stmt, list)->kind ==
+	    STMT_LIMIT)
+		return rv_hashlimit(c, s);
 	text = rv_stmt_text(c, s);
 	ok = text && rv_connlimit(c, text);
 	free(text);

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Reverse map of statements: verdicts, targets (LOG, REJECT, NAT,
- * CT --notrack, TCPMSS) and limit, as iptables' target/match options. Facts in
- * tables: the verdict words, the reject codes per family, the limit
- * units.
+ * CT --notrack, TCPMSS, MARK, CONNMARK) and limit, as iptables'
+ * target/match options. Facts in tables: the verdict words, the reject
+ * codes per family, the limit units, the mark setters.
  */
 #define _GNU_SOURCE
 #include <config.h>
@@ -242,13 +242,155 @@ static bool rv_limit(struct rv_ctx *c, const struct stmt *s)
 	return false;
 }
 
-/* "meta mark set 0x1" (MARK --set-mark), "ct zone set 1" (CT --zone) */
+/*
+ * The mark setters xlate writes for MARK and CONNMARK (xlate/
+ * map_target.c), read back from the printer's text. The kernel's xmark
+ * is new = (old & ~MASK) ^ VALUE; the delinearizer prints the bitwise
+ * the VM holds, (old & A) ^ X, in its shortest form, so every form
+ * gives VALUE X and MASK ~A back exactly:
+ *   "K set V"                 V/0xffffffff
+ *   "K set K & A ^ X"         X/~A
+ *   "K set K & A"             0/~A
+ *   "K set K | V"             V/V      (A = ~V, X = V)
+ *   "K set K ^ V"             V/0      (A = all ones)
+ *   "K set K"                 0/0      (nothing changes)
+ * and the copies of one mark into the other, CONNMARK --save-mark and
+ * --restore-mark with full masks (xlate writes no other), shifted for
+ * --left-shift-mark / --right-shift-mark. Printed as
+ * libxt_MARK and libxt_CONNMARK save them.
+ */
+static const struct {
+	const char	*key;		/* the mark set */
+	const char	*target;	/* its -j, with the xmark option */
+} rv_marks[] = {
+	{ "meta mark", " -j MARK --set-xmark" },
+	{ "ct mark", " -j CONNMARK --set-xmark" },
+};
+
+static const struct {
+	const char	*text;		/* the whole statement */
+	const char	*target;
+} rv_mark_copies[] = {
+	{ "meta mark set ct mark", " -j CONNMARK --restore-mark"
+	  " --nfmask 0xffffffff --ctmask 0xffffffff" },
+	{ "ct mark set meta mark", " -j CONNMARK --save-mark"
+	  " --nfmask 0xffffffff --ctmask 0xffffffff" },
+};
+
+/* "0x..." at *@p, ending at a blank or the end (*@p moves past it). */
+static bool rv_hex(const char **p, uint32_t *v)
+{
+	unsigned long n;
+	char *e;
+
+	if (strncmp(*p, "0x", 2))
+		return false;
+	n = strtoul(*p, &e, 16);
+	if (e == *p + 2 || n > UINT32_MAX || (*e && *e != ' '))
+		return false;
+	*v = n;
+	*p = e + (*e == ' ');
+	return true;
+}
+
+/* @p after "K set ": the xmark (value, mask) of the forms above. */
+static bool rv_xmark(const char *p, const char *key, uint32_t *value,
+		     uint32_t *mask)
+{
+	size_t n = strlen(key);
+	uint32_t a = UINT32_MAX, x = 0;
+
+	if (rv_hex(&p, value)) {
+		*mask = UINT32_MAX;
+		return !*p;
+	}
+	if (strncmp(p, key, n) || (p[n] && p[n] != ' '))
+		return false;
+	p += n + !!p[n];
+	if (!strncmp(p, "| ", 2)) {
+		p += 2;
+		if (!rv_hex(&p, &x) || *p)
+			return false;
+		*value = *mask = x;
+		return true;
+	}
+	if (!strncmp(p, "& ", 2)) {
+		p += 2;
+		if (!rv_hex(&p, &a))
+			return false;
+	}
+	if (!strncmp(p, "^ ", 2)) {
+		p += 2;
+		if (!rv_hex(&p, &x))
+			return false;
+	}
+	if (*p)
+		return false;
+	*value = x;
+	*mask = ~a;
+	return true;
+}
+
+/* " << N" or " >> N" after a copy: --left/right-shift-mark N */
+static bool rv_mark_shift(const char *p, unsigned int *shift)
+{
+	unsigned long n;
+	char *e;
+
+	if (strncmp(p, " << ", 4) && strncmp(p, " >> ", 4))
+		return false;
+	n = strtoul(p + 4, &e, 10);
+	if (e == p + 4 || *e || n > 31)
+		return false;
+	*shift = n;
+	return true;
+}
+
+static bool rv_mark_set(struct rv_ctx *c, const struct stmt *s)
+{
+	char *text = rv_stmt_text(c, s);
+	uint32_t value, mask;
+	unsigned int shift = 0;
+	bool ok = false;
+	unsigned int i;
+	size_t n;
+
+	for (i = 0; text && i < ARRAY_N(rv_mark_copies); i++) {
+		n = strlen(rv_mark_copies[i].text);
+		if (!strncmp(text, rv_mark_copies[i].text, n) &&
+		    (!text[n] || rv_mark_shift(text + n, &shift))) {
+			ok = rv_target(c, "%s", rv_mark_copies[i].target);
+			if (ok && text[n])
+				fprintf(c->t, " --%s-shift-mark %u",
+					text[n + 1] == '<' ? "left" : "right",
+					shift);
+			goto out;
+		}
+	}
+	for (i = 0; text && i < ARRAY_N(rv_marks); i++) {
+		n = strlen(rv_marks[i].key);
+		if (strncmp(text, rv_marks[i].key, n) ||
+		    strncmp(text + n, " set ", 5) ||
+		    !rv_xmark(text + n + 5, rv_marks[i].key, &value, &mask))
+			continue;
+		if ((ok = rv_target(c, "%s", rv_marks[i].target)))
+			fprintf(c->t, " 0x%x/0x%x", value, mask);
+		break;
+	}
+out:
+	free(text);
+	return ok;
+}
+
+/* "ct zone set 1" (CT --zone), "meta nftrace set 1" (TRACE), marks */
 static bool rv_set(struct rv_ctx *c, const struct stmt *s, bool ct)
 {
 	struct expr *e = ct ? s->ct.expr : s->meta.expr;
 	char *v;
 	bool ok;
 
+	if (ct ? s->ct.key == NFT_CT_MARK : s->meta.key == NFT_META_MARK)
+		return rv_mark_set(c, s);
 	if (!e || e->kind != EXPR_VALUE)
 		return false;
 	v = ct ? NULL : rv_expr_text(e);
@@ -258,15 +400,12 @@ static bool rv_set(struct rv_ctx *c, const struct stmt *s, bool ct)
 		return rv_target(c, "%s", " -j TRACE");
 	}
 	free(v);
-	if (ct ? s->ct.key != NFT_CT_ZONE : s->meta.key != NFT_META_MARK)
+	if (!ct || s->ct.key != NFT_CT_ZONE)
 		return false;
 	v = rv_expr_text(e);
 	if (!v)
 		return false;
-	if (ct)
-		ok = rv_target(c, " -j CT --zone %s", v);
-	else if ((ok = rv_target(c, "%s", " -j MARK --set-xmark ")))
-		fprintf(c->t, "0x%lx/0xffffffff", strtoul(v, NULL, 0));
+	ok = rv_target(c, " -j CT --zone %s", v);
 	free(v);
 	return ok;
 }

@@ -210,7 +210,10 @@ fi
 # iptables-nft-restore wrote (xt-compat) in a private netns. Only
 # rules xlate translates exactly: a --rcheck without --seconds is on a
 # list of its own (on a list with a window it means "seen within the
-# set's timeout", saved with that --seconds).
+# set's timeout", saved with that --seconds). -m state and -m
+# conntrack --ctstate are one VM code: alone it is saved as -m state,
+# with other conntrack options as one -m conntrack. A --hashlimit-name
+# keeps only the characters set names have.
 cat > "$work/stock.rules" <<'EOF'
 *filter
 :INPUT ACCEPT [0:0]
@@ -234,6 +237,21 @@ cat > "$work/stock.rules" <<'EOF'
 -A INPUT -s 10.0.0.0/8 -m policy --dir in --pol none -j DROP
 -A OUTPUT -m policy --dir out --pol ipsec -j ACCEPT
 -A OUTPUT -m policy --dir out --pol none -j ACCEPT
+-A INPUT -m conntrack --ctstate NEW,RELATED --ctproto 6 -j ACCEPT
+-A INPUT -i eth0.10 -m conntrack --ctstate NEW --ctproto 17 --ctorigsrcport 68 --ctorigdstport 67 -j ACCEPT
+-A FORWARD -m conntrack --ctproto 6 --ctorigdst 131.159.20.148 --ctrepldst 1.2.3.4 --ctreplsrcport 5 --ctrepldstport 7:9 -j ACCEPT
+-A FORWARD -m conntrack ! --ctstate NEW --ctproto 132 -j ACCEPT
+-A FORWARD -m conntrack --ctstate NEW ! --ctproto 17 -j ACCEPT
+-A INPUT -m hashlimit --hashlimit-above 1000/sec --hashlimit-burst 5 --hashlimit-mode srcip --hashlimit-name limit_icmp_src -j DROP
+-A INPUT -m hashlimit --hashlimit-above 20/sec --hashlimit-burst 14497 --hashlimit-mode srcip --hashlimit-name newconn --hashlimit-htable-expire 31991 -j DROP
+-A INPUT -m hashlimit --hashlimit-upto 30/min --hashlimit-mode dstip --hashlimit-name a1 --hashlimit-dstmask 16 -j ACCEPT
+-A INPUT -p udp -m hashlimit --hashlimit-above 100/sec --hashlimit-mode srcip,srcport,dstip,dstport --hashlimit-name a4 --hashlimit-srcmask 8 --hashlimit-dstmask 24 -j DROP
+-A INPUT -p tcp -m hashlimit --hashlimit-upto 7/day --hashlimit-mode srcip,dstport --hashlimit-name a5 --hashlimit-htable-size 1024 -j DROP
+-A INPUT -m hashlimit --hashlimit-upto 7/hour --hashlimit-burst 1 --hashlimit-mode srcip --hashlimit-name a3 --hashlimit-htable-expire 60000 -m hashlimit --hashlimit-upto 2/sec --hashlimit-mode dstip --hashlimit-name a6 -j ACCEPT
+-A INPUT -m hashlimit --hashlimit-upto 20kb/s --hashlimit-mode srcip --hashlimit-name b1 -j ACCEPT
+-A INPUT -m hashlimit --hashlimit-upto 4kb/s --hashlimit-burst 400kb --hashlimit-mode srcip --hashlimit-name b2 -j ACCEPT
+-A INPUT -m hashlimit --hashlimit-above 123456b/s --hashlimit-burst 1mb --hashlimit-mode dstip --hashlimit-name b4 -j DROP
+-A INPUT -m hashlimit --hashlimit-above 1mb/s --hashlimit-burst 3mb --hashlimit-mode srcip --hashlimit-name b5 --hashlimit-htable-expire 1000 -j DROP
 COMMIT
 *mangle
 :PREROUTING ACCEPT [0:0]
@@ -243,6 +261,29 @@ COMMIT
 :POSTROUTING ACCEPT [0:0]
 -A FORWARD -p tcp -m tcp --tcp-flags SYN,RST SYN -j TCPMSS --clamp-mss-to-pmtu
 -A FORWARD -o eth0 -p tcp -m tcp --tcp-flags SYN,RST SYN -j TCPMSS --set-mss 1360
+-A PREROUTING -i eth0.10 -m state --state NEW,RELATED -j CONNMARK --set-xmark 0xa00/0xff00
+-A PREROUTING ! -d 192.168.0.0/16 -i eth0.13 -j CONNMARK --set-xmark 0x1/0x1
+-A PREROUTING -i eth2 -j CONNMARK --set-mark 5
+-A PREROUTING -i eth3 -j CONNMARK --set-xmark 0x0/0xf0
+-A PREROUTING -i eth4 -j CONNMARK --set-xmark 0x3/0x0
+-A PREROUTING -i eth5 -j CONNMARK --set-xmark 0x3/0x1
+-A PREROUTING -i eth0.+ -j CONNMARK --restore-mark
+-A POSTROUTING -j CONNMARK --save-mark
+-A PREROUTING -i eth7 -j MARK --set-xmark 0xa00/0xff00
+-A PREROUTING -i eth8 -j MARK --set-xmark 0x1/0x1
+-A PREROUTING -i eth9 -j MARK --set-xmark 0x0/0xf0
+-A PREROUTING -i eth10 -j MARK --set-xmark 0x3/0x0
+-A PREROUTING -j CONNMARK --save-mark --left-shift-mark 8
+-A PREROUTING -i eth11 -j MARK --and-mark 0xf0
+-A PREROUTING -i eth12 -j CONNMARK --set-mark 0x1/0xff
+-A PREROUTING -i eth13 -j CONNMARK --set-xmark 0x0/0x0
+-A PREROUTING -j CONNMARK --restore-mark --right-shift-mark 31
+-A PREROUTING -m connmark --mark 0x1 -j ACCEPT
+-A PREROUTING -m mark ! --mark 0x2 -j ACCEPT
+-A PREROUTING -m connmark ! --mark 0x100/0xff00 -j ACCEPT
+-A PREROUTING -m mark --mark 0x0/0xff -j ACCEPT
+-A PREROUTING -m conntrack --ctexpire 90 -j ACCEPT
+-A PREROUTING -m conntrack --ctproto 6 --ctstatus ASSURED ! --ctexpire 3600:90061 --ctdir REPLY -j ACCEPT
 COMMIT
 EOF
 if unshare -n true 2>/dev/null && command -v iptables-nft-restore \

@@ -151,6 +151,22 @@ static const struct {
 	{ NFPROTO_IPV4, "log prefix \"x\" flags tcp options flags ip options",
 	  "-A X -j LOG --log-prefix x --log-tcp-options --log-ip-options\n" },
 	{ NFPROTO_IPV4, "meta mark set 0x63", "-A X -j MARK --set-xmark 0x63/0xffffffff\n" },
+	/* CONNMARK and -m conntrack options (iptables-translate's forms,
+	 * the xmark as the kernel computes it) */
+	{ NFPROTO_IPV4, "ct mark set ct mark & 0xffff00ff ^ 0xa00",
+	  "-A X -j CONNMARK --set-xmark 0xa00/0xff00\n" },
+	{ NFPROTO_IPV4, "ct mark set ct mark | 0x1",
+	  "-A X -j CONNMARK --set-xmark 0x1/0x1\n" },
+	{ NFPROTO_IPV4, "meta mark set ct mark",
+	  "-A X -j CONNMARK --restore-mark --nfmask 0xffffffff --ctmask 0xffffffff\n" },
+	{ NFPROTO_IPV4, "ct mark set meta mark",
+	  "-A X -j CONNMARK --save-mark --nfmask 0xffffffff --ctmask 0xffffffff\n" },
+	{ NFPROTO_IPV4, "ct mark & 0xff00 == 0x100 accept",
+	  "-A X -m connmark --mark 0x100/0xff00 -j ACCEPT\n" },
+	{ NFPROTO_IPV4, "ct state new ct protocol udp ct original proto-dst 53 accept",
+	  "-A X -m conntrack --ctstate NEW --ctproto 17 --ctorigdstport 53 -j ACCEPT\n" },
+	{ NFPROTO_IPV4, "ct expiration 10s-20s ct direction reply",
+	  "-A X -m conntrack --ctexpire 10:20 --ctdir REPLY\n" },
 	/* no iptables form: flagged, never silently dropped */
 	{ NFPROTO_IPV4, "ip length 100 accept", NULL, -EOPNOTSUPP },
 };
