@@ -1102,6 +1102,28 @@ static bool cmp_wildcard(struct delin_rule_ctx *c, enum ops op,
 }
 
 /*
+ * "ct original ip saddr 10.0.0.0/8": a whole address loaded (ct keeps
+ * no short loads) and compared on its first bytes, as nft writes a
+ * byte-aligned prefix: the prefix, as stock lists it.
+ */
+static bool cmp_short_addr(struct delin_rule_ctx *c, enum ops op,
+			   struct expr *l, const void *data, unsigned int len)
+{
+	struct expr *v;
+
+	if (l->kind == EXPR_CONCAT || l->kind == EXPR_PAYLOAD || !l->dtype ||
+	    !(datatype_is_a(l->dtype, &ipaddr_type) ||
+	      datatype_is_a(l->dtype, &ip6addr_type)) ||
+	    len * 8 >= l->len || (op != OP_EQ && op != OP_NEQ))
+		return false;
+	v = delin_value_typed(l->dtype, BYTEORDER_BIG, l->len, data, len);
+	if (!v)
+		return false;
+	add_relational(c, op, l, prefix_expr_alloc(&delin_loc, v, len * 8));
+	return true;
+}
+
+/*
  * One load compared with several adjacent fields' values ("tcp sport 1
  * tcp dport 2" is one 4-byte compare, and a dependency such as "ether
  * type ip" merges with the match before it): one match per field, so the
@@ -1190,7 +1212,8 @@ static void delin_cmp(struct delin_rule_ctx *c, const struct nftnl_expr *e)
 	}
 	c->gte = NULL;
 	if (cmp_prefix(c, op, l, data, len) ||
-	    cmp_wildcard(c, op, l, data, len))
+	    cmp_wildcard(c, op, l, data, len) ||
+	    cmp_short_addr(c, op, l, data, len))
 		return;
 	r = delin_value(l, data, len);
 	if (r && cmp_split(c, op, l, r)) {
