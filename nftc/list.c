@@ -27,6 +27,7 @@
 #include <libnftnl/flowtable.h>
 #include "listing.h"
 #include "delinearize.h"
+#include "delin_pack.h"
 #include "printer.h"
 #include "linearize.h"
 #include "transport.h"
@@ -236,8 +237,16 @@ static int set_cb(const struct nlmsghdr *nlh, void *data)
 static int elem_cb(const struct nlmsghdr *nlh, void *data)
 {
 	struct dump_ctx *d = data;
-	struct nftnl_set *nls = nftnl_set_alloc();
+	struct nftnl_set *nls;
+	int ret;
 
+	/* plain sets' elements stay key bytes until printed */
+	ret = delin_pack_msg(d->set, nlh);
+	if (ret < 0)
+		return MNL_CB_ERROR;
+	if (ret > 0)
+		return MNL_CB_OK;
+	nls = nftnl_set_alloc();
 	if (!nls)
 		return MNL_CB_ERROR;
 	if (nftnl_set_elems_nlmsg_parse(nlh, nls) == 0)

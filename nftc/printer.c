@@ -13,6 +13,7 @@
 #include <linux/netfilter/nf_tables.h>
 #include <linux/netfilter/nf_synproxy.h>
 #include "printer.h"
+#include "delin_pack.h"
 
 static bool with_handles(const struct output_ctx *octx)
 {
@@ -686,6 +687,21 @@ static const struct datatype *set_key_dtype(const struct set *set)
 /**
  * nftc_print_set - print a named set or map declaration
  */
+/* A listing's packed elements, one at a time (delin_pack.h). */
+struct pack_iter {
+	const struct delin_pack	*p;
+	unsigned int		k;
+};
+
+static struct expr *pack_next(void *arg)
+{
+	struct pack_iter *it = arg;
+
+	if (it->k >= delin_pack_count(it->p))
+		return NULL;
+	return delin_pack_elem(it->p, it->k++);
+}
+
 void nftc_print_set(struct output_ctx *octx, const struct set *set)
 {
 	unsigned int flags = octx->flags;
@@ -729,6 +745,13 @@ void nftc_print_set(struct output_ctx *octx, const struct set *set)
 		fputs("\t\telements = ", octx->f);
 		nftc_print_set_elems(octx, set->init, set_key_dtype(set),
 				     true);
+		fputc('\n', octx->f);
+	} else if (delin_pack_count(set->dpack)) {
+		struct pack_iter it = { set->dpack, 0 };
+
+		fputs("\t\telements = ", octx->f);
+		nftc_print_set_elems_from(octx, pack_next, &it,
+					  set_key_dtype(set), true);
 		fputc('\n', octx->f);
 	}
 	fputs("\t}\n", octx->f);
