@@ -121,6 +121,47 @@ void delin_pack_free(struct delin_pack *p)
 /* ------------------------------------------------------------ parsing */
 
 /*
+ * Attributes walked inline: a million elements are three million
+ * attributes, and a call into libmnl for each step showed in profiles.
+ */
+#define ATTR_HDR	NLA_ALIGN(sizeof(struct nlattr))
+
+static inline const struct nlattr *attr_first(const struct nlattr *nest,
+					      const uint8_t **end)
+{
+	*end = (const uint8_t *)nest + nest->nla_len;
+	return (const struct nlattr *)((const uint8_t *)nest + ATTR_HDR);
+}
+
+static inline bool attr_ok(const struct nlattr *a, const uint8_t *end)
+{
+	return (const uint8_t *)a + sizeof(*a) <= end &&
+	       a->nla_len >= sizeof(*a) &&
+	       (const uint8_t *)a + a->nla_len <= end;
+}
+
+static inline const struct nlattr *attr_next(const struct nlattr *a)
+{
+	return (const struct nlattr *)((const uint8_t *)a +
+				       NLA_ALIGN(a->nla_len));
+}
+
+static inline unsigned int attr_type(const struct nlattr *a)
+{
+	return a->nla_type & NLA_TYPE_MASK;
+}
+
+static inline unsigned int attr_len(const struct nlattr *a)
+{
+	return a->nla_len - ATTR_HDR;
+}
+
+static inline const void *attr_data(const struct nlattr *a)
+{
+	return (const uint8_t *)a + ATTR_HDR;
+}
+
+/*
  * One dumped element: its key (register bytes) and whether it ends an
  * interval; false if it has anything else (or a key of another width).
  */
@@ -128,24 +169,27 @@ static bool elem_parse(const struct delin_pack *p, const struct nlattr *el,
 		       const uint8_t **key, bool *end)
 {
 	const struct nlattr *a, *b;
+	const uint8_t *ae, *be;
 	uint32_t flags;
 
 	*key = NULL;
 	*end = false;
-	mnl_attr_for_each_nested(a, el) {
-		switch (mnl_attr_get_type(a)) {
+	for (a = attr_first(el, &ae); attr_ok(a, ae); a = attr_next(a)) {
+		switch (attr_type(a)) {
 		case NFTA_SET_ELEM_KEY:
-			mnl_attr_for_each_nested(b, a) {
-				if (mnl_attr_get_type(b) != NFTA_DATA_VALUE ||
-				    mnl_attr_get_payload_len(b) != p->kb)
+			for (b = attr_first(a, &be); attr_ok(b, be);
+			     b = attr_next(b)) {
+				if (attr_type(b) != NFTA_DATA_VALUE ||
+				    attr_len(b) != p->kb)
 					return false;
-				*key = mnl_attr_get_payload(b);
+				*key = attr_data(b);
 			}
 			break;
 		case NFTA_SET_ELEM_FLAGS:
-			if (mnl_attr_get_payload_len(a) != sizeof(uint32_t))
+			if (attr_len(a) != sizeof(uint32_t))
 				return false;
-			flags = ntohl(mnl_attr_get_u32(a));
+			memcpy(&flags, attr_data(a), sizeof(flags));
+			flags = ntohl(flags);
 			if (flags & ~(uint32_t)NFT_SET_ELEM_INTERVAL_END)
 				return false;
 			*end = flags & NFT_SET_ELEM_INTERVAL_END;
@@ -169,20 +213,6 @@ static const struct nlattr *msg_elems(const struct nlmsghdr *nlh)
 	return NULL;
 }
 
-static bool msg_packable(const struct delin_pack *p, const struct nlattr *l)
-{
-	const struct nlattr *el;
-	const uint8_t *key;
-	bool end;
-
-	mnl_attr_for_each_nested(el, l) {
-		if (mnl_attr_get_type(el) != NFTA_LIST_ELEM ||
-		    !elem_parse(p, el, &key, &end))
-			return false;
-	}
-	return true;
-}
-
 static int grow(struct delin_pack *p, size_t more)
 {
 	size_t cap = p->cap ? p->cap : 1024;
@@ -203,10 +233,15 @@ static int grow(struct delin_pack *p, size_t more)
 static void store(struct delin_pack *p, const uint8_t *key, bool end)
 {
 	uint8_t *r = p->v + p->n * p->rec;
-	struct value v;
+	unsigned int i;
 
-	value_from_reg(&v, p->len, p->reg_order, key);
-	memcpy(r, v.data, p->kb);
+	/* canonical form (value_from_reg(), whole bytes) */
+	if (p->reg_order == BYTEORDER_HOST) {
+		for (i = 0; i < p->kb; i++)
+			r[p->kb - 1 - i] = key[i];
+	} else {
+		memcpy(r, key, p->kb);
+	}
 	if (p->interval)
 		r[p->kb] = end ? 0 : 1;
 	p->n++;
@@ -254,9 +289,9 @@ static int unpack(struct set *set, struct delin_pack *p)
 int delin_pack_msg(struct set *set, const struct nlmsghdr *nlh)
 {
 	struct delin_pack *p = set->dpack;
-	const struct nlattr *l, *el, *a;
-	const uint8_t *key;
-	size_t n = 0;
+	const struct nlattr *l, *el;
+	const uint8_t *key, *le;
+	size_t n0;
 	bool end;
 	int ret;
 
@@ -271,16 +306,17 @@ int delin_pack_msg(struct set *set, const struct nlmsghdr *nlh)
 	l = msg_elems(nlh);
 	if (!l)
 		return 1;
-	if (!msg_packable(p, l)) {
-		ret = unpack(set, p);
-		return ret < 0 ? ret : 0;
-	}
-	mnl_attr_for_each_nested(a, l)
-		n++;
-	if (grow(p, n) < 0)
-		return -ENOMEM;
-	mnl_attr_for_each_nested(el, l) {
-		elem_parse(p, el, &key, &end);
+	n0 = p->n;
+	for (el = attr_first(l, &le); attr_ok(el, le); el = attr_next(el)) {
+		if (attr_type(el) != NFTA_LIST_ELEM ||
+		    !elem_parse(p, el, &key, &end)) {
+			/* this message is IR, and so are those before */
+			p->n = n0;
+			ret = unpack(set, p);
+			return ret < 0 ? ret : 0;
+		}
+		if (p->n == p->cap && grow(p, 1) < 0)
+			return -ENOMEM;
 		store(p, key, end);
 	}
 	return 1;
@@ -332,35 +368,33 @@ static int radix_sort(struct delin_pack *p)
  */
 static int fold(struct delin_pack *p)
 {
-	unsigned int kb = p->kb;
-	uint8_t *out, *r;
-	struct value lo, hi;
+	unsigned int kb = p->kb, j;
+	uint8_t *out, *r, *hi;
 	bool open = false;
 	size_t i, m = 0;
 
 	out = malloc((p->n + 1) * 2 * kb);
 	if (!out)
 		return -ENOMEM;
-	value_init(&lo, p->len);
 	for (i = 0; i <= p->n; i++) {
 		r = i < p->n ? p->v + i * p->rec : NULL;
 		if (open) {
+			/* the low end is in place: the high one is the
+			 * next key - 1 (value_dec()), or all ones */
+			hi = out + m * 2 * kb + kb;
 			if (r) {
-				value_init(&hi, p->len);
-				memcpy(hi.data, r, kb);
-				value_dec(&hi);
+				memcpy(hi, r, kb);
+				for (j = kb; j-- > 0;)
+					if (hi[j]--)
+						break;
 			} else {
-				value_init(&hi, p->len);
-				value_not(&hi, &hi);
+				memset(hi, 0xff, kb);
 			}
-			memcpy(out + m * 2 * kb, lo.data, kb);
-			memcpy(out + m * 2 * kb + kb, hi.data, kb);
 			m++;
 			open = false;
 		}
 		if (r && r[kb]) {
-			value_init(&lo, p->len);
-			memcpy(lo.data, r, kb);
+			memcpy(out + m * 2 * kb, r, kb);
 			open = true;
 		}
 	}
@@ -390,6 +424,53 @@ bool delin_pack_done(struct set *set)
 unsigned int delin_pack_count(const struct delin_pack *p)
 {
 	return p && !p->off ? p->n : 0;
+}
+
+/* "a.b.c.d" of 4 bytes into @s; returns the end. */
+static char *ip4_text(char *s, const uint8_t *a)
+{
+	unsigned int i, b;
+
+	for (i = 0; i < 4; i++) {
+		b = a[i];
+		if (b >= 100)
+			*s++ = '0' + b / 100;
+		if (b >= 10)
+			*s++ = '0' + b / 10 % 10;
+		*s++ = '0' + b % 10;
+		*s++ = i < 3 ? '.' : '\0';
+	}
+	return s - 1;
+}
+
+/*
+ * IPv4 addresses printed straight from their bytes, as the IR would
+ * print: ipaddr_type's inet_ntop() text, and for an interval, as
+ * print_elem_range() does: one value, a prefix "a/N" (lo aligned to
+ * hi - lo + 1, a power of two), or "lo-hi".
+ */
+bool delin_pack_print(const struct delin_pack *p, unsigned int k, FILE *f)
+{
+	const uint8_t *r = p->v + (size_t)k * p->rec;
+	uint32_t lo, hi, x;
+	char buf[40], *s;
+
+	if (p->dtype != &ipaddr_type || p->kb != 4)
+		return false;
+	s = ip4_text(buf, r);
+	if (p->interval && p->folded && memcmp(r, r + 4, 4)) {
+		lo = (uint32_t)r[0] << 24 | r[1] << 16 | r[2] << 8 | r[3];
+		hi = (uint32_t)r[4] << 24 | r[5] << 16 | r[6] << 8 | r[7];
+		x = lo ^ hi;
+		if (lo < hi && !(lo & x) && !(x & (x + 1))) {
+			s += sprintf(s, "/%d", 32 - __builtin_popcount(x));
+		} else {
+			*s++ = '-';
+			s = ip4_text(s, r + 4);
+		}
+	}
+	fwrite(buf, 1, s - buf, f);
+	return true;
 }
 
 struct expr *delin_pack_elem(const struct delin_pack *p, unsigned int k)

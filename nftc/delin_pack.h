@@ -14,6 +14,7 @@
  * appended to set->init as nftc_delinearize_set_elems() would have.
  */
 #include <stdbool.h>
+#include <stdio.h>
 #include <linux/netlink.h>
 #include "expr.h"
 #include "rule.h"
@@ -32,6 +33,11 @@ void delin_pack_free(struct delin_pack *p);
 
 /* Elements to print (0 if none or not packed). */
 unsigned int delin_pack_count(const struct delin_pack *p);
+/*
+ * Print element @k straight from its bytes, as its IR would print; false
+ * for types not printed so (then print delin_pack_elem()).
+ */
+bool delin_pack_print(const struct delin_pack *p, unsigned int k, FILE *f);
 /* Element @k as IR, as the IR path would list it (free it after). */
 struct expr *delin_pack_elem(const struct delin_pack *p, unsigned int k);
 

@@ -609,23 +609,23 @@ void nftc_print_set_elems(struct output_ctx *octx, const struct expr *set,
  * As nftc_print_set_elems() (packed elements of a listing: each is IR
  * only while it is printed).
  */
-void nftc_print_set_elems_from(struct output_ctx *octx,
-			       struct expr *(*next)(void *arg), void *arg,
+void nftc_print_set_elems_from(struct output_ctx *octx, unsigned int n,
+			       void (*print)(const void *arg, unsigned int k,
+					     struct output_ctx *octx),
+			       const void *arg,
 			       const struct datatype *key_dtype,
 			       bool multiline)
 {
 	unsigned int per_line = multiline ? elems_per_line(key_dtype) : 0;
-	unsigned int count = 0, flags = octx->flags;
+	unsigned int count = 0, flags = octx->flags, k;
 	const char *d = "";
-	struct expr *i;
 
 	octx->flags |= NFTC_OUTPUT_INT_SETELEM | NFTC_OUTPUT_INT_FLAGOR;
 	octx->flags &= ~NFTC_OUTPUT_INT_FLAGLIST;
 	fputs("{ ", octx->f);
-	while ((i = next(arg))) {
+	for (k = 0; k < n; k++) {
 		fputs(d, octx->f);
-		nftc_print_expr(octx, i);
-		expr_free(i);
+		print(arg, k, octx);
 		count++;
 		d = ", ";
 		if (per_line && count >= per_line) {

@@ -687,19 +687,18 @@ static const struct datatype *set_key_dtype(const struct set *set)
 /**
  * nftc_print_set - print a named set or map declaration
  */
-/* A listing's packed elements, one at a time (delin_pack.h). */
-struct pack_iter {
-	const struct delin_pack	*p;
-	unsigned int		k;
-};
-
-static struct expr *pack_next(void *arg)
+/* A listing's packed element @k (delin_pack.h). */
+static void pack_print(const void *arg, unsigned int k,
+		       struct output_ctx *octx)
 {
-	struct pack_iter *it = arg;
+	const struct delin_pack *p = arg;
+	struct expr *e;
 
-	if (it->k >= delin_pack_count(it->p))
-		return NULL;
-	return delin_pack_elem(it->p, it->k++);
+	if (delin_pack_print(p, k, octx->f))
+		return;
+	e = delin_pack_elem(p, k);
+	nftc_print_expr(octx, e);
+	expr_free(e);
 }
 
 void nftc_print_set(struct output_ctx *octx, const struct set *set)
@@ -747,10 +746,9 @@ void nftc_print_set(struct output_ctx *octx, const struct set *set)
 				     true);
 		fputc('\n', octx->f);
 	} else if (delin_pack_count(set->dpack)) {
-		struct pack_iter it = { set->dpack, 0 };
-
 		fputs("\t\telements = ", octx->f);
-		nftc_print_set_elems_from(octx, pack_next, &it,
+		nftc_print_set_elems_from(octx, delin_pack_count(set->dpack),
+					  pack_print, set->dpack,
 					  set_key_dtype(set), true);
 		fputc('\n', octx->f);
 	}

@@ -42,11 +42,13 @@ const char *nftc_family_name(uint32_t family);
 void nftc_print_set_elems(struct output_ctx *octx, const struct expr *set,
 			  const struct datatype *key_dtype, bool multiline);
 /*
- * The same for elements made one at a time: @next(@arg) returns the
- * next element (freed once printed), NULL after the last.
+ * The same for @n elements printed one at a time: @print(@arg, k, @octx)
+ * prints the k-th.
  */
-void nftc_print_set_elems_from(struct output_ctx *octx,
-			       struct expr *(*next)(void *arg), void *arg,
+void nftc_print_set_elems_from(struct output_ctx *octx, unsigned int n,
+			       void (*print)(const void *arg, unsigned int k,
+					     struct output_ctx *octx),
+			       const void *arg,
 			       const struct datatype *key_dtype,
 			       bool multiline);
 /* A time in ms, honouring NFTC_OUTPUT_SECONDS. */

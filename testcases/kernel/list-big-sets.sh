@@ -123,6 +123,11 @@ table ip t {
 		flags interval
 		elements = { 0.0.0.0, 128.0.0.0-255.255.255.254, $(gen single 300) }
 	}
+	set whole {
+		type ipv4_addr
+		flags interval
+		elements = { 0.0.0.0/0 }
+	}
 	set m {
 		type mark
 		flags interval
