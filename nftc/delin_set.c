@@ -16,6 +16,7 @@
 #include <libnftnl/flowtable.h>
 #include <libnftnl/udata.h>
 #include "delin_int.h"
+#include "delin_pack.h"
 #include "rule.h"
 
 static char *dup_str(const char *s)
@@ -736,6 +737,28 @@ static struct expr *elem_bare(const struct set *set, struct expr *elem)
 	return key;
 }
 
+/*
+ * A named interval set's host-order key is in network order in the
+ * kernel (stock switches it, the kernel compares bytes): read it so.
+ */
+static struct expr *elem_key_value(const struct set *set, const void *p,
+				   uint32_t len)
+{
+	const struct expr *k = set->key;
+	struct expr *v;
+
+	if (!(set->flags & SET_F_INTERVAL) || (set->flags & SET_F_ANONYMOUS) ||
+	    k->kind == EXPR_CONCAT || k->byteorder != BYTEORDER_HOST ||
+	    (k->dtype && datatype_is_a(k->dtype, &string_type)))
+		return delin_value(k, p, len);
+	v = delin_value_typed(k->dtype && k->dtype != &invalid_type ?
+			      k->dtype : &integer_type, BYTEORDER_BIG,
+			      k->len ? k->len : len * 8, p, len);
+	if (v)
+		v->byteorder = BYTEORDER_HOST;
+	return v;
+}
+
 static struct expr *delin_elem(struct set *set, struct nftnl_set_elem *ne)
 {
 	uint32_t flags = 0, len;
@@ -746,7 +769,7 @@ static struct expr *delin_elem(struct set *set, struct nftnl_set_elem *ne)
 		flags = nftnl_set_elem_get_u32(ne, NFTNL_SET_ELEM_FLAGS);
 	if (nftnl_set_elem_is_set(ne, NFTNL_SET_ELEM_KEY) && set->key) {
 		p = nftnl_set_elem_get(ne, NFTNL_SET_ELEM_KEY, &len);
-		key = delin_value(set->key, p, len);
+		key = elem_key_value(set, p, len);
 		if (key && nftnl_set_elem_is_set(ne, NFTNL_SET_ELEM_KEY_END)) {
 			p = nftnl_set_elem_get(ne, NFTNL_SET_ELEM_KEY_END, &len);
 			key = concat_range(key, delin_value(set->key, p, len));
@@ -1056,6 +1079,8 @@ static void set_sort(struct set *set)
  */
 void nftc_delinearize_set_done(struct set *set)
 {
+	if (delin_pack_done(set))
+		return;
 	if (!(set->flags & SET_F_INTERVAL))
 		set_sort(set);
 	if (set->flags & SET_F_ANONYMOUS)

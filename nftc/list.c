@@ -7,6 +7,7 @@
  * set's elements), objects, flowtables, then rules, so that a rule's
  * lookups find their (anonymous) sets with elements already read.
  */
+#define _GNU_SOURCE	/* fopencookie */
 #include <config.h>
 #include <errno.h>
 #include <stdio.h>
@@ -28,6 +29,7 @@
 #include <libnftnl/flowtable.h>
 #include "listing.h"
 #include "delinearize.h"
+#include "delin_pack.h"
 #include "printer.h"
 #include "linearize.h"
 #include "transport.h"
@@ -247,8 +249,16 @@ static int set_cb(const struct nlmsghdr *nlh, void *data)
 static int elem_cb(const struct nlmsghdr *nlh, void *data)
 {
 	struct dump_ctx *d = data;
-	struct nftnl_set *nls = nftnl_set_alloc();
+	struct nftnl_set *nls;
+	int ret;
 
+	/* plain sets' elements stay key bytes until printed */
+	ret = delin_pack_msg(d->set, nlh);
+	if (ret < 0)
+		return MNL_CB_ERROR;
+	if (ret > 0)
+		return MNL_CB_OK;
+	nls = nftnl_set_alloc();
 	if (!nls)
 		return MNL_CB_ERROR;
 	if (nftnl_set_elems_nlmsg_parse(nlh, nls) == 0)
@@ -1193,19 +1203,53 @@ int nftc_list_print(struct nftc_ctx *ctx, const struct cmd *cmd,
  * surrounding blocks come from the printer (a chain or table printed
  * without rules, its closing brace held back).
  */
-static char *print_to_buf(const struct output_ctx *octx, size_t *len,
-			  void (*fn)(struct output_ctx *, const void *),
-			  const void *obj)
-{
-	struct output_ctx o = *octx;
-	char *buf = NULL;
+/*
+ * The block goes straight to the output through a stream that holds
+ * back its last @cut bytes (the closing brace), not through a buffer of
+ * the whole text: a table with a million-element set is 14 MB of it.
+ */
+struct held {
+	FILE	*out;
+	size_t	cut;
+	size_t	n;		/* bytes held in tail */
+	char	tail[4];
+};
 
-	o.f = open_memstream(&buf, len);
+static ssize_t held_write(void *cookie, const char *buf, size_t len)
+{
+	struct held *h = cookie;
+	size_t emit, from_tail, from_buf;
+
+	if (h->n + len <= h->cut) {
+		memcpy(h->tail + h->n, buf, len);
+		h->n += len;
+		return len;
+	}
+	emit = h->n + len - h->cut;
+	from_tail = emit < h->n ? emit : h->n;
+	fwrite(h->tail, 1, from_tail, h->out);
+	memmove(h->tail, h->tail + from_tail, h->n - from_tail);
+	h->n -= from_tail;
+	from_buf = emit - from_tail;
+	fwrite(buf, 1, from_buf, h->out);
+	memcpy(h->tail + h->n, buf + from_buf, len - from_buf);
+	h->n += len - from_buf;
+	return len;
+}
+
+static void print_held(const struct output_ctx *octx, size_t cut,
+		       void (*fn)(struct output_ctx *, const void *),
+		       const void *obj)
+{
+	static const cookie_io_functions_t io = { .write = held_write };
+	struct held h = { .out = octx->f, .cut = cut };
+	struct output_ctx o = *octx;
+
+	o.f = fopencookie(&h, "w", io);
 	if (!o.f)
-		return NULL;
+		return;
 	fn(&o, obj);
 	fclose(o.f);
-	return buf;
 }
 
 static void print_chain_fn(struct output_ctx *o, const void *c)
@@ -1216,13 +1260,6 @@ static void print_chain_fn(struct output_ctx *o, const void *c)
 static void print_table_fn(struct output_ctx *o, const void *t)
 {
 	nftc_print_table(o, t);
-}
-
-/* Write @buf minus its last @cut bytes (the closing brace). */
-static void put_open(FILE *f, const char *buf, size_t len, size_t cut)
-{
-	if (buf && len >= cut)
-		fwrite(buf, 1, len - cut, f);
 }
 
 static int stream_rules(struct dump_ctx *d, struct table *t, struct chain *c)
@@ -1270,13 +1307,9 @@ static int stream_bound(struct dump_ctx *d, struct table *t)
 static int stream_chain(struct dump_ctx *d, struct output_ctx *octx,
 			struct table *t, struct chain *c)
 {
-	size_t len = 0;
-	char *buf;
 	int ret;
 
-	buf = print_to_buf(octx, &len, print_chain_fn, c);
-	put_open(octx->f, buf, len, 3);		/* "\t}\n" */
-	free(buf);
+	print_held(octx, 3, print_chain_fn, c);		/* "\t}\n" */
 	ret = stream_rules(d, t, c);
 	fputs("\t}\n", octx->f);
 	return ret;
@@ -1303,16 +1336,12 @@ static int stream_table(struct dump_ctx *d, struct output_ctx *octx,
 	struct list_head chains;
 	const char *delim;
 	struct chain *c;
-	size_t len = 0;
-	char *buf;
 	int ret = 0;
 
 	init_list_head(&chains);
 	list_splice_tail_init(&t->chains, &chains);
-	buf = print_to_buf(octx, &len, print_table_fn, t);
+	print_held(octx, 2, print_table_fn, t);		/* "}\n" */
 	list_splice_tail_init(&chains, &t->chains);
-	put_open(octx->f, buf, len, 2);		/* "}\n" */
-	free(buf);
 	delim = table_has_blocks(t) ? "\n" : "";
 	ret = stream_bound(d, t);
 	d->stream_table = t;

@@ -603,6 +603,40 @@ void nftc_print_set_elems(struct output_ctx *octx, const struct expr *set,
 	octx->flags = flags;
 }
 
+/**
+ * nftc_print_set_elems_from - "{ a, b, c }" of elements made on the fly
+ *
+ * As nftc_print_set_elems() (packed elements of a listing: each is IR
+ * only while it is printed).
+ */
+void nftc_print_set_elems_from(struct output_ctx *octx, unsigned int n,
+			       void (*print)(const void *arg, unsigned int k,
+					     struct output_ctx *octx),
+			       const void *arg,
+			       const struct datatype *key_dtype,
+			       bool multiline)
+{
+	unsigned int per_line = multiline ? elems_per_line(key_dtype) : 0;
+	unsigned int count = 0, flags = octx->flags, k;
+	const char *d = "";
+
+	octx->flags |= NFTC_OUTPUT_INT_SETELEM | NFTC_OUTPUT_INT_FLAGOR;
+	octx->flags &= ~NFTC_OUTPUT_INT_FLAGLIST;
+	fputs("{ ", octx->f);
+	for (k = 0; k < n; k++) {
+		fputs(d, octx->f);
+		print(arg, k, octx);
+		count++;
+		d = ", ";
+		if (per_line && count >= per_line) {
+			d = ",\n\t\t\t     ";
+			count = 0;
+		}
+	}
+	fputs(" }", octx->f);
+	octx->flags = flags;
+}
+
 static void print_set(struct output_ctx *octx, const struct expr *e)
 {
 	nftc_print_set_elems(octx, e, NULL, false);

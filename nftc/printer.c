@@ -13,6 +13,7 @@
 #include <linux/netfilter/nf_tables.h>
 #include <linux/netfilter/nf_synproxy.h>
 #include "printer.h"
+#include "delin_pack.h"
 
 static bool with_handles(const struct output_ctx *octx)
 {
@@ -686,6 +687,20 @@ static const struct datatype *set_key_dtype(const struct set *set)
 /**
  * nftc_print_set - print a named set or map declaration
  */
+/* A listing's packed element @k (delin_pack.h). */
+static void pack_print(const void *arg, unsigned int k,
+		       struct output_ctx *octx)
+{
+	const struct delin_pack *p = arg;
+	struct expr *e;
+
+	if (delin_pack_print(p, k, octx->f))
+		return;
+	e = delin_pack_elem(p, k);
+	nftc_print_expr(octx, e);
+	expr_free(e);
+}
+
 void nftc_print_set(struct output_ctx *octx, const struct set *set)
 {
 	unsigned int flags = octx->flags;
@@ -729,6 +744,12 @@ void nftc_print_set(struct output_ctx *octx, const struct set *set)
 		fputs("\t\telements = ", octx->f);
 		nftc_print_set_elems(octx, set->init, set_key_dtype(set),
 				     true);
+		fputc('\n', octx->f);
+	} else if (delin_pack_count(set->dpack)) {
+		fputs("\t\telements = ", octx->f);
+		nftc_print_set_elems_from(octx, delin_pack_count(set->dpack),
+					  pack_print, set->dpack,
+					  set_key_dtype(set), true);
 		fputc('\n', octx->f);
 	}
 	fputs("\t}\n", octx->f);

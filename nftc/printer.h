@@ -41,6 +41,16 @@ const char *nftc_family_name(uint32_t family);
  */
 void nftc_print_set_elems(struct output_ctx *octx, const struct expr *set,
 			  const struct datatype *key_dtype, bool multiline);
+/*
+ * The same for @n elements printed one at a time: @print(@arg, k, @octx)
+ * prints the k-th.
+ */
+void nftc_print_set_elems_from(struct output_ctx *octx, unsigned int n,
+			       void (*print)(const void *arg, unsigned int k,
+					     struct output_ctx *octx),
+			       const void *arg,
+			       const struct datatype *key_dtype,
+			       bool multiline);
 /* A time in ms, honouring NFTC_OUTPUT_SECONDS. */
 void nftc_print_time(struct output_ctx *octx, uint64_t ms);
 /* "N unit" of a byte count: bytes, kbytes or mbytes, as stock. */

@@ -12,6 +12,7 @@
 #include <string.h>
 #include "rule.h"
 #include "elem_pack.h"
+#include "delin_pack.h"
 
 static void name_ref_free(struct name_ref *n)
 {
@@ -221,6 +222,7 @@ void set_free(struct set *set)
 	expr_free(set->data);
 	expr_free(set->init);
 	elem_pack_free(set->pack);
+	delin_pack_free(set->dpack);
 	stmt_list_free(&set->stmts);
 	free(set->comment);
 	free(set);

@@ -171,6 +171,7 @@ struct set {
 	bool			data_typeof;
 	struct expr		*init;
 	struct elem_pack	*pack;	/* elements after init's (elem_pack.h) */
+	struct delin_pack	*dpack;	/* listing (delin_pack.h) */
 	struct list_head	stmts;
 	char			*comment;
 };
