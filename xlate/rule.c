@@ -321,17 +321,21 @@ static bool completed(struct xl_parse *p, const struct xl_ext *e)
 /*
  * Look up long option @name in the loaded extensions as getopt_long
  * does over iptables' merged option table: exact match first, then a
- * unique prefix.
+ * unique prefix. libxtables puts each newly loaded extension's options
+ * in front of the older ones, so of two extensions with the same option
+ * the later one takes it ("-m connmark --mark 1 -m mark --mark 2").
  */
 static struct xl_ext *find_option(struct xl_parse *p, const char *name,
 				  unsigned int *id, int *has_arg, bool *amb)
 {
+	struct list_head *exts = xl_xt_exts(p->xr), *pos;
 	struct xl_ext *e, *found = NULL;
 	unsigned int fid = 0;
 	int fa = 0, ret;
 
 	*amb = false;
-	list_for_each_entry(e, xl_xt_exts(p->xr), list) {
+	for (pos = exts->prev; pos != exts; pos = pos->prev) {
+		e = list_entry(pos, struct xl_ext, list);
 		if (!completed(p, e) &&
 		    xl_xt_find_option(e, name, false, id, has_arg) == 1)
 			return e;

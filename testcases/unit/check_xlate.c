@@ -116,6 +116,15 @@ START_TEST(test_marks)
 		 "meta mark & 0xffffffcd ^ 0x00000040");
 	CHECK_XL("iptables -t mangle -A OUTPUT -j CONNMARK --save-mark",
 		 "add rule ip mangle OUTPUT counter ct mark set meta mark");
+	/* two matches with the same option: the later -m takes it, as
+	 * libxtables merges new options in front of older ones */
+	CHECK_XL("iptables -A INPUT -m connmark --mark 0x1 -m mark ! "
+		 "--mark 0x2 -j ACCEPT",
+		 "add rule ip filter INPUT ct mark 0x00000001 "
+		 "meta mark != 0x00000002 counter accept");
+	CHECK_XL("iptables -A INPUT -m mark --mark 3 -m connmark --mark 4",
+		 "add rule ip filter INPUT meta mark 0x00000003 "
+		 "ct mark 0x00000004 counter");
 }
 END_TEST
 
