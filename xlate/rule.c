@@ -931,15 +931,24 @@ static int build_rule(struct xl_parse *p)
 	return 0;
 }
 
-/**
- * xl_parse_rule - parse a rule's options into r->rule
- * @r: the rule being translated (table, chain and an empty IR rule set)
- * @tok: the tokens after "-A CHAIN"; @n: how many
- *
- * Returns 0, 1 when the rule is for the other family (-4/-6) and is
- * skipped, or -1 with the error queued.
+/* the rule's recent lists (the pre-pass of a streamed table) */
+static int scan_exts(struct xl_parse *p)
+{
+	struct xl_ext *e;
+
+	list_for_each_entry(e, xl_xt_exts(p->xr), list) {
+		if (e->match)
+			xl_scan_ext(p->r, e);
+	}
+	return 0;
+}
+
+/*
+ * Parse the options of @tok, then either build the IR rule or, with
+ * @scan, only look at the extensions parsed (xl_scan_ext).
  */
-int xl_parse_rule(struct xl_rule *r, struct xl_token *tok, unsigned int n)
+static int parse_rule(struct xl_rule *r, struct xl_token *tok,
+		      unsigned int n, bool scan)
 {
 	struct xl_parse p = {
 		.r = r, .tok = tok, .n = n, .verdict = NFT_CONTINUE,
@@ -956,10 +965,10 @@ int xl_parse_rule(struct xl_rule *r, struct xl_token *tok, unsigned int n)
 	if (parse_tokens(&p) < 0 || final_checks(&p) < 0)
 		goto out;
 	if (p.skip) {
-		ret = 1;
+		ret = scan ? 0 : 1;
 		goto out;
 	}
-	ret = build_rule(&p);
+	ret = scan ? scan_exts(&p) : build_rule(&p);
 out:
 	free(p.src.list);
 	free(p.dst.list);
@@ -968,34 +977,20 @@ out:
 	return ret;
 }
 
+/**
+ * xl_parse_rule - parse a rule's options into r->rule
+ * @r: the rule being translated (table, chain and an empty IR rule set)
+ * @tok: the tokens after "-A CHAIN"; @n: how many
+ *
+ * Returns 0, 1 when the rule is for the other family (-4/-6) and is
+ * skipped, or -1 with the error queued.
+ */
+int xl_parse_rule(struct xl_rule *r, struct xl_token *tok, unsigned int n)
+{
+	return parse_rule(r, tok, n, false);
+}
+
 int xl_scan_rule(struct xl_rule *r, struct xl_token *tok, unsigned int n)
 {
-	struct xl_parse p = {
-		.r = r, .tok = tok, .n = n, .verdict = NFT_CONTINUE,
-	};
-	struct xl_ext *e;
-	unsigned int i;
-	int ret = -1;
-
-	p.argv = calloc(n + 1, sizeof(char *));
-	p.xr = xl_xt_rule_alloc();
-	if (!p.argv || !p.xr)
-		goto out;
-	for (i = 0; i < n; i++)
-		p.argv[i] = tok[i].text;
-	if (parse_tokens(&p) < 0 || final_checks(&p) < 0)
-		goto out;
-	ret = 0;
-	if (p.skip)
-		goto out;
-	list_for_each_entry(e, xl_xt_exts(p.xr), list) {
-		if (e->match)
-			xl_scan_ext(r, e);
-	}
-out:
-	free(p.src.list);
-	free(p.dst.list);
-	xl_xt_rule_free(p.xr);
-	free(p.argv);
-	return ret;
+	return parse_rule(r, tok, n, true);
 }
