@@ -122,10 +122,15 @@ static int fb_ctstate(uint8_t family, const char *text, unsigned int flags,
 	v = after_sel(text, "ct state", &inv);
 	if (!v)
 		return 1;
-	if (*v >= '0' && *v <= '9') {	/* printed numerically */
+	if (*v >= '0' && *v <= '9') {	/* numerically: "0x2,0x4" */
 		char *end;
 
-		ct.state_mask = strtoul(v, &end, 0);
+		for (;;) {
+			ct.state_mask |= strtoul(v, &end, 0);
+			if (*end != ',')
+				break;
+			v = end + 1;
+		}
 		if (*end)
 			return 1;
 	} else {

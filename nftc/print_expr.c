@@ -72,8 +72,9 @@ static const char *sym_name(const struct symbol_table *tbl, uint64_t v)
 
 /*
  * A bitmask value with several flags set prints as a comma list of the
- * flag names in bit order ("fin,syn,ack"), as stock does; only when every
- * bit has a name.
+ * flags in bit order ("fin,syn,ack"), as stock does: a flag by its name,
+ * or by its number where it has none ("established,0x80") or with -n
+ * ("0x1,0x2"; in a set element "0x1 | 0x2").
  */
 static bool print_flag_list(struct output_ctx *octx, const struct expr *e)
 {
@@ -87,20 +88,20 @@ static bool print_flag_list(struct output_ctx *octx, const struct expr *e)
 		sep = " | ";
 	else
 		return false;
-	if (!tbl || e->value.len > 64 ||
-	    (octx->flags & NFTC_OUTPUT_NUMERIC_SYMBOL))
+	if (!tbl || e->value.len > 64)
 		return false;
 	v = value_get_u64(&e->value);
 	if (v == 0 || !(v & (v - 1)) || sym_name(tbl, v))
 		return false;
 	for (bit = 1; bit && bit <= v; bit <<= 1) {
-		if ((v & bit) && !sym_name(tbl, bit))
-			return false;
-	}
-	for (bit = 1; bit && bit <= v; bit <<= 1) {
+		const char *name = sym_name(tbl, bit);
+
 		if (!(v & bit))
 			continue;
-		fprintf(octx->f, "%s%s", d, sym_name(tbl, bit));
+		if (name && !(octx->flags & NFTC_OUTPUT_NUMERIC_SYMBOL))
+			fprintf(octx->f, "%s%s", d, name);
+		else
+			fprintf(octx->f, "%s0x%" PRIx64, d, bit);
 		d = sep;
 	}
 	return true;

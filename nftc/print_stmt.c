@@ -367,9 +367,14 @@ static void print_meta_stmt(struct output_ctx *octx, const struct stmt *s)
 
 static void print_ct_stmt(struct output_ctx *octx, const struct stmt *s)
 {
+	unsigned int flags = octx->flags;
+
 	nftc_print_ct_key(octx, s->ct.key, s->ct.direction, 0);
 	fputs(" set ", octx->f);
+	/* flags as a list: "ct event set new,destroy" */
+	octx->flags |= NFTC_OUTPUT_INT_FLAGLIST;
 	nftc_print_expr(octx, s->ct.expr);
+	octx->flags = flags;
 }
 
 static void print_payload_stmt(struct output_ctx *octx, const struct stmt *s)

@@ -210,7 +210,7 @@ primary		:	NUM		{ $$ = sym_expr(&@1, $1); }
 
 kw_value	:	IP | IP6 | ARP | INET | BRIDGE | NETDEV | PROTO
 		|	EXTHDR_NAME | ORIGINAL | REPLY | EXISTS | MISSING
-		|	DNAT | SNAT | REDIRECT | ALL | RESET
+		|	DNAT | SNAT | REDIRECT | ALL | RESET | DESTROY
 		;
 
 /* Sets */

@@ -3,7 +3,8 @@
 #
 # Example rulesets (testcases/examples/*.nft) and iptables-nft rulesets,
 # in a private network namespace each:
-#  1. load with stock nft, list with stock and with ours: identical;
+#  1. load with stock nft, list with stock and with ours (also with -n):
+#     identical;
 #  2. round trip: flush, load OUR listing with stock nft, list again with
 #     stock: identical to the first listing;
 #  3. iptables-nft rules (when iptables-nft exists): listed identically.
@@ -45,6 +46,10 @@ for f in "$srcdir"/examples/*.nft; do
 		"$2" list ruleset > "$1/ours" || exit 1
 		sed -E "$x" "$1/stock" > "$1/stock.x"
 		sed -E "$x" "$1/ours" | diff -u "$1/stock.x" - || exit 1
+		# numeric (-n): addresses, ports, flags as numbers
+		"$3" -n list ruleset | sed -E "$x" > "$1/stock.n" &&
+		"$2" -n list ruleset | sed -E "$x" |
+			diff -u "$1/stock.n" - || exit 1
 		"$3" flush ruleset && "$3" -f "$1/ours" || exit 1
 		"$3" list ruleset | sed -E "$x" > "$1/again" || exit 1
 		diff -u "$1/stock.x" "$1/again"'
