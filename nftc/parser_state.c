@@ -838,12 +838,19 @@ static void exthdr_make_present(struct expr *e)
 	e->dtype = &boolean_type;
 }
 
-struct expr *exthdr_sel(struct parser_state *state,
-			const struct location *loc, const char *name,
-			const struct location *nloc, const char *field,
-			const struct location *floc)
+/*
+ * The expression of @desc (looked up from the name at @nloc): the
+ * header's presence (template @presence with the present flag) without
+ * @field, else @field's value; a bad name or field is an error at its
+ * own location.
+ */
+static struct expr *exthdr_pick(struct parser_state *state,
+				const struct location *loc,
+				const struct exthdr_desc *desc,
+				const struct location *nloc,
+				enum nft_exthdr_op op, unsigned int presence,
+				const char *field, const struct location *floc)
 {
-	const struct exthdr_desc *desc = exthdr_ipv6_lookup(name);
 	struct expr *e;
 	unsigned int f;
 
@@ -852,7 +859,7 @@ struct expr *exthdr_sel(struct parser_state *state,
 				    "syntax error, unexpected string%s%s", "",
 				    "");
 	if (!field) {
-		e = exthdr_expr_alloc(loc, desc, 1, NFT_EXTHDR_OP_IPV6);
+		e = exthdr_expr_alloc(loc, desc, presence, op);
 		if (e)
 			exthdr_make_present(e);
 		return e;
@@ -862,7 +869,16 @@ struct expr *exthdr_sel(struct parser_state *state,
 		return bad_selector(state, floc,
 				    "syntax error, unexpected string%s%s", "",
 				    "");
-	return exthdr_expr_alloc(loc, desc, f, NFT_EXTHDR_OP_IPV6);
+	return exthdr_expr_alloc(loc, desc, f, op);
+}
+
+struct expr *exthdr_sel(struct parser_state *state,
+			const struct location *loc, const char *name,
+			const struct location *nloc, const char *field,
+			const struct location *floc)
+{
+	return exthdr_pick(state, loc, exthdr_ipv6_lookup(name), nloc,
+			   NFT_EXTHDR_OP_IPV6, 1, field, floc);
 }
 
 struct expr *option_sel(struct parser_state *state,
@@ -874,7 +890,6 @@ struct expr *option_sel(struct parser_state *state,
 	const struct exthdr_desc *desc;
 	enum nft_exthdr_op op;
 	const char *kind;
-	struct expr *e;
 	unsigned int f;
 
 	if (!strcmp(proto, "tcp")) {
@@ -894,23 +909,8 @@ struct expr *option_sel(struct parser_state *state,
 		return bad_selector(state, ploc, "%s has no options%s", proto,
 				    "");
 	}
-	if (!desc)
-		return bad_selector(state, oloc,
-				    "syntax error, unexpected string%s%s", "",
-				    "");
-	if (!field) {
-		f = exthdr_field_lookup(desc, kind);
-		e = exthdr_expr_alloc(loc, desc, f ? f : 1, op);
-		if (e)
-			exthdr_make_present(e);
-		return e;
-	}
-	f = exthdr_field_lookup(desc, field);
-	if (!f)
-		return bad_selector(state, floc,
-				    "syntax error, unexpected string%s%s", "",
-				    "");
-	return exthdr_expr_alloc(loc, desc, f, op);
+	f = desc ? exthdr_field_lookup(desc, kind) : 0;
+	return exthdr_pick(state, loc, desc, oloc, op, f ? f : 1, field, floc);
 }
 
 /* "sctp chunk NAME [FIELD]": without a field, the chunk's presence */
@@ -920,31 +920,12 @@ struct expr *chunk_sel(struct parser_state *state,
 		       const struct location *cloc, const char *field,
 		       const struct location *floc)
 {
-	const struct exthdr_desc *desc;
-	struct expr *e;
-	unsigned int f;
-
 	if (strcmp(proto, "sctp"))
 		return bad_selector(state, ploc, "%s has no chunks%s", proto,
 				    "");
-	desc = exthdr_sctp_lookup(chunk);
-	if (!desc)
-		return bad_selector(state, cloc,
-				    "syntax error, unexpected string%s%s", "",
-				    "");
-	if (!field) {
-		/* stock loads the type byte with the present flag */
-		e = exthdr_expr_alloc(loc, desc, 1, NFT_EXTHDR_OP_SCTP);
-		if (e)
-			exthdr_make_present(e);
-		return e;
-	}
-	f = exthdr_field_lookup(desc, field);
-	if (!f)
-		return bad_selector(state, floc,
-				    "syntax error, unexpected string%s%s", "",
-				    "");
-	return exthdr_expr_alloc(loc, desc, f, NFT_EXTHDR_OP_SCTP);
+	/* stock loads the type byte with the present flag */
+	return exthdr_pick(state, loc, exthdr_sctp_lookup(chunk), cloc,
+			   NFT_EXTHDR_OP_SCTP, 1, field, floc);
 }
 
 struct expr *raw_option(struct parser_state *state,
