@@ -568,6 +568,19 @@ int batch_obj_end(struct nftc_batch *b, struct nlmsghdr *nlh)
 	return batch_obj_commit(b, nlh);
 }
 
+struct nlmsghdr *nftc_batch_msg_begin(struct nftc_batch *b, uint16_t type,
+				      uint16_t flags, uint32_t family,
+				      const struct location *loc)
+{
+	nftc_batch_set_source(b, NULL, loc);
+	return batch_obj_start(b, type, flags, family);
+}
+
+int nftc_batch_msg_end(struct nftc_batch *b, struct nlmsghdr *nlh)
+{
+	return batch_obj_commit(b, nlh);
+}
+
 /**
  * batch_obj_begin_cont - a message continuing the one appended last
  *

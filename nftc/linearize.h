@@ -51,6 +51,18 @@ struct nftc_seq_loc {
 	struct location		location;
 };
 
+/*
+ * A message its caller writes itself (iptables-restore-nft's fast path):
+ * the header, with the next sequence number, and room for
+ * NFTC_BATCH_MSG_ROOM bytes, attributed to @loc; nftc_batch_msg_end()
+ * appends it (one never ended is not part of the batch).
+ */
+#define NFTC_BATCH_MSG_ROOM	(UINT16_MAX + 4096)
+struct nlmsghdr *nftc_batch_msg_begin(struct nftc_batch *batch, uint16_t type,
+				      uint16_t flags, uint32_t family,
+				      const struct location *loc);
+int nftc_batch_msg_end(struct nftc_batch *batch, struct nlmsghdr *nlh);
+
 /* Object messages in the batch (BATCH_BEGIN/END excluded). */
 unsigned int nftc_batch_num_msgs(const struct nftc_batch *batch);
 /* Attribute the messages appended from now on to @cmd at @loc. */

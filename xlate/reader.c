@@ -317,6 +317,11 @@ static int read_rule(struct xlate_ctx *ctx, struct xl_table *t,
 	struct xl_rule_ent *ent;
 	int ret;
 
+	/* a common rule the stream writes itself, without a parse */
+	if (ctx->stream && xl_stream_fast(ctx, t, c, tok, n, loc, insert)) {
+		ctx->stats.rules++;
+		return 0;
+	}
 	h.table.name = (char *)t->layout->name;
 	h.chain.name = c->name;
 	r.rule = rule_alloc(loc, &h);

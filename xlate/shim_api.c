@@ -178,3 +178,42 @@ int xl_stream_rule(struct xlate_ctx *ctx, struct xl_table *t,
 		ctx->stream_err = ret;
 	return 0;
 }
+
+static int fast_jump_ok(const struct xlate_fast_rule *fr, const char *name)
+{
+	struct xl_chain *c = xl_chain_find(fr->jump_priv, name);
+
+	if (!c)
+		return 0;
+	return !c->hook && !c->renamed && !c->external ? 1 : -1;
+}
+
+/* At most this many words go the fast way (more: parsed). */
+#define XL_FAST_MAX_WORDS	64
+
+int xl_stream_fast(struct xlate_ctx *ctx, struct xl_table *t,
+		   struct xl_chain *c, const struct xl_token *tok,
+		   unsigned int n, const struct location *loc, bool insert)
+{
+	const char *argv[XL_FAST_MAX_WORDS];
+	struct xlate_fast_rule fr = {
+		.table = t->layout->name, .chain = c->name, .argv = argv,
+		.argc = n, .loc = loc, .insert = insert,
+		.jump_ok = fast_jump_ok, .jump_priv = t,
+	};
+	unsigned int i;
+	int ret;
+
+	if (!ctx->stream->fast || !stream_live(ctx) || c->renamed ||
+	    n > XL_FAST_MAX_WORDS)
+		return 0;
+	for (i = 0; i < n; i++)
+		argv[i] = tok[i].text;
+	ret = stream_decls(ctx, t);
+	if (ret != 0)
+		return ret > 0 ? 0 : 1;	/* skipped tables' rules: parsed */
+	ret = ctx->stream->fast(ctx->stream_priv, &fr);
+	if (ret < 0)
+		ctx->stream_err = ret;
+	return ret != 0;
+}

@@ -173,6 +173,26 @@ struct xlate_chain_info {
 
 struct cmd;
 
+/**
+ * struct xlate_fast_rule - a rule's words for xlate_cmd_ops.fast
+ * @argv: the words after "-A CHAIN" / "-I CHAIN [1]", unquoted
+ * @loc: the rule's line
+ * @insert: -I (prepended)
+ */
+struct xlate_fast_rule {
+	const char		*table;
+	const char		*chain;
+	const char		**argv;
+	unsigned int		argc;
+	const struct location	*loc;
+	bool			insert;
+	/* @name as a chain of the table: 1 a user chain a rule may jump
+	 * to by that very name, 0 no chain, -1 another kind of chain */
+	int			(*jump_ok)(const struct xlate_fast_rule *fr,
+					   const char *name);
+	void			*jump_priv;
+};
+
 struct xlate_cmd_ops {
 	int	(*table)(void *priv, const char *table,
 			 const struct location *loc, struct list_head *cmds);
@@ -182,6 +202,13 @@ struct xlate_cmd_ops {
 	int	(*decls)(void *priv, struct list_head *cmds);
 	/* streaming only: a rule command (CMD_ADD/CMD_INSERT), taken */
 	int	(*rule)(void *priv, struct cmd *cmd);
+	/*
+	 * streaming, optional: a rule's words before any parse (after the
+	 * table's declarations went to @decls); 1 when the callee handled
+	 * the rule itself, 0 to have it parsed and handed to @rule, <0 on
+	 * error (as @rule's).
+	 */
+	int	(*fast)(void *priv, const struct xlate_fast_rule *fr);
 };
 
 /*

@@ -352,5 +352,12 @@ int xl_stream_rule(struct xlate_ctx *ctx, struct xl_table *t,
 		   struct xl_chain *c, struct rule *r,
 		   const struct location *loc, bool insert);
 void xl_stream_table(struct xlate_ctx *ctx, struct xl_table *t);
+/*
+ * The rule's words to the stream's fast callback: 1 when it took the
+ * rule (or the stream drops it anyway), 0 to parse it.
+ */
+int xl_stream_fast(struct xlate_ctx *ctx, struct xl_table *t,
+		   struct xl_chain *c, const struct xl_token *tok,
+		   unsigned int n, const struct location *loc, bool insert);
 
 #endif
