@@ -37,6 +37,7 @@
 #include "linearize.h"
 #include "netlink.h"
 #include "batch_edit.h"
+#include "restore_fast.h"
 
 struct restore_opts {
 	bool		noflush;
@@ -69,6 +70,7 @@ struct restore_ctx {
 	struct nftc_batch	*seg;		/* one rule's, reused */
 	struct list_head	decls;
 	bool			retry_native;
+	unsigned int		fast;	/* rules by the fast path */
 };
 
 static void handle_init(struct handle *h, uint8_t family, const char *table,
@@ -373,6 +375,22 @@ static int on_rule(void *priv, struct cmd *cmd)
 	return ret;
 }
 
+/*
+ * A common rule straight into the batch (restore_fast.c), without the
+ * IR; 0 for the others. Off with SHIM_RESTORE_SLOW_ENV.
+ */
+static int on_fast(void *priv, const struct xlate_fast_rule *fr)
+{
+	struct restore_ctx *r = priv;
+	int ret;
+
+	if (r->retry_native || stream_failed(r))
+		return 0;
+	ret = shim_restore_fast(r->batch, r->family, r->o->no_xt, fr);
+	r->fast += ret > 0;
+	return ret;
+}
+
 /* --noflush: chains of the kernel's the input may use undeclared. */
 static bool kernel_chain(void *priv, const char *table, const char *chain)
 {
@@ -390,6 +408,14 @@ static const struct xlate_cmd_ops restore_ops = {
 	.chain	= on_chain,
 	.decls	= on_decls,
 	.rule	= on_rule,
+};
+
+static const struct xlate_cmd_ops restore_ops_fast = {
+	.table	= on_table,
+	.chain	= on_chain,
+	.decls	= on_decls,
+	.rule	= on_rule,
+	.fast	= on_fast,
 };
 
 /*
@@ -410,6 +436,28 @@ static int send_batch(struct restore_ctx *r)
 		return RESTORE_RESTART;
 	if (ret == 0 && r->o->genid && nftc_batch_num_msgs(r->batch))
 		*r->o->genid = *r->o->genid + 1 ? *r->o->genid + 1 : 1;
+	return ret ? RESTORE_KERNEL_REFUSED : 0;
+}
+
+/*
+ * SHIM_RESTORE_DUMP_ENV (tests): the finished batch's bytes into that
+ * file instead of the kernel; 0, or RESTORE_KERNEL_REFUSED.
+ */
+static int dump_batch(struct restore_ctx *r, const char *path)
+{
+	FILE *f = fopen(path, "we");
+	unsigned int i;
+	size_t len;
+	int ret = nftc_batch_end(r->batch);
+
+	for (i = 0; f && ret == 0 && i < nftc_batch_chunks(r->batch); i++) {
+		const void *p = nftc_batch_chunk(r->batch, i, &len);
+
+		if (fwrite(p, 1, len, f) != len)
+			ret = -1;
+	}
+	if (!f || fclose(f) != 0)
+		ret = -1;
 	return ret ? RESTORE_KERNEL_REFUSED : 0;
 }
 
@@ -444,6 +492,7 @@ static int restore(uint8_t family, const struct restore_opts *o, char *data,
 		   size_t mapped)
 {
 	struct restore_ctx r = { .family = family, .o = o };
+	const char *dump = getenv(SHIM_RESTORE_DUMP_ENV);
 	struct xlate_ctx *x;
 	int ret = -1;
 
@@ -463,9 +512,10 @@ static int restore(uint8_t family, const struct restore_opts *o, char *data,
 	r.nft->resolver = &nftc_resolver_builtin;
 	r.nft->erq.max_errors = ~0u;
 	/* what the kernel holds: tables to replace, chains jumped to */
-	if (!o->test || !getenv(NFTC_OFFLINE_ENV))
+	if (!dump && (!o->test || !getenv(NFTC_OFFLINE_ENV)))
 		nftc_netlink_cache_seed(r.nft);
-	xlate_stream(x, &restore_ops, &r);
+	xlate_stream(x, getenv(SHIM_RESTORE_SLOW_ENV) ? &restore_ops :
+			&restore_ops_fast, &r);
 	xlate_set_chain_known(x, kernel_chain, &r);
 	if (mapped)
 		xlate_read_save_mapped(x, o->path, data, mapped);
@@ -483,7 +533,11 @@ static int restore(uint8_t family, const struct restore_opts *o, char *data,
 		ret = RESTORE_RETRY_NATIVE;
 		goto out;
 	}
-	ret = send_batch(&r);
+	ret = dump ? dump_batch(&r, dump) : send_batch(&r);
+	if (dump)
+		fprintf(stderr, "%s-restore: %u of %u rules by the fast "
+			"path\n", compat_prog_name(family), r.fast,
+			xlate_stats(x)->rules);
 	if (ret == RESTORE_RESTART)
 		goto out;
 report:

@@ -48,6 +48,13 @@ int shim_save_main(uint8_t family, int argc, char **argv);
  * opened once, before dispatch. 0, or -1 after printing why.
  */
 #define SHIM_OFFLINE_ENV	"NFTKIT_OFFLINE"
+/*
+ * For tests of iptables-restore-nft: the batch it would send written to
+ * this file instead (nothing is read from or sent to the kernel), and
+ * the fast path for common rules (restore_fast.c) turned off.
+ */
+#define SHIM_RESTORE_DUMP_ENV	"NFTKIT_RESTORE_DUMP"
+#define SHIM_RESTORE_SLOW_ENV	"NFTKIT_RESTORE_SLOW"
 struct nftc_offline;
 struct nftc_ctx;
 int shim_offline_setup(const char *prog, int *argc, char **argv);
