@@ -889,9 +889,18 @@ static void emit_ports(struct nlmsghdr *nlh, const struct fr_match *m)
 		emit_port(nlh, &m->dport, 2);
 }
 
-static void emit_proto(struct nlmsghdr *nlh, const struct fr_rule *r)
+/*
+ * -p: "meta l4proto" as iptables-nft (and as the evaluator's dependency
+ * of a port match); without xt-compat expressions, a protocol no match
+ * took stays the IPv4 header's field (xlate's proto_fold()).
+ */
+static void emit_proto(struct nlmsghdr *nlh, const struct fr_rule *r,
+		       bool header)
 {
-	put_meta(nlh, NFT_META_L4PROTO);
+	if (header)
+		put_payload(nlh, NFT_PAYLOAD_NETWORK_HEADER, 9, 1);
+	else
+		put_meta(nlh, NFT_META_L4PROTO);
 	put_cmp(nlh, cmp_op(r->proto_inv), &r->proto, 1);
 }
 
@@ -902,7 +911,7 @@ static void emit_proto(struct nlmsghdr *nlh, const struct fr_rule *r)
  * before the ports, as the evaluator's dependency does.
  */
 static void emit(struct nlmsghdr *nlh, const struct fr_rule *r,
-		 const struct xlate_fast_rule *fr)
+		 const struct xlate_fast_rule *fr, bool no_xt)
 {
 	struct nlattr *list, *compat;
 	bool folded = false;
@@ -920,7 +929,7 @@ static void emit(struct nlmsghdr *nlh, const struct fr_rule *r,
 	if (r->out.set)
 		emit_iface(nlh, &r->out, NFT_META_OIFNAME);
 	if (r->proto_set && !folded)
-		emit_proto(nlh, r);
+		emit_proto(nlh, r, no_xt);
 	if (r->src.set)
 		emit_addr(nlh, &r->src, 12);
 	if (r->dst.set)
@@ -929,7 +938,7 @@ static void emit(struct nlmsghdr *nlh, const struct fr_rule *r,
 		const struct fr_match *m = &r->m[i];
 
 		if (m->kind == FM_PORTS && folded)
-			emit_proto(nlh, r);
+			emit_proto(nlh, r, false);
 		if (m->kind == FM_PORTS)
 			emit_ports(nlh, m);
 		else
@@ -966,12 +975,16 @@ int shim_restore_fast(struct nftc_batch *batch, uint8_t family, bool no_xt,
 	memset(&r, 0, sizeof(r));
 	if (!parse(&r, fr) || !rule_ok(&r, fr) || (no_xt && r.xt))
 		return 0;
+	/* the table's declarations first; a skipped table's rule goes */
+	ret = fr->ready(fr);
+	if (ret)
+		return ret < 0 ? ret : 1;
 	nlh = nftc_batch_msg_begin(batch, NFT_MSG_NEWRULE, fr->insert ?
 				   NLM_F_CREATE : NLM_F_CREATE | NLM_F_APPEND,
 				   family, fr->loc);
 	if (!nlh)
 		return -ENOMEM;
-	emit(nlh, &r, fr);
+	emit(nlh, &r, fr, no_xt);
 	ret = nftc_batch_msg_end(batch, nlh);
 	return ret < 0 ? ret : 1;
 }

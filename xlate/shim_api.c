@@ -181,11 +181,16 @@ int xl_stream_rule(struct xlate_ctx *ctx, struct xl_table *t,
 
 static int fast_jump_ok(const struct xlate_fast_rule *fr, const char *name)
 {
-	struct xl_chain *c = xl_chain_find(fr->jump_priv, name);
+	struct xl_chain *c = xl_chain_find(fr->priv[1], name);
 
 	if (!c)
 		return 0;
 	return !c->hook && !c->renamed && !c->external ? 1 : -1;
+}
+
+static int fast_ready(const struct xlate_fast_rule *fr)
+{
+	return stream_decls(fr->priv[0], fr->priv[1]);
 }
 
 /* At most this many words go the fast way (more: parsed). */
@@ -199,7 +204,8 @@ int xl_stream_fast(struct xlate_ctx *ctx, struct xl_table *t,
 	struct xlate_fast_rule fr = {
 		.table = t->layout->name, .chain = c->name, .argv = argv,
 		.argc = n, .loc = loc, .insert = insert,
-		.jump_ok = fast_jump_ok, .jump_priv = t,
+		.jump_ok = fast_jump_ok, .ready = fast_ready,
+		.priv = { ctx, t },
 	};
 	unsigned int i;
 	int ret;
@@ -209,9 +215,6 @@ int xl_stream_fast(struct xlate_ctx *ctx, struct xl_table *t,
 		return 0;
 	for (i = 0; i < n; i++)
 		argv[i] = tok[i].text;
-	ret = stream_decls(ctx, t);
-	if (ret != 0)
-		return ret > 0 ? 0 : 1;	/* skipped tables' rules: parsed */
 	ret = ctx->stream->fast(ctx->stream_priv, &fr);
 	if (ret < 0)
 		ctx->stream_err = ret;

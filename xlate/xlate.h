@@ -190,7 +190,10 @@ struct xlate_fast_rule {
 	 * to by that very name, 0 no chain, -1 another kind of chain */
 	int			(*jump_ok)(const struct xlate_fast_rule *fr,
 					   const char *name);
-	void			*jump_priv;
+	/* before the callee writes the rule: the declarations so far to
+	 * the stream; 0, 1 when the table is skipped (-T), <0 on error */
+	int			(*ready)(const struct xlate_fast_rule *fr);
+	void			*priv[2];
 };
 
 struct xlate_cmd_ops {
