@@ -10,21 +10,17 @@
 # the median of -n runs. Not part of make check.
 #
 #   testcases/bench/shim-restore.sh [-n RUNS] [-r RULES]
+#   testcases/bench/shim-restore.sh -g RULES   # only print the file
 set -u
-RUNS=3 RULES=50000
-while getopts n:r: o; do
+RUNS=3 RULES=50000 GEN=
+while getopts n:r:g: o; do
 	case $o in
 	n) RUNS=$OPTARG ;;
 	r) RULES=$OPTARG ;;
+	g) GEN=$OPTARG ;;
 	*) exit 2 ;;
 	esac
 done
-SHIM=${SHIM:-$(cd "$(dirname "$0")/../.." && pwd)/build/iptables-shim}
-[ -x "$SHIM/iptables-restore-nft" ] || { echo "no $SHIM"; exit 77; }
-[ -x /usr/bin/time ] || { echo "no GNU time"; exit 77; }
-unshare -n iptables-nft-save >/dev/null 2>&1 || { echo "needs root"; exit 77; }
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
 
 gen() {
 	awk -v n="$1" 'BEGIN {
@@ -60,6 +56,16 @@ gen() {
 	}'
 }
 
+if [ -n "$GEN" ]; then	# the file alone (restore-fast.sh reads it)
+	gen "$GEN"
+	exit
+fi
+SHIM=${SHIM:-$(cd "$(dirname "$0")/../.." && pwd)/build/iptables-shim}
+[ -x "$SHIM/iptables-restore-nft" ] || { echo "no $SHIM"; exit 77; }
+[ -x /usr/bin/time ] || { echo "no GNU time"; exit 77; }
+unshare -n iptables-nft-save >/dev/null 2>&1 || { echo "needs root"; exit 77; }
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
 gen "$RULES" > "$work/rules"
 echo "shim-restore: $RULES rules, median of $RUNS runs, 2 cores"
 
