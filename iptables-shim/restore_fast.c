@@ -26,6 +26,7 @@
  */
 #include <config.h>
 #include <errno.h>
+#include <stddef.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -76,6 +77,7 @@ enum fr_match_kind {
 /* A match: native ports, or an xt structure (@info of @len bytes). */
 struct fr_match {
 	enum fr_match_kind	kind;
+	unsigned int		k;	/* in fr_matches[] */
 	const char		*name;	/* the -m name */
 	struct fr_port		sport, dport;
 	const char		*xt_name;
@@ -99,9 +101,9 @@ enum fr_target_kind {
 struct fr_rule {
 	struct fr_addr		src, dst;
 	struct fr_iface		in, out;
+	bool			proto_seen;	/* -p, even "all" */
 	bool			proto_set, proto_inv;
 	uint8_t			proto;
-	struct fr_match		m[FR_MAX_MATCHES];
 	unsigned int		nm;
 	enum fr_target_kind	target;
 	int32_t			verdict;
@@ -109,32 +111,25 @@ struct fr_rule {
 	struct xt_log_info	log;
 	uint32_t		reject;
 	bool			xt;	/* any xt-compat expression */
+	/* last: zeroed one by one as they are used */
+	struct fr_match		m[FR_MAX_MATCHES];
 };
-
-/* The words of the rule being read. */
-struct fr_words {
-	const struct xlate_fast_rule	*fr;
-	unsigned int			i;
-};
-
-static bool is_digits(const char *s)
-{
-	if (!*s)
-		return false;
-	for (; *s; s++) {
-		if (*s < '0' || *s > '9')
-			return false;
-	}
-	return true;
-}
 
 /* A decimal number without leading zeros (libxtables reads octal). */
 static bool number(const char *s, unsigned long max, unsigned long *v)
 {
-	if (!is_digits(s) || (s[0] == '0' && s[1]) || strlen(s) > 9)
+	unsigned long n = 0;
+	unsigned int i;
+
+	if (!s[0] || (s[0] == '0' && s[1]))
 		return false;
-	*v = strtoul(s, NULL, 10);
-	return *v <= max;
+	for (i = 0; s[i]; i++) {
+		if (s[i] < '0' || s[i] > '9' || i == 9)
+			return false;
+		n = n * 10 + (s[i] - '0');
+	}
+	*v = n;
+	return n <= max;
 }
 
 static bool port(const char *s, uint16_t *p)
@@ -442,7 +437,7 @@ static int match_find(const char *name)
 /* Whether the rule's protocol allows match @k (after the whole rule). */
 static bool match_proto_ok(const struct fr_rule *r, const struct fr_match *m)
 {
-	int k = match_find(m->name);
+	unsigned int k = m->k;
 
 	if (fr_matches[k].proto)
 		return r->proto_set && !r->proto_inv &&
@@ -568,22 +563,146 @@ static bool target(struct fr_rule *r, const struct xlate_fast_rule *fr,
 	return false;
 }
 
+/* The rule's own options (matches' and targets' are theirs). */
+enum fr_opt {
+	FO_NONE,
+	FO_SRC,
+	FO_DST,
+	FO_IN,
+	FO_OUT,
+	FO_PROTO,
+	FO_MATCH,
+	FO_JUMP,
+	FO_GOTO,
+};
+
+/* -s, -d, -i, -o, -p, -m, -j, -g by their letter */
+static const enum fr_opt fr_short[26] = {
+	['s' - 'a'] = FO_SRC, ['d' - 'a'] = FO_DST, ['i' - 'a'] = FO_IN,
+	['o' - 'a'] = FO_OUT, ['p' - 'a'] = FO_PROTO, ['m' - 'a'] = FO_MATCH,
+	['j' - 'a'] = FO_JUMP, ['g' - 'a'] = FO_GOTO,
+};
+
+static const struct {
+	const char	*name;
+	enum fr_opt	opt;
+} fr_long[] = {
+	{ "--source", FO_SRC }, { "--src", FO_SRC },
+	{ "--destination", FO_DST }, { "--dst", FO_DST },
+	{ "--in-interface", FO_IN }, { "--out-interface", FO_OUT },
+	{ "--protocol", FO_PROTO }, { "--match", FO_MATCH },
+	{ "--jump", FO_JUMP }, { "--goto", FO_GOTO },
+};
+
+static enum fr_opt opt_find(const char *w)
+{
+	unsigned int i;
+
+	if (w[0] != '-')
+		return FO_NONE;
+	if (w[1] != '-')
+		return w[1] >= 'a' && w[1] <= 'z' && !w[2] ?
+		       fr_short[w[1] - 'a'] : FO_NONE;
+	for (i = 0; i < ARRAY_N(fr_long); i++) {
+		if (!strcmp(w, fr_long[i].name))
+			return fr_long[i].opt;
+	}
+	return FO_NONE;
+}
+
+static bool proto(struct fr_rule *r, bool inv, const char *val)
+{
+	static const struct {
+		const char	*name;
+		uint8_t		proto;
+	} protos[] = {
+		{ "tcp", IPPROTO_TCP }, { "udp", IPPROTO_UDP },
+		{ "icmp", IPPROTO_ICMP },
+	};
+	unsigned int i;
+
+	if (r->proto_seen)
+		return false;
+	r->proto_seen = true;
+	if (!inv && !strcmp(val, "all"))
+		return true;	/* iptables-nft writes nothing for it */
+	for (i = 0; i < ARRAY_N(protos); i++) {
+		if (!strcmp(val, protos[i].name)) {
+			r->proto_set = true;
+			r->proto_inv = inv;
+			r->proto = protos[i].proto;
+			return true;
+		}
+	}
+	return false;
+}
+
+static struct fr_match *match_add(struct fr_rule *r, const char *name)
+{
+	int k = match_find(name);
+	struct fr_match *m;
+
+	if (k < 0 || r->nm == FR_MAX_MATCHES)
+		return NULL;
+	m = &r->m[r->nm++];
+	memset(m, 0, sizeof(*m));
+	m->k = k;
+	m->name = fr_matches[k].name;
+	m->kind = fr_matches[k].xt_name ? FM_XT : FM_PORTS;
+	m->xt_name = fr_matches[k].xt_name;
+	m->rev = fr_matches[k].rev;
+	r->xt |= m->kind == FM_XT;
+	return m;
+}
+
+/* A rule option @o of value @val, inverted with @inv. */
+static bool rule_opt(struct fr_rule *r, const struct xlate_fast_rule *fr,
+		     enum fr_opt o, bool inv, const char *val)
+{
+	struct fr_addr *a;
+	struct fr_iface *f;
+
+	switch (o) {
+	case FO_SRC:
+	case FO_DST:
+		a = o == FO_SRC ? &r->src : &r->dst;
+		if (a->set || !addr(val, a))
+			return false;
+		a->set = true;
+		a->inv = inv;
+		return true;
+	case FO_IN:
+	case FO_OUT:
+		f = o == FO_IN ? &r->in : &r->out;
+		if (f->set || !iface(val, f))
+			return false;
+		f->set = true;
+		f->inv = inv;
+		return true;
+	case FO_PROTO:
+		return proto(r, inv, val);
+	default:
+		return false;
+	}
+}
+
 /*
- * The whole rule, or false. Base options come first, then the matches
- * and their options, then the target and its options, each option
- * once; "!" goes right before the option it inverts.
+ * The whole rule, or false. The rule's options come first, then the
+ * matches and their options, then the target and its options, each
+ * option once; "!" goes right before the option it inverts.
  */
 static bool parse(struct fr_rule *r, const struct xlate_fast_rule *fr)
 {
 	const char *const *w = fr->argv;
 	struct fr_match *m = NULL;
-	unsigned int i = 0, n = fr->argc, seen = 0, k;
+	unsigned int i = 0, n = fr->argc, seen = 0;
+	enum fr_opt o;
 	bool inv, ok;
 
 	while (i < n) {
 		const char *opt = w[i], *val;
 
-		inv = !strcmp(opt, "!");
+		inv = opt[0] == '!' && !opt[1];
 		if (inv) {
 			if (++i >= n)
 				return false;
@@ -598,59 +717,15 @@ static bool parse(struct fr_rule *r, const struct xlate_fast_rule *fr)
 			ok = !inv && reject_opt(r, opt, val, &seen);
 		} else if (r->target != FT_NONE) {
 			ok = false;
-		} else if (opt_is(opt, "-j", "--jump") ||
-			   opt_is(opt, "-g", "--goto")) {
-			ok = !inv && target(r, fr, val, opt[1] == 'g' ||
-					    opt[2] == 'g');
-		} else if (opt_is(opt, "-m", "--match")) {
-			k = match_find(val);
-			ok = !inv && k != -1u && r->nm < FR_MAX_MATCHES;
-			if (ok) {
-				m = &r->m[r->nm++];
-				m->name = fr_matches[k].name;
-				m->kind = fr_matches[k].xt_name ? FM_XT :
-								  FM_PORTS;
-				m->xt_name = fr_matches[k].xt_name;
-				m->rev = fr_matches[k].rev;
-				r->xt |= m->kind == FM_XT;
-			}
+		} else if ((o = opt_find(opt)) == FO_JUMP || o == FO_GOTO) {
+			ok = !inv && target(r, fr, val, o == FO_GOTO);
+		} else if (o == FO_MATCH) {
+			ok = !inv && (m = match_add(r, val));
 		} else if (m) {
-			ok = fr_matches[match_find(m->name)].opt(r, m, opt,
-								 inv, val);
-		} else if (opt_is(opt, "-s", "--source") ||
-			   opt_is(opt, "--src", NULL)) {
-			ok = !r->src.set && addr(val, &r->src);
-			r->src.set = true;
-			r->src.inv = inv;
-		} else if (opt_is(opt, "-d", "--destination") ||
-			   opt_is(opt, "--dst", NULL)) {
-			ok = !r->dst.set && addr(val, &r->dst);
-			r->dst.set = true;
-			r->dst.inv = inv;
-		} else if (opt_is(opt, "-i", "--in-interface")) {
-			ok = !r->in.set && iface(val, &r->in);
-			r->in.set = true;
-			r->in.inv = inv;
-		} else if (opt_is(opt, "-o", "--out-interface")) {
-			ok = !r->out.set && iface(val, &r->out);
-			r->out.set = true;
-			r->out.inv = inv;
-		} else if (opt_is(opt, "-p", "--protocol")) {
-			ok = !r->proto_set;
-			r->proto_set = true;
-			r->proto_inv = inv;
-			if (!strcmp(val, "tcp"))
-				r->proto = IPPROTO_TCP;
-			else if (!strcmp(val, "udp"))
-				r->proto = IPPROTO_UDP;
-			else if (!strcmp(val, "icmp"))
-				r->proto = IPPROTO_ICMP;
-			else if (!strcmp(val, "all") && !inv)
-				r->proto_set = false;
-			else
-				ok = false;
+			ok = o == FO_NONE &&
+			     fr_matches[m->k].opt(r, m, opt, inv, val);
 		} else {
-			ok = false;
+			ok = rule_opt(r, fr, o, inv, val);
 		}
 		if (!ok)
 			return false;
@@ -694,135 +769,189 @@ static bool rule_ok(const struct fr_rule *r, const struct xlate_fast_rule *fr)
  * Expressions, as libnftnl writes them
  */
 
+/*
+ * Attributes written in place as libmnl writes them (the batch leaves
+ * NFTC_BATCH_MSG_ROOM bytes; a rule here takes a few hundred): a call
+ * into libmnl per attribute was a fifth of the fast path.
+ */
+static inline char *at_tail(struct nlmsghdr *nlh)
+{
+	return (char *)nlh + nlh->nlmsg_len;	/* always aligned */
+}
+
+/* @len bytes of @p, zeroes up to @padded, then to the alignment. */
+static inline void at_put_pad(struct nlmsghdr *nlh, uint16_t type, size_t len,
+			      const void *p, size_t padded)
+{
+	struct nlattr *a = (struct nlattr *)at_tail(nlh);
+	char *data = (char *)a + MNL_ATTR_HDRLEN;
+
+	a->nla_type = type;
+	a->nla_len = MNL_ATTR_HDRLEN + padded;
+	memcpy(data, p, len);
+	memset(data + len, 0, MNL_ALIGN(padded) - len);
+	nlh->nlmsg_len += MNL_ALIGN(a->nla_len);
+}
+
+static inline void at_put(struct nlmsghdr *nlh, uint16_t type, size_t len,
+			  const void *p)
+{
+	at_put_pad(nlh, type, len, p, len);
+}
+
+static inline void at_u32(struct nlmsghdr *nlh, uint16_t type, uint32_t v)
+{
+	struct nlattr *a = (struct nlattr *)at_tail(nlh);
+
+	a->nla_type = type;
+	a->nla_len = MNL_ATTR_HDRLEN + sizeof(v);
+	memcpy((char *)a + MNL_ATTR_HDRLEN, &v, sizeof(v));
+	nlh->nlmsg_len += MNL_ATTR_HDRLEN + sizeof(v);
+}
+
+static inline void at_strz(struct nlmsghdr *nlh, uint16_t type, const char *s)
+{
+	at_put(nlh, type, strlen(s) + 1, s);
+}
+
+static inline struct nlattr *at_nest(struct nlmsghdr *nlh, uint16_t type)
+{
+	struct nlattr *a = (struct nlattr *)at_tail(nlh);
+
+	a->nla_type = type | NLA_F_NESTED;
+	nlh->nlmsg_len += MNL_ATTR_HDRLEN;
+	return a;
+}
+
+static inline void at_end(struct nlmsghdr *nlh, struct nlattr *a)
+{
+	a->nla_len = at_tail(nlh) - (char *)a;
+}
+
 static struct nlattr *expr_start(struct nlmsghdr *nlh, const char *name)
 {
-	struct nlattr *elem = mnl_attr_nest_start(nlh, NFTA_LIST_ELEM);
+	struct nlattr *elem = at_nest(nlh, NFTA_LIST_ELEM);
 
-	mnl_attr_put_strz(nlh, NFTA_EXPR_NAME, name);
+	at_strz(nlh, NFTA_EXPR_NAME, name);
 	return elem;
 }
 
 static void data_put(struct nlmsghdr *nlh, uint16_t type, const void *p,
 		     size_t len)
 {
-	struct nlattr *nest = mnl_attr_nest_start(nlh, type);
+	struct nlattr *nest = at_nest(nlh, type);
 
-	mnl_attr_put(nlh, NFTA_DATA_VALUE, len, p);
-	mnl_attr_nest_end(nlh, nest);
+	at_put(nlh, NFTA_DATA_VALUE, len, p);
+	at_end(nlh, nest);
 }
 
 static void put_payload(struct nlmsghdr *nlh, uint32_t base, uint32_t off,
 			uint32_t len)
 {
 	struct nlattr *e = expr_start(nlh, "payload");
-	struct nlattr *d = mnl_attr_nest_start(nlh, NFTA_EXPR_DATA);
+	struct nlattr *d = at_nest(nlh, NFTA_EXPR_DATA);
 
-	mnl_attr_put_u32(nlh, NFTA_PAYLOAD_DREG, htonl(NFT_REG_1));
-	mnl_attr_put_u32(nlh, NFTA_PAYLOAD_BASE, htonl(base));
-	mnl_attr_put_u32(nlh, NFTA_PAYLOAD_OFFSET, htonl(off));
-	mnl_attr_put_u32(nlh, NFTA_PAYLOAD_LEN, htonl(len));
-	mnl_attr_nest_end(nlh, d);
-	mnl_attr_nest_end(nlh, e);
+	at_u32(nlh, NFTA_PAYLOAD_DREG, htonl(NFT_REG_1));
+	at_u32(nlh, NFTA_PAYLOAD_BASE, htonl(base));
+	at_u32(nlh, NFTA_PAYLOAD_OFFSET, htonl(off));
+	at_u32(nlh, NFTA_PAYLOAD_LEN, htonl(len));
+	at_end(nlh, d);
+	at_end(nlh, e);
 }
 
 static void put_meta(struct nlmsghdr *nlh, uint32_t key)
 {
 	struct nlattr *e = expr_start(nlh, "meta");
-	struct nlattr *d = mnl_attr_nest_start(nlh, NFTA_EXPR_DATA);
+	struct nlattr *d = at_nest(nlh, NFTA_EXPR_DATA);
 
-	mnl_attr_put_u32(nlh, NFTA_META_KEY, htonl(key));
-	mnl_attr_put_u32(nlh, NFTA_META_DREG, htonl(NFT_REG_1));
-	mnl_attr_nest_end(nlh, d);
-	mnl_attr_nest_end(nlh, e);
+	at_u32(nlh, NFTA_META_KEY, htonl(key));
+	at_u32(nlh, NFTA_META_DREG, htonl(NFT_REG_1));
+	at_end(nlh, d);
+	at_end(nlh, e);
 }
 
 static void put_cmp(struct nlmsghdr *nlh, uint32_t op, const void *p,
 		    size_t len)
 {
 	struct nlattr *e = expr_start(nlh, "cmp");
-	struct nlattr *d = mnl_attr_nest_start(nlh, NFTA_EXPR_DATA);
+	struct nlattr *d = at_nest(nlh, NFTA_EXPR_DATA);
 
-	mnl_attr_put_u32(nlh, NFTA_CMP_SREG, htonl(NFT_REG_1));
-	mnl_attr_put_u32(nlh, NFTA_CMP_OP, htonl(op));
+	at_u32(nlh, NFTA_CMP_SREG, htonl(NFT_REG_1));
+	at_u32(nlh, NFTA_CMP_OP, htonl(op));
 	data_put(nlh, NFTA_CMP_DATA, p, len);
-	mnl_attr_nest_end(nlh, d);
-	mnl_attr_nest_end(nlh, e);
+	at_end(nlh, d);
+	at_end(nlh, e);
 }
 
 static void put_bitwise(struct nlmsghdr *nlh, const void *mask,
 			const void *xor, size_t len)
 {
 	struct nlattr *e = expr_start(nlh, "bitwise");
-	struct nlattr *d = mnl_attr_nest_start(nlh, NFTA_EXPR_DATA);
+	struct nlattr *d = at_nest(nlh, NFTA_EXPR_DATA);
 
-	mnl_attr_put_u32(nlh, NFTA_BITWISE_SREG, htonl(NFT_REG_1));
-	mnl_attr_put_u32(nlh, NFTA_BITWISE_DREG, htonl(NFT_REG_1));
-	mnl_attr_put_u32(nlh, NFTA_BITWISE_OP, htonl(NFT_BITWISE_BOOL));
-	mnl_attr_put_u32(nlh, NFTA_BITWISE_LEN, htonl(len));
+	at_u32(nlh, NFTA_BITWISE_SREG, htonl(NFT_REG_1));
+	at_u32(nlh, NFTA_BITWISE_DREG, htonl(NFT_REG_1));
+	at_u32(nlh, NFTA_BITWISE_OP, htonl(NFT_BITWISE_BOOL));
+	at_u32(nlh, NFTA_BITWISE_LEN, htonl(len));
 	data_put(nlh, NFTA_BITWISE_MASK, mask, len);
 	data_put(nlh, NFTA_BITWISE_XOR, xor, len);
-	mnl_attr_nest_end(nlh, d);
-	mnl_attr_nest_end(nlh, e);
+	at_end(nlh, d);
+	at_end(nlh, e);
 }
 
 static void put_range(struct nlmsghdr *nlh, uint32_t op, const void *from,
 		      const void *to, size_t len)
 {
 	struct nlattr *e = expr_start(nlh, "range");
-	struct nlattr *d = mnl_attr_nest_start(nlh, NFTA_EXPR_DATA);
+	struct nlattr *d = at_nest(nlh, NFTA_EXPR_DATA);
 
-	mnl_attr_put_u32(nlh, NFTA_RANGE_SREG, htonl(NFT_REG_1));
-	mnl_attr_put_u32(nlh, NFTA_RANGE_OP, htonl(op));
+	at_u32(nlh, NFTA_RANGE_SREG, htonl(NFT_REG_1));
+	at_u32(nlh, NFTA_RANGE_OP, htonl(op));
 	data_put(nlh, NFTA_RANGE_FROM_DATA, from, len);
 	data_put(nlh, NFTA_RANGE_TO_DATA, to, len);
-	mnl_attr_nest_end(nlh, d);
-	mnl_attr_nest_end(nlh, e);
+	at_end(nlh, d);
+	at_end(nlh, e);
 }
 
 static void put_xt(struct nlmsghdr *nlh, bool tg, const char *name,
 		   uint32_t rev, const void *info, size_t len)
 {
 	struct nlattr *e = expr_start(nlh, tg ? "target" : "match");
-	struct nlattr *d = mnl_attr_nest_start(nlh, NFTA_EXPR_DATA);
-	struct nlattr *a;
+	struct nlattr *d = at_nest(nlh, NFTA_EXPR_DATA);
 
 	/* NFTA_TARGET_* are numbered as NFTA_MATCH_* */
-	mnl_attr_put_strz(nlh, NFTA_MATCH_NAME, name);
-	mnl_attr_put_u32(nlh, NFTA_MATCH_REV, htonl(rev));
+	at_strz(nlh, NFTA_MATCH_NAME, name);
+	at_u32(nlh, NFTA_MATCH_REV, htonl(rev));
 	/* the structure and zeroes up to its xtables alignment */
-	a = mnl_nlmsg_get_payload_tail(nlh);
-	mnl_attr_put(nlh, NFTA_MATCH_INFO, len, info);
-	memset((char *)mnl_attr_get_payload(a) + len, 0, XT_ALIGN(len) - len);
-	a->nla_len += XT_ALIGN(len) - len;
-	nlh->nlmsg_len += MNL_ALIGN(XT_ALIGN(len)) - MNL_ALIGN(len);
-	mnl_attr_nest_end(nlh, d);
-	mnl_attr_nest_end(nlh, e);
+	at_put_pad(nlh, NFTA_MATCH_INFO, len, info, XT_ALIGN(len));
+	at_end(nlh, d);
+	at_end(nlh, e);
 }
 
 static void put_counter(struct nlmsghdr *nlh)
 {
 	struct nlattr *e = expr_start(nlh, "counter");
 
-	mnl_attr_nest_end(nlh, mnl_attr_nest_start(nlh, NFTA_EXPR_DATA));
-	mnl_attr_nest_end(nlh, e);
+	at_end(nlh, at_nest(nlh, NFTA_EXPR_DATA));
+	at_end(nlh, e);
 }
 
 static void put_verdict(struct nlmsghdr *nlh, int32_t code, const char *chain)
 {
 	struct nlattr *e = expr_start(nlh, "immediate");
-	struct nlattr *d = mnl_attr_nest_start(nlh, NFTA_EXPR_DATA);
+	struct nlattr *d = at_nest(nlh, NFTA_EXPR_DATA);
 	struct nlattr *data, *v;
 
-	mnl_attr_put_u32(nlh, NFTA_IMMEDIATE_DREG, htonl(NFT_REG_VERDICT));
-	data = mnl_attr_nest_start(nlh, NFTA_IMMEDIATE_DATA);
-	v = mnl_attr_nest_start(nlh, NFTA_DATA_VERDICT);
-	mnl_attr_put_u32(nlh, NFTA_VERDICT_CODE, htonl(code));
+	at_u32(nlh, NFTA_IMMEDIATE_DREG, htonl(NFT_REG_VERDICT));
+	data = at_nest(nlh, NFTA_IMMEDIATE_DATA);
+	v = at_nest(nlh, NFTA_DATA_VERDICT);
+	at_u32(nlh, NFTA_VERDICT_CODE, htonl(code));
 	if (chain)
-		mnl_attr_put_strz(nlh, NFTA_VERDICT_CHAIN, chain);
-	mnl_attr_nest_end(nlh, v);
-	mnl_attr_nest_end(nlh, data);
-	mnl_attr_nest_end(nlh, d);
-	mnl_attr_nest_end(nlh, e);
+		at_strz(nlh, NFTA_VERDICT_CHAIN, chain);
+	at_end(nlh, v);
+	at_end(nlh, data);
+	at_end(nlh, d);
+	at_end(nlh, e);
 }
 
 static uint32_t cmp_op(bool inv)
@@ -921,9 +1050,9 @@ static void emit(struct nlmsghdr *nlh, const struct fr_rule *r,
 	for (i = 0; i < r->nm; i++)
 		folded |= r->m[i].kind == FM_PORTS;
 
-	mnl_attr_put_strz(nlh, NFTA_RULE_TABLE, fr->table);
-	mnl_attr_put_strz(nlh, NFTA_RULE_CHAIN, fr->chain);
-	list = mnl_attr_nest_start(nlh, NFTA_RULE_EXPRESSIONS);
+	at_strz(nlh, NFTA_RULE_TABLE, fr->table);
+	at_strz(nlh, NFTA_RULE_CHAIN, fr->chain);
+	list = at_nest(nlh, NFTA_RULE_EXPRESSIONS);
 	if (r->in.set)
 		emit_iface(nlh, &r->in, NFT_META_IIFNAME);
 	if (r->out.set)
@@ -953,14 +1082,14 @@ static void emit(struct nlmsghdr *nlh, const struct fr_rule *r,
 	else if (r->target == FT_REJECT)
 		put_xt(nlh, true, "REJECT", 0, &r->reject,
 		       sizeof(r->reject));
-	mnl_attr_nest_end(nlh, list);
+	at_end(nlh, list);
 	if (!r->xt || !r->proto_set)
 		return;
-	compat = mnl_attr_nest_start(nlh, NFTA_RULE_COMPAT);
-	mnl_attr_put_u32(nlh, NFTA_RULE_COMPAT_PROTO, htonl(r->proto));
-	mnl_attr_put_u32(nlh, NFTA_RULE_COMPAT_FLAGS,
+	compat = at_nest(nlh, NFTA_RULE_COMPAT);
+	at_u32(nlh, NFTA_RULE_COMPAT_PROTO, htonl(r->proto));
+	at_u32(nlh, NFTA_RULE_COMPAT_FLAGS,
 			 htonl(r->proto_inv ? NFT_RULE_COMPAT_F_INV : 0));
-	mnl_attr_nest_end(nlh, compat);
+	at_end(nlh, compat);
 }
 
 int shim_restore_fast(struct nftc_batch *batch, uint8_t family, bool no_xt,
@@ -972,7 +1101,7 @@ int shim_restore_fast(struct nftc_batch *batch, uint8_t family, bool no_xt,
 
 	if (family != NFPROTO_IPV4 || strcmp(fr->table, "filter"))
 		return 0;
-	memset(&r, 0, sizeof(r));
+	memset(&r, 0, offsetof(struct fr_rule, m));
 	if (!parse(&r, fr) || !rule_ok(&r, fr) || (no_xt && r.xt))
 		return 0;
 	/* the table's declarations first; a skipped table's rule goes */
