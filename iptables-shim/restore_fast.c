@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * iptables-restore-nft's fast path: the common IPv4 filter rules
- * written straight into the batch from their words, without libxtables,
+ * iptables-restore-nft's fast path: the common IPv4 rules written
+ * straight into the batch from their words, without libxtables,
  * the xlate IR, nftc's evaluator or its linearizer. The message is the
  * one the IR path writes (restore.c: the same expressions in the same
  * order, the xt-compat matches and targets iptables-nft 1.8.9 writes,
@@ -16,13 +16,15 @@
  *
  *   base:    [!] -s|-d A.B.C.D[/N]   [!] -i|-o NAME[+]
  *            [!] -p tcp|udp|icmp|all
- *   -m tcp|udp  [!] --sport|--dport N[:M]
+ *   -m tcp|udp  [!] --sport|--dport N[:M]   -m tcp [!] --tcp-flags M C
  *   -m multiport [!] --sports|--dports|--ports N[:M][,...]
  *   -m state [!] --state S,...   -m conntrack [!] --ctstate S,...
  *   -m comment --comment TEXT    -m icmp [!] --icmp-type N|NAME
+ *   -m mac [!] --mac-source XX:XX:XX:XX:XX:XX
  *   -j ACCEPT|DROP|RETURN|CHAIN  -g CHAIN
  *   -j LOG [--log-prefix P] [--log-level L]
- *   -j REJECT [--reject-with W]
+ *   -j REJECT [--reject-with W]  (filter table)
+ * in any table; IPv6 and the rest go the IR path.
  */
 #include <config.h>
 #include <errno.h>
@@ -39,6 +41,7 @@
 #include <linux/netfilter/x_tables.h>
 #include <linux/netfilter/xt_comment.h>
 #include <linux/netfilter/xt_conntrack.h>
+#include <linux/netfilter/xt_mac.h>
 #include <linux/netfilter/xt_multiport.h>
 #include <linux/netfilter/xt_LOG.h>
 #include <linux/netfilter_ipv4/ip_tables.h>
@@ -80,6 +83,8 @@ struct fr_match {
 	unsigned int		k;	/* in fr_matches[] */
 	const char		*name;	/* the -m name */
 	struct fr_port		sport, dport;
+	bool			flags_set, flags_inv;	/* --tcp-flags */
+	uint8_t			flg_mask, flg_cmp;
 	const char		*xt_name;
 	uint32_t		rev;
 	size_t			len;
@@ -88,6 +93,7 @@ struct fr_match {
 		struct xt_multiport_v1		mp;
 		struct xt_comment_info		comment;
 		struct ipt_icmp			icmp;
+		struct xt_mac_info		mac;
 	} info;
 };
 
@@ -111,6 +117,7 @@ struct fr_rule {
 	struct xt_log_info	log;
 	uint32_t		reject;
 	bool			xt;	/* any xt-compat expression */
+	const char		*val2;	/* --tcp-flags' second word */
 	/* last: zeroed one by one as they are used */
 	struct fr_match		m[FR_MAX_MATCHES];
 };
@@ -237,10 +244,59 @@ static bool opt_is(const char *w, const char *s, const char *l)
  * Matches
  */
 
+/* TCP flags by name, as libxt_tcp's */
+static const struct {
+	const char	*name;
+	uint8_t		bits;
+} fr_tcp_flags[] = {
+	{ "FIN", 0x01 }, { "SYN", 0x02 }, { "RST", 0x04 }, { "PSH", 0x08 },
+	{ "ACK", 0x10 }, { "URG", 0x20 }, { "ALL", 0x3f }, { "NONE", 0 },
+};
+
+/* "SYN,ACK" into *bits; false if a name is not one of those. */
+static bool tcp_flags(const char *s, uint8_t *bits)
+{
+	unsigned int i;
+
+	*bits = 0;
+	for (;;) {
+		size_t n = strcspn(s, ",");
+
+		for (i = 0; i < ARRAY_N(fr_tcp_flags); i++) {
+			if (strlen(fr_tcp_flags[i].name) == n &&
+			    !memcmp(s, fr_tcp_flags[i].name, n))
+				break;
+		}
+		if (i == ARRAY_N(fr_tcp_flags))
+			return false;
+		*bits |= fr_tcp_flags[i].bits;
+		s += n;
+		if (!*s)
+			return true;
+		s++;
+	}
+}
+
+/* --tcp-flags MASK COMP: a mask that tests nothing is written as none */
+static bool flags_opt(struct fr_rule *r, struct fr_match *m, bool inv,
+		      const char *val)
+{
+	if (m->flags_set || strcmp(m->name, "tcp") || !r->val2 ||
+	    !tcp_flags(val, &m->flg_mask) || !tcp_flags(r->val2, &m->flg_cmp) ||
+	    !m->flg_mask)
+		return false;
+	m->flags_set = true;
+	m->flags_inv = inv;
+	return true;
+}
+
 static bool ports_opt(struct fr_rule *r, struct fr_match *m, const char *opt,
 		      bool inv, const char *val)
 {
 	struct fr_port *p;
+
+	if (!strcmp(opt, "--tcp-flags"))
+		return flags_opt(r, m, inv, val);
 
 	if (opt_is(opt, "--sport", "--source-port"))
 		p = &m->sport;
@@ -354,6 +410,36 @@ static bool comment_opt(struct fr_rule *r, struct fr_match *m,
 	return true;
 }
 
+/* "58:94:6b:17:41:7c": two hex digits a byte */
+static bool mac_opt(struct fr_rule *r, struct fr_match *m, const char *opt,
+		    bool inv, const char *val)
+{
+	static const char hex[] = "0123456789abcdef";
+	struct xt_mac_info *mi = &m->info.mac;
+	unsigned int i, k;
+
+	if (m->len || strcmp(opt, "--mac-source") || strlen(val) != 17)
+		return false;
+	for (i = 0; i < 6; i++) {
+		const char *d = val + 3 * i;
+		unsigned int v = 0;
+
+		if (i < 5 && d[2] != ':')
+			return false;
+		for (k = 0; k < 2; k++) {
+			const char *x = d[k] ? strchr(hex, d[k] | 0x20) : NULL;
+
+			if (!x)
+				return false;
+			v = v << 4 | (unsigned int)(x - hex);
+		}
+		mi->srcaddr[i] = v;
+	}
+	mi->invert = inv;
+	m->len = sizeof(*mi);
+	return true;
+}
+
 /* ICMP types by name, as libipt_icmp's (every code). */
 static const struct {
 	const char	*name;
@@ -421,6 +507,7 @@ static const struct {
 	{ "conntrack",	0,		"conntrack",	3, state_opt },
 	{ "comment",	0,		"comment",	0, comment_opt },
 	{ "icmp",	IPPROTO_ICMP,	"icmp",		0, icmp_opt },
+	{ "mac",	0,		"mac",		0, mac_opt },
 };
 
 static int match_find(const char *name)
@@ -722,6 +809,10 @@ static bool parse(struct fr_rule *r, const struct xlate_fast_rule *fr)
 		} else if (o == FO_MATCH) {
 			ok = !inv && (m = match_add(r, val));
 		} else if (m) {
+			/* the one option of two words */
+			r->val2 = NULL;
+			if (!strcmp(opt, "--tcp-flags") && i < n)
+				r->val2 = w[i++];
 			ok = o == FO_NONE &&
 			     fr_matches[m->k].opt(r, m, opt, inv, val);
 		} else {
@@ -752,13 +843,15 @@ static bool rule_ok(const struct fr_rule *r, const struct xlate_fast_rule *fr)
 			return false;
 		/* a match without its option, or given twice */
 		if (m->kind == FM_XT ? !m->len :
-		    !m->sport.set && !m->dport.set)
+		    !m->sport.set && !m->dport.set && !m->flags_set)
 			return false;
 		for (j = 0; j < i; j++) {
 			if (!strcmp(r->m[j].name, m->name))
 				return false;
 		}
 	}
+	if (r->target == FT_REJECT && strcmp(fr->table, "filter"))
+		return false;
 	if (r->target == FT_REJECT && r->reject == IPT_TCP_RESET &&
 	    !(r->proto_set && !r->proto_inv && r->proto == IPPROTO_TCP))
 		return false;
@@ -1018,6 +1111,16 @@ static void emit_ports(struct nlmsghdr *nlh, const struct fr_match *m)
 		emit_port(nlh, &m->dport, 2);
 }
 
+/* "tcp flags & MASK == COMP" */
+static void emit_flags(struct nlmsghdr *nlh, const struct fr_match *m)
+{
+	uint8_t zero = 0;
+
+	put_payload(nlh, NFT_PAYLOAD_TRANSPORT_HEADER, 13, 1);
+	put_bitwise(nlh, &m->flg_mask, &zero, 1);
+	put_cmp(nlh, cmp_op(m->flags_inv), &m->flg_cmp, 1);
+}
+
 /*
  * -p: "meta l4proto" as iptables-nft (and as the evaluator's dependency
  * of a port match); without xt-compat expressions, a protocol no match
@@ -1068,11 +1171,14 @@ static void emit(struct nlmsghdr *nlh, const struct fr_rule *r,
 
 		if (m->kind == FM_PORTS && folded)
 			emit_proto(nlh, r, false);
-		if (m->kind == FM_PORTS)
-			emit_ports(nlh, m);
-		else
+		if (m->kind == FM_XT) {
 			put_xt(nlh, false, m->xt_name, m->rev, &m->info,
 			       m->len);
+			continue;
+		}
+		emit_ports(nlh, m);
+		if (m->flags_set)
+			emit_flags(nlh, m);
 	}
 	put_counter(nlh);
 	if (r->target == FT_VERDICT)
@@ -1099,7 +1205,7 @@ int shim_restore_fast(struct nftc_batch *batch, uint8_t family, bool no_xt,
 	struct fr_rule r;
 	int ret;
 
-	if (family != NFPROTO_IPV4 || strcmp(fr->table, "filter"))
+	if (family != NFPROTO_IPV4)
 		return 0;
 	memset(&r, 0, offsetof(struct fr_rule, m));
 	if (!parse(&r, fr) || !rule_ok(&r, fr) || (no_xt && r.xt))

@@ -25,7 +25,7 @@ SHARED=${NFTKIT_SHARED:-$here/../../../shared}
 RW="$SHARED/realworld"
 SHIM=${SHIM:-${top_builddir:-$here/../../build}/iptables-shim}
 BENCH_RULES=${BENCH_RULES:-2000}
-MIN_RW_FAST=${MIN_RW_FAST:-3200}
+MIN_RW_FAST=${MIN_RW_FAST:-5900}
 
 [ -x "$SHIM/iptables-restore-nft" ] || { echo "no $SHIM"; exit $SKIP; }
 unset NFTKIT_OFFLINE NFTKIT_OFFLINE_CHECK NFTKIT_RESTORE_SLOW
@@ -41,7 +41,7 @@ family_of() {	# realworld file -> 4|6
 	[ "$f" = v6 ] && echo 6 || echo 4
 }
 
-files=0 rules=0 fast=0 bad=0 rw_fast=0 bench_fast=0 bench_rules=0
+files=0 rules=0 fast=0 bad=0 rw_fast=0 rw_rules=0 bench_fast=0 bench_rules=0
 FAST_LINE='-restore: [0-9]* of [0-9]* rules by the fast path$'
 
 # one restore: $1 slow|fast, $2 mode xt|native, $3 program, $4 file
@@ -121,8 +121,9 @@ if [ -d "$RW" ]; then
 	for f in "$RW"/*.rules; do
 		check "$f" "$(family_of "$f")" "$(basename "$f")"
 		rw_fast=$((rw_fast + last_fast))
+		rw_rules=$((rw_rules + last_rules))
 	done
-	echo "real-world: $rw_fast rules by the fast path"
+	echo "real-world: $rw_fast of $rw_rules rules by the fast path"
 else
 	echo "no $RW: real-world files skipped"
 fi
