@@ -5,9 +5,9 @@
 # its IR path: every input is restored twice with NFTKIT_RESTORE_DUMP
 # (the batch into a file, no kernel, no root), once with the fast path
 # turned off (NFTKIT_RESTORE_SLOW=1); the two batches must be the same
-# bytes, message for message, and the exit status and diagnostics the
-# same. Both with xt-compat expressions (as against the kernel) and
-# native only (offline, NFTKIT_OFFLINE).
+# bytes, message for message, and the exit status and diagnostics
+# (with -v: warnings too) the same. Both with xt-compat expressions (as
+# against the kernel) and native only (offline, NFTKIT_OFFLINE).
 #
 # Inputs: ../shared/realworld/*.rules (skipped when absent), the
 # benchmark's generated file (bench/shim-restore.sh -g), shim/fast/
@@ -55,10 +55,10 @@ run() {
 	fi
 	if [ "$1" = slow ]; then
 		env "$5" NFTKIT_RESTORE_SLOW=1 \
-			NFTKIT_RESTORE_DUMP="$work/$1.bin" "$3" "$4" \
+			NFTKIT_RESTORE_DUMP="$work/$1.bin" "$3" -v "$4" \
 			>"$work/$1.out" 2>"$work/$1.err"
 	else
-		env "$5" NFTKIT_RESTORE_DUMP="$work/$1.bin" "$3" "$4" \
+		env "$5" NFTKIT_RESTORE_DUMP="$work/$1.bin" "$3" -v "$4" \
 			>"$work/$1.out" 2>"$work/$1.err"
 	fi
 	echo $? > "$work/$1.rc"
@@ -135,6 +135,10 @@ echo "bench file: $bench_fast of $bench_rules rules by the fast path"
 
 check "$here/fast/edge.rules" 4 edge.rules
 echo "edge.rules: $last_fast of $last_rules rules by the fast path"
+if [ "$last_fast" = 0 ]; then	# it must restore, and take some
+	bad=$((bad + 1))
+	echo "FAIL edge.rules: no rule by the fast path"
+fi
 for f in "$here"/bad/*.rules; do
 	check "$f" 4 "bad/$(basename "$f")"
 done
