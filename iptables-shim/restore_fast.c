@@ -297,7 +297,6 @@ static bool ports_opt(struct fr_rule *r, struct fr_match *m, const char *opt,
 
 	if (!strcmp(opt, "--tcp-flags"))
 		return flags_opt(r, m, inv, val);
-
 	if (opt_is(opt, "--sport", "--source-port"))
 		p = &m->sport;
 	else if (opt_is(opt, "--dport", "--destination-port"))
