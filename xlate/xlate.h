@@ -206,10 +206,10 @@ struct xlate_cmd_ops {
 	/* streaming only: a rule command (CMD_ADD/CMD_INSERT), taken */
 	int	(*rule)(void *priv, struct cmd *cmd);
 	/*
-	 * streaming, optional: a rule's words before any parse (after the
-	 * table's declarations went to @decls); 1 when the callee handled
-	 * the rule itself, 0 to have it parsed and handed to @rule, <0 on
-	 * error (as @rule's).
+	 * streaming, optional: a rule's words before any parse; 1 when
+	 * the callee handled the rule itself (after @fr->ready() sent the
+	 * declarations so far to @decls), 0 to have it parsed and handed
+	 * to @rule, <0 on error (as @rule's).
 	 */
 	int	(*fast)(void *priv, const struct xlate_fast_rule *fr);
 };
