@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * iptables-restore-nft's fast path: the common IPv4 rules written
- * straight into the batch from their words, without libxtables,
+ * iptables-restore-nft's fast path: the common rules written straight
+ * into the batch from their words, without libxtables,
  * the xlate IR, nftc's evaluator or its linearizer. The message is the
  * one the IR path writes (restore.c: the same expressions in the same
  * order, the xt-compat matches and targets iptables-nft 1.8.9 writes,
@@ -10,21 +10,22 @@
  *
  * A rule is taken only when every word of it is understood here, in
  * the strict forms iptables-save prints (no abbreviated options, no
- * names for ports, dotted quads); anything else, and anything libxtables
+ * names for ports or hosts); anything else, and anything libxtables
  * would warn about or refuse, returns 0 and goes the IR path, so its
  * diagnostics stay libxtables' own.
  *
- *   base:    [!] -s|-d A.B.C.D[/N]   [!] -i|-o NAME[+]
- *            [!] -p tcp|udp|icmp|all
+ *   base:    [!] -s|-d A.B.C.D[/N] | IPV6[/N]   [!] -i|-o NAME[+]
+ *            [!] -p tcp|udp|icmp|ipv6-icmp|icmpv6|all
  *   -m tcp|udp  [!] --sport|--dport N[:M]   -m tcp [!] --tcp-flags M C
  *   -m multiport [!] --sports|--dports|--ports N[:M][,...]
  *   -m state [!] --state S,...   -m conntrack [!] --ctstate S,...
  *   -m comment --comment TEXT    -m icmp [!] --icmp-type N|NAME
+ *   -m icmp6 [!] --icmpv6-type N
  *   -m mac [!] --mac-source XX:XX:XX:XX:XX:XX
  *   -j ACCEPT|DROP|RETURN|CHAIN  -g CHAIN
  *   -j LOG [--log-prefix P] [--log-level L]
  *   -j REJECT [--reject-with W]  (filter table)
- * in any table; IPv6 and the rest go the IR path.
+ * in any table, for iptables and ip6tables; the rest go the IR path.
  */
 #include <config.h>
 #include <errno.h>
@@ -46,6 +47,8 @@
 #include <linux/netfilter/xt_LOG.h>
 #include <linux/netfilter_ipv4/ip_tables.h>
 #include <linux/netfilter_ipv4/ipt_REJECT.h>
+#include <linux/netfilter_ipv6/ip6_tables.h>
+#include <linux/netfilter_ipv6/ip6t_REJECT.h>
 #include "shim.h"
 #include "xlate.h"
 #include "linearize.h"
@@ -57,7 +60,7 @@
 
 struct fr_addr {
 	bool		set, inv;
-	uint32_t	addr;		/* network order, masked */
+	uint8_t		addr[16];	/* network order, masked */
 	unsigned int	plen;
 };
 
@@ -93,6 +96,7 @@ struct fr_match {
 		struct xt_multiport_v1		mp;
 		struct xt_comment_info		comment;
 		struct ipt_icmp			icmp;
+		struct ip6t_icmp		icmp6;
 		struct xt_mac_info		mac;
 	} info;
 };
@@ -105,6 +109,7 @@ enum fr_target_kind {
 };
 
 struct fr_rule {
+	uint8_t			family;
 	struct fr_addr		src, dst;
 	struct fr_iface		in, out;
 	bool			proto_seen;	/* -p, even "all" */
@@ -165,7 +170,7 @@ static bool port_range(const char *s, struct fr_port *p)
 }
 
 /* "A.B.C.D" or "A.B.C.D/N", 0 < N <= 32. */
-static bool addr(const char *s, struct fr_addr *a)
+static bool addr4(const char *s, struct fr_addr *a)
 {
 	const char *slash = strchr(s, '/');
 	unsigned long v, plen = 32;
@@ -194,9 +199,39 @@ static bool addr(const char *s, struct fr_addr *a)
 		return false;
 	if (plen < 32)
 		host &= ~(0xffffffffu >> plen);
-	a->addr = htonl(host);
+	host = htonl(host);
+	memcpy(a->addr, &host, sizeof(host));
 	a->plen = plen;
 	return true;
+}
+
+/* "2001:db8::1" or "2001:db8::/N", 0 < N <= 128: hex digits and colons. */
+static bool addr6(const char *s, struct fr_addr *a)
+{
+	const char *slash = strchr(s, '/');
+	size_t n = slash ? (size_t)(slash - s) : strlen(s);
+	unsigned long plen = 128;
+	char text[INET6_ADDRSTRLEN];
+	unsigned int i;
+
+	if (n == 0 || n >= sizeof(text) || strspn(s, "0123456789abcdefABCDEF:")
+	    != n)
+		return false;
+	memcpy(text, s, n);
+	text[n] = '\0';
+	if (inet_pton(AF_INET6, text, a->addr) != 1)
+		return false;
+	if (slash && (!number(slash + 1, 128, &plen) || plen == 0))
+		return false;
+	for (i = plen; i < 128; i++)
+		a->addr[i / 8] &= ~(0x80 >> (i % 8));
+	a->plen = plen;
+	return true;
+}
+
+static bool addr(const struct fr_rule *r, const char *s, struct fr_addr *a)
+{
+	return r->family == NFPROTO_IPV6 ? addr6(s, a) : addr4(s, a);
 }
 
 /* "eth0", or "eth+" (any "eth..."); not "+" alone. */
@@ -487,6 +522,23 @@ static bool icmp_opt(struct fr_rule *r, struct fr_match *m, const char *opt,
 	return true;
 }
 
+/* --icmpv6-type N: the type, every code */
+static bool icmp6_opt(struct fr_rule *r, struct fr_match *m, const char *opt,
+		      bool inv, const char *val)
+{
+	struct ip6t_icmp *ic = &m->info.icmp6;
+	unsigned long v;
+
+	if (m->len || strcmp(opt, "--icmpv6-type") || !number(val, 255, &v))
+		return false;
+	ic->type = v;
+	ic->code[0] = 0;
+	ic->code[1] = 0xff;
+	ic->invflags = inv ? IP6T_ICMP_INV : 0;
+	m->len = sizeof(*ic);
+	return true;
+}
+
 /*
  * The matches taken: @proto the protocol the rule must match (not
  * inverted), 0 for any; @xt_name the xt-compat match it becomes.
@@ -498,6 +550,7 @@ static const struct {
 	uint32_t	rev;
 	bool		(*opt)(struct fr_rule *r, struct fr_match *m,
 			       const char *opt, bool inv, const char *val);
+	uint8_t		family;	/* 0: both */
 } fr_matches[] = {
 	{ "tcp",	IPPROTO_TCP,	NULL,		0, ports_opt },
 	{ "udp",	IPPROTO_UDP,	NULL,		0, ports_opt },
@@ -505,7 +558,10 @@ static const struct {
 	{ "state",	0,		"conntrack",	3, state_opt },
 	{ "conntrack",	0,		"conntrack",	3, state_opt },
 	{ "comment",	0,		"comment",	0, comment_opt },
-	{ "icmp",	IPPROTO_ICMP,	"icmp",		0, icmp_opt },
+	{ "icmp",	IPPROTO_ICMP,	"icmp",		0, icmp_opt,
+	  NFPROTO_IPV4 },
+	{ "icmp6",	IPPROTO_ICMPV6,	"icmp6",	0, icmp6_opt,
+	  NFPROTO_IPV6 },
 	{ "mac",	0,		"mac",		0, mac_opt },
 };
 
@@ -585,17 +641,23 @@ static bool log_opt(struct fr_rule *r, const char *opt, const char *val,
 }
 
 static const struct {
+	uint8_t		family;
 	const char	*name;
 	uint32_t	with;
 } fr_rejects[] = {
-	{ "icmp-net-unreachable",	IPT_ICMP_NET_UNREACHABLE },
-	{ "icmp-host-unreachable",	IPT_ICMP_HOST_UNREACHABLE },
-	{ "icmp-proto-unreachable",	IPT_ICMP_PROT_UNREACHABLE },
-	{ "icmp-port-unreachable",	IPT_ICMP_PORT_UNREACHABLE },
-	{ "icmp-net-prohibited",	IPT_ICMP_NET_PROHIBITED },
-	{ "icmp-host-prohibited",	IPT_ICMP_HOST_PROHIBITED },
-	{ "icmp-admin-prohibited",	IPT_ICMP_ADMIN_PROHIBITED },
-	{ "tcp-reset",			IPT_TCP_RESET },
+	{ NFPROTO_IPV4, "icmp-net-unreachable",	IPT_ICMP_NET_UNREACHABLE },
+	{ NFPROTO_IPV4, "icmp-host-unreachable", IPT_ICMP_HOST_UNREACHABLE },
+	{ NFPROTO_IPV4, "icmp-proto-unreachable", IPT_ICMP_PROT_UNREACHABLE },
+	{ NFPROTO_IPV4, "icmp-port-unreachable", IPT_ICMP_PORT_UNREACHABLE },
+	{ NFPROTO_IPV4, "icmp-net-prohibited",	IPT_ICMP_NET_PROHIBITED },
+	{ NFPROTO_IPV4, "icmp-host-prohibited",	IPT_ICMP_HOST_PROHIBITED },
+	{ NFPROTO_IPV4, "icmp-admin-prohibited", IPT_ICMP_ADMIN_PROHIBITED },
+	{ NFPROTO_IPV4, "tcp-reset",		IPT_TCP_RESET },
+	{ NFPROTO_IPV6, "icmp6-no-route",	IP6T_ICMP6_NO_ROUTE },
+	{ NFPROTO_IPV6, "icmp6-adm-prohibited",	IP6T_ICMP6_ADM_PROHIBITED },
+	{ NFPROTO_IPV6, "icmp6-addr-unreachable", IP6T_ICMP6_ADDR_UNREACH },
+	{ NFPROTO_IPV6, "icmp6-port-unreachable", IP6T_ICMP6_PORT_UNREACH },
+	{ NFPROTO_IPV6, "tcp-reset",		IP6T_TCP_RESET },
 };
 
 static bool reject_opt(struct fr_rule *r, const char *opt, const char *val,
@@ -607,7 +669,8 @@ static bool reject_opt(struct fr_rule *r, const char *opt, const char *val,
 		return false;
 	*seen = 1;
 	for (i = 0; i < ARRAY_N(fr_rejects); i++) {
-		if (!strcmp(val, fr_rejects[i].name)) {
+		if (fr_rejects[i].family == r->family &&
+		    !strcmp(val, fr_rejects[i].name)) {
 			r->reject = fr_rejects[i].with;
 			return true;
 		}
@@ -643,7 +706,8 @@ static bool target(struct fr_rule *r, const struct xlate_fast_rule *fr,
 	}
 	if (!goto_ && !strcmp(name, "REJECT")) {
 		r->target = FT_REJECT;
-		r->reject = IPT_ICMP_PORT_UNREACHABLE;
+		r->reject = r->family == NFPROTO_IPV6 ?
+			    IP6T_ICMP6_PORT_UNREACH : IPT_ICMP_PORT_UNREACHABLE;
 		return r->xt = true;
 	}
 	return false;
@@ -701,9 +765,12 @@ static bool proto(struct fr_rule *r, bool inv, const char *val)
 	static const struct {
 		const char	*name;
 		uint8_t		proto;
+		uint8_t		family;	/* 0: both */
 	} protos[] = {
-		{ "tcp", IPPROTO_TCP }, { "udp", IPPROTO_UDP },
-		{ "icmp", IPPROTO_ICMP },
+		{ "tcp", IPPROTO_TCP, 0 }, { "udp", IPPROTO_UDP, 0 },
+		{ "icmp", IPPROTO_ICMP, NFPROTO_IPV4 },
+		{ "ipv6-icmp", IPPROTO_ICMPV6, NFPROTO_IPV6 },
+		{ "icmpv6", IPPROTO_ICMPV6, NFPROTO_IPV6 },
 	};
 	unsigned int i;
 
@@ -713,7 +780,8 @@ static bool proto(struct fr_rule *r, bool inv, const char *val)
 	if (!inv && !strcmp(val, "all"))
 		return true;	/* iptables-nft writes nothing for it */
 	for (i = 0; i < ARRAY_N(protos); i++) {
-		if (!strcmp(val, protos[i].name)) {
+		if (!strcmp(val, protos[i].name) &&
+		    (!protos[i].family || protos[i].family == r->family)) {
 			r->proto_set = true;
 			r->proto_inv = inv;
 			r->proto = protos[i].proto;
@@ -728,7 +796,8 @@ static struct fr_match *match_add(struct fr_rule *r, const char *name)
 	int k = match_find(name);
 	struct fr_match *m;
 
-	if (k < 0 || r->nm == FR_MAX_MATCHES)
+	if (k < 0 || r->nm == FR_MAX_MATCHES ||
+	    (fr_matches[k].family && fr_matches[k].family != r->family))
 		return NULL;
 	m = &r->m[r->nm++];
 	memset(m, 0, sizeof(*m));
@@ -752,7 +821,7 @@ static bool rule_opt(struct fr_rule *r, const struct xlate_fast_rule *fr,
 	case FO_SRC:
 	case FO_DST:
 		a = o == FO_SRC ? &r->src : &r->dst;
-		if (a->set || !addr(val, a))
+		if (a->set || !addr(r, val, a))
 			return false;
 		a->set = true;
 		a->inv = inv;
@@ -851,7 +920,9 @@ static bool rule_ok(const struct fr_rule *r, const struct xlate_fast_rule *fr)
 	}
 	if (r->target == FT_REJECT && strcmp(fr->table, "filter"))
 		return false;
-	if (r->target == FT_REJECT && r->reject == IPT_TCP_RESET &&
+	if (r->target == FT_REJECT &&
+	    r->reject == (r->family == NFPROTO_IPV6 ? IP6T_TCP_RESET :
+						      IPT_TCP_RESET) &&
 	    !(r->proto_set && !r->proto_inv && r->proto == IPPROTO_TCP))
 		return false;
 	return true;
@@ -1051,21 +1122,23 @@ static uint32_t cmp_op(bool inv)
 	return inv ? NFT_CMP_NEQ : NFT_CMP_EQ;
 }
 
-/* A prefix: the whole bytes loaded, or four and a mask. */
+/* A prefix: the whole bytes loaded, or the address and a mask. */
 static void emit_addr(struct nlmsghdr *nlh, const struct fr_addr *a,
-		      uint32_t off)
+		      uint32_t off, unsigned int alen)
 {
-	uint32_t mask, zero = 0;
+	uint8_t mask[16] = { 0 }, zero[16] = { 0 };
+	unsigned int i;
 
 	if (a->plen % 8 == 0) {
 		put_payload(nlh, NFT_PAYLOAD_NETWORK_HEADER, off, a->plen / 8);
-		put_cmp(nlh, cmp_op(a->inv), &a->addr, a->plen / 8);
+		put_cmp(nlh, cmp_op(a->inv), a->addr, a->plen / 8);
 		return;
 	}
-	mask = htonl(~(0xffffffffu >> a->plen));
-	put_payload(nlh, NFT_PAYLOAD_NETWORK_HEADER, off, 4);
-	put_bitwise(nlh, &mask, &zero, 4);
-	put_cmp(nlh, cmp_op(a->inv), &a->addr, 4);
+	for (i = 0; i < a->plen; i++)
+		mask[i / 8] |= 0x80 >> (i % 8);
+	put_payload(nlh, NFT_PAYLOAD_NETWORK_HEADER, off, alen);
+	put_bitwise(nlh, mask, zero, alen);
+	put_cmp(nlh, cmp_op(a->inv), a->addr, alen);
 }
 
 static void emit_iface(struct nlmsghdr *nlh, const struct fr_iface *f,
@@ -1144,8 +1217,8 @@ static void emit_proto(struct nlmsghdr *nlh, const struct fr_rule *r,
 static void emit(struct nlmsghdr *nlh, const struct fr_rule *r,
 		 const struct xlate_fast_rule *fr, bool no_xt)
 {
+	bool folded = false, v6 = r->family == NFPROTO_IPV6;
 	struct nlattr *list, *compat;
-	bool folded = false;
 	unsigned int i;
 
 	/* rule_ok(): a port match is always of -p's protocol */
@@ -1160,11 +1233,11 @@ static void emit(struct nlmsghdr *nlh, const struct fr_rule *r,
 	if (r->out.set)
 		emit_iface(nlh, &r->out, NFT_META_OIFNAME);
 	if (r->proto_set && !folded)
-		emit_proto(nlh, r, no_xt);
+		emit_proto(nlh, r, no_xt && !v6);
 	if (r->src.set)
-		emit_addr(nlh, &r->src, 12);
+		emit_addr(nlh, &r->src, v6 ? 8 : 12, v6 ? 16 : 4);
 	if (r->dst.set)
-		emit_addr(nlh, &r->dst, 16);
+		emit_addr(nlh, &r->dst, v6 ? 24 : 16, v6 ? 16 : 4);
 	for (i = 0; i < r->nm; i++) {
 		const struct fr_match *m = &r->m[i];
 
@@ -1204,9 +1277,10 @@ int shim_restore_fast(struct nftc_batch *batch, uint8_t family, bool no_xt,
 	struct fr_rule r;
 	int ret;
 
-	if (family != NFPROTO_IPV4)
+	if (family != NFPROTO_IPV4 && family != NFPROTO_IPV6)
 		return 0;
 	memset(&r, 0, offsetof(struct fr_rule, m));
+	r.family = family;
 	if (!parse(&r, fr) || !rule_ok(&r, fr) || (no_xt && r.xt))
 		return 0;
 	/* the table's declarations first; a skipped table's rule goes */

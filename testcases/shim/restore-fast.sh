@@ -11,8 +11,9 @@
 #
 # Inputs: ../shared/realworld/*.rules (skipped when absent), the
 # benchmark's generated file (bench/shim-restore.sh -g), shim/fast/
-# edge.rules, and one rule a file: shim/fast/edge-bad.lines and the
-# rules the other shim tests restore (shim/*.sh), and shim/bad/*.rules.
+# edge.rules and edge6.rules (ip6tables), and one rule a file: shim/
+# fast/edge-bad.lines and edge6-bad.lines, the rules the other shim
+# tests restore (shim/*.sh), and shim/bad/*.rules.
 #
 # Prints how many rules took the fast path; fails when the benchmark's
 # rules do not all take it, or fewer real-world rules do than did when
@@ -25,7 +26,7 @@ SHARED=${NFTKIT_SHARED:-$here/../../../shared}
 RW="$SHARED/realworld"
 SHIM=${SHIM:-${top_builddir:-$here/../../build}/iptables-shim}
 BENCH_RULES=${BENCH_RULES:-2000}
-MIN_RW_FAST=${MIN_RW_FAST:-5900}
+MIN_RW_FAST=${MIN_RW_FAST:-6000}
 
 [ -x "$SHIM/iptables-restore-nft" ] || { echo "no $SHIM"; exit $SKIP; }
 unset NFTKIT_OFFLINE NFTKIT_OFFLINE_CHECK NFTKIT_RESTORE_SLOW
@@ -101,8 +102,10 @@ check() {
 	done
 }
 
-# each line of $1 that is a rule, alone in a filter table
+# each line of $2... that is a rule, alone in a filter table (family $1)
 one_by_one() {
+	fam=$1
+	shift
 	grep -h -E '^[[:space:]]*(\[[0-9]+:[0-9]+\] )?-[AI] ' "$@" |
 	sed -E 's/^[[:space:]]+//' | sort -u > "$work/lines"
 	n=0
@@ -112,7 +115,7 @@ one_by_one() {
 			':FORWARD ACCEPT [0:0]' ':OUTPUT ACCEPT [0:0]' \
 			':U0 - [0:0]' ':LOG - [0:0]' ':OLD - [0:0]' \
 			"$line" COMMIT > "$work/one.rules"
-		check "$work/one.rules" 4 "line: $line"
+		check "$work/one.rules" "$fam" "line: $line"
 	done < "$work/lines"
 	echo "one rule a file: $n rules"
 }
@@ -133,16 +136,19 @@ check "$work/bench.rules" 4 "bench file ($BENCH_RULES rules)"
 bench_fast=$last_fast bench_rules=$last_rules
 echo "bench file: $bench_fast of $bench_rules rules by the fast path"
 
-check "$here/fast/edge.rules" 4 edge.rules
-echo "edge.rules: $last_fast of $last_rules rules by the fast path"
-if [ "$last_fast" = 0 ]; then	# it must restore, and take some
-	bad=$((bad + 1))
-	echo "FAIL edge.rules: no rule by the fast path"
-fi
+for e in edge:4 edge6:6; do
+	check "$here/fast/${e%:*}.rules" "${e#*:}" "${e%:*}.rules"
+	echo "${e%:*}.rules: $last_fast of $last_rules rules by the fast path"
+	if [ "$last_fast" = 0 ]; then	# it must restore, and take some
+		bad=$((bad + 1))
+		echo "FAIL ${e%:*}.rules: no rule by the fast path"
+	fi
+done
 for f in "$here"/bad/*.rules; do
 	check "$f" 4 "bad/$(basename "$f")"
 done
-one_by_one "$here/fast/edge-bad.lines" "$here"/*.sh
+one_by_one 4 "$here/fast/edge-bad.lines" "$here"/*.sh
+one_by_one 6 "$here/fast/edge6-bad.lines"
 
 echo "restore-fast: $files restores compared, $fast of $rules rules" \
 	"by the fast path, $bad differing"
