@@ -17,6 +17,7 @@
  *   base:    [!] -s|-d A.B.C.D[/N] | IPV6[/N]   [!] -i|-o NAME[+]
  *            [!] -p tcp|udp|icmp|ipv6-icmp|icmpv6|all
  *   -m tcp|udp  [!] --sport|--dport N[:M]   -m tcp [!] --tcp-flags M C
+ *     (also without -m tcp/udp/icmp/icmp6 after -p, as libxtables)
  *   -m multiport [!] --sports|--dports|--ports N[:M][,...]
  *   -m state [!] --state S,...   -m conntrack [!] --ctstate S,...
  *   -m comment --comment TEXT    -m icmp [!] --icmp-type N|NAME
@@ -810,6 +811,32 @@ static struct fr_match *match_add(struct fr_rule *r, const char *name)
 	return m;
 }
 
+/*
+ * An option no match took: -p's own match, loaded there as libxtables
+ * loads it ("-p tcp --dport 22" without -m tcp); NULL when the protocol
+ * has none here or it is loaded already, or when multiport is: its
+ * --sports and --dports take --sport and --dport as abbreviations.
+ */
+static struct fr_match *match_implicit(struct fr_rule *r)
+{
+	unsigned int k, i;
+
+	if (!r->proto_set || r->proto_inv)
+		return NULL;
+	for (k = 0; k < ARRAY_N(fr_matches); k++) {
+		if (fr_matches[k].proto == r->proto &&
+		    (!fr_matches[k].family || fr_matches[k].family == r->family))
+			break;
+	}
+	if (k == ARRAY_N(fr_matches))
+		return NULL;
+	for (i = 0; i < r->nm; i++) {
+		if (r->m[i].k == k || !strcmp(r->m[i].name, "multiport"))
+			return NULL;
+	}
+	return match_add(r, fr_matches[k].name);
+}
+
 /* A rule option @o of value @val, inverted with @inv. */
 static bool rule_opt(struct fr_rule *r, const struct xlate_fast_rule *fr,
 		     enum fr_opt o, bool inv, const char *val)
@@ -876,13 +903,16 @@ static bool parse(struct fr_rule *r, const struct xlate_fast_rule *fr)
 			ok = !inv && target(r, fr, val, o == FO_GOTO);
 		} else if (o == FO_MATCH) {
 			ok = !inv && (m = match_add(r, val));
-		} else if (m) {
+		} else if (o == FO_NONE) {
 			/* the one option of two words */
 			r->val2 = NULL;
 			if (!strcmp(opt, "--tcp-flags") && i < n)
 				r->val2 = w[i++];
-			ok = o == FO_NONE &&
-			     fr_matches[m->k].opt(r, m, opt, inv, val);
+			ok = m && fr_matches[m->k].opt(r, m, opt, inv, val);
+			if (!ok && (m = match_implicit(r)))
+				ok = fr_matches[m->k].opt(r, m, opt, inv, val);
+		} else if (m) {
+			ok = false;	/* the rule's options come first */
 		} else {
 			ok = rule_opt(r, fr, o, inv, val);
 		}

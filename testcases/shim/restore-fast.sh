@@ -26,7 +26,7 @@ SHARED=${NFTKIT_SHARED:-$here/../../../shared}
 RW="$SHARED/realworld"
 SHIM=${SHIM:-${top_builddir:-$here/../../build}/iptables-shim}
 BENCH_RULES=${BENCH_RULES:-2000}
-MIN_RW_FAST=${MIN_RW_FAST:-6000}
+MIN_RW_FAST=${MIN_RW_FAST:-6050}
 
 [ -x "$SHIM/iptables-restore-nft" ] || { echo "no $SHIM"; exit $SKIP; }
 unset NFTKIT_OFFLINE NFTKIT_OFFLINE_CHECK NFTKIT_RESTORE_SLOW
