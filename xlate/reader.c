@@ -545,11 +545,12 @@ static void status_note(struct xlate_ctx *ctx, unsigned int errors_before)
 static void drop_read(const struct xlate_ctx *ctx,
 		      const struct input_desc *in, size_t off, size_t *done)
 {
-	size_t page = (size_t)sysconf(_SC_PAGESIZE), upto;
+	size_t page, upto;
 
 	if (!ctx->mapped || in->data != ctx->mapped || off < *done +
 							XL_DROP_STEP)
 		return;
+	page = (size_t)sysconf(_SC_PAGESIZE);
 	upto = off & ~(page - 1);
 	if (upto > *done && madvise(in->data + *done, upto - *done,
 				    MADV_DONTNEED) == 0)
@@ -608,6 +609,34 @@ static void scan_command(struct xlate_ctx *ctx, struct xl_table *st,
 	xl_scan_rule(&r, tok + skip, n - skip);
 }
 
+/*
+ * Whether any line from @off on may say it: one search of the rest of
+ * the input in steps (a mapped input's pages given back as they are
+ * read) instead of a search a line. Without one the pre-pass has
+ * nothing to note.
+ */
+static bool scan_any(const struct xlate_ctx *ctx, const struct input_desc *in,
+		     size_t off)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	size_t dropped = (off + page - 1) & ~(page - 1);
+
+	while (off < in->size) {
+		size_t n = in->size - off;
+
+		/* overlapping the next step by a word's length */
+		if (n > XL_DROP_STEP + 6)
+			n = XL_DROP_STEP + 6;
+		if (memmem(in->data + off, n, "recent", 6))
+			return true;
+		/* never past the input: its mapping ends there */
+		off = in->size - off > XL_DROP_STEP ? off + XL_DROP_STEP :
+						      in->size;
+		drop_read(ctx, in, off, &dropped);
+	}
+	return false;
+}
+
 static void scan_table(struct xlate_ctx *ctx, struct xl_table *t,
 		       const struct xl_line *start)
 {
@@ -624,10 +653,12 @@ static void scan_table(struct xlate_ctx *ctx, struct xl_table *t,
 
 	if (!nl)
 		return;
+	off = nl - in->data + 1;
+	if (!scan_any(ctx, in, off))
+		return;
 	l = calloc(1, sizeof(*l));
 	if (!l)
 		return;
-	off = nl - in->data + 1;
 	dropped = (off + page - 1) & ~(page - 1);
 	l->in = in;
 	l->lineno = start->lineno;
