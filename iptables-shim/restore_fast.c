@@ -754,8 +754,9 @@ static enum fr_opt opt_find(const char *w)
 	if (w[1] != '-')
 		return w[1] >= 'a' && w[1] <= 'z' && !w[2] ?
 		       fr_short[w[1] - 'a'] : FO_NONE;
+	/* most long options are a match's: first tell by a letter */
 	for (i = 0; i < ARRAY_N(fr_long); i++) {
-		if (!strcmp(w, fr_long[i].name))
+		if (fr_long[i].name[2] == w[2] && !strcmp(w, fr_long[i].name))
 			return fr_long[i].opt;
 	}
 	return FO_NONE;
