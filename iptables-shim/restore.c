@@ -9,7 +9,8 @@
  * sections, so the file applies atomically: all of it or none. Rules
  * are streamed: each is translated, evaluated, linearized into the
  * batch and freed as it is read, so memory is the batch's, not the
- * IR's of every rule.
+ * IR's of every rule. Common rules skip all that: restore_fast.c writes
+ * their messages from their words, the same bytes (on_fast()).
  *
  * Tables as iptables-nft: a table the input names is replaced (deleted
  * and created again in the same batch) unless --noflush; a table it
