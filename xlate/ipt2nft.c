@@ -156,6 +156,8 @@ int main(int argc, char **argv)
 	dashdash = optind > 1 && !strcmp(argv[optind - 1], "--");
 	if (dashdash && optind < argc && strstr(argv[optind], "ip6tables"))
 		family = NFPROTO_IPV6;
+	if (!dashdash)		/* each rule printed as it is read */
+		flags |= XLATE_F_STREAM;
 	ctx = xlate_ctx_alloc(family, flags);
 	if (!ctx) {
 		fprintf(stderr, "ipt2nft: out of memory\n");

@@ -341,6 +341,11 @@ static int read_rule(struct xlate_ctx *ctx, struct xl_table *t,
 			xl_stream_rule(ctx, t, c, r.rule, loc, insert);
 		return ret < 0 ? -1 : 0;
 	}
+	if (ctx->flags & XLATE_F_STREAM && !ctx->cmd_mode) {
+		/* evaluated, printed and freed at once */
+		xl_out_rule(ctx, t, c, r.rule, loc, insert, r.inexact);
+		return ret < 0 ? -1 : 0;
+	}
 	ent = calloc(1, sizeof(*ent));
 	if (!ent) {
 		rule_free(r.rule);
@@ -916,6 +921,7 @@ static void chain_free_xl(struct xl_chain *c)
 		rule_free(e->rule);
 		free(e);
 	}
+	xl_chain_text_free(c);
 	free(c->name);
 	free(c);
 }
@@ -931,6 +937,7 @@ void xlate_ctx_free(struct xlate_ctx *ctx)
 
 	if (!ctx)
 		return;
+	xl_out_free(ctx);
 	list_for_each_entry_safe(t, tn, &ctx->tables, list) {
 		list_for_each_entry_safe(c, cn, &t->chains, list)
 			chain_free_xl(c);

@@ -56,6 +56,8 @@ struct xl_chain {
 	bool			warned;
 	bool			streamed;	/* declaration handed over */
 	bool			external;	/* the kernel's (--noflush) */
+	bool			declared;	/* evaluated (output.c) */
+	struct xl_chain_text	*text;		/* printed rules (output.c) */
 };
 
 struct xl_table {
@@ -65,6 +67,7 @@ struct xl_table {
 	struct location			loc;
 	bool				streamed;	/* ops->table called */
 	bool				stream_skip;	/* ... said skip it */
+	bool				declared;	/* evaluated (output.c) */
 };
 
 /**
@@ -76,6 +79,7 @@ struct xl_set_decl {
 	struct set		*set;
 	const char		*table;
 	bool			streamed;
+	bool			declared;	/* evaluated (output.c) */
 };
 
 /**
@@ -132,6 +136,8 @@ struct xlate_ctx {
 	int			stream_err;
 	/* reader.c: the input of xlate_read_save_mapped(), not owned */
 	const char		*mapped;
+	/* output.c: XLATE_F_STREAM's evaluator and printed text */
+	struct xl_out		*out;
 };
 
 /**
@@ -338,6 +344,17 @@ int xl_scan_rule(struct xl_rule *r, struct xl_token *tok, unsigned int n);
 
 /* output.c */
 int xl_output(struct xlate_ctx *ctx, FILE *f);
+/*
+ * XLATE_F_STREAM: evaluate @rule (taken over; NULL when it was not
+ * translated) of @c and print it into @c's text at once, then free it.
+ */
+void xl_out_rule(struct xlate_ctx *ctx, struct xl_table *t, struct xl_chain *c,
+		 struct rule *rule, const struct location *loc, bool insert,
+		 bool inexact);
+/* What the streaming output holds of @c (chain_free_xl()). */
+void xl_chain_text_free(struct xl_chain *c);
+/* xlate_ctx_free(): the streaming output's state. */
+void xl_out_free(struct xlate_ctx *ctx);
 
 /*
  * reader.c: @name in @t as a chain the kernel holds (chain_known), or
