@@ -302,10 +302,13 @@ static void print_payload(struct output_ctx *octx, const struct expr *e)
 	if (t->meta_key) {
 		const struct key_template *k = &meta_templates[t->meta_key];
 
-		fprintf(octx->f, "meta %s", k->token ? k->token : t->token);
+		fputs("meta ", octx->f);
+		fputs(k->token ? k->token : t->token, octx->f);
 		return;
 	}
-	fprintf(octx->f, "%s %s", d->name, t->token);
+	fputs(d->name, octx->f);
+	fputc(' ', octx->f);
+	fputs(t->token, octx->f);
 }
 
 static void print_exthdr(struct output_ctx *octx, const struct expr *e)
