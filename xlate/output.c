@@ -377,11 +377,28 @@ static void flush_errors(struct xl_out *o)
 	}
 }
 
+/*
+ * Nothing new to declare: chains and sets are only ever appended, and
+ * declared all at once, so when the last is declared all are (the last
+ * set may be another table's: then the lists are walked).
+ */
+static bool decls_done(const struct xlate_ctx *ctx, const struct xl_table *t)
+{
+	return t->declared &&
+	       (list_empty(&t->chains) ||
+		list_last_entry(&t->chains, struct xl_chain, list)->declared) &&
+	       (list_empty(&ctx->sets) ||
+		list_last_entry(&ctx->sets, struct xl_set_decl,
+				list)->declared);
+}
+
 /* @t's declarations made since the last call, evaluated. */
 static void out_decls(struct xl_out *o, struct xl_table *t)
 {
 	struct list_head cmds = LIST_HEAD_INIT(cmds);
 
+	if (decls_done(o->ctx, t))
+		return;
 	if (decl_table(o, t, &cmds) < 0)
 		o->fatal = true;
 	if (list_empty(&cmds))
