@@ -204,6 +204,27 @@ static void print_verdict(struct output_ctx *octx, const struct expr *e)
 	}
 }
 
+/* Decimal @n, as "%u" prints it (without printf's format parsing). */
+static void print_uint(struct output_ctx *octx, unsigned int n)
+{
+	char buf[12], *p = buf + sizeof(buf);
+
+	*--p = '\0';
+	do {
+		*--p = '0' + n % 10;
+		n /= 10;
+	} while (n);
+	fputs(p, octx->f);
+}
+
+/* " OP ", as " %s " prints it */
+static void print_op_symbol(struct output_ctx *octx, const char *op)
+{
+	fputc(' ', octx->f);
+	fputs(op, octx->f);
+	fputc(' ', octx->f);
+}
+
 static void print_prefix(struct output_ctx *octx, const struct expr *e)
 {
 	const struct expr *v = e->prefix.expr;
@@ -220,7 +241,8 @@ static void print_prefix(struct output_ctx *octx, const struct expr *e)
 		return;
 	}
 	nftc_print_expr(octx, e->prefix.expr);
-	fprintf(octx->f, "/%u", e->prefix.prefix_len);
+	fputc('/', octx->f);
+	print_uint(octx, e->prefix.prefix_len);
 }
 
 /*
@@ -784,7 +806,7 @@ static void print_binop_arg(struct output_ctx *octx, const struct expr *op,
 static void print_binop(struct output_ctx *octx, const struct expr *e)
 {
 	print_binop_arg(octx, e, e->pair.left);
-	fprintf(octx->f, " %s ", op_symbols[e->op] ? op_symbols[e->op] : "?");
+	print_op_symbol(octx, op_symbols[e->op] ? op_symbols[e->op] : "?");
 	print_binop_arg(octx, e, e->pair.right);
 }
 
@@ -868,7 +890,7 @@ static void print_relational_plain(struct output_ctx *octx,
 	}
 	print_binop_arg(octx, e, l);
 	if (print_op)
-		fprintf(octx->f, " %s ", op_symbols[e->op]);
+		print_op_symbol(octx, op_symbols[e->op]);
 	else
 		fputc(' ', octx->f);
 	print_binop_arg(octx, e, r);

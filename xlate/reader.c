@@ -73,6 +73,11 @@ static int line_error(struct xlate_ctx *ctx, const struct location *loc,
 	return erec_error(&ctx->erq, loc, fmt, arg);
 }
 
+/* What ends a word's unquoted run: a blank, or a quote. */
+static const bool word_stop[256] = {
+	[' '] = true, ['\t'] = true, ['"'] = true,
+};
+
 /*
  * Split l->text into words; -1 on an unterminated quote. The words are
  * written one after the other into the line's arena (kept from line to
@@ -105,10 +110,17 @@ static int tokenize(struct xlate_ctx *ctx, struct xl_line *l)
 		start = i;
 		word = buf;
 		quoted = false;
-		for (; i < len; i++) {
-			char c = text[i];
+		/* the unquoted run, copied at once */
+		while (i < len && !word_stop[(unsigned char)text[i]])
+			i++;
+		memcpy(buf, text + start, i - start);
+		buf += i - start;
+		if (i < len && text[i] == '"') {
+			/* a quote: up to the closing one, which ends the word */
+			quoted = true;
+			for (i++; i < len; i++) {
+				char c = text[i];
 
-			if (quoted) {
 				if (c == '\\' && i + 1 < len) {
 					*buf++ = text[++i];
 				} else if (c == '"') {
@@ -118,15 +130,7 @@ static int tokenize(struct xlate_ctx *ctx, struct xl_line *l)
 				} else {
 					*buf++ = c;
 				}
-				continue;
 			}
-			if (c == ' ' || c == '\t')
-				break;
-			if (c == '"') {
-				quoted = true;
-				continue;
-			}
-			*buf++ = c;
 		}
 		if (quoted) {
 			struct location loc = line_loc(l, start + 1, len);
@@ -624,10 +628,18 @@ static void scan_table(struct xlate_ctx *ctx, struct xl_table *t,
 
 	if (!nl)
 		return;
+	off = nl - in->data + 1;
+	/*
+	 * Only rules naming "recent" are parsed: none in what is left, no
+	 * pass (a mapped input is not read ahead: its pages are given
+	 * back as they are read)
+	 */
+	if (!ctx->mapped &&
+	    !memmem(in->data + off, in->size - off, "recent", 6))
+		return;
 	l = calloc(1, sizeof(*l));
 	if (!l)
 		return;
-	off = nl - in->data + 1;
 	dropped = (off + page - 1) & ~(page - 1);
 	l->in = in;
 	l->lineno = start->lineno;
