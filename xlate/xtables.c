@@ -190,13 +190,73 @@ struct list_head *xl_xt_exts(struct xl_xt_rule *xr)
 	return &xr->exts;
 }
 
+/*
+ * The matches found so far, by the name asked for. xtables_find_match()
+ * walks libxtables' lists (its pending registrations, then every match
+ * loaded) for each -m of each rule; for a match not yet in the rule it
+ * then only appends it to the rule's list, which is all we do here for
+ * a name seen before. A match already in the rule (libxtables then
+ * clones it) still goes through libxtables.
+ */
+#define XL_MATCH_CACHE	32
+
+static struct {
+	char			name[XT_EXTENSION_MAXNAMELEN];
+	struct xtables_match	*match;
+} xl_match_cache[XL_MATCH_CACHE];
+
+static struct xtables_match *cached_match(struct xl_xt_rule *xr,
+					  const char *name)
+{
+	struct xtables_rule_match **i, *entry;
+	unsigned int k;
+
+	for (k = 0; k < XL_MATCH_CACHE && xl_match_cache[k].match; k++) {
+		if (strcmp(xl_match_cache[k].name, name))
+			continue;
+		if (xl_match_cache[k].match->m)
+			return NULL;	/* in the rule already: a clone */
+		entry = xtables_malloc(sizeof(*entry));
+		entry->match = xl_match_cache[k].match;
+		entry->completed = false;
+		entry->next = NULL;
+		for (i = &xr->matches; *i; i = &(*i)->next)
+			;
+		*i = entry;
+		return entry->match;
+	}
+	return NULL;
+}
+
+static void cache_match(const char *name, struct xtables_match *m)
+{
+	unsigned int k;
+
+	if (m->next == m || strlen(name) >= XT_EXTENSION_MAXNAMELEN)
+		return;		/* a clone, or a name libxtables refuses */
+	for (k = 0; k < XL_MATCH_CACHE; k++) {
+		if (!xl_match_cache[k].match) {
+			strcpy(xl_match_cache[k].name, name);
+			xl_match_cache[k].match = m;
+			return;
+		}
+		if (!strcmp(xl_match_cache[k].name, name))
+			return;
+	}
+}
+
 static void do_find_match(struct xl_call *c)
 {
 	struct xl_xt_rule *xr = c->ext;
 	struct xtables_match *m;
 	size_t size;
 
-	m = xtables_find_match(c->name, XTF_TRY_LOAD, &xr->matches);
+	m = cached_match(xr, c->name);
+	if (!m) {
+		m = xtables_find_match(c->name, XTF_TRY_LOAD, &xr->matches);
+		if (m)
+			cache_match(c->name, m);
+	}
 	c->result = m;
 	if (!m)
 		return;
