@@ -66,6 +66,7 @@ struct xl_text {
 };
 
 struct xl_chain_text {
+	struct chain		*decl;		/* evaluated, in the cache */
 	FILE			*app;
 	struct xl_text		app_text;
 	FILE			*ins;
@@ -598,11 +599,11 @@ void xl_out_rule(struct xlate_ctx *ctx, struct xl_table *t, struct xl_chain *c,
 {
 	bool commands = ctx->flags & XLATE_F_COMMANDS;
 	struct output_ctx octx = { .family = ctx->family };
-	struct list_head one = LIST_HEAD_INIT(one), *mark;
 	struct xl_out *o = ctx->out;
+	struct xl_chain_text *tx;
+	struct list_head *mark;
 	struct table *cached;
 	struct expr *dev;
-	struct cmd *cmd;
 	long pos;
 
 	if (!rule) {
@@ -619,9 +620,10 @@ void xl_out_rule(struct xlate_ctx *ctx, struct xl_table *t, struct xl_chain *c,
 	if (!o->fatal)
 		out_decls(o, t);
 	cached = table_cache_find(o->nft, ctx->family, t->layout->name);
-	cmd = o->fatal || !cached ? NULL :
-	      cmd_alloc(CMD_ADD, CMD_OBJ_RULE, &rule->handle, loc, rule);
-	if (!cmd) {
+	tx = cached ? chain_text(c) : NULL;
+	if (tx && !tx->decl)
+		tx->decl = chain_cache_find(cached, c->name);
+	if (o->fatal || !tx || !tx->decl) {
 		rule_free(rule);
 		o->fatal = true;
 		return;
@@ -629,11 +631,15 @@ void xl_out_rule(struct xlate_ctx *ctx, struct xl_table *t, struct xl_chain *c,
 	pos = insert ? -++o->seq : ++o->seq;
 	mark = cached->sets.prev;
 	dev = dup_dev_save(rule);
-	list_add_tail(&cmd->list, &one);
-	if (nftc_evaluate(o->nft, &one) < 0) {
+	/*
+	 * What nftc_evaluate() does for an "add rule" command, without the
+	 * command: the table and chain are ours and declared, their names
+	 * checked then.
+	 */
+	if (nftc_evaluate_rule(o->nft, cached, tx->decl, rule) < 0) {
 		expr_free(dev);
 		take_errors_keyed(o, t, c, pos);
-		cmd_list_free(&one);
+		rule_free(rule);
 		drop_anon_sets(cached, mark);
 		ctx->stats.failed++;
 		return;
@@ -645,19 +651,19 @@ void xl_out_rule(struct xlate_ctx *ctx, struct xl_table *t, struct xl_chain *c,
 	else
 		ctx->stats.translated++;
 	octx.flags = o->oflags;
-	octx.f = chain_text(c) ? chain_text_file(c->text, insert) : NULL;
+	octx.f = chain_text_file(tx, insert);
 	if (octx.f) {
 		if (commands)
 			fprintf(octx.f, "add rule %s %s %s ",
 				nftc_family_name(ctx->family),
-				cmd->handle.table.name,
-				cmd->handle.chain.name);
+				rule->handle.table.name,
+				rule->handle.chain.name);
 		else
 			fputs("\t\t", octx.f);
 		nftc_print_rule(&octx, rule);
 		fputc('\n', octx.f);
 	}
-	cmd_list_free(&one);
+	rule_free(rule);
 	drop_anon_sets(cached, mark);
 }
 
