@@ -180,6 +180,8 @@ struct xl_chain *xl_chain_find(struct xl_table *t, const char *name)
 	size_t n = strlen(name);
 
 	list_for_each_entry(c, &t->chains, list) {
+		if (c->name[0] != name[0])	/* most differ at once */
+			continue;
 		if (!strcmp(c->name, name) ||
 		    (c->renamed && !strncmp(c->name, name, n) &&
 		     !strcmp(c->name + n, "_")))
@@ -549,11 +551,12 @@ static void status_note(struct xlate_ctx *ctx, unsigned int errors_before)
 static void drop_read(const struct xlate_ctx *ctx,
 		      const struct input_desc *in, size_t off, size_t *done)
 {
-	size_t page = (size_t)sysconf(_SC_PAGESIZE), upto;
+	size_t page, upto;
 
 	if (!ctx->mapped || in->data != ctx->mapped || off < *done +
 							XL_DROP_STEP)
 		return;
+	page = (size_t)sysconf(_SC_PAGESIZE);
 	upto = off & ~(page - 1);
 	if (upto > *done && madvise(in->data + *done, upto - *done,
 				    MADV_DONTNEED) == 0)
