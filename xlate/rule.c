@@ -98,7 +98,12 @@ struct xl_parse {
 	bool			frag, frag_inv;
 	struct location		proto_loc, src_loc, dst_loc, frag_loc;
 	struct xl_ext		*target;
-	struct stmt		*proto_stmt;	/* -p's match */
+	/*
+	 * -p's match, built only when no match takes it (most do: "-p tcp
+	 * -m tcp --dport" is "tcp dport"), after @proto_at
+	 */
+	bool			proto_due;
+	struct list_head	*proto_at;
 	int			verdict;
 	const char		*jump;
 	struct location		jump_loc;
@@ -811,7 +816,6 @@ static void build_addr(struct xl_parse *p, const struct xl_addr *a,
 static void build_basic(struct xl_parse *p)
 {
 	struct xl_rule *r = p->r;
-	const struct location *loc;
 
 	build_iface(p, &p->in, NFT_META_IIFNAME);
 	build_iface(p, &p->out, NFT_META_OIFNAME);
@@ -823,16 +827,8 @@ static void build_basic(struct xl_parse *p)
 			 p->frag_inv ? OP_EQ : OP_NEQ, xl_sym(&r->loc, "0"));
 	}
 	if (r->proto) {
-		loc = &p->proto_loc;
-		r->loc = *loc;
-		if (r->ctx->family == NFPROTO_IPV6)
-			xl_match_inv(r, xl_meta(loc, NFT_META_L4PROTO),
-				     r->proto_inv, xl_sym(loc, "%u", r->proto));
-		else
-			xl_match_inv(r, xl_payload(loc, &proto_ip, "protocol"),
-				     r->proto_inv, xl_sym(loc, "%u", r->proto));
-		p->proto_stmt = list_last_entry(&r->rule->stmts, struct stmt,
-						list);
+		p->proto_due = true;
+		p->proto_at = r->rule->stmts.prev;
 	}
 	build_addr(p, &p->src, &p->src_loc, "saddr");
 	build_addr(p, &p->dst, &p->dst_loc, "daddr");
@@ -862,22 +858,39 @@ static int xl_strcmp0(const char *a, const char *b)
  * it matched nothing, the protocol is tested as "meta l4proto", which is
  * what iptables-nft writes for it.
  */
+/*
+ * -p's match, in its place (after the interfaces and the fragment
+ * test): "ip protocol P", or "meta l4proto P" (@l4proto, and always on
+ * IPv6).
+ */
+static void proto_build(struct xl_parse *p, bool l4proto)
+{
+	const struct location *loc = &p->proto_loc;
+	struct xl_rule *r = p->r;
+	struct location saved = r->loc;
+	struct stmt *s;
+
+	p->proto_due = false;
+	r->loc = *loc;
+	if (l4proto || r->ctx->family == NFPROTO_IPV6)
+		xl_match_inv(r, xl_meta(loc, NFT_META_L4PROTO), r->proto_inv,
+			     xl_sym(loc, "%u", r->proto));
+	else
+		xl_match_inv(r, xl_payload(loc, &proto_ip, "protocol"),
+			     r->proto_inv, xl_sym(loc, "%u", r->proto));
+	s = list_last_entry(&r->rule->stmts, struct stmt, list);
+	list_del(&s->list);
+	list_add(&s->list, p->proto_at);
+	r->loc = saved;
+}
+
+/* A match took -p: implied by what it built, or tested as l4proto. */
 static void proto_fold(struct xl_parse *p, bool implied)
 {
-	struct xl_rule *r = p->r;
-	struct stmt *s = p->proto_stmt;
-
-	p->proto_stmt = NULL;
-	if (implied) {
-		list_del(&s->list);
-		r->rule->num_stmts--;
-		stmt_free(s);
-		return;
-	}
-	if (r->ctx->family == NFPROTO_IPV6)
-		return;
-	expr_free(s->expr->pair.left);
-	s->expr->pair.left = xl_meta(&s->location, NFT_META_L4PROTO);
+	if (implied)
+		p->proto_due = false;
+	else
+		proto_build(p, true);
 }
 
 static int build_rule(struct xl_parse *p)
@@ -900,7 +913,7 @@ static int build_rule(struct xl_parse *p)
 		 * an xt match implies no protocol, nor does an absence
 		 * test: it stays, as l4proto
 		 */
-		if (p->proto_stmt && !r->proto_inv &&
+		if (p->proto_due && !r->proto_inv &&
 		    !xl_strcmp0(proto_match_name(r->proto, r->ctx->family),
 				e->name))
 			proto_fold(p, r->rule->num_stmts > n &&
@@ -908,8 +921,8 @@ static int build_rule(struct xl_parse *p)
 				      !r->proto_needed);
 	}
 	/* iptables-nft tests -p as "meta l4proto" when no match took it */
-	if (p->proto_stmt && (r->ctx->flags & XLATE_F_XT))
-		proto_fold(p, false);
+	if (p->proto_due)
+		proto_build(p, r->ctx->flags & XLATE_F_XT);
 	if (!(r->ctx->flags & XLATE_F_NO_COUNTER)) {
 		s = stmt_alloc(&r->rule->location, STMT_COUNTER);
 		if (p->has_counters && (r->ctx->flags & XLATE_F_COUNTERS)) {
