@@ -966,15 +966,17 @@ static int parse_rule(struct xl_rule *r, struct xl_token *tok,
 	struct xl_parse p = {
 		.r = r, .tok = tok, .n = n, .verdict = NFT_CONTINUE,
 	};
+	char *argv[64];		/* most rules: no allocation */
 	unsigned int i;
 	int ret = -1;
 
-	p.argv = calloc(n + 1, sizeof(char *));
+	p.argv = n < 64 ? argv : calloc(n + 1, sizeof(char *));
 	p.xr = xl_xt_rule_alloc();
 	if (!p.argv || !p.xr)
 		goto out;
 	for (i = 0; i < n; i++)
 		p.argv[i] = tok[i].text;
+	p.argv[n] = NULL;
 	if (parse_tokens(&p) < 0 || final_checks(&p) < 0)
 		goto out;
 	if (p.skip) {
@@ -986,7 +988,8 @@ out:
 	free(p.src.list);
 	free(p.dst.list);
 	xl_xt_rule_free(p.xr);
-	free(p.argv);
+	if (p.argv != argv)
+		free(p.argv);
 	return ret;
 }
 
