@@ -98,9 +98,10 @@ static bool print_flag_list(struct output_ctx *octx, const struct expr *e)
 
 		if (!(v & bit))
 			continue;
-		if (name && !(octx->flags & NFTC_OUTPUT_NUMERIC_SYMBOL))
-			fprintf(octx->f, "%s%s", d, name);
-		else
+		if (name && !(octx->flags & NFTC_OUTPUT_NUMERIC_SYMBOL)) {
+			fputs(d, octx->f);
+			fputs(name, octx->f);
+		} else
 			fprintf(octx->f, "%s0x%" PRIx64, d, bit);
 		d = sep;
 	}
