@@ -30,6 +30,7 @@ struct xl_line {
 	struct location		loc;		/* the whole line */
 	char			*arena;		/* the words of tokenize() */
 	size_t			arena_size;
+	bool			owned;		/* a word was malloc'ed */
 };
 
 static struct location line_loc(const struct xl_line *l, unsigned int col,
@@ -55,8 +56,9 @@ static void free_tokens(struct xl_line *l)
 {
 	unsigned int i;
 
-	for (i = 0; i < l->n; i++)
+	for (i = 0; l->owned && i < l->n; i++)
 		tok_text_free(l, l->tok[i].text);
+	l->owned = false;
 	l->n = 0;
 }
 
@@ -79,28 +81,30 @@ static const bool word_stop[256] = {
 };
 
 /*
- * Split l->text into words; -1 on an unterminated quote. The words are
- * written one after the other into the line's arena (kept from line to
- * line): a word is at most the characters it was read from, plus its
- * NUL, so twice the line is enough.
+ * Split l->text into words; -1 on an unterminated quote. The line is
+ * copied into its arena (kept from line to line) once, and the words
+ * are cut there in place: an unquoted run is where it was, a quoted
+ * part is written over its quotes (never past what was read), and each
+ * word ends with a NUL over the blank after it.
  */
 static int tokenize(struct xlate_ctx *ctx, struct xl_line *l)
 {
-	size_t i = 0, len = l->len;
+	size_t i = 0, w, len = l->len;
 	const char *text = l->text;	/* a local: buf's stores alias l */
 	unsigned int start;
-	char *buf, *word;
 	bool quoted;
+	char *buf;
 
-	if (l->arena_size < 2 * len + 2) {
+	if (l->arena_size < len + 1) {
 		free(l->arena);
 		l->arena_size = 0;
-		l->arena = malloc(2 * len + 2);
+		l->arena = malloc(len + 1);
 		if (!l->arena)
 			return -1;
-		l->arena_size = 2 * len + 2;
+		l->arena_size = len + 1;
 	}
 	buf = l->arena;
+	memcpy(buf, text, len);
 	l->n = 0;
 	while (i < len) {
 		while (i < len && (text[i] == ' ' || text[i] == '\t'))
@@ -108,13 +112,11 @@ static int tokenize(struct xlate_ctx *ctx, struct xl_line *l)
 		if (i >= len)
 			break;
 		start = i;
-		word = buf;
 		quoted = false;
-		/* the unquoted run, copied at once */
+		/* the unquoted run: in the arena already */
 		while (i < len && !word_stop[(unsigned char)text[i]])
 			i++;
-		memcpy(buf, text + start, i - start);
-		buf += i - start;
+		w = i;
 		if (i < len && text[i] == '"') {
 			/* a quote: up to the closing one, which ends the word */
 			quoted = true;
@@ -122,13 +124,13 @@ static int tokenize(struct xlate_ctx *ctx, struct xl_line *l)
 				char c = text[i];
 
 				if (c == '\\' && i + 1 < len) {
-					*buf++ = text[++i];
+					buf[w++] = text[++i];
 				} else if (c == '"') {
 					quoted = false;
 					i++;
 					break;
 				} else {
-					*buf++ = c;
+					buf[w++] = c;
 				}
 			}
 		}
@@ -145,8 +147,8 @@ static int tokenize(struct xlate_ctx *ctx, struct xl_line *l)
 			free_tokens(l);
 			return line_error(ctx, &loc, "too many words%s", "");
 		}
-		*buf++ = '\0';
-		l->tok[l->n].text = word;
+		buf[w] = '\0';
+		l->tok[l->n].text = buf + start;
 		l->tok[l->n].loc = line_loc(l, start + 1, i);
 		l->n++;
 	}
@@ -392,6 +394,7 @@ static int read_command(struct xlate_ctx *ctx, struct xl_table *t,
 		snprintf(pk, sizeof(pk), "%" PRIu64, p);
 		snprintf(by, sizeof(by), "%" PRIu64, b);
 		tok_text_free(l, tok[0].text);
+		l->owned = true;
 		tok[0] = tok[1];
 		tok[1] = tok[2];
 		tok[2].text = strdup("-c");
@@ -465,6 +468,7 @@ static int read_line(struct xlate_ctx *ctx, struct xl_table **cur,
 	if (!strcmp(t0, "*") && l->n > 1) {
 		/* "* nat": iptables-restore skips the blank */
 		tok_text_free(l, l->tok[0].text);
+		l->owned = true;
 		l->tok[0].text = malloc(strlen(l->tok[1].text) + 2);
 		sprintf(l->tok[0].text, "*%s", l->tok[1].text);
 		t0 = l->tok[0].text;
