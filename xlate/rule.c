@@ -129,19 +129,44 @@ static int tok_error(struct xl_parse *p, unsigned int i, const char *fmt,
 	return xl_error(p->r, fmt, arg);
 }
 
+/*
+ * The built-in options by the letter that tells them apart: "-X" by X,
+ * "--long" by its first letter (every alias starts as its option);
+ * most words looked up are an extension's options, found in none.
+ * Built at the first lookup (per thread: no lock).
+ */
 static int basic_lookup(const char *t)
 {
-	unsigned int i;
+	static __thread struct {
+		bool		built;
+		uint8_t		by_short[128];	/* index + 1 */
+		uint16_t	by_long[128];	/* indexes, as bits */
+	} idx;
+	unsigned int i, c;
 
-	if (t[0] != '-')
+	if (!idx.built) {
+		for (i = 0; i < __XL_OPT_MAX; i++) {
+			const struct xl_basic_opt *o = &xl_basic_opts[i];
+
+			if (!idx.by_short[(uint8_t)o->shortopt & 127])
+				idx.by_short[(uint8_t)o->shortopt & 127] =
+					i + 1;
+			idx.by_long[(uint8_t)o->longopt[0] & 127] |= 1u << i;
+		}
+		idx.built = true;
+	}
+	if (t[0] != '-' || !t[1])
 		return -1;
-	for (i = 0; i < __XL_OPT_MAX; i++) {
+	c = (unsigned char)t[1];
+	if (c != '-')
+		return t[2] == '\0' && c < 128 && idx.by_short[c] ?
+		       idx.by_short[c] - 1 : -1;
+	c = (unsigned char)t[2];
+	for (i = 0; c < 128 && i < __XL_OPT_MAX; i++) {
 		const struct xl_basic_opt *o = &xl_basic_opts[i];
 
-		if (t[1] == o->shortopt && t[2] == '\0')
-			return i;
-		if (t[1] != '-' || t[2] != o->longopt[0])
-			continue;	/* every alias starts as its option */
+		if (!(idx.by_long[c] & (1u << i)))
+			continue;
 		if (!strcmp(t + 2, o->longopt) ||
 		    (o->alias && !strcmp(t + 2, o->alias)))
 			return i;
@@ -184,8 +209,10 @@ static int parse_one_addr(struct xl_parse *p, const char *text,
 		return -1;
 	if (plen != ~0UL) {
 		memset(mask, 0, alen);
-		for (i = 0; i < plen; i++)
-			mask[i / 8] |= 0x80 >> (i % 8);
+		for (i = 0; i < plen / 8; i++)
+			mask[i] = 0xff;
+		if (plen % 8)
+			mask[i] = 0xff << (8 - plen % 8);
 	}
 	return 0;
 }
