@@ -19,6 +19,7 @@
 #define _GNU_SOURCE
 #include <config.h>
 #include <stdio.h>
+#include <stdio_ext.h>
 #include <stdlib.h>
 #include <string.h>
 #include <linux/netfilter.h>
@@ -463,8 +464,12 @@ static ssize_t text_write(void *cookie, const char *data, size_t n)
 static FILE *text_open(struct xl_text *tx)
 {
 	static const cookie_io_functions_t io = { .write = text_write };
+	FILE *f = fopencookie(tx, "w", io);
 
-	return fopencookie(tx, "w", io);
+	/* one thread prints a context's rules: stdio need not lock */
+	if (f)
+		__fsetlocking(f, FSETLOCKING_BYCALLER);
+	return f;
 }
 
 /* The stream @tx prints an inserted (@insert) or appended rule to. */
