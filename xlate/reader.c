@@ -973,6 +973,7 @@ void xlate_ctx_free(struct xlate_ctx *ctx)
 		free(pc);
 	}
 	xl_ipsets_free(ctx);
+	xl_xt_spares_free();
 	erec_queue_free(&ctx->erq);
 	for (in = ctx->inputs; in; in = next) {
 		next = in->next;

@@ -222,6 +222,8 @@ int xl_xt_init(uint8_t family, char *err, size_t len);
 struct xl_xt_rule;
 struct xl_xt_rule *xl_xt_rule_alloc(void);
 void xl_xt_rule_free(struct xl_xt_rule *xr);
+/* What xl_xt_rule_free() keeps for the next rule (xlate_ctx_free()). */
+void xl_xt_spares_free(void);
 /* Load match @name into @xr; NULL + *err on failure. */
 struct xl_ext *xl_xt_match(struct xl_xt_rule *xr, const char *name,
 			   char *err, size_t len);

@@ -155,10 +155,41 @@ int xl_xt_init(uint8_t family, char *err, size_t len)
 	return 0;
 }
 
+/*
+ * A rule's extension list and its entries are kept for the next rule
+ * (per thread) instead of being freed and allocated again for each.
+ */
+static __thread struct xl_xt_rule *xl_spare_rule;
+static __thread struct list_head xl_spare_ext_list;
+
+static struct list_head *spare_exts(void)
+{
+	if (!xl_spare_ext_list.next)
+		init_list_head(&xl_spare_ext_list);
+	return &xl_spare_ext_list;
+}
+
+void xl_xt_spares_free(void)
+{
+	struct list_head *head = spare_exts();
+	struct xl_ext *e, *n;
+
+	list_for_each_entry_safe(e, n, head, list) {
+		list_del(&e->list);
+		free(e);
+	}
+	free(xl_spare_rule);
+	xl_spare_rule = NULL;
+}
+
 struct xl_xt_rule *xl_xt_rule_alloc(void)
 {
-	struct xl_xt_rule *xr = calloc(1, sizeof(*xr));
+	struct xl_xt_rule *xr = xl_spare_rule;
 
+	if (xr)
+		xl_spare_rule = NULL;
+	else
+		xr = calloc(1, sizeof(*xr));
 	if (xr)
 		init_list_head(&xr->exts);
 	return xr;
@@ -173,7 +204,7 @@ void xl_xt_rule_free(struct xl_xt_rule *xr)
 	list_for_each_entry_safe(e, n, &xr->exts, list) {
 		list_del(&e->list);
 		free(e->setref);
-		free(e);
+		list_add(&e->list, spare_exts());
 	}
 	xtables_rule_matches_free(&xr->matches);
 	if (xr->target) {
@@ -182,7 +213,12 @@ void xl_xt_rule_free(struct xl_xt_rule *xr)
 		free(xr->target->udata);
 		xr->target->udata = NULL;
 	}
-	free(xr);
+	if (xl_spare_rule) {
+		free(xr);
+		return;
+	}
+	memset(xr, 0, sizeof(*xr));
+	xl_spare_rule = xr;
 }
 
 struct list_head *xl_xt_exts(struct xl_xt_rule *xr)
@@ -276,8 +312,15 @@ static void do_find_match(struct xl_call *c)
 
 static struct xl_ext *ext_new(struct xl_xt_rule *xr, const char *name)
 {
-	struct xl_ext *e = calloc(1, sizeof(*e));
+	struct xl_ext *e;
 
+	if (!list_empty(spare_exts())) {
+		e = list_first_entry(spare_exts(), struct xl_ext, list);
+		list_del(&e->list);
+		memset(e, 0, sizeof(*e));
+	} else {
+		e = calloc(1, sizeof(*e));
+	}
 	if (!e)
 		return NULL;
 	list_add_tail(&e->list, &xr->exts);
