@@ -164,19 +164,45 @@ void xl_match_inv(struct xl_rule *r, struct expr *lhs, bool inv,
 }
 
 /*
+ * The types whose text parse of a number is that number as it is (no
+ * unit, no scale, no name in the way): a number for such a field can
+ * be built already typed.
+ */
+static const struct datatype *const xl_numeric_types[] = {
+	&inet_service_type, &inet_protocol_type, &icmp_type_type,
+	&icmp6_type_type, &mark_type,
+};
+
+/*
  * A constant of @lhs's type, as the evaluator would make it of its
- * text in @lhs's context (dtype, byte order and width of the field), so
- * it needs no parsing there: for the fields whose type takes numbers
- * as they are (ports). NULL for others: they go as text.
+ * decimal text in @lhs's context (dtype, byte order and width of the
+ * field), so it needs no parsing there. NULL for other fields: they
+ * go as text.
  */
 static struct expr *typed_u64(const struct location *loc,
 			      const struct expr *lhs, uint64_t v)
 {
-	if (lhs->kind != EXPR_PAYLOAD || lhs->dtype != &inet_service_type ||
-	    lhs->len != 16 || v > UINT16_MAX)
+	unsigned int i;
+
+	if ((lhs->kind != EXPR_PAYLOAD && lhs->kind != EXPR_META) ||
+	    !lhs->len || lhs->len > 32 || v >> lhs->len)
 		return NULL;
-	return constant_expr_u64(loc, lhs->dtype, lhs->byteorder, lhs->len,
-				 v);
+	for (i = 0; i < sizeof(xl_numeric_types) /
+			sizeof(xl_numeric_types[0]); i++) {
+		if (lhs->dtype == xl_numeric_types[i] &&
+		    lhs->dtype->size == lhs->len)
+			return constant_expr_u64(loc, lhs->dtype,
+						 lhs->byteorder, lhs->len, v);
+	}
+	return NULL;
+}
+
+struct expr *xl_value(const struct location *loc, const struct expr *lhs,
+		      uint64_t v)
+{
+	struct expr *e = typed_u64(loc, lhs, v);
+
+	return e ? e : xl_sym(loc, "%" PRIu64, v);
 }
 
 void xl_match_range(struct xl_rule *r, struct expr *lhs, uint64_t lo,
@@ -300,8 +326,12 @@ void xl_match_addr(struct xl_rule *r, struct expr *lhs, const void *addr,
 void xl_match_masked(struct xl_rule *r, struct expr *lhs, uint32_t value,
 		     uint32_t mask, bool inv)
 {
+	struct expr *v;
+
 	if (mask == 0xffffffff) {
-		xl_match_inv(r, lhs, inv, xl_sym(&r->loc, "0x%x", value));
+		v = typed_u64(&r->loc, lhs, value);
+		xl_match_inv(r, lhs, inv, v ? v : xl_sym(&r->loc, "0x%x",
+							 value));
 		return;
 	}
 	xl_match(r, xl_binop(&r->loc, OP_AND, lhs,

@@ -895,16 +895,15 @@ static void proto_build(struct xl_parse *p, bool l4proto)
 	const struct location *loc = &p->proto_loc;
 	struct xl_rule *r = p->r;
 	struct location saved = r->loc;
+	struct expr *lhs;
 	struct stmt *s;
 
 	p->proto_due = false;
 	r->loc = *loc;
-	if (l4proto || r->ctx->family == NFPROTO_IPV6)
-		xl_match_inv(r, xl_meta(loc, NFT_META_L4PROTO), r->proto_inv,
-			     xl_sym(loc, "%u", r->proto));
-	else
-		xl_match_inv(r, xl_payload(loc, &proto_ip, "protocol"),
-			     r->proto_inv, xl_sym(loc, "%u", r->proto));
+	lhs = l4proto || r->ctx->family == NFPROTO_IPV6 ?
+	      xl_meta(loc, NFT_META_L4PROTO) :
+	      xl_payload(loc, &proto_ip, "protocol");
+	xl_match_inv(r, lhs, r->proto_inv, xl_value(loc, lhs, r->proto));
 	s = list_last_entry(&r->rule->stmts, struct stmt, list);
 	list_del(&s->list);
 	list_add(&s->list, p->proto_at);

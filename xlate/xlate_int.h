@@ -283,6 +283,13 @@ struct expr *xl_ct(const struct location *loc, enum nft_ct_keys key,
 		   int dir);
 struct expr *xl_range(const struct location *loc, uint64_t lo, uint64_t hi,
 		      const char *fmt);
+/*
+ * @v for field @lhs: the constant the evaluator would make of its text
+ * when the field's type takes numbers as they are (ports, protocols,
+ * ICMP types, marks), its text otherwise.
+ */
+struct expr *xl_value(const struct location *loc, const struct expr *lhs,
+		      uint64_t v);
 struct expr *xl_binop(const struct location *loc, enum ops op,
 		      struct expr *l, struct expr *r);
 void xl_add_stmt(struct xl_rule *r, struct stmt *stmt);
