@@ -170,7 +170,7 @@ void xl_match_inv(struct xl_rule *r, struct expr *lhs, bool inv,
  */
 static const struct datatype *const xl_numeric_types[] = {
 	&inet_service_type, &inet_protocol_type, &icmp_type_type,
-	&icmp6_type_type, &mark_type,
+	&icmp6_type_type, &mark_type, &tcp_flag_type,
 };
 
 /*
@@ -179,8 +179,8 @@ static const struct datatype *const xl_numeric_types[] = {
  * field), so it needs no parsing there. NULL for other fields: they
  * go as text.
  */
-static struct expr *typed_u64(const struct location *loc,
-			      const struct expr *lhs, uint64_t v)
+struct expr *xl_typed(const struct location *loc, const struct expr *lhs,
+		      uint64_t v)
 {
 	unsigned int i;
 
@@ -200,7 +200,7 @@ static struct expr *typed_u64(const struct location *loc,
 struct expr *xl_value(const struct location *loc, const struct expr *lhs,
 		      uint64_t v)
 {
-	struct expr *e = typed_u64(loc, lhs, v);
+	struct expr *e = xl_typed(loc, lhs, v);
 
 	return e ? e : xl_sym(loc, "%" PRIu64, v);
 }
@@ -208,7 +208,7 @@ struct expr *xl_value(const struct location *loc, const struct expr *lhs,
 void xl_match_range(struct xl_rule *r, struct expr *lhs, uint64_t lo,
 		    uint64_t hi, bool inv)
 {
-	struct expr *l = typed_u64(&r->loc, lhs, lo), *h;
+	struct expr *l = xl_typed(&r->loc, lhs, lo), *h;
 
 	if (!l) {
 		xl_match_inv(r, lhs, inv, xl_range(&r->loc, lo, hi,
@@ -219,7 +219,7 @@ void xl_match_range(struct xl_rule *r, struct expr *lhs, uint64_t lo,
 		xl_match_inv(r, lhs, inv, l);
 		return;
 	}
-	h = typed_u64(&r->loc, lhs, hi);
+	h = xl_typed(&r->loc, lhs, hi);
 	xl_match_inv(r, lhs, inv, range_expr_alloc(&r->loc, l, h));
 }
 
@@ -329,7 +329,7 @@ void xl_match_masked(struct xl_rule *r, struct expr *lhs, uint32_t value,
 	struct expr *v;
 
 	if (mask == 0xffffffff) {
-		v = typed_u64(&r->loc, lhs, value);
+		v = xl_typed(&r->loc, lhs, value);
 		xl_match_inv(r, lhs, inv, v ? v : xl_sym(&r->loc, "0x%x",
 							 value));
 		return;

@@ -107,12 +107,16 @@ int xl_map_tcp(struct xl_rule *r, const void *data)
 			 xl_sym(LOC, "%s", t->invflags & XT_TCP_INV_OPTION ?
 				"missing" : "exists"));
 	}
-	if (t->flg_mask)
-		xl_match(r, xl_binop(LOC, OP_AND,
-				     xl_payload(LOC, &proto_tcp, "flags"),
+	if (t->flg_mask) {
+		struct expr *f = xl_payload(LOC, &proto_tcp, "flags");
+		struct expr *mask = xl_typed(LOC, f, t->flg_mask);
+		struct expr *cmp = xl_typed(LOC, f, t->flg_cmp);
+
+		xl_match(r, xl_binop(LOC, OP_AND, f, mask ? mask :
 				     xl_sym(LOC, "0x%x", t->flg_mask)),
 			 t->invflags & XT_TCP_INV_FLAGS ? OP_NEQ : OP_EQ,
-			 xl_sym(LOC, "0x%x", t->flg_cmp));
+			 cmp ? cmp : xl_sym(LOC, "0x%x", t->flg_cmp));
+	}
 	return 0;
 }
 

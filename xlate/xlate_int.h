@@ -290,6 +290,9 @@ struct expr *xl_range(const struct location *loc, uint64_t lo, uint64_t hi,
  */
 struct expr *xl_value(const struct location *loc, const struct expr *lhs,
 		      uint64_t v);
+/* The same constant, or NULL where xl_value() falls back to text. */
+struct expr *xl_typed(const struct location *loc, const struct expr *lhs,
+		      uint64_t v);
 struct expr *xl_binop(const struct location *loc, enum ops op,
 		      struct expr *l, struct expr *r);
 void xl_add_stmt(struct xl_rule *r, struct stmt *stmt);
