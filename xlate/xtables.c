@@ -248,7 +248,8 @@ static struct xtables_match *cached_match(struct xl_xt_rule *xr,
 	unsigned int k;
 
 	for (k = 0; k < XL_MATCH_CACHE && xl_match_cache[k].match; k++) {
-		if (strcmp(xl_match_cache[k].name, name))
+		if (xl_match_cache[k].name[0] != name[0] ||
+		    strcmp(xl_match_cache[k].name, name))
 			continue;
 		if (xl_match_cache[k].match->m)
 			return NULL;	/* in the rule already: a clone */
