@@ -484,7 +484,8 @@ int xl_xt_parse(struct xl_ext *ext, unsigned int id, char **argv,
 		int *optind_p, char *arg, bool invert, void *fw, char *err,
 		size_t len)
 {
-	if (xl_xtports_parse(ext, id, arg, invert))
+	if (xl_xtports_parse(ext, id, arg, invert) ||
+	    xl_xticmp_parse(ext, id, arg, invert))
 		return 0;
 	return xl_xt_parse_lib(ext, id, argv, optind_p, arg, invert, fw, err,
 			       len);

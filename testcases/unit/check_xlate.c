@@ -577,11 +577,26 @@ struct port_run {
 	int			fast[3];
 };
 
+typedef int (*fast_fn)(struct xl_ext *ext, unsigned int id, const char *arg,
+		       bool invert);
+
+/* the fast path for @match, and the protocol its rule names */
+static fast_fn fast_for(const char *match, uint16_t *proto)
+{
+	if (!strcmp(match, "icmp")) {
+		*proto = IPPROTO_ICMP;
+		return xl_xticmp_parse;
+	}
+	*proto = !strcmp(match, "tcp") ? IPPROTO_TCP : IPPROTO_UDP;
+	return xl_xtports_parse;
+}
+
 static void port_apply(struct port_run *r, const char *match,
 		       const struct port_step *steps, unsigned int n,
 		       uint8_t family, bool lib_only)
 {
-	uint16_t proto = !strcmp(match, "tcp") ? IPPROTO_TCP : IPPROTO_UDP;
+	uint16_t proto;
+	fast_fn fast = fast_for(match, &proto);
 	char err[256];
 	unsigned int i;
 
@@ -599,8 +614,7 @@ static void port_apply(struct port_run *r, const char *match,
 		ck_assert_int_eq(xl_xt_find_option(r->e, steps[i].opt, false,
 						   &id, &has_arg), 1);
 		r->fast[i] = !lib_only &&
-			     xl_xtports_parse(r->e, id, steps[i].arg,
-					      steps[i].inv);
+			     fast(r->e, id, steps[i].arg, steps[i].inv);
 		if (!r->fast[i])
 			r->rc[i] = xl_xt_parse_lib(r->e, id, argv, &optind,
 						   (char *)steps[i].arg,
@@ -667,6 +681,56 @@ static void port_cases(uint8_t family)
 			port_compare(matches[m], port_seqs[i], 3, family);
 	}
 }
+
+/* xticmp.c against libxtables, as the ports above */
+static const struct port_step icmp_single[] = {
+	{ "icmp-type", "0", false, FAST },
+	{ "icmp-type", "8", false, FAST },
+	{ "icmp-type", "8", true, FAST },
+	{ "icmp-type", "11", false, FAST },
+	{ "icmp-type", "255", false, FAST },
+	{ "icmp-type", "255", true, FAST },
+	{ "icmp-type", "99", false, FAST },
+	{ "icmp-type", "256", false, LIB },
+	{ "icmp-type", "1000", false, LIB },
+	{ "icmp-type", "08", false, LIB },
+	{ "icmp-type", "00", false, LIB },
+	{ "icmp-type", "0x8", false, LIB },
+	{ "icmp-type", "3/4", false, LIB },
+	{ "icmp-type", "3/", false, LIB },
+	{ "icmp-type", "8/0", true, LIB },
+	{ "icmp-type", "echo-request", false, LIB },
+	{ "icmp-type", "echo-reply", true, LIB },
+	{ "icmp-type", "any", false, LIB },
+	{ "icmp-type", "e", false, LIB },
+	{ "icmp-type", "", false, LIB },
+	{ "icmp-type", " 8", false, LIB },
+	{ "icmp-type", "8 ", false, LIB },
+	{ "icmp-type", "+8", false, LIB },
+	{ "icmp-type", "-1", false, LIB },
+	{ "icmp-type", "nosuchtype", false, LIB },
+};
+
+static const struct port_step icmp_seqs[][3] = {
+	{ { "icmp-type", "8", false, FAST }, { "icmp-type", "0", false, LIB } },
+	{ { "icmp-type", "echo-request", false, LIB },
+	  { "icmp-type", "0", false, LIB } },
+};
+
+START_TEST(test_xticmp)
+{
+	unsigned int i;
+
+	CHECK_XL("iptables -A INPUT -p icmp --icmp-type 8",
+		 "add rule ip filter INPUT icmp type echo-request counter");
+	CHECK_XL("iptables -A INPUT -p icmp -m icmp ! --icmp-type 200",
+		 "add rule ip filter INPUT icmp type != 200 counter");
+	for (i = 0; i < sizeof(icmp_single) / sizeof(icmp_single[0]); i++)
+		port_compare("icmp", &icmp_single[i], 1, NFPROTO_IPV4);
+	for (i = 0; i < sizeof(icmp_seqs) / sizeof(icmp_seqs[0]); i++)
+		port_compare("icmp", icmp_seqs[i], 3, NFPROTO_IPV4);
+}
+END_TEST
 
 START_TEST(test_xtports)
 {
@@ -984,6 +1048,7 @@ static Suite *xlate_suite(void)
 	tcase_add_test(tc, test_ipset);
 	tcase_add_test(tc, test_u32);
 	tcase_add_test(tc, test_xtports);
+	tcase_add_test(tc, test_xticmp);
 	tcase_add_test(tc, test_recent_window);
 	tcase_add_test(tc, test_stream_same);
 	suite_add_tcase(s, tc);
