@@ -434,8 +434,19 @@ void integer_type_print(const struct expr *expr, struct output_ctx *octx)
 		}
 		return;
 	}
-	if (!fmt)
-		fmt = "%" PRIu64;
+	if (!fmt) {
+		/* decimal without printf: most printed values are */
+		uint64_t n = value_get_u64(&expr->value);
+		char *p = buf + sizeof(buf);
+
+		*--p = '\0';
+		do {
+			*--p = '0' + n % 10;
+			n /= 10;
+		} while (n);
+		fputs(p, octx->f);
+		return;
+	}
 	fprintf(octx->f, fmt, value_get_u64(&expr->value));
 }
 

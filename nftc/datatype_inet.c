@@ -122,11 +122,21 @@ static int addr_parse(struct dt_parse_ctx *ctx, const struct datatype *dtype,
 static void ipaddr_type_print(const struct expr *expr,
 			      struct output_ctx *octx)
 {
-	char buf[INET_ADDRSTRLEN];
+	char buf[INET_ADDRSTRLEN], *p = buf;
 	uint8_t a[4] = { 0 };
+	unsigned int i;
 
+	/* inet_ntop()'s dotted quad, without its sprintf */
 	value_to_reg(&expr->value, BYTEORDER_BIG, a, sizeof(a));
-	fputs(inet_ntop(AF_INET, a, buf, sizeof(buf)), octx->f);
+	for (i = 0; i < 4; i++) {
+		if (a[i] >= 100)
+			*p++ = '0' + a[i] / 100;
+		if (a[i] >= 10)
+			*p++ = '0' + a[i] / 10 % 10;
+		*p++ = '0' + a[i] % 10;
+		*p++ = i < 3 ? '.' : '\0';
+	}
+	fputs(buf, octx->f);
 }
 
 static int ipaddr_type_parse(struct dt_parse_ctx *ctx,

@@ -98,9 +98,10 @@ static bool print_flag_list(struct output_ctx *octx, const struct expr *e)
 
 		if (!(v & bit))
 			continue;
-		if (name && !(octx->flags & NFTC_OUTPUT_NUMERIC_SYMBOL))
-			fprintf(octx->f, "%s%s", d, name);
-		else
+		if (name && !(octx->flags & NFTC_OUTPUT_NUMERIC_SYMBOL)) {
+			fputs(d, octx->f);
+			fputs(name, octx->f);
+		} else
 			fprintf(octx->f, "%s0x%" PRIx64, d, bit);
 		d = sep;
 	}
@@ -204,6 +205,27 @@ static void print_verdict(struct output_ctx *octx, const struct expr *e)
 	}
 }
 
+/* Decimal @n, as "%u" prints it (without printf's format parsing). */
+static void print_uint(struct output_ctx *octx, unsigned int n)
+{
+	char buf[12], *p = buf + sizeof(buf);
+
+	*--p = '\0';
+	do {
+		*--p = '0' + n % 10;
+		n /= 10;
+	} while (n);
+	fputs(p, octx->f);
+}
+
+/* " OP ", as " %s " prints it */
+static void print_op_symbol(struct output_ctx *octx, const char *op)
+{
+	fputc(' ', octx->f);
+	fputs(op, octx->f);
+	fputc(' ', octx->f);
+}
+
 static void print_prefix(struct output_ctx *octx, const struct expr *e)
 {
 	const struct expr *v = e->prefix.expr;
@@ -220,7 +242,8 @@ static void print_prefix(struct output_ctx *octx, const struct expr *e)
 		return;
 	}
 	nftc_print_expr(octx, e->prefix.expr);
-	fprintf(octx->f, "/%u", e->prefix.prefix_len);
+	fputc('/', octx->f);
+	print_uint(octx, e->prefix.prefix_len);
 }
 
 /*
@@ -302,10 +325,13 @@ static void print_payload(struct output_ctx *octx, const struct expr *e)
 	if (t->meta_key) {
 		const struct key_template *k = &meta_templates[t->meta_key];
 
-		fprintf(octx->f, "meta %s", k->token ? k->token : t->token);
+		fputs("meta ", octx->f);
+		fputs(k->token ? k->token : t->token, octx->f);
 		return;
 	}
-	fprintf(octx->f, "%s %s", d->name, t->token);
+	fputs(d->name, octx->f);
+	fputc(' ', octx->f);
+	fputs(t->token, octx->f);
 }
 
 static void print_exthdr(struct output_ctx *octx, const struct expr *e)
@@ -781,7 +807,7 @@ static void print_binop_arg(struct output_ctx *octx, const struct expr *op,
 static void print_binop(struct output_ctx *octx, const struct expr *e)
 {
 	print_binop_arg(octx, e, e->pair.left);
-	fprintf(octx->f, " %s ", op_symbols[e->op] ? op_symbols[e->op] : "?");
+	print_op_symbol(octx, op_symbols[e->op] ? op_symbols[e->op] : "?");
 	print_binop_arg(octx, e, e->pair.right);
 }
 
@@ -865,7 +891,7 @@ static void print_relational_plain(struct output_ctx *octx,
 	}
 	print_binop_arg(octx, e, l);
 	if (print_op)
-		fprintf(octx->f, " %s ", op_symbols[e->op]);
+		print_op_symbol(octx, op_symbols[e->op]);
 	else
 		fputc(' ', octx->f);
 	print_binop_arg(octx, e, r);

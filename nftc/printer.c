@@ -583,12 +583,11 @@ static void print_chain_hook(struct output_ctx *octx,
 }
 
 /**
- * nftc_print_chain - print a chain block ("\tchain NAME { ... }\n")
+ * nftc_print_chain_open - a chain block up to its rules: its name,
+ * comment and hook lines
  */
-void nftc_print_chain(struct output_ctx *octx, const struct chain *chain)
+void nftc_print_chain_open(struct output_ctx *octx, const struct chain *chain)
 {
-	const struct rule *r;
-
 	fprintf(octx->f, "\tchain %s {", chain->handle.chain.name ?
 		chain->handle.chain.name : "");
 	print_handle(octx, &chain->handle);
@@ -597,6 +596,16 @@ void nftc_print_chain(struct output_ctx *octx, const struct chain *chain)
 		fprintf(octx->f, "\t\tcomment \"%s\"\n", chain->comment);
 	if (chain->is_base)
 		print_chain_hook(octx, chain);
+}
+
+/**
+ * nftc_print_chain - print a chain block ("\tchain NAME { ... }\n")
+ */
+void nftc_print_chain(struct output_ctx *octx, const struct chain *chain)
+{
+	const struct rule *r;
+
+	nftc_print_chain_open(octx, chain);
 	list_for_each_entry(r, &chain->rules, list) {
 		fputs("\t\t", octx->f);
 		nftc_print_rule(octx, r);

@@ -21,6 +21,12 @@ void nftc_print_ruleset(struct output_ctx *octx,
 			const struct list_head *tables);
 void nftc_print_table(struct output_ctx *octx, const struct table *table);
 void nftc_print_chain(struct output_ctx *octx, const struct chain *chain);
+/*
+ * The chain block's opening (name, comment, hook line) without its rules
+ * and closing "\t}\n": for rules printed separately, one per line as
+ * "\t\tRULE\n".
+ */
+void nftc_print_chain_open(struct output_ctx *octx, const struct chain *chain);
 void nftc_print_set(struct output_ctx *octx, const struct set *set);
 void nftc_print_obj(struct output_ctx *octx, const struct obj *obj);
 void nftc_print_flowtable(struct output_ctx *octx,

@@ -163,10 +163,64 @@ void xl_match_inv(struct xl_rule *r, struct expr *lhs, bool inv,
 	xl_match(r, lhs, inv ? OP_NEQ : OP_IMPLICIT, rhs);
 }
 
+/*
+ * The types whose text parse of a number is that number as it is (no
+ * unit, no scale, no name in the way): a number for such a field can
+ * be built already typed.
+ */
+static const struct datatype *const xl_numeric_types[] = {
+	&inet_service_type, &inet_protocol_type, &icmp_type_type,
+	&icmp6_type_type, &mark_type, &tcp_flag_type,
+};
+
+/*
+ * A constant of @lhs's type, as the evaluator would make it of its
+ * decimal text in @lhs's context (dtype, byte order and width of the
+ * field), so it needs no parsing there. NULL for other fields: they
+ * go as text.
+ */
+struct expr *xl_typed(const struct location *loc, const struct expr *lhs,
+		      uint64_t v)
+{
+	unsigned int i;
+
+	if ((lhs->kind != EXPR_PAYLOAD && lhs->kind != EXPR_META) ||
+	    !lhs->len || lhs->len > 32 || v >> lhs->len)
+		return NULL;
+	for (i = 0; i < sizeof(xl_numeric_types) /
+			sizeof(xl_numeric_types[0]); i++) {
+		if (lhs->dtype == xl_numeric_types[i] &&
+		    lhs->dtype->size == lhs->len)
+			return constant_expr_u64(loc, lhs->dtype,
+						 lhs->byteorder, lhs->len, v);
+	}
+	return NULL;
+}
+
+struct expr *xl_value(const struct location *loc, const struct expr *lhs,
+		      uint64_t v)
+{
+	struct expr *e = xl_typed(loc, lhs, v);
+
+	return e ? e : xl_sym(loc, "%" PRIu64, v);
+}
+
 void xl_match_range(struct xl_rule *r, struct expr *lhs, uint64_t lo,
 		    uint64_t hi, bool inv)
 {
-	xl_match_inv(r, lhs, inv, xl_range(&r->loc, lo, hi, "%" PRIu64));
+	struct expr *l = xl_typed(&r->loc, lhs, lo), *h;
+
+	if (!l) {
+		xl_match_inv(r, lhs, inv, xl_range(&r->loc, lo, hi,
+						   "%" PRIu64));
+		return;
+	}
+	if (lo == hi) {
+		xl_match_inv(r, lhs, inv, l);
+		return;
+	}
+	h = xl_typed(&r->loc, lhs, hi);
+	xl_match_inv(r, lhs, inv, range_expr_alloc(&r->loc, l, h));
 }
 
 /* inet_ntop()'s text; IPv4 written directly (inet_ntop uses sprintf) */
@@ -211,20 +265,42 @@ static int mask_plen(const uint8_t *m, unsigned int alen)
 	return bits;
 }
 
+/*
+ * An address of @alen bytes as the evaluator makes it of its text for
+ * an address field @lhs (ip saddr, ...); NULL for other fields.
+ */
+static struct expr *typed_addr(const struct location *loc,
+			       const struct expr *lhs, const uint8_t *a,
+			       unsigned int alen)
+{
+	struct expr *e;
+
+	if (lhs->kind != EXPR_PAYLOAD || lhs->len != alen * 8 ||
+	    lhs->dtype != (alen == 4 ? &ipaddr_type : &ip6addr_type) ||
+	    lhs->byteorder != BYTEORDER_BIG)
+		return NULL;
+	e = constant_expr_alloc(loc, lhs->dtype, BYTEORDER_BIG, alen * 8,
+				NULL);
+	if (e)
+		value_set_bytes(&e->value, alen * 8, a);
+	return e;
+}
+
 void xl_match_addr(struct xl_rule *r, struct expr *lhs, const void *addr,
 		   const void *mask, unsigned int alen, bool inv)
 {
 	const uint8_t *a = addr, *m = mask;
 	char abuf[INET6_ADDRSTRLEN], mbuf[INET6_ADDRSTRLEN];
 	uint8_t net[16] = { 0 };
+	struct expr *val;
 	unsigned int i;
 	int plen;
 
 	for (i = 0; i < alen; i++)
 		net[i] = a[i] & m[i];
 	plen = mask_plen(m, alen);
-	addr_text(abuf, sizeof(abuf), net, alen);
 	if (plen < 0) {
+		addr_text(abuf, sizeof(abuf), net, alen);
 		addr_text(mbuf, sizeof(mbuf), m, alen);
 		xl_match(r, xl_binop(&r->loc, OP_AND, lhs,
 				     xl_sym(&r->loc, "%s", mbuf)),
@@ -235,20 +311,27 @@ void xl_match_addr(struct xl_rule *r, struct expr *lhs, const void *addr,
 		expr_free(lhs);
 		return;
 	}
+	val = typed_addr(&r->loc, lhs, net, alen);
+	if (!val) {
+		addr_text(abuf, sizeof(abuf), net, alen);
+		val = xl_sym(&r->loc, "%s", abuf);
+	}
 	if ((unsigned int)plen == alen * 8)
-		xl_match_inv(r, lhs, inv, xl_sym(&r->loc, "%s", abuf));
+		xl_match_inv(r, lhs, inv, val);
 	else
 		xl_match_inv(r, lhs, inv,
-			     prefix_expr_alloc(&r->loc,
-					       xl_sym(&r->loc, "%s", abuf),
-					       plen));
+			     prefix_expr_alloc(&r->loc, val, plen));
 }
 
 void xl_match_masked(struct xl_rule *r, struct expr *lhs, uint32_t value,
 		     uint32_t mask, bool inv)
 {
+	struct expr *v;
+
 	if (mask == 0xffffffff) {
-		xl_match_inv(r, lhs, inv, xl_sym(&r->loc, "0x%x", value));
+		v = xl_typed(&r->loc, lhs, value);
+		xl_match_inv(r, lhs, inv, v ? v : xl_sym(&r->loc, "0x%x",
+							 value));
 		return;
 	}
 	xl_match(r, xl_binop(&r->loc, OP_AND, lhs,

@@ -206,12 +206,11 @@ bool xl_ext_as_xt(const struct xl_rule *r, const struct xl_ext *ext)
 	return true;
 }
 
-static const struct xl_map *map_find(const struct xl_rule *r,
-				     const struct xl_ext *ext)
+static const struct xl_map *map_search(const struct xl_rule *r,
+				       const char *name, bool target,
+				       unsigned int size)
 {
-	const char *name = xl_ext_name(ext);
-	bool target = ext->target != NULL;
-	unsigned int i, size = xl_ext_size(ext);
+	unsigned int i;
 
 	for (i = 0; i < sizeof(xl_maps) / sizeof(xl_maps[0]); i++) {
 		const struct xl_map *m = &xl_maps[i];
@@ -225,6 +224,48 @@ static const struct xl_map *map_find(const struct xl_rule *r,
 		return m;
 	}
 	return NULL;
+}
+
+/*
+ * The table is searched by name (a strcmp per entry); the answers for
+ * the extensions met last are kept, by the extension's name as
+ * libxtables holds it (the same pointer for every rule), its kind,
+ * size and the family.
+ */
+#define XL_MAP_MEMO	16
+
+static const struct xl_map *map_find(const struct xl_rule *r,
+				     const struct xl_ext *ext)
+{
+	static __thread struct {
+		const char		*name;
+		const struct xl_map	*map;
+		unsigned int		size;
+		uint8_t			family;
+		bool			target;
+	} memo[XL_MAP_MEMO];
+	static __thread unsigned int next;
+	const char *name = xl_ext_name(ext);
+	bool target = ext->target != NULL;
+	unsigned int i, size = xl_ext_size(ext);
+	const struct xl_map *m;
+
+	for (i = 0; i < XL_MAP_MEMO && memo[i].name; i++) {
+		if (memo[i].name == name && memo[i].size == size &&
+		    memo[i].target == target &&
+		    memo[i].family == r->ctx->family)
+			return memo[i].map;
+	}
+	m = map_search(r, name, target, size);
+	if (m) {
+		i = next++ % XL_MAP_MEMO;
+		memo[i].name = name;
+		memo[i].map = m;
+		memo[i].size = size;
+		memo[i].family = r->ctx->family;
+		memo[i].target = target;
+	}
+	return m;
 }
 
 int xl_map_ext(struct xl_rule *r, const struct xl_ext *ext)

@@ -107,12 +107,16 @@ int xl_map_tcp(struct xl_rule *r, const void *data)
 			 xl_sym(LOC, "%s", t->invflags & XT_TCP_INV_OPTION ?
 				"missing" : "exists"));
 	}
-	if (t->flg_mask)
-		xl_match(r, xl_binop(LOC, OP_AND,
-				     xl_payload(LOC, &proto_tcp, "flags"),
+	if (t->flg_mask) {
+		struct expr *f = xl_payload(LOC, &proto_tcp, "flags");
+		struct expr *mask = xl_typed(LOC, f, t->flg_mask);
+		struct expr *cmp = xl_typed(LOC, f, t->flg_cmp);
+
+		xl_match(r, xl_binop(LOC, OP_AND, f, mask ? mask :
 				     xl_sym(LOC, "0x%x", t->flg_mask)),
 			 t->invflags & XT_TCP_INV_FLAGS ? OP_NEQ : OP_EQ,
-			 xl_sym(LOC, "0x%x", t->flg_cmp));
+			 cmp ? cmp : xl_sym(LOC, "0x%x", t->flg_cmp));
+	}
 	return 0;
 }
 
@@ -130,20 +134,20 @@ int xl_map_udp(struct xl_rule *r, const void *data)
 static int map_icmp_any(struct xl_rule *r, const struct proto_desc *d,
 			uint8_t type, const uint8_t *code, bool inv)
 {
-	struct expr *set;
+	struct expr *set, *key;
 
 	if (type == 0xff && !inv)
 		return 0;
 	if (type == 0xff)
 		return xl_error(r, "rule would never match");
 	if (code[0] == 0 && code[1] == 0xff) {
-		xl_match_inv(r, xl_payload(LOC, d, "type"), inv,
-			     xl_sym(LOC, "%u", type));
+		key = xl_payload(LOC, d, "type");
+		xl_match_inv(r, key, inv, xl_value(LOC, key, type));
 		return 0;
 	}
 	if (!inv) {
-		xl_match(r, xl_payload(LOC, d, "type"), OP_IMPLICIT,
-			 xl_sym(LOC, "%u", type));
+		key = xl_payload(LOC, d, "type");
+		xl_match(r, key, OP_IMPLICIT, xl_value(LOC, key, type));
 		xl_match_range(r, xl_payload(LOC, d, "code"), code[0],
 			       code[1], false);
 		return 0;
@@ -153,13 +157,10 @@ static int map_icmp_any(struct xl_rule *r, const struct proto_desc *d,
 	list_expr_add(set, xl_sym(LOC, "%u", type));
 	list_expr_add(set, xl_range(LOC, code[0], code[1], "%" PRIu64));
 	set = xl_set_add(NULL, set);
-	{
-		struct expr *key = list_expr_alloc(LOC, EXPR_CONCAT);
-
-		list_expr_add(key, xl_payload(LOC, d, "type"));
-		list_expr_add(key, xl_payload(LOC, d, "code"));
-		xl_match(r, key, OP_NEQ, set);
-	}
+	key = list_expr_alloc(LOC, EXPR_CONCAT);
+	list_expr_add(key, xl_payload(LOC, d, "type"));
+	list_expr_add(key, xl_payload(LOC, d, "code"));
+	xl_match(r, key, OP_NEQ, set);
 	return 0;
 }
 
@@ -202,7 +203,8 @@ static struct expr *port_elem(struct xl_rule *r,
 		return xl_range(LOC, m->ports[k], m->ports[k + 1],
 				"%" PRIu64);
 	}
-	return xl_sym(LOC, "%u", m->ports[k]);
+	return constant_expr_u64(LOC, &inet_service_type, BYTEORDER_BIG, 16,
+				 m->ports[k]);
 }
 
 int xl_map_multiport(struct xl_rule *r, const void *data)

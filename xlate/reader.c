@@ -30,6 +30,7 @@ struct xl_line {
 	struct location		loc;		/* the whole line */
 	char			*arena;		/* the words of tokenize() */
 	size_t			arena_size;
+	bool			owned;		/* a word was malloc'ed */
 };
 
 static struct location line_loc(const struct xl_line *l, unsigned int col,
@@ -55,8 +56,9 @@ static void free_tokens(struct xl_line *l)
 {
 	unsigned int i;
 
-	for (i = 0; i < l->n; i++)
+	for (i = 0; l->owned && i < l->n; i++)
 		tok_text_free(l, l->tok[i].text);
+	l->owned = false;
 	l->n = 0;
 }
 
@@ -73,29 +75,36 @@ static int line_error(struct xlate_ctx *ctx, const struct location *loc,
 	return erec_error(&ctx->erq, loc, fmt, arg);
 }
 
+/* What ends a word's unquoted run: a blank, or a quote. */
+static const bool word_stop[256] = {
+	[' '] = true, ['\t'] = true, ['"'] = true,
+};
+
 /*
- * Split l->text into words; -1 on an unterminated quote. The words are
- * written one after the other into the line's arena (kept from line to
- * line): a word is at most the characters it was read from, plus its
- * NUL, so twice the line is enough.
+ * Split l->text into words; -1 on an unterminated quote. The line is
+ * copied into its arena (kept from line to line) once, and the words
+ * are cut there in place: an unquoted run is where it was, a quoted
+ * part is written over its quotes (never past what was read), and each
+ * word ends with a NUL over the blank after it.
  */
 static int tokenize(struct xlate_ctx *ctx, struct xl_line *l)
 {
-	size_t i = 0, len = l->len;
+	size_t i = 0, w, len = l->len;
 	const char *text = l->text;	/* a local: buf's stores alias l */
 	unsigned int start;
-	char *buf, *word;
 	bool quoted;
+	char *buf;
 
-	if (l->arena_size < 2 * len + 2) {
+	if (l->arena_size < len + 1) {
 		free(l->arena);
 		l->arena_size = 0;
-		l->arena = malloc(2 * len + 2);
+		l->arena = malloc(len + 1);
 		if (!l->arena)
 			return -1;
-		l->arena_size = 2 * len + 2;
+		l->arena_size = len + 1;
 	}
 	buf = l->arena;
+	memcpy(buf, text, len);
 	l->n = 0;
 	while (i < len) {
 		while (i < len && (text[i] == ' ' || text[i] == '\t'))
@@ -103,30 +112,27 @@ static int tokenize(struct xlate_ctx *ctx, struct xl_line *l)
 		if (i >= len)
 			break;
 		start = i;
-		word = buf;
 		quoted = false;
-		for (; i < len; i++) {
-			char c = text[i];
+		/* the unquoted run: in the arena already */
+		while (i < len && !word_stop[(unsigned char)text[i]])
+			i++;
+		w = i;
+		if (i < len && text[i] == '"') {
+			/* a quote: up to the closing one, which ends the word */
+			quoted = true;
+			for (i++; i < len; i++) {
+				char c = text[i];
 
-			if (quoted) {
 				if (c == '\\' && i + 1 < len) {
-					*buf++ = text[++i];
+					buf[w++] = text[++i];
 				} else if (c == '"') {
 					quoted = false;
 					i++;
 					break;
 				} else {
-					*buf++ = c;
+					buf[w++] = c;
 				}
-				continue;
 			}
-			if (c == ' ' || c == '\t')
-				break;
-			if (c == '"') {
-				quoted = true;
-				continue;
-			}
-			*buf++ = c;
 		}
 		if (quoted) {
 			struct location loc = line_loc(l, start + 1, len);
@@ -141,8 +147,8 @@ static int tokenize(struct xlate_ctx *ctx, struct xl_line *l)
 			free_tokens(l);
 			return line_error(ctx, &loc, "too many words%s", "");
 		}
-		*buf++ = '\0';
-		l->tok[l->n].text = word;
+		buf[w] = '\0';
+		l->tok[l->n].text = buf + start;
 		l->tok[l->n].loc = line_loc(l, start + 1, i);
 		l->n++;
 	}
@@ -176,6 +182,8 @@ struct xl_chain *xl_chain_find(struct xl_table *t, const char *name)
 	size_t n = strlen(name);
 
 	list_for_each_entry(c, &t->chains, list) {
+		if (c->name[0] != name[0])	/* most differ at once */
+			continue;
 		if (!strcmp(c->name, name) ||
 		    (c->renamed && !strncmp(c->name, name, n) &&
 		     !strcmp(c->name + n, "_")))
@@ -346,6 +354,11 @@ static int read_rule(struct xlate_ctx *ctx, struct xl_table *t,
 			xl_stream_rule(ctx, t, c, r.rule, loc, insert);
 		return ret < 0 ? -1 : 0;
 	}
+	if (ctx->flags & XLATE_F_STREAM && !ctx->cmd_mode) {
+		/* evaluated, printed and freed at once */
+		xl_out_rule(ctx, t, c, r.rule, loc, insert, r.inexact);
+		return ret < 0 ? -1 : 0;
+	}
 	ent = calloc(1, sizeof(*ent));
 	if (!ent) {
 		rule_free(r.rule);
@@ -386,6 +399,7 @@ static int read_command(struct xlate_ctx *ctx, struct xl_table *t,
 		snprintf(pk, sizeof(pk), "%" PRIu64, p);
 		snprintf(by, sizeof(by), "%" PRIu64, b);
 		tok_text_free(l, tok[0].text);
+		l->owned = true;
 		tok[0] = tok[1];
 		tok[1] = tok[2];
 		tok[2].text = strdup("-c");
@@ -459,6 +473,7 @@ static int read_line(struct xlate_ctx *ctx, struct xl_table **cur,
 	if (!strcmp(t0, "*") && l->n > 1) {
 		/* "* nat": iptables-restore skips the blank */
 		tok_text_free(l, l->tok[0].text);
+		l->owned = true;
 		l->tok[0].text = malloc(strlen(l->tok[1].text) + 2);
 		sprintf(l->tok[0].text, "*%s", l->tok[1].text);
 		t0 = l->tok[0].text;
@@ -952,6 +967,7 @@ static void chain_free_xl(struct xl_chain *c)
 		rule_free(e->rule);
 		free(e);
 	}
+	xl_chain_text_free(c);
 	free(c->name);
 	free(c);
 }
@@ -967,6 +983,7 @@ void xlate_ctx_free(struct xlate_ctx *ctx)
 
 	if (!ctx)
 		return;
+	xl_out_free(ctx);
 	list_for_each_entry_safe(t, tn, &ctx->tables, list) {
 		list_for_each_entry_safe(c, cn, &t->chains, list)
 			chain_free_xl(c);
@@ -983,6 +1000,7 @@ void xlate_ctx_free(struct xlate_ctx *ctx)
 		free(pc);
 	}
 	xl_ipsets_free(ctx);
+	xl_xt_spares_free();
 	erec_queue_free(&ctx->erq);
 	for (in = ctx->inputs; in; in = next) {
 		next = in->next;

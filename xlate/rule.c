@@ -98,7 +98,12 @@ struct xl_parse {
 	bool			frag, frag_inv;
 	struct location		proto_loc, src_loc, dst_loc, frag_loc;
 	struct xl_ext		*target;
-	struct stmt		*proto_stmt;	/* -p's match */
+	/*
+	 * -p's match, built only when no match takes it (most do: "-p tcp
+	 * -m tcp --dport" is "tcp dport"), after @proto_at
+	 */
+	bool			proto_due;
+	struct list_head	*proto_at;
 	int			verdict;
 	const char		*jump;
 	struct location		jump_loc;
@@ -124,19 +129,44 @@ static int tok_error(struct xl_parse *p, unsigned int i, const char *fmt,
 	return xl_error(p->r, fmt, arg);
 }
 
+/*
+ * The built-in options by the letter that tells them apart: "-X" by X,
+ * "--long" by its first letter (every alias starts as its option);
+ * most words looked up are an extension's options, found in none.
+ * Built at the first lookup (per thread: no lock).
+ */
 static int basic_lookup(const char *t)
 {
-	unsigned int i;
+	static __thread struct {
+		bool		built;
+		uint8_t		by_short[128];	/* index + 1 */
+		uint16_t	by_long[128];	/* indexes, as bits */
+	} idx;
+	unsigned int i, c;
 
-	if (t[0] != '-')
+	if (!idx.built) {
+		for (i = 0; i < __XL_OPT_MAX; i++) {
+			const struct xl_basic_opt *o = &xl_basic_opts[i];
+
+			if (!idx.by_short[(uint8_t)o->shortopt & 127])
+				idx.by_short[(uint8_t)o->shortopt & 127] =
+					i + 1;
+			idx.by_long[(uint8_t)o->longopt[0] & 127] |= 1u << i;
+		}
+		idx.built = true;
+	}
+	if (t[0] != '-' || !t[1])
 		return -1;
-	for (i = 0; i < __XL_OPT_MAX; i++) {
+	c = (unsigned char)t[1];
+	if (c != '-')
+		return t[2] == '\0' && c < 128 && idx.by_short[c] ?
+		       idx.by_short[c] - 1 : -1;
+	c = (unsigned char)t[2];
+	for (i = 0; c < 128 && i < __XL_OPT_MAX; i++) {
 		const struct xl_basic_opt *o = &xl_basic_opts[i];
 
-		if (t[1] == o->shortopt && t[2] == '\0')
-			return i;
-		if (t[1] != '-' || t[2] != o->longopt[0])
-			continue;	/* every alias starts as its option */
+		if (!(idx.by_long[c] & (1u << i)))
+			continue;
 		if (!strcmp(t + 2, o->longopt) ||
 		    (o->alias && !strcmp(t + 2, o->alias)))
 			return i;
@@ -179,8 +209,10 @@ static int parse_one_addr(struct xl_parse *p, const char *text,
 		return -1;
 	if (plen != ~0UL) {
 		memset(mask, 0, alen);
-		for (i = 0; i < plen; i++)
-			mask[i / 8] |= 0x80 >> (i % 8);
+		for (i = 0; i < plen / 8; i++)
+			mask[i] = 0xff;
+		if (plen % 8)
+			mask[i] = 0xff << (8 - plen % 8);
 	}
 	return 0;
 }
@@ -811,7 +843,6 @@ static void build_addr(struct xl_parse *p, const struct xl_addr *a,
 static void build_basic(struct xl_parse *p)
 {
 	struct xl_rule *r = p->r;
-	const struct location *loc;
 
 	build_iface(p, &p->in, NFT_META_IIFNAME);
 	build_iface(p, &p->out, NFT_META_OIFNAME);
@@ -823,16 +854,8 @@ static void build_basic(struct xl_parse *p)
 			 p->frag_inv ? OP_EQ : OP_NEQ, xl_sym(&r->loc, "0"));
 	}
 	if (r->proto) {
-		loc = &p->proto_loc;
-		r->loc = *loc;
-		if (r->ctx->family == NFPROTO_IPV6)
-			xl_match_inv(r, xl_meta(loc, NFT_META_L4PROTO),
-				     r->proto_inv, xl_sym(loc, "%u", r->proto));
-		else
-			xl_match_inv(r, xl_payload(loc, &proto_ip, "protocol"),
-				     r->proto_inv, xl_sym(loc, "%u", r->proto));
-		p->proto_stmt = list_last_entry(&r->rule->stmts, struct stmt,
-						list);
+		p->proto_due = true;
+		p->proto_at = r->rule->stmts.prev;
 	}
 	build_addr(p, &p->src, &p->src_loc, "saddr");
 	build_addr(p, &p->dst, &p->dst_loc, "daddr");
@@ -862,22 +885,38 @@ static int xl_strcmp0(const char *a, const char *b)
  * it matched nothing, the protocol is tested as "meta l4proto", which is
  * what iptables-nft writes for it.
  */
+/*
+ * -p's match, in its place (after the interfaces and the fragment
+ * test): "ip protocol P", or "meta l4proto P" (@l4proto, and always on
+ * IPv6).
+ */
+static void proto_build(struct xl_parse *p, bool l4proto)
+{
+	const struct location *loc = &p->proto_loc;
+	struct xl_rule *r = p->r;
+	struct location saved = r->loc;
+	struct expr *lhs;
+	struct stmt *s;
+
+	p->proto_due = false;
+	r->loc = *loc;
+	lhs = l4proto || r->ctx->family == NFPROTO_IPV6 ?
+	      xl_meta(loc, NFT_META_L4PROTO) :
+	      xl_payload(loc, &proto_ip, "protocol");
+	xl_match_inv(r, lhs, r->proto_inv, xl_value(loc, lhs, r->proto));
+	s = list_last_entry(&r->rule->stmts, struct stmt, list);
+	list_del(&s->list);
+	list_add(&s->list, p->proto_at);
+	r->loc = saved;
+}
+
+/* A match took -p: implied by what it built, or tested as l4proto. */
 static void proto_fold(struct xl_parse *p, bool implied)
 {
-	struct xl_rule *r = p->r;
-	struct stmt *s = p->proto_stmt;
-
-	p->proto_stmt = NULL;
-	if (implied) {
-		list_del(&s->list);
-		r->rule->num_stmts--;
-		stmt_free(s);
-		return;
-	}
-	if (r->ctx->family == NFPROTO_IPV6)
-		return;
-	expr_free(s->expr->pair.left);
-	s->expr->pair.left = xl_meta(&s->location, NFT_META_L4PROTO);
+	if (implied)
+		p->proto_due = false;
+	else
+		proto_build(p, true);
 }
 
 static int build_rule(struct xl_parse *p)
@@ -900,7 +939,7 @@ static int build_rule(struct xl_parse *p)
 		 * an xt match implies no protocol, nor does an absence
 		 * test: it stays, as l4proto
 		 */
-		if (p->proto_stmt && !r->proto_inv &&
+		if (p->proto_due && !r->proto_inv &&
 		    !xl_strcmp0(proto_match_name(r->proto, r->ctx->family),
 				e->name))
 			proto_fold(p, r->rule->num_stmts > n &&
@@ -908,8 +947,8 @@ static int build_rule(struct xl_parse *p)
 				      !r->proto_needed);
 	}
 	/* iptables-nft tests -p as "meta l4proto" when no match took it */
-	if (p->proto_stmt && (r->ctx->flags & XLATE_F_XT))
-		proto_fold(p, false);
+	if (p->proto_due)
+		proto_build(p, r->ctx->flags & XLATE_F_XT);
 	if (!(r->ctx->flags & XLATE_F_NO_COUNTER)) {
 		s = stmt_alloc(&r->rule->location, STMT_COUNTER);
 		if (p->has_counters && (r->ctx->flags & XLATE_F_COUNTERS)) {
@@ -953,15 +992,17 @@ static int parse_rule(struct xl_rule *r, struct xl_token *tok,
 	struct xl_parse p = {
 		.r = r, .tok = tok, .n = n, .verdict = NFT_CONTINUE,
 	};
+	char *argv[64];		/* most rules: no allocation */
 	unsigned int i;
 	int ret = -1;
 
-	p.argv = calloc(n + 1, sizeof(char *));
+	p.argv = n < 64 ? argv : calloc(n + 1, sizeof(char *));
 	p.xr = xl_xt_rule_alloc();
 	if (!p.argv || !p.xr)
 		goto out;
 	for (i = 0; i < n; i++)
 		p.argv[i] = tok[i].text;
+	p.argv[n] = NULL;
 	if (parse_tokens(&p) < 0 || final_checks(&p) < 0)
 		goto out;
 	if (p.skip) {
@@ -973,7 +1014,8 @@ out:
 	free(p.src.list);
 	free(p.dst.list);
 	xl_xt_rule_free(p.xr);
-	free(p.argv);
+	if (p.argv != argv)
+		free(p.argv);
 	return ret;
 }
 

@@ -39,6 +39,11 @@ struct xlate_ctx;
  *              ... device NAME") are looked up in the running network
  *              namespace, as nft does when it loads the rule; without
  *              it only "lo" is known (deterministic, for tests)
+ * @XLATE_F_STREAM: xlate_read_save() evaluates, prints (into per-chain
+ *              text) and frees each rule as it is read, so memory holds
+ *              the output text, not the whole file's IR; xlate_print()
+ *              then writes the ruleset out. The output is the same;
+ *              xlate_sources() sees only chains then (no rules).
  */
 enum xlate_flags {
 	XLATE_F_COMMANDS	= (1 << 0),
@@ -46,6 +51,7 @@ enum xlate_flags {
 	XLATE_F_NO_COUNTER	= (1 << 2),
 	XLATE_F_XT		= (1 << 3),
 	XLATE_F_SYSTEM_IFACES	= (1 << 4),
+	XLATE_F_STREAM		= (1 << 5),
 };
 
 /**

@@ -56,6 +56,8 @@ struct xl_chain {
 	bool			warned;
 	bool			streamed;	/* declaration handed over */
 	bool			external;	/* the kernel's (--noflush) */
+	bool			declared;	/* evaluated (output.c) */
+	struct xl_chain_text	*text;		/* printed rules (output.c) */
 };
 
 struct xl_table {
@@ -65,6 +67,7 @@ struct xl_table {
 	struct location			loc;
 	bool				streamed;	/* ops->table called */
 	bool				stream_skip;	/* ... said skip it */
+	bool				declared;	/* evaluated (output.c) */
 };
 
 /**
@@ -76,6 +79,7 @@ struct xl_set_decl {
 	struct set		*set;
 	const char		*table;
 	bool			streamed;
+	bool			declared;	/* evaluated (output.c) */
 };
 
 /**
@@ -132,6 +136,8 @@ struct xlate_ctx {
 	int			stream_err;
 	/* reader.c: the input of xlate_read_save_mapped(), not owned */
 	const char		*mapped;
+	/* output.c: XLATE_F_STREAM's evaluator and printed text */
+	struct xl_out		*out;
 };
 
 /**
@@ -216,6 +222,8 @@ int xl_xt_init(uint8_t family, char *err, size_t len);
 struct xl_xt_rule;
 struct xl_xt_rule *xl_xt_rule_alloc(void);
 void xl_xt_rule_free(struct xl_xt_rule *xr);
+/* What xl_xt_rule_free() keeps for the next rule (xlate_ctx_free()). */
+void xl_xt_spares_free(void);
 /* Load match @name into @xr; NULL + *err on failure. */
 struct xl_ext *xl_xt_match(struct xl_xt_rule *xr, const char *name,
 			   char *err, size_t len);
@@ -245,6 +253,9 @@ int xl_xt_parse_lib(struct xl_ext *ext, unsigned int id, char **argv,
  */
 int xl_xtports_parse(struct xl_ext *ext, unsigned int id, const char *arg,
 		     bool invert);
+/* xticmp.c: --icmp-type N the same way (1 taken, 0 for libxtables). */
+int xl_xticmp_parse(struct xl_ext *ext, unsigned int id, const char *arg,
+		    bool invert);
 /* The rule's ipt_entry/ip6t_entry as extensions see it (thread-local). */
 void *xl_xt_entry(uint8_t family, uint16_t proto, bool inv);
 /* Final checks (mandatory options, combinations). */
@@ -275,6 +286,16 @@ struct expr *xl_ct(const struct location *loc, enum nft_ct_keys key,
 		   int dir);
 struct expr *xl_range(const struct location *loc, uint64_t lo, uint64_t hi,
 		      const char *fmt);
+/*
+ * @v for field @lhs: the constant the evaluator would make of its text
+ * when the field's type takes numbers as they are (ports, protocols,
+ * ICMP types, marks), its text otherwise.
+ */
+struct expr *xl_value(const struct location *loc, const struct expr *lhs,
+		      uint64_t v);
+/* The same constant, or NULL where xl_value() falls back to text. */
+struct expr *xl_typed(const struct location *loc, const struct expr *lhs,
+		      uint64_t v);
 struct expr *xl_binop(const struct location *loc, enum ops op,
 		      struct expr *l, struct expr *r);
 void xl_add_stmt(struct xl_rule *r, struct stmt *stmt);
@@ -338,6 +359,17 @@ int xl_scan_rule(struct xl_rule *r, struct xl_token *tok, unsigned int n);
 
 /* output.c */
 int xl_output(struct xlate_ctx *ctx, FILE *f);
+/*
+ * XLATE_F_STREAM: evaluate @rule (taken over; NULL when it was not
+ * translated) of @c and print it into @c's text at once, then free it.
+ */
+void xl_out_rule(struct xlate_ctx *ctx, struct xl_table *t, struct xl_chain *c,
+		 struct rule *rule, const struct location *loc, bool insert,
+		 bool inexact);
+/* What the streaming output holds of @c (chain_free_xl()). */
+void xl_chain_text_free(struct xl_chain *c);
+/* xlate_ctx_free(): the streaming output's state. */
+void xl_out_free(struct xlate_ctx *ctx);
 
 /*
  * reader.c: @name in @t as a chain the kernel holds (chain_known), or

@@ -155,10 +155,41 @@ int xl_xt_init(uint8_t family, char *err, size_t len)
 	return 0;
 }
 
+/*
+ * A rule's extension list and its entries are kept for the next rule
+ * (per thread) instead of being freed and allocated again for each.
+ */
+static __thread struct xl_xt_rule *xl_spare_rule;
+static __thread struct list_head xl_spare_ext_list;
+
+static struct list_head *spare_exts(void)
+{
+	if (!xl_spare_ext_list.next)
+		init_list_head(&xl_spare_ext_list);
+	return &xl_spare_ext_list;
+}
+
+void xl_xt_spares_free(void)
+{
+	struct list_head *head = spare_exts();
+	struct xl_ext *e, *n;
+
+	list_for_each_entry_safe(e, n, head, list) {
+		list_del(&e->list);
+		free(e);
+	}
+	free(xl_spare_rule);
+	xl_spare_rule = NULL;
+}
+
 struct xl_xt_rule *xl_xt_rule_alloc(void)
 {
-	struct xl_xt_rule *xr = calloc(1, sizeof(*xr));
+	struct xl_xt_rule *xr = xl_spare_rule;
 
+	if (xr)
+		xl_spare_rule = NULL;
+	else
+		xr = calloc(1, sizeof(*xr));
 	if (xr)
 		init_list_head(&xr->exts);
 	return xr;
@@ -173,7 +204,7 @@ void xl_xt_rule_free(struct xl_xt_rule *xr)
 	list_for_each_entry_safe(e, n, &xr->exts, list) {
 		list_del(&e->list);
 		free(e->setref);
-		free(e);
+		list_add(&e->list, spare_exts());
 	}
 	xtables_rule_matches_free(&xr->matches);
 	if (xr->target) {
@@ -182,12 +213,73 @@ void xl_xt_rule_free(struct xl_xt_rule *xr)
 		free(xr->target->udata);
 		xr->target->udata = NULL;
 	}
-	free(xr);
+	if (xl_spare_rule) {
+		free(xr);
+		return;
+	}
+	memset(xr, 0, sizeof(*xr));
+	xl_spare_rule = xr;
 }
 
 struct list_head *xl_xt_exts(struct xl_xt_rule *xr)
 {
 	return &xr->exts;
+}
+
+/*
+ * The matches found so far, by the name asked for. xtables_find_match()
+ * walks libxtables' lists (its pending registrations, then every match
+ * loaded) for each -m of each rule; for a match not yet in the rule it
+ * then only appends it to the rule's list, which is all we do here for
+ * a name seen before. A match already in the rule (libxtables then
+ * clones it) still goes through libxtables.
+ */
+#define XL_MATCH_CACHE	32
+
+static struct {
+	char			name[XT_EXTENSION_MAXNAMELEN];
+	struct xtables_match	*match;
+} xl_match_cache[XL_MATCH_CACHE];
+
+static struct xtables_match *cached_match(struct xl_xt_rule *xr,
+					  const char *name)
+{
+	struct xtables_rule_match **i, *entry;
+	unsigned int k;
+
+	for (k = 0; k < XL_MATCH_CACHE && xl_match_cache[k].match; k++) {
+		if (xl_match_cache[k].name[0] != name[0] ||
+		    strcmp(xl_match_cache[k].name, name))
+			continue;
+		if (xl_match_cache[k].match->m)
+			return NULL;	/* in the rule already: a clone */
+		entry = xtables_malloc(sizeof(*entry));
+		entry->match = xl_match_cache[k].match;
+		entry->completed = false;
+		entry->next = NULL;
+		for (i = &xr->matches; *i; i = &(*i)->next)
+			;
+		*i = entry;
+		return entry->match;
+	}
+	return NULL;
+}
+
+static void cache_match(const char *name, struct xtables_match *m)
+{
+	unsigned int k;
+
+	if (m->next == m || strlen(name) >= XT_EXTENSION_MAXNAMELEN)
+		return;		/* a clone, or a name libxtables refuses */
+	for (k = 0; k < XL_MATCH_CACHE; k++) {
+		if (!xl_match_cache[k].match) {
+			strcpy(xl_match_cache[k].name, name);
+			xl_match_cache[k].match = m;
+			return;
+		}
+		if (!strcmp(xl_match_cache[k].name, name))
+			return;
+	}
 }
 
 static void do_find_match(struct xl_call *c)
@@ -196,7 +288,12 @@ static void do_find_match(struct xl_call *c)
 	struct xtables_match *m;
 	size_t size;
 
-	m = xtables_find_match(c->name, XTF_TRY_LOAD, &xr->matches);
+	m = cached_match(xr, c->name);
+	if (!m) {
+		m = xtables_find_match(c->name, XTF_TRY_LOAD, &xr->matches);
+		if (m)
+			cache_match(c->name, m);
+	}
 	c->result = m;
 	if (!m)
 		return;
@@ -216,8 +313,15 @@ static void do_find_match(struct xl_call *c)
 
 static struct xl_ext *ext_new(struct xl_xt_rule *xr, const char *name)
 {
-	struct xl_ext *e = calloc(1, sizeof(*e));
+	struct xl_ext *e;
 
+	if (!list_empty(spare_exts())) {
+		e = list_first_entry(spare_exts(), struct xl_ext, list);
+		list_del(&e->list);
+		memset(e, 0, sizeof(*e));
+	} else {
+		e = calloc(1, sizeof(*e));
+	}
 	if (!e)
 		return NULL;
 	list_add_tail(&e->list, &xr->exts);
@@ -380,7 +484,8 @@ int xl_xt_parse(struct xl_ext *ext, unsigned int id, char **argv,
 		int *optind_p, char *arg, bool invert, void *fw, char *err,
 		size_t len)
 {
-	if (xl_xtports_parse(ext, id, arg, invert))
+	if (xl_xtports_parse(ext, id, arg, invert) ||
+	    xl_xticmp_parse(ext, id, arg, invert))
 		return 0;
 	return xl_xt_parse_lib(ext, id, argv, optind_p, arg, invert, fw, err,
 			       len);

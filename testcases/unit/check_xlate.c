@@ -577,11 +577,26 @@ struct port_run {
 	int			fast[3];
 };
 
+typedef int (*fast_fn)(struct xl_ext *ext, unsigned int id, const char *arg,
+		       bool invert);
+
+/* the fast path for @match, and the protocol its rule names */
+static fast_fn fast_for(const char *match, uint16_t *proto)
+{
+	if (!strcmp(match, "icmp")) {
+		*proto = IPPROTO_ICMP;
+		return xl_xticmp_parse;
+	}
+	*proto = !strcmp(match, "tcp") ? IPPROTO_TCP : IPPROTO_UDP;
+	return xl_xtports_parse;
+}
+
 static void port_apply(struct port_run *r, const char *match,
 		       const struct port_step *steps, unsigned int n,
 		       uint8_t family, bool lib_only)
 {
-	uint16_t proto = !strcmp(match, "tcp") ? IPPROTO_TCP : IPPROTO_UDP;
+	uint16_t proto;
+	fast_fn fast = fast_for(match, &proto);
 	char err[256];
 	unsigned int i;
 
@@ -599,8 +614,7 @@ static void port_apply(struct port_run *r, const char *match,
 		ck_assert_int_eq(xl_xt_find_option(r->e, steps[i].opt, false,
 						   &id, &has_arg), 1);
 		r->fast[i] = !lib_only &&
-			     xl_xtports_parse(r->e, id, steps[i].arg,
-					      steps[i].inv);
+			     fast(r->e, id, steps[i].arg, steps[i].inv);
 		if (!r->fast[i])
 			r->rc[i] = xl_xt_parse_lib(r->e, id, argv, &optind,
 						   (char *)steps[i].arg,
@@ -667,6 +681,56 @@ static void port_cases(uint8_t family)
 			port_compare(matches[m], port_seqs[i], 3, family);
 	}
 }
+
+/* xticmp.c against libxtables, as the ports above */
+static const struct port_step icmp_single[] = {
+	{ "icmp-type", "0", false, FAST },
+	{ "icmp-type", "8", false, FAST },
+	{ "icmp-type", "8", true, FAST },
+	{ "icmp-type", "11", false, FAST },
+	{ "icmp-type", "255", false, FAST },
+	{ "icmp-type", "255", true, FAST },
+	{ "icmp-type", "99", false, FAST },
+	{ "icmp-type", "256", false, LIB },
+	{ "icmp-type", "1000", false, LIB },
+	{ "icmp-type", "08", false, LIB },
+	{ "icmp-type", "00", false, LIB },
+	{ "icmp-type", "0x8", false, LIB },
+	{ "icmp-type", "3/4", false, LIB },
+	{ "icmp-type", "3/", false, LIB },
+	{ "icmp-type", "8/0", true, LIB },
+	{ "icmp-type", "echo-request", false, LIB },
+	{ "icmp-type", "echo-reply", true, LIB },
+	{ "icmp-type", "any", false, LIB },
+	{ "icmp-type", "e", false, LIB },
+	{ "icmp-type", "", false, LIB },
+	{ "icmp-type", " 8", false, LIB },
+	{ "icmp-type", "8 ", false, LIB },
+	{ "icmp-type", "+8", false, LIB },
+	{ "icmp-type", "-1", false, LIB },
+	{ "icmp-type", "nosuchtype", false, LIB },
+};
+
+static const struct port_step icmp_seqs[][3] = {
+	{ { "icmp-type", "8", false, FAST }, { "icmp-type", "0", false, LIB } },
+	{ { "icmp-type", "echo-request", false, LIB },
+	  { "icmp-type", "0", false, LIB } },
+};
+
+START_TEST(test_xticmp)
+{
+	unsigned int i;
+
+	CHECK_XL("iptables -A INPUT -p icmp --icmp-type 8",
+		 "add rule ip filter INPUT icmp type echo-request counter");
+	CHECK_XL("iptables -A INPUT -p icmp -m icmp ! --icmp-type 200",
+		 "add rule ip filter INPUT icmp type != 200 counter");
+	for (i = 0; i < sizeof(icmp_single) / sizeof(icmp_single[0]); i++)
+		port_compare("icmp", &icmp_single[i], 1, NFPROTO_IPV4);
+	for (i = 0; i < sizeof(icmp_seqs) / sizeof(icmp_seqs[0]); i++)
+		port_compare("icmp", icmp_seqs[i], 3, NFPROTO_IPV4);
+}
+END_TEST
 
 START_TEST(test_xtports)
 {
@@ -875,6 +939,88 @@ START_TEST(test_recent_window)
 }
 END_TEST
 
+/*
+ * XLATE_F_STREAM (ipt2nft): rules evaluated, printed and freed as they
+ * are read give the bytes, the status and the diagnostics (in their
+ * order) of the whole-file evaluation: rules of several chains mixed,
+ * -I, a table read twice, sets declared by rules (recent, meters,
+ * connlimit), anonymous sets, a rule the evaluator rejects after
+ * others, a rule that does not parse.
+ */
+static const char stream_file[] =
+	"*filter\n:INPUT ACCEPT [3:4]\n:FORWARD DROP [0:0]\n"
+	":OUTPUT ACCEPT [0:0]\n:u1 - [0:0]\n"
+	"-A u1 -p tcp -m multiport --dports 1,2,3 -j ACCEPT\n"
+	"-A INPUT -m recent --name r --rcheck --seconds 30 --hitcount 2 "
+	"-j DROP\n"
+	"-A INPUT -p tcp -m hashlimit --hashlimit-upto 3 "
+	"--hashlimit-mode dstip --hashlimit-name h2 -j DROP\n"
+	"-A INPUT -p tcp -m tcp --dport 443 -m hashlimit --hashlimit-upto 3 "
+	"--hashlimit-mode srcip,dstip --hashlimit-name h2 -j DROP\n"
+	"-I INPUT -p udp -m multiport --dports 7,8 -j ACCEPT\n"
+	"[5:6] -A FORWARD -s 10.0.0.0/8 -j u1\n"
+	"-A INPUT -p tcp -m hashlimit --hashlimit-above 10/sec "
+	"--hashlimit-name h1 --hashlimit-mode srcip -j DROP\n"
+	"-A OUTPUT -p tcp --dport 99999 -j ACCEPT\n"
+	"-I INPUT -j u1\n"
+	"-A INPUT -m recent --name r --rcheck --seconds 90 --hitcount 4 "
+	"-j DROP\n"
+	"-A OUTPUT -p tcp -m connlimit --connlimit-above 5 -j REJECT\n"
+	"COMMIT\n"
+	"*nat\n:PREROUTING ACCEPT [0:0]\n:POSTROUTING ACCEPT [0:0]\n"
+	"-A POSTROUTING -o eth0 -j MASQUERADE\n"
+	"COMMIT\n"
+	"*filter\n:u2 - [0:0]\n-A u2 -j ACCEPT\n-I FORWARD -j u2\n"
+	"-A FORWARD -m recent --name r --set\nCOMMIT\n";
+
+/* the printed text, then the diagnostics as ipt2nft prints them */
+static char *stream_run(unsigned int flags, int *ret)
+{
+	struct xlate_ctx *ctx = xlate_ctx_alloc(NFPROTO_IPV4, flags);
+	const struct error_record *e;
+	char *buf = NULL;
+	size_t len;
+	FILE *f;
+
+	xlate_read_save(ctx, "f", strdup(stream_file));
+	f = open_memstream(&buf, &len);
+	*ret = xlate_print(ctx, f);
+	list_for_each_entry(e, &xlate_errors(ctx)->records, list)
+		xlate_format_erec(f, e);
+	fprintf(f, "stats %u %u %u %u\n", xlate_stats(ctx)->rules,
+		xlate_stats(ctx)->translated, xlate_stats(ctx)->inexact,
+		xlate_stats(ctx)->failed);
+	fclose(f);
+	xlate_ctx_free(ctx);
+	return buf;
+}
+
+START_TEST(test_stream_same)
+{
+	static const unsigned int flags[] = {
+		0, XLATE_F_COMMANDS, XLATE_F_COUNTERS,
+		XLATE_F_COMMANDS | XLATE_F_COUNTERS, XLATE_F_NO_COUNTER,
+	};
+	unsigned int i;
+	int ret, sret;
+
+	for (i = 0; i < sizeof(flags) / sizeof(flags[0]); i++) {
+		char *whole = stream_run(flags[i], &ret);
+		char *streamed = stream_run(flags[i] | XLATE_F_STREAM, &sret);
+
+		/* the whole-file run saw what this test is about */
+		ck_assert_ptr_nonnull(strstr(whole, "datatype mismatch"));
+		ck_assert_ptr_nonnull(strstr(whole, "99999"));
+		ck_assert_ptr_nonnull(strstr(whole, "stats 15 11 2 2\n"));
+		ck_assert_str_eq(streamed, whole);
+		ck_assert_int_eq(sret, ret);
+		ck_assert_int_eq(ret, 1);
+		free(whole);
+		free(streamed);
+	}
+}
+END_TEST
+
 static Suite *xlate_suite(void)
 {
 	Suite *s = suite_create("xlate");
@@ -902,7 +1048,9 @@ static Suite *xlate_suite(void)
 	tcase_add_test(tc, test_ipset);
 	tcase_add_test(tc, test_u32);
 	tcase_add_test(tc, test_xtports);
+	tcase_add_test(tc, test_xticmp);
 	tcase_add_test(tc, test_recent_window);
+	tcase_add_test(tc, test_stream_same);
 	suite_add_tcase(s, tc);
 	return s;
 }
