@@ -15,6 +15,7 @@
 #include "keys.h"
 #include "pipeline.h"
 #include "elem_pack.h"
+#include "elem_scan.h"
 #include "rule.h"
 
 void parser_state_init(struct parser_state *state, struct nftc_ctx *nft,
@@ -25,6 +26,8 @@ void parser_state_init(struct parser_state *state, struct nftc_ctx *nft,
 	state->erq = &nft->erq;
 	state->cmds = cmds;
 	init_list_head(&state->symbols);
+	state->scan_off = getenv(ELEM_SCAN_ENV) &&
+			  !strcmp(getenv(ELEM_SCAN_ENV), "0");
 }
 
 void parser_state_fini(struct parser_state *state)
@@ -48,20 +51,26 @@ void parser_state_fini(struct parser_state *state)
 	elem_pack_free(state->pack);
 	state->pack = NULL;
 	state->pack_armed = false;
+	state->scan_set = NULL;
 }
 
 /**
- * parser_elements_begin - "elements =" of a set declaration was read
+ * parser_elements_begin - "elements =" of set declaration @set (or the
+ * elements of an element command: NULL) was read
  *
- * The element list that follows may pack its elements. A pack left
- * from a list that a syntax error abandoned is dropped (its list, and
- * the compilation, are gone).
+ * The element list that follows may pack its elements; a declaration's
+ * may be read by the scanner itself, at its '{' (elem_scan.h). A pack
+ * left from a list that a syntax error abandoned is dropped (its list,
+ * and the compilation, are gone).
  */
-void parser_elements_begin(struct parser_state *state)
+void parser_elements_begin(struct parser_state *state,
+			   const struct set *set)
 {
 	elem_pack_free(state->pack);
 	state->pack = NULL;
 	state->pack_armed = true;
+	state->scan_set = !state->scan_off &&
+			  elem_scan_kind_of(set) != ELEM_SCAN_NONE ? set : NULL;
 }
 
 /* Put what @list packed back in it as IR: it takes no more. */
@@ -148,11 +157,17 @@ void parser_elements_end(struct parser_state *state, struct elem_pack **dst,
 {
 	struct expr *owner = list ? packing_list(list) : NULL;
 
+	state->scan_set = NULL;
 	if (dst) {
 		elem_pack_free(*dst);
 		*dst = NULL;
 	}
-	if (owner == list && state->pack && dst) {
+	if (elem_pack_region(state->pack) && dst && list &&
+	    list->kind == EXPR_SET && !list->size) {
+		/* the scanner read the list: the parser saw "{ }" */
+		*dst = state->pack;
+		state->pack = NULL;
+	} else if (owner == list && state->pack && dst) {
 		list->set_flags &= ~SET_F_ELEM_PACKING;
 		*dst = state->pack;
 		state->pack = NULL;
