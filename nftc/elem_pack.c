@@ -74,6 +74,8 @@ struct pack_word {
  * @locs: the ranges' locations (for overlap errors) until normalised
  * @order: once normalised, the @nranges ranges kept, sorted
  * @scanned: keys read by elem_scan.c at @region, not typed yet
+ * @from_scan: so read (typed or not): ranges have no @locs, an error
+ *             finds its element's location in the text again
  */
 struct elem_pack {
 	const struct input_desc	*indesc;
@@ -100,6 +102,7 @@ struct elem_pack {
 	uint32_t		*order;
 	unsigned int		nranges;
 	bool			scanned;
+	bool			from_scan;
 	struct elem_scan_region	region;
 };
 
@@ -506,7 +509,8 @@ bool elem_pack_range_ok(const struct elem_pack *p, const struct expr *first,
 	if (key->dtype != first->dtype || key->byteorder != first->byteorder ||
 	    key->len != first->len || (p->nkeys && !key_like(p, key)))
 		return false;
-	return loc->indesc == p->indesc && loc->first_line == loc->last_line &&
+	return !p->from_scan && loc->indesc == p->indesc &&
+	       loc->first_line == loc->last_line &&
 	       loc->first_column <= PACK_COL_MASK &&
 	       loc->last_column <= PACK_COL_MASK;
 }
@@ -596,8 +600,16 @@ static void range_msort(const struct elem_pack *p, uint32_t *v,
 
 static struct location range_loc(const struct elem_pack *p, uint32_t k)
 {
-	const struct pack_word *w = &p->locs[k];
-	struct location loc = {
+	const struct pack_word *w = p->locs ? &p->locs[k] : NULL;
+	struct location loc;
+
+	if (!w) {
+		/* read from the text: element k of the list, read again */
+		loc = p->loc;
+		elem_scan_locate(&p->region, k, &loc);
+		return loc;
+	}
+	loc = (struct location){
 		.indesc		= p->indesc,
 		.line_offset	= w->line_offset,
 		.first_line	= w->first_line,
@@ -705,6 +717,7 @@ struct elem_pack *elem_pack_scanned(const struct elem_scan_region *r,
 		return NULL;
 	p->indesc = r->indesc;
 	p->scanned = true;
+	p->from_scan = true;
 	p->region = *r;
 	p->key_bytes = key_bytes;
 	return p;
@@ -719,7 +732,6 @@ const struct elem_scan_region *elem_pack_region(const struct elem_pack *p)
 static int keys_grow(struct elem_pack *p, bool ranges)
 {
 	unsigned int cap = p->keys_cap ? p->keys_cap * 2 : 4096;
-	struct pack_word *w;
 	uint8_t *k;
 
 	k = realloc(p->keys, (size_t)cap * p->key_bytes);
@@ -731,10 +743,6 @@ static int keys_grow(struct elem_pack *p, bool ranges)
 		if (!k)
 			return -1;
 		p->highs = k;
-		w = realloc(p->locs, cap * sizeof(*w));
-		if (!w)
-			return -1;
-		p->locs = w;
 	}
 	p->keys_cap = cap;
 	return 0;
@@ -744,24 +752,15 @@ int elem_pack_put(struct elem_pack *p, const uint8_t *low,
 		  const uint8_t *high, const struct location *loc)
 {
 	bool ranges = p->region.ranges;
-	struct pack_word *w;
 
 	if (p->nkeys == p->keys_cap && keys_grow(p, ranges) < 0)
 		return -1;
 	if (!p->nkeys)
 		p->loc = *loc;
 	memcpy(p->keys + (size_t)p->nkeys * p->key_bytes, low, p->key_bytes);
-	if (ranges) {
-		if (loc->last_column > PACK_COL_MASK)
-			return -1;
+	if (ranges)
 		memcpy(p->highs + (size_t)p->nkeys * p->key_bytes, high,
 		       p->key_bytes);
-		w = &p->locs[p->nkeys];
-		w->line_offset = loc->line_offset;
-		w->first_line = loc->first_line;
-		w->first_column = loc->first_column;
-		w->last_column = loc->last_column;
-	}
 	p->nkeys++;
 	return 0;
 }

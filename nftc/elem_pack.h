@@ -85,7 +85,8 @@ void elem_pack_range(const struct elem_pack *pack, unsigned int k,
 /*
  * Scanned packs (elem_scan.c): a whole element list read from the text
  * at @r, @key_bytes a key. put: the next element's key (@low), with
- * @high and @loc kept as a range in an interval set (r->ranges).
+ * @high as a range in an interval set (r->ranges); @loc of the first
+ * is kept (the others' are found in the text again for errors).
  * region: where a pack not typed yet was read (NULL: not scanned, or
  * typed). scan_adopt: type the keys as @key, the first element made
  * again as IR and evaluated, if it gives the same key; false if not

@@ -21,8 +21,9 @@
  * a variable, a timeout, a comment on an element, a concatenation, a
  * bad or out of range number, a line continuation, the end of the
  * text...) it gives up the whole list and the parser reads it as ever,
- * with its errors. Otherwise the keys (the [low, high] pairs and their
- * locations for an interval set) go into a scanned pack (elem_pack.h),
+ * with its errors. Otherwise the keys ([low, high] pairs for an
+ * interval set; an overlap error reads the list again to find where the
+ * element was) go into a scanned pack (elem_pack.h),
  * the scanner resumes at the '}' and the parser sees "{ }".
  *
  * Evaluation (eval_set_pack.c) checks that the set is still what the
@@ -467,4 +468,32 @@ int elem_scan_unpack(const struct elem_scan_region *r, struct expr *list,
 	if (max && scan_run(r, ir_emit, &k, NULL) < 0)
 		return -1;
 	return (int)k.n;
+}
+
+/**
+ * struct locate_sink - looking for one element's location
+ * @k: how many elements before it are left
+ * @loc: where it goes
+ */
+struct locate_sink {
+	unsigned int	k;
+	struct location	*loc;
+};
+
+static int locate_emit(void *arg, const struct scan_elem *e)
+{
+	struct locate_sink *k = arg;
+
+	if (k->k--)
+		return 0;
+	*k->loc = e->loc;
+	return 1;
+}
+
+void elem_scan_locate(const struct elem_scan_region *r, unsigned int k,
+		      struct location *loc)
+{
+	struct locate_sink sink = { .k = k, .loc = loc };
+
+	scan_run(r, locate_emit, &sink, NULL);
 }

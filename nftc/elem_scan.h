@@ -64,4 +64,8 @@ struct elem_pack *elem_scan_list(const struct elem_scan_region *r,
 int elem_scan_unpack(const struct elem_scan_region *r, struct expr *list,
 		     unsigned int max);
 
+/* Location of element @k (from 0) of the list at @r, into @loc. */
+void elem_scan_locate(const struct elem_scan_region *r, unsigned int k,
+		      struct location *loc);
+
 #endif
