@@ -22,6 +22,8 @@ enum input_kind {
  * @name: path or "<cmdline>"
  * @data: the whole text (NUL terminated), owned
  * @size: length of @data without the NUL
+ * @map_len: @data is a file's mapping this long (input_map.h), not
+ *           allocated; 0 otherwise
  * @next: chain of all inputs of a parse (owned by struct parser_state)
  * @parent: for an included file, the input holding the include statement
  *          (NULL otherwise); @parent_line, @parent_first_column and
@@ -33,6 +35,7 @@ struct input_desc {
 	char			*name;
 	char			*data;
 	size_t			size;
+	size_t			map_len;
 	struct input_desc	*next;
 	const struct input_desc	*parent;
 	unsigned int		parent_line;

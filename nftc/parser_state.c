@@ -16,6 +16,7 @@
 #include "pipeline.h"
 #include "elem_pack.h"
 #include "elem_scan.h"
+#include "input_map.h"
 #include "rule.h"
 
 void parser_state_init(struct parser_state *state, struct nftc_ctx *nft,
@@ -264,6 +265,29 @@ struct input_desc *parser_input_add(struct parser_state *state,
 	return in;
 }
 
+/* parser_input_add() for a mapped file (input_map.h): NULs are there. */
+struct input_desc *parser_input_add_map(struct parser_state *state,
+					const char *name, char *data,
+					size_t size, size_t map_len)
+{
+	struct input_desc *in = calloc(1, sizeof(*in));
+
+	if (in)
+		in->name = strdup(name);
+	if (!in || !in->name) {
+		free(in);
+		input_unmap(data, map_len);
+		return NULL;
+	}
+	in->kind = INPUT_FILE;
+	in->data = data;
+	in->size = size;
+	in->map_len = map_len;
+	in->next = state->nft->inputs;
+	state->nft->inputs = in;
+	return in;
+}
+
 char *parser_read_file(const char *path, size_t *size)
 {
 	size_t cap = 4096, len = 0, n;
@@ -343,10 +367,13 @@ int nftc_parse_file_pipe(struct nftc_ctx *ctx, const char *path,
 {
 	struct parser_state state;
 	struct input_desc *in;
+	size_t map_len = 0;
 	int ret;
 
 	parser_state_init(&state, ctx, cmds);
 	state.pipe = p;
+	if (!data)
+		data = input_map_file(path, &size, &map_len);
 	if (!data)
 		data = parser_read_file(path, &size);
 	if (!data) {
@@ -354,7 +381,10 @@ int nftc_parse_file_pipe(struct nftc_ctx *ctx, const char *path,
 			   path, strerror(errno));
 		return -1;
 	}
-	in = parser_input_add(&state, INPUT_FILE, path, data, size);
+	if (map_len)
+		in = parser_input_add_map(&state, path, data, size, map_len);
+	else
+		in = parser_input_add(&state, INPUT_FILE, path, data, size);
 	if (!in)
 		return -1;
 	ret = parse_run(ctx, in, &state);

@@ -139,6 +139,9 @@ int symbol_unbind(struct parser_state *state, const char *name);
 struct input_desc *parser_input_add(struct parser_state *state,
 				    enum input_kind kind, const char *name,
 				    char *data, size_t size);
+struct input_desc *parser_input_add_map(struct parser_state *state,
+					const char *name, char *data,
+					size_t size, size_t map_len);
 /* Read a whole file; NULL with errno on failure. */
 char *parser_read_file(const char *path, size_t *size);
 

@@ -168,6 +168,16 @@ with open(w + "/long.nft", "w") as f:
             "elements = { %s } } }\n" %
             ", ".join("%d.%d.%d.0/24" % (1 + (i >> 16), (i >> 8) & 255,
                                          i & 255) for i in range(70000)))
+# files of more than 256 KiB are mapped and the pages of an element list
+# given back once read (nftc/input_map.c): diagnostics read them again
+big = ["%d.%d.%d.0/24" % (1 + (i >> 16), (i >> 8) & 255, i & 255)
+       for i in range(40000)]
+decl("big-over", "ip", "ipv4_addr",
+     join(big[:39000] + ["1.0.5.7"] + big[39000:], 2), flags="interval")
+decl("big-late", "ip", "ipv4_addr", join([v4(i) for i in range(40000)], 3),
+     after="\t\ttype ipv6_addr\n")
+decl("big-bad", "ip", "ipv4_addr",
+     join([v4(i) for i in range(40000)] + ["10.0.0.300"], 4))
 PY
 
 count=0
