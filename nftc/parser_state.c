@@ -18,6 +18,7 @@
 #include "elem_scan.h"
 #include "input_map.h"
 #include "rule.h"
+#include "evaluate.h"
 
 void parser_state_init(struct parser_state *state, struct nftc_ctx *nft,
 		       struct list_head *cmds)
@@ -72,6 +73,26 @@ void parser_elements_begin(struct parser_state *state,
 	state->pack_armed = true;
 	state->scan_set = !state->scan_off &&
 			  elem_scan_kind_of(set) != ELEM_SCAN_NONE ? set : NULL;
+}
+
+/**
+ * parser_elements_cmd_set - the set an element command names, if known
+ *
+ * Declared earlier in the file (and evaluated: a streaming parse) or
+ * read from the kernel; not an interval set, whose elements an element
+ * command checks as IR. NULL otherwise: the parser reads the elements.
+ */
+const struct set *parser_elements_cmd_set(struct parser_state *state,
+					  const struct handle *h)
+{
+	struct table *t;
+	struct set *set;
+
+	if (!h || !h->table.name || !h->set.name)
+		return NULL;
+	t = table_cache_find(state->nft, h->family, h->table.name);
+	set = set_cache_find(t, h->set.name);
+	return set && !(set->flags & SET_F_INTERVAL) ? set : NULL;
 }
 
 /* Put what @list packed back in it as IR: it takes no more. */

@@ -113,6 +113,8 @@ struct pipeline;
 struct set;
 void parser_elements_begin(struct parser_state *state,
 			   const struct set *set);
+const struct set *parser_elements_cmd_set(struct parser_state *state,
+					  const struct handle *h);
 void parser_set_elems_add(struct parser_state *state, struct expr *list,
 			  struct expr *elem);
 struct elem_pack;

@@ -168,6 +168,32 @@ with open(w + "/long.nft", "w") as f:
             "elements = { %s } } }\n" %
             ", ".join("%d.%d.%d.0/24" % (1 + (i >> 16), (i >> 8) & 255,
                                          i & 255) for i in range(70000)))
+# element commands on a set declared before them (not interval sets)
+def cmds(name, family, typ, elems, flags="", verb="add"):
+    with open("%s/%s.nft" % (w, name), "w") as f:
+        f.write("table %s t {\n\tset s {\n\t\ttype %s\n%s\t}\n}\n"
+                % (family, typ, "\t\tflags %s\n" % flags if flags else ""))
+        for e in elems:
+            f.write("%s element %s t s { %s }\n" % (verb, family, e))
+
+ips = [v4(i * 7) for i in range(3000)]
+cmds("cmd-v4", "ip", "ipv4_addr", [join(ips[:2000], 1), join(ips[1500:], 2)])
+cmds("cmd-v4-create", "ip", "ipv4_addr", [join(ips, 3)], verb="create")
+cmds("cmd-v4-iv", "ip", "ipv4_addr", [join(ips, 4)], flags="interval")
+cmds("cmd-v4-timeout", "ip", "ipv4_addr", [join(ips, 4)], flags="timeout")
+cmds("cmd-v6", "ip6", "ipv6_addr", [join([v6(i) for i in range(3000)], 5)])
+cmds("cmd-port", "inet", "inet_service",
+     [join([str(i + 1) for i in range(3000)], 6), "22, 80, 443"])
+cmds("cmd-bad", "ip", "ipv4_addr", [join(ips[:1500] + ["1.2.3.256"] +
+                                         ips[1500:], 7)])
+cmds("cmd-bad-port", "inet", "inet_service",
+     [join([str(i + 1) for i in range(2000)] + ["http", "65536"], 8)])
+with open(w + "/cmd-del.nft", "w") as f:
+    f.write("table ip t {\n\tset s {\n\t\ttype ipv4_addr\n"
+            "\t\telements = { %s }\n\t}\n}\n" % join(ips, 1))
+    f.write("delete element ip t s { %s }\n" % join(ips[::2], 2))
+    f.write("add element ip t nosuch { %s }\n" % join(ips[:5], 2))
+
 # files of more than 256 KiB are mapped and the pages of an element list
 # given back once read (nftc/input_map.c): diagnostics read them again
 big = ["%d.%d.%d.0/24" % (1 + (i >> 16), (i >> 8) & 255, i & 255)
