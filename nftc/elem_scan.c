@@ -101,18 +101,44 @@ static const char *dec_parse(const char *s, unsigned int digits,
 	return s + i;
 }
 
+/*
+ * One number of a dotted quad: 1-3 digits without a leading zero, at
+ * most 255 (the text ends with a NUL: nothing past it is read).
+ */
+static const char *octet_parse(const char *s, uint8_t *out)
+{
+	unsigned int d0 = (unsigned char)s[0] - '0', d1, d2, v;
+
+	if (d0 > 9)
+		return NULL;
+	d1 = (unsigned char)s[1] - '0';
+	if (d1 > 9) {
+		*out = (uint8_t)d0;
+		return s + 1;
+	}
+	if (!d0)
+		return NULL;
+	d2 = (unsigned char)s[2] - '0';
+	if (d2 > 9) {
+		*out = (uint8_t)(d0 * 10 + d1);
+		return s + 2;
+	}
+	v = d0 * 100 + d1 * 10 + d2;
+	if ((unsigned int)((unsigned char)s[3] - '0') <= 9 || v > 255)
+		return NULL;
+	*out = (uint8_t)v;
+	return s + 3;
+}
+
 /* Dotted quad, as the scanner's ip4addr and inet_pton() take it. */
 static const char *ipv4_parse(const char *s, uint8_t *out)
 {
-	unsigned int i, v;
+	unsigned int i;
 
-	for (i = 0; i < 4; i++) {
+	for (i = 0; i < 4 && s; i++) {
 		if (i && *s++ != '.')
 			return NULL;
-		s = dec_parse(s, 3, 255, &v);
-		if (!s)
-			return NULL;
-		out[i] = (uint8_t)v;
+		s = octet_parse(s, &out[i]);
 	}
 	return s;
 }
