@@ -6,7 +6,8 @@
  * token, bison's reductions, two expression nodes and a string, then
  * their evaluation (inet_pton) and freeing, for four bytes of key each.
  * When the set's key is known to be an IPv4 or IPv6 address or an
- * inet_service (a "type" line before the elements), the scanner hands
+ * inet_service (a "type" line before the elements, or for an element
+ * command a plain set declared or listed before it), the scanner hands
  * the text after the '{' to elem_scan_list() first. It reads it as
  * that list and nothing else:
  *   - elements: an address (dotted quad, IPv6 groups with at most one

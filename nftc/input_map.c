@@ -13,7 +13,8 @@
  * again (a diagnostic, the set's first element made again as IR) reads
  * the file again, with the same text as long as the file is not changed
  * while nft runs (stock reads it once; a file rewritten under nft -f
- * may then be quoted with its new text).
+ * may then be quoted with its new text, and one truncated under it
+ * ends nft with SIGBUS when text past the new end is read).
  *
  * The scanner needs two NULs after the text: an anonymous zeroed area
  * one page longer than the file is reserved and the file mapped over

@@ -57,11 +57,14 @@ void parser_state_fini(struct parser_state *state)
 }
 
 /**
- * parser_elements_begin - "elements =" of set declaration @set (or the
- * elements of an element command: NULL) was read
+ * parser_elements_begin - an element list follows: "elements =" of a set
+ * declaration or the elements of an element command
+ * @set: the set it is for when its key is known by now (the declaration,
+ *       or parser_elements_cmd_set()); NULL otherwise
  *
- * The element list that follows may pack its elements; a declaration's
- * may be read by the scanner itself, at its '{' (elem_scan.h). A pack
+ * The element list that follows may pack its elements; the list of a
+ * known @set may be read by the scanner itself, at its '{'
+ * (elem_scan.h). A pack
  * left from a list that a syntax error abandoned is dropped (its list,
  * and the compilation, are gone).
  */

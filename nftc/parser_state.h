@@ -72,9 +72,9 @@ struct selector_memo {
  *             chain id (NFTA_CHAIN_ID), numbered as stock does
  * @scope_depth: table, chain and anonymous chain blocks open around the
  *               parser (at most PARSER_SCOPE_MAX, as stock)
- * @scan_set: the set declaration whose element list the scanner reads
- *            itself at its '{' (elem_scan.h), if it can; @scan_off: not
- *            at all (ELEM_SCAN_ENV)
+ * @scan_set: the set whose element list (declaration or element
+ *            command) the scanner reads itself at its '{' (elem_scan.h),
+ *            if it can; @scan_off: not at all (ELEM_SCAN_ENV)
  */
 struct parser_state {
 	struct nftc_ctx		*nft;
@@ -106,8 +106,9 @@ struct pipeline;
 /*
  * parser_state.c: the element list of a set declaration ("elements =
  * { ... }") or of "add/delete element", between begin and end, packs
- * its plain elements past ELEM_PACK_MIN (elem_pack.h); a declaration's
- * (@set) may be read whole by the scanner (elem_scan.h);
+ * its plain elements past ELEM_PACK_MIN (elem_pack.h); the list of a
+ * set whose key is known (@set) may be read whole by the scanner
+ * (elem_scan.h);
  * set_elems_add() appends @elem to @list.
  */
 struct set;
