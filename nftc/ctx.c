@@ -28,7 +28,7 @@ static void nftc_inputs_free(struct input_desc *in)
 		next = in->next;
 		free(in->name);
 		if (in->map_len)
-			input_unmap(in->data, in->map_len);
+			input_unmap(in);
 		else
 			free(in->data);
 		free(in);

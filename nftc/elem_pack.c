@@ -753,6 +753,12 @@ struct elem_pack *elem_pack_scanned(const struct elem_scan_region *r,
 	return p;
 }
 
+void elem_pack_scan_region_set(struct elem_pack *p,
+			       const struct elem_scan_region *r)
+{
+	p->region = *r;
+}
+
 const struct elem_scan_region *elem_pack_region(const struct elem_pack *p)
 {
 	return p && p->scanned ? &p->region : NULL;

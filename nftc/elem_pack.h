@@ -98,6 +98,9 @@ struct elem_pack *elem_pack_scanned(const struct elem_scan_region *r,
 int elem_pack_put(struct elem_pack *pack, const uint8_t *low,
 		  const uint8_t *high, const struct location *loc);
 const struct elem_scan_region *elem_pack_region(const struct elem_pack *pack);
+/* Once read: the region with its end (elem_scan.c). */
+void elem_pack_scan_region_set(struct elem_pack *pack,
+			       const struct elem_scan_region *r);
 bool elem_pack_scan_adopt(struct elem_pack *pack, const struct expr *key);
 
 #endif

@@ -39,6 +39,7 @@
 #include "elem_scan.h"
 #include "elem_pack.h"
 #include "datatype.h"
+#include "input_map.h"
 #include "rule.h"
 
 /**
@@ -405,30 +406,46 @@ static int scan_run(const struct elem_scan_region *r, scan_emit_fn emit,
 	return 1;
 }
 
-/* Into a scanned pack: keys, or ranges with their locations. */
+/**
+ * struct pack_sink - into a scanned pack
+ * @p: the pack
+ * @first_end: the byte after the first element (0: none yet)
+ */
+struct pack_sink {
+	struct elem_pack	*p;
+	uint32_t		first_end;
+};
+
 static int pack_emit(void *arg, const struct scan_elem *e)
 {
-	struct elem_pack *p = arg;
+	struct pack_sink *k = arg;
 
-	return elem_pack_put(p, e->low, e->high, &e->loc);
+	if (!k->first_end)
+		k->first_end = e->end + 1;
+	return elem_pack_put(k->p, e->low, e->high, &e->loc);
 }
 
 struct elem_pack *elem_scan_list(const struct elem_scan_region *r,
 				 struct elem_scan_region *end)
 {
-	struct elem_pack *p;
+	struct pack_sink k = { 0 };
+	struct elem_scan_region done;
 
 	if (r->kind == ELEM_SCAN_NONE || !r->indesc || !r->indesc->data ||
 	    r->offset >= r->indesc->size)
 		return NULL;
-	p = elem_pack_scanned(r, scan_types[r->kind].bytes);
-	if (!p)
+	k.p = elem_pack_scanned(r, scan_types[r->kind].bytes);
+	if (!k.p)
 		return NULL;
-	if (scan_run(r, pack_emit, p, end) <= 0) {
-		elem_pack_free(p);
+	if (scan_run(r, pack_emit, &k, end) <= 0) {
+		elem_pack_free(k.p);
 		return NULL;
 	}
-	return p;
+	done = *r;
+	done.end = end->offset;
+	done.first_end = k.first_end;
+	elem_pack_scan_region_set(k.p, &done);
+	return k.p;
 }
 
 /**
@@ -492,6 +509,9 @@ int elem_scan_unpack(const struct elem_scan_region *r, struct expr *list,
 		.max	= max,
 	};
 
+	/* the text may have been given back (input_map.h) */
+	input_restore(r->indesc, r->offset,
+		      max == 1 && r->first_end ? r->first_end + 1 : r->end + 1);
 	if (max && scan_run(r, ir_emit, &k, NULL) < 0)
 		return -1;
 	return (int)k.n;
@@ -522,5 +542,6 @@ void elem_scan_locate(const struct elem_scan_region *r, unsigned int k,
 {
 	struct locate_sink sink = { .k = k, .loc = loc };
 
+	input_restore(r->indesc, r->offset, r->end + 1);
 	scan_run(r, locate_emit, &sink, NULL);
 }

@@ -30,6 +30,7 @@ enum elem_scan_kind {
  * @line: @line_offset: the line @offset is on, where that line starts
  * @kind: what the elements were read as
  * @ranges: prefixes and ranges allowed (interval set)
+ * @end: once read: the '}', @first_end: the byte after the first element
  */
 struct elem_scan_region {
 	const struct input_desc	*indesc;
@@ -38,6 +39,8 @@ struct elem_scan_region {
 	uint32_t		line_offset;
 	enum elem_scan_kind	kind;
 	bool			ranges;
+	uint32_t		end;
+	uint32_t		first_end;
 };
 
 struct set;

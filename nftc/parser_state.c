@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/mman.h>
 #include <netinet/in.h>
 #include <linux/netfilter.h>
 #include "parser_state.h"
@@ -300,7 +301,7 @@ struct input_desc *parser_input_add_map(struct parser_state *state,
 		in->name = strdup(name);
 	if (!in || !in->name) {
 		free(in);
-		input_unmap(data, map_len);
+		munmap(data, map_len);
 		return NULL;
 	}
 	in->kind = INPUT_FILE;
