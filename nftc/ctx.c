@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <errno.h>
+#include "input_map.h"
 #include "nftc.h"
 
 struct nftc_ctx *nftc_ctx_alloc(void)
@@ -26,7 +27,10 @@ static void nftc_inputs_free(struct input_desc *in)
 	for (; in; in = next) {
 		next = in->next;
 		free(in->name);
-		free(in->data);
+		if (in->map_len)
+			input_unmap(in);
+		else
+			free(in->data);
 		free(in);
 	}
 }

@@ -29,6 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "elem_pack.h"
+#include "elem_scan.h"
 #include "datatype.h"
 #include "erec.h"
 #include "interval.h"
@@ -72,6 +73,9 @@ struct pack_word {
  * @highs: ranges (interval sets): the high ends, @keys the low ones
  * @locs: the ranges' locations (for overlap errors) until normalised
  * @order: once normalised, the @nranges ranges kept, sorted
+ * @scanned: keys read by elem_scan.c at @region, not typed yet
+ * @from_scan: so read (typed or not): ranges have no @locs, an error
+ *             finds its element's location in the text again
  */
 struct elem_pack {
 	const struct input_desc	*indesc;
@@ -97,6 +101,9 @@ struct elem_pack {
 	struct pack_word	*locs;
 	uint32_t		*order;
 	unsigned int		nranges;
+	bool			scanned;
+	bool			from_scan;
+	struct elem_scan_region	region;
 };
 
 static bool loc_same(const struct location *a, const struct location *b)
@@ -452,6 +459,12 @@ int elem_pack_unpack_keys(struct elem_pack *p, struct expr *list)
 
 int elem_pack_unpack(struct elem_pack *p, struct expr *list)
 {
+	if (p->scanned) {
+		/* made again from the text, as the parser makes them */
+		p->scanned = false;
+		p->nkeys = 0;
+		return elem_scan_unpack(&p->region, list, ~0u) < 0 ? -1 : 0;
+	}
 	if (elem_pack_unpack_keys(p, list) < 0)
 		return -1;
 	while (p->next < p->nwords)
@@ -496,7 +509,8 @@ bool elem_pack_range_ok(const struct elem_pack *p, const struct expr *first,
 	if (key->dtype != first->dtype || key->byteorder != first->byteorder ||
 	    key->len != first->len || (p->nkeys && !key_like(p, key)))
 		return false;
-	return loc->indesc == p->indesc && loc->first_line == loc->last_line &&
+	return !p->from_scan && loc->indesc == p->indesc &&
+	       loc->first_line == loc->last_line &&
 	       loc->first_column <= PACK_COL_MASK &&
 	       loc->last_column <= PACK_COL_MASK;
 }
@@ -586,8 +600,16 @@ static void range_msort(const struct elem_pack *p, uint32_t *v,
 
 static struct location range_loc(const struct elem_pack *p, uint32_t k)
 {
-	const struct pack_word *w = &p->locs[k];
-	struct location loc = {
+	const struct pack_word *w = p->locs ? &p->locs[k] : NULL;
+	struct location loc;
+
+	if (!w) {
+		/* read from the text: element k of the list, read again */
+		loc = p->loc;
+		elem_scan_locate(&p->region, k, &loc);
+		return loc;
+	}
+	loc = (struct location){
 		.indesc		= p->indesc,
 		.line_offset	= w->line_offset,
 		.first_line	= w->first_line,
@@ -607,6 +629,35 @@ static bool adjacent(const struct elem_pack *p, const uint8_t *high,
 
 	value_set_bytes(&next, p->len, high);
 	return !value_inc(&next) && !memcmp(next.data, low, p->key_bytes);
+}
+
+/*
+ * The ranges kept, sorted, in place of all of them: @order and what the
+ * merge dropped are gone before the batch is written (400 KB each at
+ * 100k IPv4 ranges). Without memory for the copy, @order stays.
+ */
+static void ranges_compact(struct elem_pack *p)
+{
+	size_t bytes = p->key_bytes, n = p->nranges ? p->nranges : 1;
+	uint8_t *keys = malloc(n * bytes), *highs = malloc(n * bytes);
+	unsigned int k;
+
+	if (!keys || !highs) {
+		free(keys);
+		free(highs);
+		return;
+	}
+	for (k = 0; k < p->nranges; k++) {
+		memcpy(keys + k * bytes, low_of(p, p->order[k]), bytes);
+		memcpy(highs + k * bytes, high_of(p, p->order[k]), bytes);
+	}
+	free(p->keys);
+	free(p->highs);
+	p->keys = keys;
+	p->highs = highs;
+	p->nkeys = p->keys_cap = p->nranges;
+	free(p->order);
+	p->order = NULL;
 }
 
 int elem_pack_normalize(struct elem_pack *p, struct erec_queue *erq,
@@ -664,6 +715,7 @@ int elem_pack_normalize(struct elem_pack *p, struct erec_queue *erq,
 	free(p->order);
 	p->order = v;
 	p->nranges = kept;
+	ranges_compact(p);
 	return 0;
 }
 
@@ -679,4 +731,99 @@ void elem_pack_range(const struct elem_pack *p, unsigned int k,
 
 	value_set_bytes(low, p->len, low_of(p, i));
 	value_set_bytes(high, p->len, high_of(p, i));
+}
+
+/*
+ * Scanned packs (elem_scan.c): the keys of a whole element list read
+ * from its text, in order, as [low, high] ranges with their locations
+ * for an interval set; typed once evaluation has checked the first.
+ */
+struct elem_pack *elem_pack_scanned(const struct elem_scan_region *r,
+				    unsigned int key_bytes)
+{
+	struct elem_pack *p = calloc(1, sizeof(*p));
+
+	if (!p)
+		return NULL;
+	p->indesc = r->indesc;
+	p->scanned = true;
+	p->from_scan = true;
+	p->region = *r;
+	p->key_bytes = key_bytes;
+	return p;
+}
+
+void elem_pack_scan_region_set(struct elem_pack *p,
+			       const struct elem_scan_region *r)
+{
+	p->region = *r;
+}
+
+const struct elem_scan_region *elem_pack_region(const struct elem_pack *p)
+{
+	return p && p->scanned ? &p->region : NULL;
+}
+
+/* Room for one more key (and range), doubling. */
+static int keys_grow(struct elem_pack *p, bool ranges)
+{
+	unsigned int cap = p->keys_cap ? p->keys_cap * 2 : 4096;
+	uint8_t *k;
+
+	k = realloc(p->keys, (size_t)cap * p->key_bytes);
+	if (!k)
+		return -1;
+	p->keys = k;
+	if (ranges) {
+		k = realloc(p->highs, (size_t)cap * p->key_bytes);
+		if (!k)
+			return -1;
+		p->highs = k;
+	}
+	p->keys_cap = cap;
+	return 0;
+}
+
+int elem_pack_put(struct elem_pack *p, const uint8_t *low,
+		  const uint8_t *high, const struct location *loc)
+{
+	bool ranges = p->region.ranges;
+
+	if (p->nkeys == p->keys_cap && keys_grow(p, ranges) < 0)
+		return -1;
+	if (!p->nkeys)
+		p->loc = *loc;
+	memcpy(p->keys + (size_t)p->nkeys * p->key_bytes, low, p->key_bytes);
+	if (ranges)
+		memcpy(p->highs + (size_t)p->nkeys * p->key_bytes, high,
+		       p->key_bytes);
+	p->nkeys++;
+	return 0;
+}
+
+bool elem_pack_scan_adopt(struct elem_pack *p, const struct expr *key)
+{
+	unsigned int bytes = BITS_TO_BYTES(key->len);
+	struct value low, high;
+
+	if (!p->scanned || !p->nkeys || !key->len || bytes != p->key_bytes)
+		return false;
+	if (p->region.ranges) {
+		if (interval_key_range(key, &low, &high) < 0 ||
+		    low.len != key->len || high.len != key->len ||
+		    memcmp(low.data, p->keys, bytes) ||
+		    memcmp(high.data, p->highs, bytes))
+			return false;
+		p->kflags = 0;
+	} else {
+		if (key->kind != EXPR_VALUE || key->value.len != key->len ||
+		    memcmp(key->value.data, p->keys, bytes))
+			return false;
+		p->kflags = key->flags;
+	}
+	p->dtype = key->dtype;
+	p->byteorder = key->byteorder;
+	p->len = key->len;
+	p->scanned = false;
+	return true;
 }

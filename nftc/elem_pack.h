@@ -82,4 +82,25 @@ bool elem_pack_has_ranges(const struct elem_pack *pack);
 void elem_pack_range(const struct elem_pack *pack, unsigned int k,
 		     struct value *low, struct value *high);
 
+/*
+ * Scanned packs (elem_scan.c): a whole element list read from the text
+ * at @r, @key_bytes a key. put: the next element's key (@low), with
+ * @high as a range in an interval set (r->ranges); @loc of the first
+ * is kept (the others' are found in the text again for errors).
+ * region: where a pack not typed yet was read (NULL: not scanned, or
+ * typed). scan_adopt: type the keys as @key, the first element made
+ * again as IR and evaluated, if it gives the same key; false if not
+ * (the caller unpacks them, elem_pack_unpack() reads the text again).
+ */
+struct elem_scan_region;
+struct elem_pack *elem_pack_scanned(const struct elem_scan_region *r,
+				    unsigned int key_bytes);
+int elem_pack_put(struct elem_pack *pack, const uint8_t *low,
+		  const uint8_t *high, const struct location *loc);
+const struct elem_scan_region *elem_pack_region(const struct elem_pack *pack);
+/* Once read: the region with its end (elem_scan.c). */
+void elem_pack_scan_region_set(struct elem_pack *pack,
+			       const struct elem_scan_region *r);
+bool elem_pack_scan_adopt(struct elem_pack *pack, const struct expr *key);
+
 #endif

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <stdio.h>
 #include "erec.h"
+#include "input_map.h"
 
 const struct location internal_location = {
 	.indesc = NULL,
@@ -148,6 +149,8 @@ void erec_format(FILE *f, const struct error_record *erec)
 
 	if (loc->line_offset > in->size)
 		return;
+	/* the line may run through text given back (input_map.h) */
+	input_restore(in, loc->line_offset, in->size);
 	line = in->data + loc->line_offset;
 	end = in->data + in->size;
 	len = line_length(line, end);

@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include "evaluate.h"
 #include "elem_pack.h"
+#include "elem_scan.h"
 #include "rule.h"
 
 /* Elements evaluated a chunk at a time from a pack. */
@@ -187,6 +188,46 @@ static int pack_type(struct eval_ctx *ctx, struct set *set,
 	return store ? 1 : 0;
 }
 
+/*
+ * A scanned pack *@pack (elem_scan.c) of @set's declaration or of an
+ * element command: if @set is still what its keys were read for, its
+ * first element, made again as IR, is evaluated as usual and must give
+ * the first key; the keys take its type. 1 if so, 0 when they are in
+ * @list as IR instead (the pack freed), -1 on errors (queued).
+ */
+static int scan_adopt(struct eval_ctx *ctx, struct set *set,
+		      struct elem_pack **pack, struct expr *list, bool ranges)
+{
+	const struct elem_scan_region *r = elem_pack_region(*pack);
+	struct expr *one, *first;
+	int ret = 0;
+	bool ok;
+
+	if (elem_scan_kind_of(set) == r->kind && r->ranges == ranges) {
+		one = list_expr_alloc(&set->location, EXPR_SET);
+		if (!one || elem_scan_unpack(r, one, 1) != 1) {
+			expr_free(one);
+			return -1;
+		}
+		ret = ranges ? set_elements_type(ctx, set, one) :
+			       set_elements_evaluate(ctx, set, one);
+		first = list_empty(&one->expressions) ? NULL :
+			list_first_entry(&one->expressions, struct expr, list);
+		ok = ret == 0 && one->size == 1 && first && plain_elem(first) &&
+		     elem_pack_scan_adopt(*pack, first->elem.key);
+		expr_free(one);
+		if (ret < 0)
+			return -1;
+		if (ok)
+			return 1;
+	}
+	if (elem_pack_unpack(*pack, list) < 0)
+		ret = -1;
+	elem_pack_free(*pack);
+	*pack = NULL;
+	return ret;
+}
+
 /**
  * set_pack_evaluate - the elements of a declaration with packed ones
  *
@@ -204,6 +245,16 @@ int set_pack_evaluate(struct eval_ctx *ctx, struct set *set)
 		if (set_pack_unpack(set) < 0)
 			return -1;
 		return set_elements_evaluate(ctx, set, set->init);
+	}
+	if (elem_pack_region(set->pack)) {
+		if (!set->init)
+			set->init = list_expr_alloc(&set->location, EXPR_SET);
+		if (!set->init)
+			return -1;
+		ret = scan_adopt(ctx, set, &set->pack, set->init, ranges);
+		if (ret <= 0)
+			return ret < 0 ? -1 :
+			       set_elements_evaluate(ctx, set, set->init);
 	}
 	ret = pack_type(ctx, set, set->pack, &set->init, ranges);
 	if (ret < 0)
@@ -245,6 +296,12 @@ int elems_pack_evaluate(struct eval_ctx *ctx, struct set *set,
 		elem_pack_free(*pack);
 		*pack = NULL;
 		return set_elements_evaluate(ctx, set, elems);
+	}
+	if (elem_pack_region(*pack)) {
+		ret = scan_adopt(ctx, set, pack, elems, false);
+		if (ret <= 0)
+			return ret < 0 ? -1 : set_elements_evaluate(ctx, set,
+								    elems);
 	}
 	ret = pack_type(ctx, set, *pack, &elems, false);
 	if (ret <= 0 || !elem_pack_count(*pack)) {

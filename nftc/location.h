@@ -22,17 +22,23 @@ enum input_kind {
  * @name: path or "<cmdline>"
  * @data: the whole text (NUL terminated), owned
  * @size: length of @data without the NUL
+ * @map_len: @data is a mapping this long (input_map.h), not allocated;
+ *           0 otherwise
+ * @released: text given back since (input_map.h), or NULL
  * @next: chain of all inputs of a parse (owned by struct parser_state)
  * @parent: for an included file, the input holding the include statement
  *          (NULL otherwise); @parent_line, @parent_first_column and
  *          @parent_last_column locate that statement, for "In file
  *          included from FILE:LINE:COL-COL:" lines
  */
+struct input_released;
 struct input_desc {
 	enum input_kind		kind;
 	char			*name;
 	char			*data;
 	size_t			size;
+	size_t			map_len;
+	struct input_released	*released;
 	struct input_desc	*next;
 	const struct input_desc	*parent;
 	unsigned int		parent_line;

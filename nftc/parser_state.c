@@ -9,13 +9,17 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/mman.h>
 #include <netinet/in.h>
 #include <linux/netfilter.h>
 #include "parser_state.h"
 #include "keys.h"
 #include "pipeline.h"
 #include "elem_pack.h"
+#include "elem_scan.h"
+#include "input_map.h"
 #include "rule.h"
+#include "evaluate.h"
 
 void parser_state_init(struct parser_state *state, struct nftc_ctx *nft,
 		       struct list_head *cmds)
@@ -25,6 +29,8 @@ void parser_state_init(struct parser_state *state, struct nftc_ctx *nft,
 	state->erq = &nft->erq;
 	state->cmds = cmds;
 	init_list_head(&state->symbols);
+	state->scan_off = getenv(ELEM_SCAN_ENV) &&
+			  !strcmp(getenv(ELEM_SCAN_ENV), "0");
 }
 
 void parser_state_fini(struct parser_state *state)
@@ -48,20 +54,49 @@ void parser_state_fini(struct parser_state *state)
 	elem_pack_free(state->pack);
 	state->pack = NULL;
 	state->pack_armed = false;
+	state->scan_set = NULL;
 }
 
 /**
- * parser_elements_begin - "elements =" of a set declaration was read
+ * parser_elements_begin - an element list follows: "elements =" of a set
+ * declaration or the elements of an element command
+ * @set: the set it is for when its key is known by now (the declaration,
+ *       or parser_elements_cmd_set()); NULL otherwise
  *
- * The element list that follows may pack its elements. A pack left
- * from a list that a syntax error abandoned is dropped (its list, and
- * the compilation, are gone).
+ * The element list that follows may pack its elements; the list of a
+ * known @set may be read by the scanner itself, at its '{'
+ * (elem_scan.h). A pack
+ * left from a list that a syntax error abandoned is dropped (its list,
+ * and the compilation, are gone).
  */
-void parser_elements_begin(struct parser_state *state)
+void parser_elements_begin(struct parser_state *state,
+			   const struct set *set)
 {
 	elem_pack_free(state->pack);
 	state->pack = NULL;
 	state->pack_armed = true;
+	state->scan_set = !state->scan_off &&
+			  elem_scan_kind_of(set) != ELEM_SCAN_NONE ? set : NULL;
+}
+
+/**
+ * parser_elements_cmd_set - the set an element command names, if known
+ *
+ * Declared earlier in the file (and evaluated: a streaming parse) or
+ * read from the kernel; not an interval set, whose elements an element
+ * command checks as IR. NULL otherwise: the parser reads the elements.
+ */
+const struct set *parser_elements_cmd_set(struct parser_state *state,
+					  const struct handle *h)
+{
+	struct table *t;
+	struct set *set;
+
+	if (!h || !h->table.name || !h->set.name)
+		return NULL;
+	t = table_cache_find(state->nft, h->family, h->table.name);
+	set = set_cache_find(t, h->set.name);
+	return set && !(set->flags & SET_F_INTERVAL) ? set : NULL;
 }
 
 /* Put what @list packed back in it as IR: it takes no more. */
@@ -148,11 +183,17 @@ void parser_elements_end(struct parser_state *state, struct elem_pack **dst,
 {
 	struct expr *owner = list ? packing_list(list) : NULL;
 
+	state->scan_set = NULL;
 	if (dst) {
 		elem_pack_free(*dst);
 		*dst = NULL;
 	}
-	if (owner == list && state->pack && dst) {
+	if (elem_pack_region(state->pack) && dst && list &&
+	    list->kind == EXPR_SET && !list->size) {
+		/* the scanner read the list: the parser saw "{ }" */
+		*dst = state->pack;
+		state->pack = NULL;
+	} else if (owner == list && state->pack && dst) {
 		list->set_flags &= ~SET_F_ELEM_PACKING;
 		*dst = state->pack;
 		state->pack = NULL;
@@ -249,6 +290,29 @@ struct input_desc *parser_input_add(struct parser_state *state,
 	return in;
 }
 
+/* parser_input_add() for a mapped file (input_map.h): NULs are there. */
+struct input_desc *parser_input_add_map(struct parser_state *state,
+					const char *name, char *data,
+					size_t size, size_t map_len)
+{
+	struct input_desc *in = calloc(1, sizeof(*in));
+
+	if (in)
+		in->name = strdup(name);
+	if (!in || !in->name) {
+		free(in);
+		munmap(data, map_len);
+		return NULL;
+	}
+	in->kind = INPUT_FILE;
+	in->data = data;
+	in->size = size;
+	in->map_len = map_len;
+	in->next = state->nft->inputs;
+	state->nft->inputs = in;
+	return in;
+}
+
 char *parser_read_file(const char *path, size_t *size)
 {
 	size_t cap = 4096, len = 0, n;
@@ -328,10 +392,13 @@ int nftc_parse_file_pipe(struct nftc_ctx *ctx, const char *path,
 {
 	struct parser_state state;
 	struct input_desc *in;
+	size_t map_len = 0;
 	int ret;
 
 	parser_state_init(&state, ctx, cmds);
 	state.pipe = p;
+	if (!data)
+		data = input_map_file(path, &size, &map_len);
 	if (!data)
 		data = parser_read_file(path, &size);
 	if (!data) {
@@ -339,7 +406,10 @@ int nftc_parse_file_pipe(struct nftc_ctx *ctx, const char *path,
 			   path, strerror(errno));
 		return -1;
 	}
-	in = parser_input_add(&state, INPUT_FILE, path, data, size);
+	if (map_len)
+		in = parser_input_add_map(&state, path, data, size, map_len);
+	else
+		in = parser_input_add(&state, INPUT_FILE, path, data, size);
 	if (!in)
 		return -1;
 	ret = parse_run(ctx, in, &state);

@@ -72,6 +72,9 @@ struct selector_memo {
  *             chain id (NFTA_CHAIN_ID), numbered as stock does
  * @scope_depth: table, chain and anonymous chain blocks open around the
  *               parser (at most PARSER_SCOPE_MAX, as stock)
+ * @scan_set: the set whose element list (declaration or element
+ *            command) the scanner reads itself at its '{' (elem_scan.h),
+ *            if it can; @scan_off: not at all (ELEM_SCAN_ENV)
  */
 struct parser_state {
 	struct nftc_ctx		*nft;
@@ -92,6 +95,8 @@ struct parser_state {
 	struct selector_memo	selector_memo[PARSER_SELECTOR_MEMO];
 	bool			pack_armed;
 	struct elem_pack	*pack;
+	const struct set	*scan_set;
+	bool			scan_off;
 	unsigned int		chain_ids;
 	unsigned int		scope_depth;
 };
@@ -101,16 +106,24 @@ struct pipeline;
 /*
  * parser_state.c: the element list of a set declaration ("elements =
  * { ... }") or of "add/delete element", between begin and end, packs
- * its plain elements past ELEM_PACK_MIN (elem_pack.h);
+ * its plain elements past ELEM_PACK_MIN (elem_pack.h); the list of a
+ * set whose key is known (@set) may be read whole by the scanner
+ * (elem_scan.h);
  * set_elems_add() appends @elem to @list.
  */
 struct set;
-void parser_elements_begin(struct parser_state *state);
+void parser_elements_begin(struct parser_state *state,
+			   const struct set *set);
+const struct set *parser_elements_cmd_set(struct parser_state *state,
+					  const struct handle *h);
 void parser_set_elems_add(struct parser_state *state, struct expr *list,
 			  struct expr *elem);
 struct elem_pack;
 void parser_elements_end(struct parser_state *state, struct elem_pack **dst,
 			 struct expr *list);
+
+/* scanner.l: read the element list at the '{' just scanned (scan_set) */
+void scanner_elem_scan(struct parser_state *state);
 
 /* parser_state.c */
 void parser_state_init(struct parser_state *state, struct nftc_ctx *nft,
@@ -129,6 +142,9 @@ int symbol_unbind(struct parser_state *state, const char *name);
 struct input_desc *parser_input_add(struct parser_state *state,
 				    enum input_kind kind, const char *name,
 				    char *data, size_t size);
+struct input_desc *parser_input_add_map(struct parser_state *state,
+					const char *name, char *data,
+					size_t size, size_t map_len);
 /* Read a whole file; NULL with errno on failure. */
 char *parser_read_file(const char *path, size_t *size);
 

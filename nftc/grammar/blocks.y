@@ -299,7 +299,8 @@ set_line	:	TYPE type_spec
 				set_policy(state, $<set>0, $2, &@2);
 			}
 		|	AUTO_MERGE		{ $<set>0->automerge = true; }
-		|	ELEMENTS '=' { parser_elements_begin(state); } set_expr
+		|	ELEMENTS '='
+			{ parser_elements_begin(state, $<set>0); } set_expr
 			{
 				parser_elements_end(state, &$<set>0->pack, $4);
 				expr_free($<set>0->init);

@@ -456,7 +456,12 @@ add_cmd		:	TABLE table_spec
 				handle_merge(&$3->handle, $2);
 				$$ = cmd_obj(CMD_ADD, CMD_OBJ_MAP, $2, &@$, $3);
 			}
-		|	ELEMENT set_spec { parser_elements_begin(state); } set_expr
+		|	ELEMENT set_spec
+			{
+				parser_elements_begin(state,
+					parser_elements_cmd_set(state, $2));
+			}
+			set_expr
 			{
 				$$ = cmd_obj(CMD_ADD, CMD_OBJ_ELEMENTS, $2, &@$,
 					     $4);
@@ -565,7 +570,12 @@ delete_cmd	:	TABLE table_spec
 				$$ = cmd_obj(CMD_DELETE, CMD_OBJ_RULE, $2, &@$,
 					     NULL);
 			}
-		|	ELEMENT set_spec { parser_elements_begin(state); } set_expr
+		|	ELEMENT set_spec
+			{
+				parser_elements_begin(state,
+					parser_elements_cmd_set(state, $2));
+			}
+			set_expr
 			{
 				$$ = cmd_obj(CMD_DELETE, CMD_OBJ_ELEMENTS, $2, &@$,
 					     $4);
