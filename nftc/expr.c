@@ -14,6 +14,21 @@
 #include "stmt.h"
 #include "rule.h"
 #include "keys.h"
+#include "node_cache.h"
+
+static struct node_cache expr_cache;
+
+/* expr_node_alloc - an uninitialised node (the cache of freed ones first) */
+struct expr *expr_node_alloc(void)
+{
+	return node_cache_get(&expr_cache, sizeof(struct expr));
+}
+
+/* expr_node_release - give back a node whose contents are gone or moved */
+void expr_node_release(struct expr *e)
+{
+	node_cache_put(&expr_cache, e, sizeof(*e));
+}
 
 const char *const op_names[__OP_MAX] = {
 	[OP_INVALID]	= "invalid",
@@ -101,11 +116,10 @@ struct expr *expr_alloc(const struct location *loc, enum expr_kind kind,
 			const struct datatype *dtype, enum byteorder byteorder,
 			unsigned int len)
 {
-	struct expr *e = malloc(sizeof(*e));
+	struct expr *e = expr_node_alloc();
 
 	if (!e)
 		return NULL;
-	/* malloc, not calloc: glibc's calloc bypasses the thread cache */
 	memset(e, 0, sizeof(*e));
 	init_list_head(&e->list);
 	e->location = loc ? *loc : internal_location;
@@ -218,7 +232,7 @@ void expr_free(struct expr *expr)
 	expr_destroy(expr);
 	if (expr->dtype && (expr->dtype->flags & DTYPE_F_ALLOC))
 		datatype_free(expr->dtype);
-	free(expr);
+	expr_node_release(expr);
 }
 
 static void expr_list_clone(struct expr *dst, const struct expr *src)
@@ -323,7 +337,7 @@ struct expr *expr_clone(const struct expr *expr)
 
 	if (!expr)
 		return NULL;
-	e = malloc(sizeof(*e));
+	e = expr_node_alloc();
 	if (!e)
 		return NULL;
 	*e = *expr;
