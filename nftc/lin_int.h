@@ -156,7 +156,28 @@ void release_register_expr(struct lin_ctx *ctx, const struct expr *expr);
  */
 void lin_add_expr(struct lin_ctx *ctx, struct nftnl_expr *e,
 		  const struct location *loc);
-struct nlmsghdr *lin_emit_begin(struct lin_ctx *ctx, const char *name);
+struct nlmsghdr *lin_emit_scratch(struct lin_ctx *ctx);
+
+/*
+ * Inline, with @name a string literal (the macro makes sure): its
+ * length is known, so the name attribute is a few stores, not strlen
+ * and memcpy calls (a rule writes some eight expressions).
+ */
+#define lin_emit_begin(ctx, name) lin_emit_begin_n(ctx, "" name, sizeof(name))
+static inline struct nlmsghdr *lin_emit_begin_n(struct lin_ctx *ctx,
+						const char *name, size_t size)
+{
+	struct nlmsghdr *nlh = ctx->nlh;
+
+	if (!nlh || ctx->nexprs >= LIN_RULE_MAXEXPRS)
+		nlh = lin_emit_scratch(ctx);
+	ctx->cur = nlh;
+	ctx->nest_elem = lin_nest_start(nlh, NFTA_LIST_ELEM);
+	lin_attr_put(nlh, NFTA_EXPR_NAME, size, name);
+	ctx->nest_data = lin_nest_start(nlh, NFTA_EXPR_DATA);
+	return nlh;
+}
+
 void lin_emit_end(struct lin_ctx *ctx, const struct location *loc);
 void lin_emit_object(struct lin_ctx *ctx, struct nftnl_expr *e,
 		     const struct location *loc);
