@@ -46,9 +46,12 @@ static void nft_error(struct location *loc, struct parser_state *state,
 	erec_error(state->erq, loc, "%s", msg);
 }
 
+/* N == 1 first (unit and one-token rules): the span is the symbol's */
 #define YYLLOC_DEFAULT(Cur, Rhs, N)					\
 	do {								\
-		if (N) {						\
+		if ((N) == 1) {						\
+			(Cur) = YYRHSLOC(Rhs, 1);			\
+		} else if (N) {						\
 			(Cur) = YYRHSLOC(Rhs, 1);			\
 			if (YYRHSLOC(Rhs, N).indesc == (Cur).indesc) {	\
 				(Cur).last_line =			\
