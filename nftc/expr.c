@@ -8,6 +8,7 @@
  * constructor returns NULL only when memory is exhausted; children are
  * then released so callers need not unwind them.
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include "expr.h"
@@ -120,10 +121,13 @@ struct expr *expr_alloc(const struct location *loc, enum expr_kind kind,
 
 	if (!e)
 		return NULL;
-	memset(e, 0, sizeof(*e));
+	/* the header is set field by field: only the union is cleared */
+	memset(&e->sym, 0, sizeof(*e) - offsetof(struct expr, sym));
 	init_list_head(&e->list);
 	e->location = loc ? *loc : internal_location;
 	e->kind = kind;
+	e->op = OP_INVALID;
+	e->flags = 0;
 	e->dtype = dtype ? dtype : &invalid_type;
 	if (e->dtype->flags & DTYPE_F_ALLOC)
 		datatype_get(e->dtype);
