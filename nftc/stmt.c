@@ -3,6 +3,7 @@
  * IR statements: allocation, copies and release. A statement owns the
  * expressions, strings and nested statements it points to.
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include "stmt.h"
@@ -64,7 +65,8 @@ struct stmt *stmt_alloc(const struct location *loc, enum stmt_kind kind)
 
 	if (!s)
 		return NULL;
-	memset(s, 0, sizeof(*s));
+	/* links, location and kind are set below: only the union is cleared */
+	memset(&s->expr, 0, sizeof(*s) - offsetof(struct stmt, expr));
 	init_list_head(&s->list);
 	s->location = loc ? *loc : internal_location;
 	s->kind = kind;
