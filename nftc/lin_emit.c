@@ -89,17 +89,16 @@ void lin_emit_object(struct lin_ctx *ctx, struct nftnl_expr *e,
 	lin_expr_seen(ctx, loc);
 }
 
-/**
- * lin_emit_end - close the expression lin_emit_begin() started
- * @loc: source token that produced it (kept for error mapping)
+/*
+ * lin_emit_end_rest - for lin_emit_end() (lin_int.h), once the nests are
+ * closed: the scratch message's expression to a libnftnl object, the
+ * location to the error mapping's callback
  */
-void lin_emit_end(struct lin_ctx *ctx, const struct location *loc)
+void lin_emit_end_rest(struct lin_ctx *ctx, const struct location *loc)
 {
 	struct nlmsghdr *nlh = ctx->cur;
 	struct nftnl_expr *e;
 
-	lin_nest_end(nlh, ctx->nest_data);
-	lin_nest_end(nlh, ctx->nest_elem);
 	if (nlh != ctx->nlh && ctx->nlr) {
 		lin_nest_end(nlh, ctx->nest_list);
 		e = scratch_to_object(nlh);

@@ -146,7 +146,6 @@ unsigned int lin_value_data(const struct expr *expr, uint8_t *buf,
 		len = BITS_TO_BYTES(expr->len);
 		if (len > bufsize)
 			return 0;
-		memset(buf, 0, len);
 		value_to_reg(&expr->value, expr->byteorder, buf, len);
 		return len;
 	case EXPR_CONCAT:

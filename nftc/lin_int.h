@@ -178,7 +178,22 @@ static inline struct nlmsghdr *lin_emit_begin_n(struct lin_ctx *ctx,
 	return nlh;
 }
 
-void lin_emit_end(struct lin_ctx *ctx, const struct location *loc);
+void lin_emit_end_rest(struct lin_ctx *ctx, const struct location *loc);
+
+/* lin_emit_end - close the expression lin_emit_begin() started; @loc:
+ * the source token that produced it (kept for error mapping) */
+static inline void lin_emit_end(struct lin_ctx *ctx,
+				const struct location *loc)
+{
+	struct nlmsghdr *nlh = ctx->cur;
+
+	lin_nest_end(nlh, ctx->nest_data);
+	lin_nest_end(nlh, ctx->nest_elem);
+	if ((nlh != ctx->nlh && ctx->nlr) || ctx->expr_loc_cb)
+		lin_emit_end_rest(ctx, loc);
+	else
+		ctx->nexprs++;
+}
 void lin_emit_object(struct lin_ctx *ctx, struct nftnl_expr *e,
 		     const struct location *loc);
 /* NFTA_xxx_DATA { NFTA_DATA_VALUE @buf } as libnftnl writes value data. */
