@@ -34,6 +34,14 @@
 #include <stdlib.h>
 
 #if defined(__SANITIZE_ADDRESS__)
+#define NODE_CACHE_ASAN	1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)	/* clang */
+#define NODE_CACHE_ASAN	1
+#endif
+#endif
+
+#ifdef NODE_CACHE_ASAN
 #define NODE_CACHE_MAX	0
 #else
 #define NODE_CACHE_MAX	(1u << 20)
