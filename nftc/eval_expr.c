@@ -84,7 +84,7 @@ static bool expr_in_list(const struct expr *e)
 /* A new node holding @e's contents (moved, not copied). */
 static struct expr *expr_move_contents(struct expr *e)
 {
-	struct expr *m = malloc(sizeof(*m));
+	struct expr *m = expr_node_alloc();
 
 	if (!m)
 		return NULL;
@@ -105,7 +105,7 @@ static void expr_become(struct expr *e, struct expr *res)
 	expr_lists_moved(e, res);
 	e->list = link;
 	e->refcnt = refcnt;
-	free(res);		/* the shell only */
+	expr_node_release(res);	/* the shell only */
 }
 
 /*

@@ -399,7 +399,19 @@ static void payload_do_merge(struct stmt **sa, unsigned int n)
 {
 	unsigned int i, j;
 
-	qsort(sa, n, sizeof(sa[0]), merge_offset_cmp);
+	if (n > 16) {
+		qsort(sa, n, sizeof(sa[0]), merge_offset_cmp);
+	} else {
+		/* a few: insertion sort, stable as glibc's merge sort */
+		for (i = 1; i < n; i++) {
+			struct stmt *s = sa[i];
+
+			for (j = i; j > 0 && merge_offset_cmp(&sa[j - 1],
+							      &s) > 0; j--)
+				sa[j] = sa[j - 1];
+			sa[j] = s;
+		}
+	}
 	for (j = 0, i = 1; i < n; i++) {
 		if (!payload_can_merge(sa[j]->expr->pair.left,
 				       sa[i]->expr->pair.left)) {
@@ -412,10 +424,11 @@ static void payload_do_merge(struct stmt **sa, unsigned int n)
 
 static void payload_try_merge(struct rule *rule)
 {
-	struct stmt *stmt, *next, **sa;
-	unsigned int n = 0;
+	struct stmt *stmt, *next, **sa, *small[16];
+	unsigned int n = 0, count = list_count(&rule->stmts);
 
-	sa = calloc(list_count(&rule->stmts) + 1, sizeof(*sa));
+	/* most rules fit on the stack: no allocation per rule */
+	sa = count < 16 ? small : calloc(count + 1, sizeof(*sa));
 	if (!sa)
 		return;
 	list_for_each_entry_safe(stmt, next, &rule->stmts, list) {
@@ -431,7 +444,8 @@ static void payload_try_merge(struct rule *rule)
 	if (n > 1)
 		payload_do_merge(sa, n);
 	rule->num_stmts = list_count(&rule->stmts);
-	free(sa);
+	if (sa != small)
+		free(sa);
 }
 
 /*

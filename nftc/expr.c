@@ -8,12 +8,28 @@
  * constructor returns NULL only when memory is exhausted; children are
  * then released so callers need not unwind them.
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include "expr.h"
 #include "stmt.h"
 #include "rule.h"
 #include "keys.h"
+#include "node_cache.h"
+
+static struct node_cache expr_cache;
+
+/* expr_node_alloc - an uninitialised node (the cache of freed ones first) */
+struct expr *expr_node_alloc(void)
+{
+	return node_cache_get(&expr_cache, sizeof(struct expr));
+}
+
+/* expr_node_release - give back a node whose contents are gone or moved */
+void expr_node_release(struct expr *e)
+{
+	node_cache_put(&expr_cache, e, sizeof(*e));
+}
 
 const char *const op_names[__OP_MAX] = {
 	[OP_INVALID]	= "invalid",
@@ -101,15 +117,17 @@ struct expr *expr_alloc(const struct location *loc, enum expr_kind kind,
 			const struct datatype *dtype, enum byteorder byteorder,
 			unsigned int len)
 {
-	struct expr *e = malloc(sizeof(*e));
+	struct expr *e = expr_node_alloc();
 
 	if (!e)
 		return NULL;
-	/* malloc, not calloc: glibc's calloc bypasses the thread cache */
-	memset(e, 0, sizeof(*e));
+	/* the header is set field by field: only the union is cleared */
+	memset(&e->sym, 0, sizeof(*e) - offsetof(struct expr, sym));
 	init_list_head(&e->list);
 	e->location = loc ? *loc : internal_location;
 	e->kind = kind;
+	e->op = OP_INVALID;
+	e->flags = 0;
 	e->dtype = dtype ? dtype : &invalid_type;
 	if (e->dtype->flags & DTYPE_F_ALLOC)
 		datatype_get(e->dtype);
@@ -218,7 +236,7 @@ void expr_free(struct expr *expr)
 	expr_destroy(expr);
 	if (expr->dtype && (expr->dtype->flags & DTYPE_F_ALLOC))
 		datatype_free(expr->dtype);
-	free(expr);
+	expr_node_release(expr);
 }
 
 static void expr_list_clone(struct expr *dst, const struct expr *src)
@@ -323,7 +341,7 @@ struct expr *expr_clone(const struct expr *expr)
 
 	if (!expr)
 		return NULL;
-	e = malloc(sizeof(*e));
+	e = expr_node_alloc();
 	if (!e)
 		return NULL;
 	*e = *expr;

@@ -301,6 +301,10 @@ struct expr *expr_alloc(const struct location *loc, enum expr_kind kind,
 			const struct datatype *dtype, enum byteorder byteorder,
 			unsigned int len);
 struct expr *expr_get(struct expr *expr);
+/* A bare node, uninitialised, and giving one back (expr_free does that
+ * for a whole tree): for code that moves node contents around. */
+struct expr *expr_node_alloc(void);
+void expr_node_release(struct expr *e);
 void expr_free(struct expr *expr);
 /* Deep copy. */
 struct expr *expr_clone(const struct expr *expr);

@@ -55,24 +55,18 @@ static struct nftnl_expr *scratch_to_object(struct nlmsghdr *nlh)
 	return e;
 }
 
-/**
- * lin_emit_begin - start expression @name; returns the message to put its
- * attributes into (they go inside NFTA_EXPR_DATA), closed by lin_emit_end()
+/*
+ * lin_emit_scratch - for lin_emit_begin() (lin_int.h), which starts
+ * expression @name and returns the message to put its attributes into
+ * (inside NFTA_EXPR_DATA; closed by lin_emit_end()): the scratch
+ * message, when there is no rule message or the rule is past its limit
  */
-struct nlmsghdr *lin_emit_begin(struct lin_ctx *ctx, const char *name)
+struct nlmsghdr *lin_emit_scratch(struct lin_ctx *ctx)
 {
-	struct nlmsghdr *nlh = ctx->nlh;
+	struct nlmsghdr *nlh = mnl_nlmsg_put_header(ctx->scratch);
 
-	if (!nlh || ctx->nexprs >= LIN_RULE_MAXEXPRS) {
-		nlh = mnl_nlmsg_put_header(ctx->scratch);
-		mnl_nlmsg_put_extra_header(nlh, sizeof(struct nfgenmsg));
-		ctx->nest_list = lin_nest_start(nlh,
-						     NFTA_RULE_EXPRESSIONS);
-	}
-	ctx->cur = nlh;
-	ctx->nest_elem = lin_nest_start(nlh, NFTA_LIST_ELEM);
-	lin_attr_put_strz(nlh, NFTA_EXPR_NAME, name);
-	ctx->nest_data = lin_nest_start(nlh, NFTA_EXPR_DATA);
+	mnl_nlmsg_put_extra_header(nlh, sizeof(struct nfgenmsg));
+	ctx->nest_list = lin_nest_start(nlh, NFTA_RULE_EXPRESSIONS);
 	return nlh;
 }
 
@@ -95,17 +89,16 @@ void lin_emit_object(struct lin_ctx *ctx, struct nftnl_expr *e,
 	lin_expr_seen(ctx, loc);
 }
 
-/**
- * lin_emit_end - close the expression lin_emit_begin() started
- * @loc: source token that produced it (kept for error mapping)
+/*
+ * lin_emit_end_rest - for lin_emit_end() (lin_int.h), once the nests are
+ * closed: the scratch message's expression to a libnftnl object, the
+ * location to the error mapping's callback
  */
-void lin_emit_end(struct lin_ctx *ctx, const struct location *loc)
+void lin_emit_end_rest(struct lin_ctx *ctx, const struct location *loc)
 {
 	struct nlmsghdr *nlh = ctx->cur;
 	struct nftnl_expr *e;
 
-	lin_nest_end(nlh, ctx->nest_data);
-	lin_nest_end(nlh, ctx->nest_elem);
 	if (nlh != ctx->nlh && ctx->nlr) {
 		lin_nest_end(nlh, ctx->nest_list);
 		e = scratch_to_object(nlh);

@@ -146,7 +146,6 @@ unsigned int lin_value_data(const struct expr *expr, uint8_t *buf,
 		len = BITS_TO_BYTES(expr->len);
 		if (len > bufsize)
 			return 0;
-		memset(buf, 0, len);
 		value_to_reg(&expr->value, expr->byteorder, buf, len);
 		return len;
 	case EXPR_CONCAT:
@@ -652,18 +651,17 @@ static void lin_bitwise_mask(struct lin_ctx *ctx, enum nft_registers sreg,
 			     const uint8_t *mask, unsigned int len,
 			     const struct location *loc)
 {
-	uint8_t zero[NFTC_VALUE_MAX] = { 0 };
-	struct nftnl_expr *e = alloc_nle("bitwise");
+	static const uint8_t zero[NFTC_VALUE_MAX];
+	struct nlmsghdr *nlh = lin_emit_begin(ctx, "bitwise");
 
-	if (!e)
-		return;
-	nftnl_expr_set_u32(e, NFTNL_EXPR_BITWISE_SREG, sreg);
-	nftnl_expr_set_u32(e, NFTNL_EXPR_BITWISE_DREG, sreg);
-	nftnl_expr_set_u32(e, NFTNL_EXPR_BITWISE_OP, NFT_BITWISE_BOOL);
-	nftnl_expr_set_u32(e, NFTNL_EXPR_BITWISE_LEN, len);
-	nftnl_expr_set(e, NFTNL_EXPR_BITWISE_MASK, mask, len);
-	nftnl_expr_set(e, NFTNL_EXPR_BITWISE_XOR, zero, len);
-	lin_add_expr(ctx, e, loc);
+	/* written directly: prefixes and flag tests make it frequent */
+	lin_attr_put_u32(nlh, NFTA_BITWISE_SREG, htonl(sreg));
+	lin_attr_put_u32(nlh, NFTA_BITWISE_DREG, htonl(sreg));
+	lin_attr_put_u32(nlh, NFTA_BITWISE_OP, htonl(NFT_BITWISE_BOOL));
+	lin_attr_put_u32(nlh, NFTA_BITWISE_LEN, htonl(len));
+	lin_put_data(nlh, NFTA_BITWISE_MASK, mask, len);
+	lin_put_data(nlh, NFTA_BITWISE_XOR, zero, len);
+	lin_emit_end(ctx, loc);
 }
 
 /* Flag test: (reg & flags) != 0 (or == 0 for "! flags"). */

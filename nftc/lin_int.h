@@ -156,8 +156,44 @@ void release_register_expr(struct lin_ctx *ctx, const struct expr *expr);
  */
 void lin_add_expr(struct lin_ctx *ctx, struct nftnl_expr *e,
 		  const struct location *loc);
-struct nlmsghdr *lin_emit_begin(struct lin_ctx *ctx, const char *name);
-void lin_emit_end(struct lin_ctx *ctx, const struct location *loc);
+struct nlmsghdr *lin_emit_scratch(struct lin_ctx *ctx);
+
+/*
+ * Inline, with @name a string literal (the macro makes sure): its
+ * length is known, so the name attribute is a few stores, not strlen
+ * and memcpy calls (a rule writes some eight expressions).
+ */
+#define lin_emit_begin(ctx, name) lin_emit_begin_n(ctx, "" name, sizeof(name))
+static inline struct nlmsghdr *lin_emit_begin_n(struct lin_ctx *ctx,
+						const char *name, size_t size)
+{
+	struct nlmsghdr *nlh = ctx->nlh;
+
+	if (!nlh || ctx->nexprs >= LIN_RULE_MAXEXPRS)
+		nlh = lin_emit_scratch(ctx);
+	ctx->cur = nlh;
+	ctx->nest_elem = lin_nest_start(nlh, NFTA_LIST_ELEM);
+	lin_attr_put(nlh, NFTA_EXPR_NAME, size, name);
+	ctx->nest_data = lin_nest_start(nlh, NFTA_EXPR_DATA);
+	return nlh;
+}
+
+void lin_emit_end_rest(struct lin_ctx *ctx, const struct location *loc);
+
+/* lin_emit_end - close the expression lin_emit_begin() started; @loc:
+ * the source token that produced it (kept for error mapping) */
+static inline void lin_emit_end(struct lin_ctx *ctx,
+				const struct location *loc)
+{
+	struct nlmsghdr *nlh = ctx->cur;
+
+	lin_nest_end(nlh, ctx->nest_data);
+	lin_nest_end(nlh, ctx->nest_elem);
+	if ((nlh != ctx->nlh && ctx->nlr) || ctx->expr_loc_cb)
+		lin_emit_end_rest(ctx, loc);
+	else
+		ctx->nexprs++;
+}
 void lin_emit_object(struct lin_ctx *ctx, struct nftnl_expr *e,
 		     const struct location *loc);
 /* NFTA_xxx_DATA { NFTA_DATA_VALUE @buf } as libnftnl writes value data. */

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <arpa/inet.h>
+#include <endian.h>
 #include <linux/netfilter.h>
 #include <linux/netfilter/nf_tables.h>
 #include "lin_int.h"
@@ -185,9 +186,57 @@ struct nftnl_expr *lin_stmt_stateful(const struct stmt *stmt)
 	return e;
 }
 
+static void lin_put_u64(struct nlmsghdr *nlh, uint16_t type, uint64_t v)
+{
+	v = htobe64(v);
+	lin_attr_put(nlh, type, sizeof(v), &v);
+}
+
+/*
+ * A rule's counter and limit, written directly (lin_emit.c): the
+ * attributes libnftnl writes for lin_stmt_stateful()'s object, in its
+ * order (--debug=netlink compares the two).
+ */
+static bool lin_stateful_direct(struct lin_ctx *ctx, const struct stmt *stmt)
+{
+	struct nlmsghdr *nlh;
+
+	switch (stmt->kind) {
+	case STMT_COUNTER:
+		nlh = lin_emit_begin(ctx, "counter");
+		if (stmt->counter.bytes)
+			lin_put_u64(nlh, NFTA_COUNTER_BYTES,
+				    stmt->counter.bytes);
+		if (stmt->counter.packets)
+			lin_put_u64(nlh, NFTA_COUNTER_PACKETS,
+				    stmt->counter.packets);
+		break;
+	case STMT_LIMIT:
+		nlh = lin_emit_begin(ctx, "limit");
+		lin_put_u64(nlh, NFTA_LIMIT_RATE, stmt->limit.rate);
+		lin_put_u64(nlh, NFTA_LIMIT_UNIT, stmt->limit.unit);
+		if (stmt->limit.burst > 0)
+			lin_attr_put_u32(nlh, NFTA_LIMIT_BURST,
+					 htonl(stmt->limit.burst));
+		lin_attr_put_u32(nlh, NFTA_LIMIT_TYPE,
+				 htonl(stmt->limit.type));
+		lin_attr_put_u32(nlh, NFTA_LIMIT_FLAGS,
+				 htonl(stmt->limit.flags));
+		break;
+	default:
+		return false;
+	}
+	lin_emit_end(ctx, &stmt->location);
+	return true;
+}
+
 static void lin_stateful(struct lin_ctx *ctx, const struct stmt *stmt)
 {
-	struct nftnl_expr *e = lin_stmt_stateful(stmt);
+	struct nftnl_expr *e;
+
+	if (lin_stateful_direct(ctx, stmt))
+		return;
+	e = lin_stmt_stateful(stmt);
 
 	if (!e) {
 		erec_error(&ctx->nft->erq, &stmt->location,

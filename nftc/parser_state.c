@@ -834,6 +834,32 @@ static struct expr *bad_selector(struct parser_state *state,
 	return NULL;
 }
 
+/*
+ * The memo slot of a selector: open addressing from the pointers'
+ * (Fibonacci) hash, so that up to PARSER_SELECTOR_MEMO selectors all
+ * stay remembered, whatever addresses the heap gave the pooled words
+ * (a direct-mapped table lost some to collisions, more or fewer with
+ * every change of allocation pattern). Returns the selector's slot, or
+ * a free one, or (full) the first one probed.
+ */
+static struct selector_memo *selector_memo_slot(struct parser_state *state,
+						const char *proto,
+						const char *field)
+{
+	uint64_t h = (uint64_t)(uintptr_t)proto ^
+		     ((uint64_t)(uintptr_t)field << 1);
+	unsigned int i, first, n = PARSER_SELECTOR_MEMO;
+	struct selector_memo *m;
+
+	first = (unsigned int)((h * 0x9e3779b97f4a7c15ull) >> 32) % n;
+	for (i = 0; i < n; i++) {
+		m = &state->selector_memo[(first + i) % n];
+		if (!m->proto || (m->proto == proto && m->field == field))
+			return m;
+	}
+	return &state->selector_memo[first];
+}
+
 struct expr *payload_sel(struct parser_state *state,
 			 const struct location *loc, const char *proto,
 			 const struct location *ploc, const char *field,
@@ -848,9 +874,7 @@ struct expr *payload_sel(struct parser_state *state,
 	 * pooled (keep_string), so the pair of pointers identifies the
 	 * selector: remember the last lookups instead of two table scans.
 	 */
-	m = &state->selector_memo[(((uintptr_t)proto >> 3) ^
-				   ((uintptr_t)field >> 4)) %
-				  PARSER_SELECTOR_MEMO];
+	m = selector_memo_slot(state, proto, field);
 	if (m->proto == proto && m->field == field)
 		return payload_expr_alloc(loc, m->desc, m->field_id);
 	desc = proto_desc_lookup(strcmp(proto, "eth") ? proto : "ether");

@@ -37,7 +37,7 @@ struct symbol {
 	struct expr		*expr;
 };
 
-#define PARSER_SELECTOR_MEMO	16
+#define PARSER_SELECTOR_MEMO	64
 /* table, chain and anonymous chain blocks open at once, as stock */
 #define PARSER_SCOPE_MAX	3
 

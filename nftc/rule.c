@@ -13,6 +13,9 @@
 #include "rule.h"
 #include "elem_pack.h"
 #include "delin_pack.h"
+#include "node_cache.h"
+
+static struct node_cache rule_cache;
 
 static void name_ref_free(struct name_ref *n)
 {
@@ -170,11 +173,10 @@ void chain_free(struct chain *chain)
  */
 struct rule *rule_alloc(const struct location *loc, const struct handle *h)
 {
-	struct rule *r = malloc(sizeof(*r));
+	struct rule *r = node_cache_get(&rule_cache, sizeof(*r));
 
 	if (!r)
 		return NULL;
-	/* malloc, not calloc: glibc's calloc bypasses the thread cache */
 	memset(r, 0, sizeof(*r));
 	init_list_head(&r->list);
 	init_list_head(&r->stmts);
@@ -190,7 +192,7 @@ void rule_free(struct rule *rule)
 	stmt_list_free(&rule->stmts);
 	handle_free(&rule->handle);
 	free(rule->comment);
-	free(rule);
+	node_cache_put(&rule_cache, rule, sizeof(*rule));
 }
 
 struct set *set_alloc(const struct location *loc)

@@ -3,10 +3,14 @@
  * IR statements: allocation, copies and release. A statement owns the
  * expressions, strings and nested statements it points to.
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include "stmt.h"
 #include "rule.h"
+#include "node_cache.h"
+
+static struct node_cache stmt_cache;
 
 static const char *const stmt_kind_names[__STMT_MAX] = {
 	[STMT_INVALID]		= "invalid",
@@ -57,12 +61,12 @@ const char *stmt_kind_name(enum stmt_kind kind)
  */
 struct stmt *stmt_alloc(const struct location *loc, enum stmt_kind kind)
 {
-	struct stmt *s = malloc(sizeof(*s));
+	struct stmt *s = node_cache_get(&stmt_cache, sizeof(*s));
 
 	if (!s)
 		return NULL;
-	/* malloc, not calloc: glibc's calloc bypasses the thread cache */
-	memset(s, 0, sizeof(*s));
+	/* links, location and kind are set below: only the union is cleared */
+	memset(&s->expr, 0, sizeof(*s) - offsetof(struct stmt, expr));
 	init_list_head(&s->list);
 	s->location = loc ? *loc : internal_location;
 	s->kind = kind;
@@ -225,7 +229,7 @@ void stmt_free(struct stmt *stmt)
 	if (!stmt)
 		return;
 	stmt_destroy(stmt);
-	free(stmt);
+	node_cache_put(&stmt_cache, stmt, sizeof(*stmt));
 }
 
 /**
@@ -346,7 +350,7 @@ struct stmt *stmt_clone(const struct stmt *stmt)
 
 	if (!stmt)
 		return NULL;
-	s = malloc(sizeof(*s));
+	s = node_cache_get(&stmt_cache, sizeof(*s));
 	if (!s)
 		return NULL;
 	*s = *stmt;

@@ -53,7 +53,9 @@ void value_set_u64(struct value *v, unsigned int len, uint64_t n)
 		v->data[nb - 1 - i] = n & 0xff;
 		n >>= 8;
 	}
-	value_canonicalize(v);
+	/* value_canonicalize() without its memset: the tail is zero */
+	if (v->len % 8)
+		v->data[0] &= (uint8_t)((1u << (v->len % 8)) - 1);
 }
 
 /**

@@ -46,9 +46,12 @@ static void nft_error(struct location *loc, struct parser_state *state,
 	erec_error(state->erq, loc, "%s", msg);
 }
 
+/* N == 1 first (unit and one-token rules): the span is the symbol's */
 #define YYLLOC_DEFAULT(Cur, Rhs, N)					\
 	do {								\
-		if (N) {						\
+		if ((N) == 1) {						\
+			(Cur) = YYRHSLOC(Rhs, 1);			\
+		} else if (N) {						\
 			(Cur) = YYRHSLOC(Rhs, 1);			\
 			if (YYRHSLOC(Rhs, N).indesc == (Cur).indesc) {	\
 				(Cur).last_line =			\
@@ -171,16 +174,15 @@ static void nft_error(struct location *loc, struct parser_state *state,
 %type <obj> ct_helper_body synproxy_body synproxy_blk
 %type <flowtable> ft_block ft_body
 %type <rule> rule stmt_list
-%type <stmt> stmt match_stmt verdict_stmt counter_stmt log_stmt
+%type <stmt> stmt counter_stmt log_stmt
 %type <stmt> limit_stmt limit_args quota_stmt reject_stmt nat_stmt
 %type <stmt> nat_args nat_target
 %type <stmt> tproxy_stmt queue_stmt queue_base dup_stmt fwd_stmt set_stmt
 %type <stmt> objref_stmt connlimit_stmt synproxy_stmt synproxy_cfg flow_stmt
 %type <stmt> last_stmt assign_stmt elem_stmt chain_stmt
 %type <val> chain_stmt_type
-%type <expr> expr primary selector payload_sel exthdr_sel meta_sel
-%type <expr> ct_sel rt_sel socket_sel osf_sel fib_sel numgen_sel
-%type <expr> hash_sel xfrm_sel verdict_expr chain_target
+%type <expr> expr primary selector
+%type <expr> verdict_expr chain_target
 %type <expr> set_expr set_elems set_elem set_key elem_data rhs rhs_list
 %type <expr> lhs value prio_expr dev_spec policy_expr type_spec
 %type <expr> typeof_spec

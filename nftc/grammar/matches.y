@@ -32,9 +32,7 @@ stmt_list	:	stmt
 			}
 		;
 
-stmt		:	match_stmt
-		|	verdict_stmt
-		|	counter_stmt
+stmt		:	counter_stmt
 		|	log_stmt
 		|	limit_stmt
 		|	quota_stmt
@@ -60,9 +58,14 @@ stmt		:	match_stmt
 			}
 		;
 
-/* Matches */
+/*
+ * Matches (and below, verdicts and selectors): more rules of stmt and
+ * selector rather than their own nonterminals, which cost a unit
+ * reduction each per statement (stmt <- match_stmt, selector <-
+ * payload_sel); the automaton and its diagnostics are the same.
+ */
 
-match_stmt	:	lhs rhs
+stmt		:	lhs rhs
 			{
 				$$ = match(state, &@$, OP_IMPLICIT, $1, $2);
 			}
@@ -288,20 +291,7 @@ elem_data	:	expr
 		|	verdict_expr
 		;
 
-/* Selectors */
-
-selector	:	payload_sel
-		|	exthdr_sel
-		|	meta_sel
-		|	ct_sel
-		|	rt_sel
-		|	socket_sel
-		|	osf_sel
-		|	fib_sel
-		|	numgen_sel
-		|	hash_sel
-		|	xfrm_sel
-		;
+/* Selectors: the rules of selector, one group per kind */
 
 field_name	:	STRING		{ $$ = keep_string(state, $1); }
 		|	TYPE | PROTOCOL | FLAGS | PRIORITY | SEQUENCE | VERSION
@@ -315,7 +305,7 @@ key_name	:	field_name
 		|	SECMARK
 		;
 
-payload_sel	:	PROTO field_name
+selector	:	PROTO field_name
 			{
 				$$ = payload_sel(state, &@$, $1, &@1, $2, &@2);
 				if (!$$)
@@ -362,7 +352,7 @@ opt_field	:	field_name
 		|	COUNT
 		;
 
-exthdr_sel	:	EXTHDR_NAME field_name
+selector	:	EXTHDR_NAME field_name
 			{
 				$$ = exthdr_sel(state, &@$, $1, &@1, $2, &@2);
 				if (!$$)
@@ -446,7 +436,7 @@ exthdr_sel	:	EXTHDR_NAME field_name
 			}
 		;
 
-meta_sel	:	META key_name
+selector	:	META key_name
 			{
 				$$ = meta_sel(state, &@$, $2, &@2);
 				if (!$$)
@@ -466,7 +456,7 @@ meta_sel	:	META key_name
 			}
 		;
 
-ct_sel		:	CT key_name
+selector	:	CT key_name
 			{
 				$$ = ct_sel(state, &@$, -1, 0, $2, &@2);
 				if (!$$)
@@ -502,7 +492,7 @@ ct_sel		:	CT key_name
 			}
 		;
 
-rt_sel		:	RT key_name
+selector	:	RT key_name
 			{
 				$$ = rt_sel(state, &@$, 0, $2, &@2);
 				if (!$$)
@@ -522,7 +512,7 @@ rt_sel		:	RT key_name
 			}
 		;
 
-socket_sel	:	SOCKET key_name
+selector	:	SOCKET key_name
 			{
 				$$ = socket_sel(state, &@$, $2, &@2, 0);
 				if (!$$)
@@ -536,7 +526,7 @@ socket_sel	:	SOCKET key_name
 			}
 		;
 
-osf_sel		:	OSF osf_ttl NAME
+selector	:	OSF osf_ttl NAME
 			{
 				$$ = osf_expr_alloc(&@$, $2, 0);
 			}
@@ -553,7 +543,7 @@ osf_ttl		:	%empty		{ $$ = 0; }
 			}
 		;
 
-fib_sel		:	FIB fib_flags key_name
+selector	:	FIB fib_flags key_name
 			{
 				$$ = fib_sel(state, &@$, $2, $3, &@3);
 				if (!$$)
@@ -575,7 +565,7 @@ fib_flag	:	STRING
 			}
 		;
 
-numgen_sel	:	NUMGEN STRING MOD number numgen_offset
+selector	:	NUMGEN STRING MOD number numgen_offset
 			{
 				$$ = numgen_sel(state, &@$, $2, &@2, $4, $5);
 			}
@@ -589,7 +579,7 @@ numgen_offset	:	%empty			{ $$ = 0; }
 		|	OFFSET number		{ $$ = $2; }
 		;
 
-hash_sel	:	JHASH lhs MOD number numgen_offset
+selector	:	JHASH lhs MOD number numgen_offset
 			{
 				$$ = hash_expr_alloc(&@$, $4, false, 0, $5,
 						     NFT_HASH_JENKINS);
@@ -608,7 +598,7 @@ hash_sel	:	JHASH lhs MOD number numgen_offset
 			}
 		;
 
-xfrm_sel	:	IPSEC STRING key_name
+selector	:	IPSEC STRING key_name
 			{
 				$$ = xfrm_sel(state, &@$, $2, &@2, 0, 0, $3, &@3);
 				if (!$$)

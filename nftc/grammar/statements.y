@@ -114,7 +114,7 @@ subchain_block	:	%empty
 			}
 		;
 
-verdict_stmt	:	verdict_expr
+stmt		:	verdict_expr
 			{
 				$$ = verdict_stmt_alloc(&@$, $1);
 			}
