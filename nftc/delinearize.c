@@ -268,11 +268,11 @@ struct expr *delin_verdict(int verdict, const char *chain)
  * them apart by id.
  */
 struct set *delin_find_set(struct delin_rule_ctx *c,
-			   const struct nftnl_expr *e, uint16_t name_attr,
+			   const struct dx *e, uint16_t name_attr,
 			   uint16_t id_attr)
 {
-	const char *name = nftnl_expr_is_set(e, name_attr) ?
-			   nftnl_expr_get_str(e, name_attr) : NULL;
+	const char *name = dx_has(e, name_attr) ?
+			   dx_str(e, name_attr) : NULL;
 	struct set *s;
 	uint32_t id;
 
@@ -282,9 +282,9 @@ struct set *delin_find_set(struct delin_rule_ctx *c,
 		return c->dctx->sets ?
 		       delin_set_index_lookup(c->dctx->sets, name) :
 		       delin_set_lookup(c->dctx->table, name);
-	if (!nftnl_expr_is_set(e, id_attr))
+	if (!dx_has(e, id_attr))
 		return NULL;
-	id = nftnl_expr_get_u32(e, id_attr);
+	id = dx_u32(e, id_attr);
 	list_for_each_entry(s, &c->dctx->table->sets, list) {
 		if (s->handle.set_id == id)
 			return s;
@@ -601,13 +601,13 @@ struct expr *delin_exthdr_alloc(uint32_t op, uint8_t type,
 /* -------------------------------------------------------------- loads */
 
 typedef void (*delin_fn)(struct delin_rule_ctx *c,
-			 const struct nftnl_expr *e);
+			 const struct dx *e);
 
-#define U32(e, a)	nftnl_expr_get_u32(e, a)
-#define HAS(e, a)	nftnl_expr_is_set(e, a)
+#define U32(e, a)	dx_u32(e, a)
+#define HAS(e, a)	dx_has(e, a)
 
 static void delin_payload(struct delin_rule_ctx *c,
-			  const struct nftnl_expr *e)
+			  const struct dx *e)
 {
 	struct expr *p;
 
@@ -644,13 +644,13 @@ static void delin_payload(struct delin_rule_ctx *c,
 }
 
 static void delin_exthdr(struct delin_rule_ctx *c,
-			 const struct nftnl_expr *e)
+			 const struct dx *e)
 {
 	struct expr *x;
 	struct stmt *s;
 
 	x = delin_exthdr_alloc(U32(e, NFTNL_EXPR_EXTHDR_OP),
-			       nftnl_expr_get_u8(e, NFTNL_EXPR_EXTHDR_TYPE),
+			       dx_u8(e, NFTNL_EXPR_EXTHDR_TYPE),
 			       U32(e, NFTNL_EXPR_EXTHDR_OFFSET),
 			       U32(e, NFTNL_EXPR_EXTHDR_LEN),
 			       U32(e, NFTNL_EXPR_EXTHDR_FLAGS));
@@ -702,7 +702,7 @@ static void ct_addr_type(struct delin_rule_ctx *c, struct expr *x)
 	x->byteorder = BYTEORDER_BIG;
 }
 
-static void delin_meta(struct delin_rule_ctx *c, const struct nftnl_expr *e)
+static void delin_meta(struct delin_rule_ctx *c, const struct dx *e)
 {
 	uint32_t key = U32(e, NFTNL_EXPR_META_KEY);
 	struct expr *x;
@@ -725,11 +725,11 @@ static void delin_meta(struct delin_rule_ctx *c, const struct nftnl_expr *e)
 	delin_add_stmt(c, s);
 }
 
-static void delin_ct(struct delin_rule_ctx *c, const struct nftnl_expr *e)
+static void delin_ct(struct delin_rule_ctx *c, const struct dx *e)
 {
 	uint32_t key = U32(e, NFTNL_EXPR_CT_KEY);
 	int dir = HAS(e, NFTNL_EXPR_CT_DIR) ?
-		  nftnl_expr_get_u8(e, NFTNL_EXPR_CT_DIR) : -1;
+		  dx_u8(e, NFTNL_EXPR_CT_DIR) : -1;
 	struct expr *x = ct_expr_alloc(&delin_loc, key, dir);
 	struct stmt *s;
 
@@ -753,14 +753,14 @@ static void delin_ct(struct delin_rule_ctx *c, const struct nftnl_expr *e)
 	delin_add_stmt(c, s);
 }
 
-static void delin_rt(struct delin_rule_ctx *c, const struct nftnl_expr *e)
+static void delin_rt(struct delin_rule_ctx *c, const struct dx *e)
 {
 	delin_reg_set(c, U32(e, NFTNL_EXPR_RT_DREG),
 		      rt_expr_alloc(&delin_loc, U32(e, NFTNL_EXPR_RT_KEY)));
 }
 
 static void delin_socket(struct delin_rule_ctx *c,
-			 const struct nftnl_expr *e)
+			 const struct dx *e)
 {
 	delin_reg_set(c, U32(e, NFTNL_EXPR_SOCKET_DREG),
 		      socket_expr_alloc(&delin_loc,
@@ -768,15 +768,15 @@ static void delin_socket(struct delin_rule_ctx *c,
 					U32(e, NFTNL_EXPR_SOCKET_LEVEL)));
 }
 
-static void delin_osf(struct delin_rule_ctx *c, const struct nftnl_expr *e)
+static void delin_osf(struct delin_rule_ctx *c, const struct dx *e)
 {
 	delin_reg_set(c, U32(e, NFTNL_EXPR_OSF_DREG),
 		      osf_expr_alloc(&delin_loc,
-				     nftnl_expr_get_u8(e, NFTNL_EXPR_OSF_TTL),
+				     dx_u8(e, NFTNL_EXPR_OSF_TTL),
 				     U32(e, NFTNL_EXPR_OSF_FLAGS)));
 }
 
-static void delin_fib(struct delin_rule_ctx *c, const struct nftnl_expr *e)
+static void delin_fib(struct delin_rule_ctx *c, const struct dx *e)
 {
 	delin_reg_set(c, U32(e, NFTNL_EXPR_FIB_DREG),
 		      fib_expr_alloc(&delin_loc, U32(e, NFTNL_EXPR_FIB_FLAGS),
@@ -784,7 +784,7 @@ static void delin_fib(struct delin_rule_ctx *c, const struct nftnl_expr *e)
 }
 
 static void delin_numgen(struct delin_rule_ctx *c,
-			 const struct nftnl_expr *e)
+			 const struct dx *e)
 {
 	delin_reg_set(c, U32(e, NFTNL_EXPR_NG_DREG),
 		      numgen_expr_alloc(&delin_loc, U32(e, NFTNL_EXPR_NG_TYPE),
@@ -792,7 +792,7 @@ static void delin_numgen(struct delin_rule_ctx *c,
 					U32(e, NFTNL_EXPR_NG_OFFSET)));
 }
 
-static void delin_hash(struct delin_rule_ctx *c, const struct nftnl_expr *e)
+static void delin_hash(struct delin_rule_ctx *c, const struct dx *e)
 {
 	struct expr *h;
 
@@ -809,16 +809,16 @@ static void delin_hash(struct delin_rule_ctx *c, const struct nftnl_expr *e)
 	delin_reg_set(c, U32(e, NFTNL_EXPR_HASH_DREG), h);
 }
 
-static void delin_xfrm(struct delin_rule_ctx *c, const struct nftnl_expr *e)
+static void delin_xfrm(struct delin_rule_ctx *c, const struct dx *e)
 {
 	delin_reg_set(c, U32(e, NFTNL_EXPR_XFRM_DREG),
 		      xfrm_expr_alloc(&delin_loc, U32(e, NFTNL_EXPR_XFRM_KEY),
-				      nftnl_expr_get_u8(e, NFTNL_EXPR_XFRM_DIR),
+				      dx_u8(e, NFTNL_EXPR_XFRM_DIR),
 				      U32(e, NFTNL_EXPR_XFRM_SPNUM)));
 }
 
 static void delin_immediate(struct delin_rule_ctx *c,
-			    const struct nftnl_expr *e)
+			    const struct dx *e)
 {
 	uint32_t dreg = U32(e, NFTNL_EXPR_IMM_DREG), len;
 	const void *data;
@@ -828,13 +828,13 @@ static void delin_immediate(struct delin_rule_ctx *c,
 	if (dreg == NFT_REG_VERDICT || HAS(e, NFTNL_EXPR_IMM_VERDICT)) {
 		v = delin_verdict(U32(e, NFTNL_EXPR_IMM_VERDICT),
 				  HAS(e, NFTNL_EXPR_IMM_CHAIN) ?
-				  nftnl_expr_get_str(e, NFTNL_EXPR_IMM_CHAIN) :
+				  dx_str(e, NFTNL_EXPR_IMM_CHAIN) :
 				  NULL);
 		s = v ? verdict_stmt_alloc(&delin_loc, v) : NULL;
 		delin_add_stmt(c, s);
 		return;
 	}
-	data = nftnl_expr_get(e, NFTNL_EXPR_IMM_DATA, &len);
+	data = dx_data(e, NFTNL_EXPR_IMM_DATA, &len);
 	if (!data)
 		return;
 	/* raw bytes until a consumer types it (see delin_retype) */
@@ -857,7 +857,7 @@ static struct expr *value_expr_like(const struct expr *like,
 }
 
 static void delin_bitwise(struct delin_rule_ctx *c,
-			  const struct nftnl_expr *e)
+			  const struct dx *e)
 {
 	uint32_t op = U32(e, NFTNL_EXPR_BITWISE_OP), len, mlen, xlen;
 	struct expr *l, *r;
@@ -870,7 +870,7 @@ static void delin_bitwise(struct delin_rule_ctx *c,
 	if (!l)
 		return;
 	if (op == NFT_BITWISE_LSHIFT || op == NFT_BITWISE_RSHIFT) {
-		const uint32_t *n = nftnl_expr_get(e, NFTNL_EXPR_BITWISE_DATA,
+		const uint32_t *n = dx_data(e, NFTNL_EXPR_BITWISE_DATA,
 						   &mlen);
 
 		r = constant_expr_u64(&delin_loc, &integer_type,
@@ -880,8 +880,8 @@ static void delin_bitwise(struct delin_rule_ctx *c,
 		delin_reg_set(c, U32(e, NFTNL_EXPR_BITWISE_DREG), l);
 		return;
 	}
-	mdata = nftnl_expr_get(e, NFTNL_EXPR_BITWISE_MASK, &mlen);
-	xdata = nftnl_expr_get(e, NFTNL_EXPR_BITWISE_XOR, &xlen);
+	mdata = dx_data(e, NFTNL_EXPR_BITWISE_MASK, &mlen);
+	xdata = dx_data(e, NFTNL_EXPR_BITWISE_XOR, &xlen);
 	if (l->len < len * 8 && l->kind != EXPR_CONCAT)
 		l->len = len * 8;
 	memcpy(buf, mdata, mlen < sizeof(buf) ? mlen : sizeof(buf));
@@ -926,7 +926,7 @@ out:
 }
 
 static void delin_byteorder(struct delin_rule_ctx *c,
-			    const struct nftnl_expr *e)
+			    const struct dx *e)
 {
 	struct expr *l = delin_reg_get(c, U32(e, NFTNL_EXPR_BYTEORDER_SREG),
 				       0);
@@ -1185,10 +1185,10 @@ static bool cmp_split(struct delin_rule_ctx *c, enum ops op,
 	return true;
 }
 
-static void delin_cmp(struct delin_rule_ctx *c, const struct nftnl_expr *e)
+static void delin_cmp(struct delin_rule_ctx *c, const struct dx *e)
 {
 	uint32_t sreg = U32(e, NFTNL_EXPR_CMP_SREG), nop, len;
-	const void *data = nftnl_expr_get(e, NFTNL_EXPR_CMP_DATA, &len);
+	const void *data = dx_data(e, NFTNL_EXPR_CMP_DATA, &len);
 	const struct expr *src = delin_reg_peek(c, sreg);
 	struct expr *l = delin_reg_get(c, sreg, len), *r;
 	enum ops op;
@@ -1231,12 +1231,12 @@ err:
 	expr_free(l);
 }
 
-static void delin_range(struct delin_rule_ctx *c, const struct nftnl_expr *e)
+static void delin_range(struct delin_rule_ctx *c, const struct dx *e)
 {
 	uint32_t flen, tlen;
-	const void *from = nftnl_expr_get(e, NFTNL_EXPR_RANGE_FROM_DATA,
+	const void *from = dx_data(e, NFTNL_EXPR_RANGE_FROM_DATA,
 					  &flen);
-	const void *to = nftnl_expr_get(e, NFTNL_EXPR_RANGE_TO_DATA, &tlen);
+	const void *to = dx_data(e, NFTNL_EXPR_RANGE_TO_DATA, &tlen);
 	struct expr *l = delin_reg_get(c, U32(e, NFTNL_EXPR_RANGE_SREG),
 				       flen);
 
@@ -1265,9 +1265,9 @@ static struct expr *set_ref(struct delin_rule_ctx *c, struct set *s,
 }
 
 static void delin_lookup(struct delin_rule_ctx *c,
-			 const struct nftnl_expr *e)
+			 const struct dx *e)
 {
-	const char *name = nftnl_expr_get_str(e, NFTNL_EXPR_LOOKUP_SET);
+	const char *name = dx_str(e, NFTNL_EXPR_LOOKUP_SET);
 	struct set *set = delin_find_set(c, e, NFTNL_EXPR_LOOKUP_SET,
 					 NFTNL_EXPR_LOOKUP_SET_ID);
 	unsigned int klen = 0;
@@ -1331,18 +1331,36 @@ static const struct {
 	{ "lookup",	delin_lookup },
 };
 
-static int delin_one(struct nftnl_expr *e, void *data)
+/* The expressions read in place, by enum dx_op (statements: NULL). */
+static const delin_fn delin_dx_fns[__DX_MAX] = {
+	[DX_CMP]	= delin_cmp,
+	[DX_PAYLOAD]	= delin_payload,
+	[DX_META]	= delin_meta,
+	[DX_IMMEDIATE]	= delin_immediate,
+	[DX_CT]		= delin_ct,
+	[DX_BITWISE]	= delin_bitwise,
+	[DX_LOOKUP]	= delin_lookup,
+	[DX_RANGE]	= delin_range,
+	[DX_BYTEORDER]	= delin_byteorder,
+};
+
+static void delin_one(const struct dx *e, void *data)
 {
 	struct delin_rule_ctx *c = data;
-	const char *name = nftnl_expr_get_str(e, NFTNL_EXPR_NAME);
+	const char *name = dx_str(e, NFTNL_EXPR_NAME);
 	size_t i;
 
 	if (!name)
-		return 0;
-	for (i = 0; i < sizeof(delin_exprs) / sizeof(delin_exprs[0]); i++) {
+		return;
+	if (!e->nle && delin_dx_fns[e->op]) {
+		delin_dx_fns[e->op](c, e);
+		return;
+	}
+	for (i = 0; e->nle && i < sizeof(delin_exprs) / sizeof(delin_exprs[0]);
+	     i++) {
 		if (!strcmp(delin_exprs[i].name, name)) {
 			delin_exprs[i].fn(c, e);
-			return 0;
+			return;
 		}
 	}
 	c->gte = NULL;
@@ -1352,6 +1370,13 @@ static int delin_one(struct nftnl_expr *e, void *data)
 
 		delin_add_stmt(c, s);
 	}
+}
+
+static int delin_one_nle(struct nftnl_expr *e, void *data)
+{
+	struct dx x = { .nle = e };
+
+	delin_one(&x, data);
 	return 0;
 }
 
@@ -1370,16 +1395,43 @@ static int rule_udata_cb(const struct nftnl_udata *attr, void *data)
 	return 0;
 }
 
-static void rule_comment(struct rule *rule, const struct nftnl_rule *nlr)
+static void rule_comment(struct rule *rule, const void *ud, uint32_t len)
 {
-	const void *ud;
-	uint32_t len;
-
-	if (!nftnl_rule_is_set(nlr, NFTNL_RULE_USERDATA))
-		return;
-	ud = nftnl_rule_get_data(nlr, NFTNL_RULE_USERDATA, &len);
 	if (ud)
 		nftnl_udata_parse(ud, len, rule_udata_cb, &rule->comment);
+}
+
+/* The rule @c is about to read, its handle from the message. */
+static struct rule *rule_start(struct delin_rule_ctx *c, uint32_t family,
+			       const char *table, const char *chain,
+			       bool has_handle, uint64_t handle)
+{
+	struct handle h = { 0 };
+
+	h.family = family;
+	c->rule = rule_alloc(&delin_loc, &h);
+	if (!c->rule)
+		return NULL;
+	if (table)
+		c->rule->handle.table.name = strdup(table);
+	if (chain)
+		c->rule->handle.chain.name = strdup(chain);
+	if (has_handle) {
+		c->rule->handle.handle.id = handle;
+		c->rule->handle.handle.present = true;
+	}
+	proto_ctx_init(&c->pctx, c->dctx->family ? c->dctx->family : family);
+	return c->rule;
+}
+
+static void regs_free(struct delin_rule_ctx *c)
+{
+	unsigned int i;
+
+	for (i = 0; i < DELIN_SLOTS; i++) {
+		expr_free(c->regs[i]);
+		c->regs[i] = NULL;
+	}
 }
 
 /**
@@ -1394,28 +1446,55 @@ struct rule *nftc_delinearize_rule(struct delin_ctx *ctx,
 				   const struct nftnl_rule *nlr)
 {
 	struct delin_rule_ctx c = { .dctx = ctx, .icmp_type = -1 };
-	struct handle h = { 0 };
-	unsigned int i;
+	const void *ud = NULL;
+	uint32_t len = 0;
 
-	h.family = nftnl_rule_get_u32(nlr, NFTNL_RULE_FAMILY);
-	c.rule = rule_alloc(&delin_loc, &h);
-	if (!c.rule)
+	if (!rule_start(&c, nftnl_rule_get_u32(nlr, NFTNL_RULE_FAMILY),
+			nftnl_rule_is_set(nlr, NFTNL_RULE_TABLE) ?
+			nftnl_rule_get_str(nlr, NFTNL_RULE_TABLE) : NULL,
+			nftnl_rule_is_set(nlr, NFTNL_RULE_CHAIN) ?
+			nftnl_rule_get_str(nlr, NFTNL_RULE_CHAIN) : NULL,
+			nftnl_rule_is_set(nlr, NFTNL_RULE_HANDLE),
+			nftnl_rule_get_u64(nlr, NFTNL_RULE_HANDLE)))
 		return NULL;
-	if (nftnl_rule_is_set(nlr, NFTNL_RULE_TABLE))
-		c.rule->handle.table.name =
-			strdup(nftnl_rule_get_str(nlr, NFTNL_RULE_TABLE));
-	if (nftnl_rule_is_set(nlr, NFTNL_RULE_CHAIN))
-		c.rule->handle.chain.name =
-			strdup(nftnl_rule_get_str(nlr, NFTNL_RULE_CHAIN));
-	if (nftnl_rule_is_set(nlr, NFTNL_RULE_HANDLE)) {
-		c.rule->handle.handle.id =
-			nftnl_rule_get_u64(nlr, NFTNL_RULE_HANDLE);
-		c.rule->handle.handle.present = true;
+	nftnl_expr_foreach((struct nftnl_rule *)nlr, delin_one_nle, &c);
+	regs_free(&c);
+	if (nftnl_rule_is_set(nlr, NFTNL_RULE_USERDATA))
+		ud = nftnl_rule_get_data(nlr, NFTNL_RULE_USERDATA, &len);
+	rule_comment(c.rule, ud, len);
+	return c.rule;
+}
+
+/* The rule read by libnftnl, for expressions not read in place. */
+static struct rule *delinearize_nle(struct delin_ctx *ctx,
+				    const struct nlmsghdr *nlh)
+{
+	struct nftnl_rule *nlr = nftnl_rule_alloc();
+	struct rule *r = NULL;
+
+	if (!nlr)
+		return NULL;
+	if (nftnl_rule_nlmsg_parse(nlh, nlr) == 0)
+		r = nftc_delinearize_rule(ctx, nlr);
+	nftnl_rule_free(nlr);
+	return r;
+}
+
+struct rule *nftc_delinearize_rmsg(struct delin_ctx *ctx,
+				   const struct nlmsghdr *nlh,
+				   const struct delin_rmsg *m)
+{
+	struct delin_rule_ctx c = { .dctx = ctx, .icmp_type = -1 };
+
+	if (!rule_start(&c, m->family, m->table, m->chain, m->has_handle,
+			m->handle))
+		return NULL;
+	if (delin_rmsg_foreach(m, delin_one, &c) < 0) {
+		regs_free(&c);
+		rule_free(c.rule);
+		return delinearize_nle(ctx, nlh);
 	}
-	proto_ctx_init(&c.pctx, ctx->family ? ctx->family : h.family);
-	nftnl_expr_foreach((struct nftnl_rule *)nlr, delin_one, &c);
-	for (i = 0; i < DELIN_SLOTS; i++)
-		expr_free(c.regs[i]);
-	rule_comment(c.rule, nlr);
+	regs_free(&c);
+	rule_comment(c.rule, m->udata, m->udata_len);
 	return c.rule;
 }

@@ -108,6 +108,32 @@ void nftc_delinearize_set_done(struct set *set);
 struct rule *nftc_delinearize_rule(struct delin_ctx *ctx,
 				   const struct nftnl_rule *nlr);
 
+/**
+ * struct delin_rmsg - a rule dump message's attributes, read in place
+ * (pointers into the message)
+ */
+struct delin_rmsg {
+	uint32_t		family;
+	const char		*table;
+	const char		*chain;
+	uint64_t		handle;
+	bool			has_handle;
+	const void		*udata;
+	uint16_t		udata_len;
+	const struct nlattr	*exprs;
+};
+
+struct nlmsghdr;
+int delin_rmsg_parse(const struct nlmsghdr *nlh, struct delin_rmsg *m);
+
+/*
+ * nftc_delinearize_rule() for a rule dump message @nlh read into @m:
+ * without libnftnl objects unless an expression needs them.
+ */
+struct rule *nftc_delinearize_rmsg(struct delin_ctx *ctx,
+				   const struct nlmsghdr *nlh,
+				   const struct delin_rmsg *m);
+
 /* A set of @table by name (NULL if none). */
 struct set *delin_set_lookup(const struct table *table, const char *name);
 

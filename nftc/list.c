@@ -313,8 +313,14 @@ static int flowtable_cb(const struct nlmsghdr *nlh, void *data)
 	return MNL_CB_OK;
 }
 
-/* Decompile @nlr into its chain (a rule of an unknown chain is left). */
-static void rule_cb_parsed(struct dump_ctx *d, const struct nftnl_rule *nlr)
+/*
+ * Decompile a rule into its chain (a rule of an unknown chain is left):
+ * a dump message @nlh read in place into @m, or libnftnl's @nlr (a
+ * batch's).
+ */
+static void rule_cb_parsed(struct dump_ctx *d, const struct nlmsghdr *nlh,
+			   const struct delin_rmsg *m,
+			   const struct nftnl_rule *nlr)
 {
 	struct delin_ctx dctx = { 0 };
 	struct rule *r;
@@ -326,22 +332,15 @@ static void rule_cb_parsed(struct dump_ctx *d, const struct nftnl_rule *nlr)
 		 * filter sends others too: skip them) */
 		t = d->stream_table;
 		c = d->stream_chain;
-		if (!nftnl_rule_is_set(nlr, NFTNL_RULE_CHAIN) ||
-		    strcmp(nftnl_rule_get_str(nlr, NFTNL_RULE_CHAIN),
-			   c->handle.chain.name) ||
-		    nftnl_rule_get_u32(nlr, NFTNL_RULE_FAMILY) !=
-		    t->handle.family ||
-		    strcmp(nftnl_rule_get_str(nlr, NFTNL_RULE_TABLE),
-			   t->handle.table.name))
+		if (strcmp(m->chain, c->handle.chain.name) ||
+		    m->family != t->handle.family ||
+		    strcmp(m->table, t->handle.table.name))
 			return;
 	} else {
-		t = table_find(d->rs,
-			       nftnl_rule_get_u32(nlr, NFTNL_RULE_FAMILY),
-			       nftnl_rule_get_str(nlr, NFTNL_RULE_TABLE));
-		c = chain_find(t, nftnl_rule_get_str(nlr, NFTNL_RULE_CHAIN));
+		t = table_find(d->rs, m->family, m->table);
+		c = chain_find(t, m->chain);
 		if (!c)
-			c = nftc_bound_find(t, nftnl_rule_get_str(nlr,
-							NFTNL_RULE_CHAIN));
+			c = nftc_bound_find(t, m->chain);
 	}
 	if (!c)
 		return;
@@ -356,7 +355,8 @@ static void rule_cb_parsed(struct dump_ctx *d, const struct nftnl_rule *nlr)
 		d->index_table = t;
 	}
 	dctx.sets = d->index;
-	r = nftc_delinearize_rule(&dctx, nlr);
+	r = nlr ? nftc_delinearize_rule(&dctx, nlr) :
+		  nftc_delinearize_rmsg(&dctx, nlh, m);
 	if (dctx.xt_count && d->stream && !(t->flags & NFTC_TABLE_F_XT)) {
 		t->flags |= NFTC_TABLE_F_XT;
 		xt_warn(d->warn, t);
@@ -403,16 +403,19 @@ static void rule_cb_slot(struct dump_ctx *d, const struct nftnl_rule *nlr)
 static int rule_cb(const struct nlmsghdr *nlh, void *data)
 {
 	struct dump_ctx *d = data;
-	struct nftnl_rule *nlr = nftnl_rule_alloc();
+	struct nftnl_rule *nlr;
+	struct delin_rmsg m;
 
+	if (!d->rule_handles) {
+		if (delin_rmsg_parse(nlh, &m) == 0)
+			rule_cb_parsed(d, nlh, &m, NULL);
+		return MNL_CB_OK;
+	}
+	nlr = nftnl_rule_alloc();
 	if (!nlr)
 		return MNL_CB_ERROR;
-	if (nftnl_rule_nlmsg_parse(nlh, nlr) < 0)
-		;
-	else if (d->rule_handles)
+	if (nftnl_rule_nlmsg_parse(nlh, nlr) == 0)
 		rule_cb_slot(d, nlr);
-	else
-		rule_cb_parsed(d, nlr);
 	nftnl_rule_free(nlr);
 	return MNL_CB_OK;
 }
@@ -859,6 +862,18 @@ static int batch_rule(struct batch_rd *b, const struct nlmsghdr *nlh)
 	return 0;
 }
 
+static void batch_rule_parsed(struct dump_ctx *d, const struct nftnl_rule *r)
+{
+	struct delin_rmsg m = { 0 };
+
+	m.family = nftnl_rule_get_u32(r, NFTNL_RULE_FAMILY);
+	if (nftnl_rule_is_set(r, NFTNL_RULE_TABLE))
+		m.table = nftnl_rule_get_str(r, NFTNL_RULE_TABLE);
+	if (nftnl_rule_is_set(r, NFTNL_RULE_CHAIN))
+		m.chain = nftnl_rule_get_str(r, NFTNL_RULE_CHAIN);
+	rule_cb_parsed(d, NULL, &m, r);
+}
+
 static int batch_msg(struct batch_rd *b, const struct nlmsghdr *nlh)
 {
 	switch (NFNL_MSG_TYPE(nlh->nlmsg_type)) {
@@ -925,7 +940,7 @@ int nftc_ruleset_from_batch(struct nftc_ruleset *rs,
 	sets_done(rs);
 	for (i = 0; i < b.nrules; i++) {
 		if (!ret)
-			rule_cb_parsed(&b.d, b.rules[i]);
+			batch_rule_parsed(&b.d, b.rules[i]);
 		nftnl_rule_free(b.rules[i]);
 	}
 	list_for_each_entry(t, &rs->tables, list)
