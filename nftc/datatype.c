@@ -15,6 +15,7 @@
 #include <string.h>
 #include <linux/netfilter.h>
 #include "datatype_int.h"
+#include "fmt.h"
 
 const struct datatype *const datatypes[__TYPE_MAX] = {
 	[TYPE_INVALID]		= &invalid_type,
@@ -434,8 +435,11 @@ void integer_type_print(const struct expr *expr, struct output_ctx *octx)
 		}
 		return;
 	}
-	if (!fmt)
-		fmt = "%" PRIu64;
+	if (!fmt) {
+		fmt_u64(buf, value_get_u64(&expr->value));
+		fputs(buf, octx->f);
+		return;
+	}
 	fprintf(octx->f, fmt, value_get_u64(&expr->value));
 }
 

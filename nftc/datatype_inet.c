@@ -12,6 +12,7 @@
 #include <string.h>
 #include <arpa/inet.h>
 #include "datatype_int.h"
+#include "fmt.h"
 
 #define SYM(name, val)	{ .identifier = (name), .value = (val) }
 
@@ -126,7 +127,8 @@ static void ipaddr_type_print(const struct expr *expr,
 	uint8_t a[4] = { 0 };
 
 	value_to_reg(&expr->value, BYTEORDER_BIG, a, sizeof(a));
-	fputs(inet_ntop(AF_INET, a, buf, sizeof(buf)), octx->f);
+	fmt_ip4(buf, a);
+	fputs(buf, octx->f);
 }
 
 static int ipaddr_type_parse(struct dt_parse_ctx *ctx,

@@ -158,7 +158,8 @@ static enum dx_op dx_op_find(const struct nlattr *a)
 	unsigned int i;
 
 	for (i = 0; i < __DX_MAX; i++) {
-		if (!strncmp(dx_types[i].name, name, len))
+		if (dx_types[i].name[0] == name[0] &&
+		    !strncmp(dx_types[i].name, name, len))
 			return i;
 	}
 	return __DX_MAX;

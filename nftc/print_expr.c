@@ -15,8 +15,17 @@
 #include <linux/netfilter/nf_tables.h>
 #include "printer.h"
 #include "keys.h"
+#include "fmt.h"
 
 typedef void (*expr_print_fn)(struct output_ctx *octx, const struct expr *e);
+
+static void print_uint(struct output_ctx *octx, uint64_t v)
+{
+	char buf[24];
+
+	fmt_u64(buf, v);
+	fputs(buf, octx->f);
+}
 
 static const char *const op_symbols[__OP_MAX] = {
 	[OP_LSHIFT]	= "<<",
@@ -220,7 +229,8 @@ static void print_prefix(struct output_ctx *octx, const struct expr *e)
 		return;
 	}
 	nftc_print_expr(octx, e->prefix.expr);
-	fprintf(octx->f, "/%u", e->prefix.prefix_len);
+	fputc('/', octx->f);
+	print_uint(octx, e->prefix.prefix_len);
 }
 
 /*
@@ -266,7 +276,8 @@ static bool print_elem_range(struct output_ctx *octx, const struct expr *e)
 	if (plen < 0)
 		return false;
 	nftc_print_expr(octx, lo);
-	fprintf(octx->f, "/%d", plen);
+	fputc('/', octx->f);
+	print_uint(octx, plen);
 	return true;
 }
 
@@ -305,7 +316,9 @@ static void print_payload(struct output_ctx *octx, const struct expr *e)
 		fprintf(octx->f, "meta %s", k->token ? k->token : t->token);
 		return;
 	}
-	fprintf(octx->f, "%s %s", d->name, t->token);
+	fputs(d->name, octx->f);
+	fputc(' ', octx->f);
+	fputs(t->token, octx->f);
 }
 
 static void print_exthdr(struct output_ctx *octx, const struct expr *e)
@@ -781,7 +794,9 @@ static void print_binop_arg(struct output_ctx *octx, const struct expr *op,
 static void print_binop(struct output_ctx *octx, const struct expr *e)
 {
 	print_binop_arg(octx, e, e->pair.left);
-	fprintf(octx->f, " %s ", op_symbols[e->op] ? op_symbols[e->op] : "?");
+	fputc(' ', octx->f);
+	fputs(op_symbols[e->op] ? op_symbols[e->op] : "?", octx->f);
+	fputc(' ', octx->f);
 	print_binop_arg(octx, e, e->pair.right);
 }
 
@@ -864,8 +879,11 @@ static void print_relational_plain(struct output_ctx *octx,
 		break;
 	}
 	print_binop_arg(octx, e, l);
-	if (print_op)
-		fprintf(octx->f, " %s ", op_symbols[e->op]);
+	if (print_op) {
+		fputc(' ', octx->f);
+		fputs(op_symbols[e->op], octx->f);
+		fputc(' ', octx->f);
+	}
 	else
 		fputc(' ', octx->f);
 	print_binop_arg(octx, e, r);

@@ -15,6 +15,7 @@
 #include <linux/netfilter/nf_synproxy.h>
 #include "printer.h"
 #include "keys.h"
+#include "fmt.h"
 
 typedef void (*stmt_print_fn)(struct output_ctx *octx, const struct stmt *s);
 
@@ -30,10 +31,17 @@ static void print_expr_stmt(struct output_ctx *octx, const struct stmt *s)
 
 static void print_counter(struct output_ctx *octx, const struct stmt *s)
 {
-	fputs("counter", octx->f);
-	if (!stateless(octx))
-		fprintf(octx->f, " packets %" PRIu64 " bytes %" PRIu64,
-			s->counter.packets, s->counter.bytes);
+	char buf[64], *p;
+
+	if (stateless(octx)) {
+		fputs("counter", octx->f);
+		return;
+	}
+	p = stpcpy(buf, "counter packets ");
+	p = fmt_u64(p, s->counter.packets);
+	p = stpcpy(p, " bytes ");
+	fmt_u64(p, s->counter.bytes);
+	fputs(buf, octx->f);
 }
 
 static const char *const log_levels[] = {
