@@ -1284,6 +1284,9 @@ static void delin_lookup(struct delin_rule_ctx *c,
 		return;
 	}
 	delin_set_bind(set, l);
+	if (set && (set->flags & SET_F_ANONYMOUS) &&
+	    c->dctx->nanon < DELIN_ANON_MAX)
+		c->dctx->anon[c->dctx->nanon++] = set;
 	if (!HAS(e, NFTNL_EXPR_LOOKUP_DREG)) {
 		add_relational(c, (U32(e, NFTNL_EXPR_LOOKUP_FLAGS) &
 				   NFT_LOOKUP_F_INV) ? OP_NEQ : OP_EQ, l, ref);

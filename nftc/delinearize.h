@@ -58,8 +58,13 @@ typedef char *(*delin_xt_fn)(void *priv, const struct delin_xt *xt);
  * @xt_count: incremented for every xtables expression read (stock nft
  *            warns that such a table is managed by iptables-nft)
  * @sets: name index of @table's sets (delin_set_index_build), or NULL
+ * @anon, @nanon: the anonymous sets the rule looked up (the first
+ *                DELIN_ANON_MAX), set by decompiling it
  */
 struct delin_set_index;
+
+/* Anonymous sets a rule looks up, noted (the first few) in @anon. */
+#define DELIN_ANON_MAX		4
 
 struct delin_ctx {
 	uint32_t		family;
@@ -68,6 +73,8 @@ struct delin_ctx {
 	void			*xt_priv;
 	unsigned int		xt_count;
 	const struct delin_set_index *sets;	/* optional, by name */
+	struct set		*anon[DELIN_ANON_MAX];
+	unsigned int		nanon;
 };
 
 /*

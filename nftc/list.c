@@ -65,6 +65,7 @@ struct dump_ctx {
 	struct delin_set_index	*index;		/* of index_table's sets */
 	const struct table	*index_table;
 	bool			no_elems;	/* cache: declarations only */
+	bool			pack_anon;	/* anonymous sets packed too */
 	bool			rule_handles;	/* cache: rules read only */
 	bool			rule_slots;	/* ... as slots */
 	FILE			*rule_debug;	/* ... printed here */
@@ -253,7 +254,7 @@ static int elem_cb(const struct nlmsghdr *nlh, void *data)
 	int ret;
 
 	/* plain sets' elements stay key bytes until printed */
-	ret = delin_pack_msg(d->set, nlh);
+	ret = delin_pack_msg(d->set, nlh, d->pack_anon);
 	if (ret < 0)
 		return MNL_CB_ERROR;
 	if (ret > 0)
@@ -311,6 +312,21 @@ static int flowtable_cb(const struct nlmsghdr *nlh, void *data)
 	}
 	list_add_tail(&f->list, &t->flowtables);
 	return MNL_CB_OK;
+}
+
+/*
+ * The elements of the anonymous sets a streamed rule printed: no other
+ * rule uses them, and 20,000 such sets held to the end took most of a
+ * listing's memory.
+ */
+static void anon_drop(struct delin_ctx *dctx)
+{
+	unsigned int i;
+
+	for (i = 0; i < dctx->nanon; i++) {
+		expr_free(dctx->anon[i]->init);
+		dctx->anon[i]->init = NULL;
+	}
 }
 
 /*
@@ -380,6 +396,7 @@ static void rule_cb_parsed(struct dump_ctx *d, const struct nlmsghdr *nlh,
 	nftc_print_rule(d->stream, r);
 	fputc('\n', d->stream->f);
 	rule_free(r);
+	anon_drop(&dctx);
 }
 
 /* The evaluator's rule cache: only where the rule is, by its handle. */
@@ -1435,6 +1452,8 @@ int nftc_list(struct nftc_ctx *ctx, const struct cmd *cmd,
 	if (ret == 0) {
 		if (cmd->op == CMD_RESET)
 			d.reset = cmd;
+		/* rules are printed streamed only: their sets unpacked there */
+		d.pack_anon = true;
 		ret = dump_ruleset(&d, 0, false);
 	}
 	if (ret < 0) {
