@@ -286,6 +286,8 @@ struct output_ctx {
 	/* Added by the printer: family of the table being printed (set by
 	 * nftc_print_table/rule; 0 when unknown). */
 	unsigned int	family;
+	/* Listing: a template being recorded (list_tmpl.h), or NULL */
+	struct list_tmpl_rec *rec;
 };
 
 enum nftc_output_flags {

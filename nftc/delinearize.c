@@ -21,6 +21,7 @@
 #include <libnftnl/udata.h>
 #include "delin_int.h"
 #include "rule.h"
+#include "list_tmpl.h"
 
 const struct location delin_loc;
 
@@ -1185,17 +1186,69 @@ static bool cmp_split(struct delin_rule_ctx *c, enum ops op,
 	return true;
 }
 
+/*
+ * A listing template is being recorded (list_tmpl.c): the value @v read
+ * from compare @k is marked, for the printer to find.
+ */
+static struct expr *rec_mark(struct delin_rule_ctx *c, int k, struct expr *v)
+{
+	if (v && k >= 0)
+		v->location.first_line = TMPL_MARK + k;
+	return v;
+}
+
+/* ... or the compare's value steers what is read: no hole for it. */
+static void rec_keyed(struct delin_rule_ctx *c, int k)
+{
+	if (k >= 0)
+		c->dctx->rec->keyed[k] = true;
+}
+
+/*
+ * A protocol selector: its value names later loads (pctx_update) and
+ * makes the printer drop dependencies (whatever the value).
+ */
+static bool is_selector(const struct expr *l)
+{
+	const struct proto_hdr_template *t;
+	const struct proto_desc *d;
+
+	if (l->kind == EXPR_META)
+		return l->meta.key == NFT_META_NFPROTO ||
+		       l->meta.key == NFT_META_L4PROTO ||
+		       l->meta.key == NFT_META_PROTOCOL ||
+		       l->meta.key == NFT_META_IIFTYPE;
+	if (l->kind != EXPR_PAYLOAD)
+		return false;
+	d = l->payload.desc;
+	if (!d || l->payload.is_raw)
+		return true;
+	if (!d->protocol_key)
+		return false;
+	t = &d->templates[d->protocol_key];
+	if (l->payload.tmpl == t)
+		return true;
+	/* a load of several fields: with the protocol field in it */
+	return !l->payload.tmpl || l->payload.tmpl->len != l->len ?
+	       !(t->offset < l->payload.offset ||
+		 t->offset + t->len > l->payload.offset + l->len) : false;
+}
+
 static void delin_cmp(struct delin_rule_ctx *c, const struct dx *e)
 {
 	uint32_t sreg = U32(e, NFTNL_EXPR_CMP_SREG), nop, len;
 	const void *data = dx_data(e, NFTNL_EXPR_CMP_DATA, &len);
 	const struct expr *src = delin_reg_peek(c, sreg);
 	struct expr *l = delin_reg_get(c, sreg, len), *r;
+	struct list_tmpl_rec *rec = c->dctx ? c->dctx->rec : NULL;
+	int k = rec && rec->cur < TMPL_CMPS ? (int)rec->cur++ : -1;
 	enum ops op;
 
 	nop = U32(e, NFTNL_EXPR_CMP_OP);
 	if (!l || !data)
 		goto err;
+	if (k >= 0 && is_selector(l))
+		rec_keyed(c, k);
 	op = nop < sizeof(cmp_ops) / sizeof(cmp_ops[0]) ? cmp_ops[nop] : OP_EQ;
 	/* "cmp gte A; cmp lte B" on one value is the range A-B */
 	if (op == OP_LTE && c->gte && c->gte_src == src &&
@@ -1204,19 +1257,32 @@ static void delin_cmp(struct delin_rule_ctx *c, const struct dx *e)
 		struct expr *lo = rel->pair.right;
 
 		rel->pair.right = range_expr_alloc(&delin_loc, lo,
-						   delin_value(l, data, len));
+				rec_mark(c, k, delin_value(l, data, len)));
 		rel->op = OP_EQ;
 		c->gte = NULL;
 		expr_free(l);
 		return;
 	}
 	c->gte = NULL;
-	if (cmp_prefix(c, op, l, data, len) ||
-	    cmp_wildcard(c, op, l, data, len) ||
-	    cmp_short_addr(c, op, l, data, len))
+	if (cmp_prefix(c, op, l, data, len)) {
+		struct stmt *s = list_entry(c->rule->stmts.prev, struct stmt,
+					    list);
+
+		if (k >= 0 && s->kind == STMT_EXPRESSION &&
+		    s->expr->pair.right->kind == EXPR_PREFIX)
+			rec_mark(c, k, s->expr->pair.right->prefix.expr);
+		else
+			rec_keyed(c, k);
 		return;
-	r = delin_value(l, data, len);
+	}
+	if (cmp_wildcard(c, op, l, data, len) ||
+	    cmp_short_addr(c, op, l, data, len)) {
+		rec_keyed(c, k);
+		return;
+	}
+	r = rec_mark(c, k, delin_value(l, data, len));
 	if (r && cmp_split(c, op, l, r)) {
+		/* the fields' values keep the mark: the printer checks them */
 		expr_free(l);
 		expr_free(r);
 		return;
@@ -1228,6 +1294,8 @@ static void delin_cmp(struct delin_rule_ctx *c, const struct dx *e)
 	}
 	return;
 err:
+	if (k >= 0)
+		rec_keyed(c, k);
 	expr_free(l);
 }
 
@@ -1495,6 +1563,8 @@ struct rule *nftc_delinearize_rmsg(struct delin_ctx *ctx,
 	if (delin_rmsg_foreach(m, delin_one, &c) < 0) {
 		regs_free(&c);
 		rule_free(c.rule);
+		if (ctx->rec)
+			ctx->rec->bad = true;
 		return delinearize_nle(ctx, nlh);
 	}
 	regs_free(&c);

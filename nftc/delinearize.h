@@ -60,6 +60,8 @@ typedef char *(*delin_xt_fn)(void *priv, const struct delin_xt *xt);
  * @sets: name index of @table's sets (delin_set_index_build), or NULL
  * @anon, @nanon: the anonymous sets the rule looked up (the first
  *                DELIN_ANON_MAX), set by decompiling it
+ * @rec: a listing template being recorded (list_tmpl.h), or NULL: the
+ *       values read from compares are marked in their locations
  */
 struct delin_set_index;
 
@@ -75,6 +77,7 @@ struct delin_ctx {
 	const struct delin_set_index *sets;	/* optional, by name */
 	struct set		*anon[DELIN_ANON_MAX];
 	unsigned int		nanon;
+	struct list_tmpl_rec	*rec;
 };
 
 /*

@@ -30,6 +30,7 @@
 #include "listing.h"
 #include "delinearize.h"
 #include "delin_pack.h"
+#include "list_tmpl.h"
 #include "printer.h"
 #include "linearize.h"
 #include "transport.h"
@@ -66,6 +67,7 @@ struct dump_ctx {
 	const struct table	*index_table;
 	bool			no_elems;	/* cache: declarations only */
 	bool			pack_anon;	/* anonymous sets packed too */
+	struct list_tmpl	*tmpl;		/* streamed rules' templates */
 	bool			rule_handles;	/* cache: rules read only */
 	bool			rule_slots;	/* ... as slots */
 	FILE			*rule_debug;	/* ... printed here */
@@ -330,6 +332,37 @@ static void anon_drop(struct delin_ctx *dctx)
 }
 
 /*
+ * Print streamed rule @r (of message @m) while recording its template:
+ * through a memory stream, for the template's text.
+ */
+static void print_recorded(struct dump_ctx *d, const struct table *t,
+			   const struct delin_rmsg *m, struct rule *r,
+			   struct list_tmpl_rec *rec)
+{
+	struct output_ctx o = *d->stream;
+	char *buf = NULL;
+	size_t len = 0;
+
+	o.f = open_memstream(&buf, &len);
+	if (!o.f) {
+		nftc_print_rule(d->stream, r);
+		return;
+	}
+	o.rec = rec;
+	rec->buf = &buf;
+	nftc_print_rule_stmts(&o, r);
+	fclose(o.f);
+	fwrite(buf, 1, len, d->stream->f);
+	if (r->comment)
+		fprintf(d->stream->f, " comment \"%s\"", r->comment);
+	else
+		list_tmpl_add(d->tmpl, t, m, rec, buf);
+	nftc_print_handle(d->stream, &r->handle);
+	list_tmpl_rec_done(rec);
+	free(buf);
+}
+
+/*
  * Decompile a rule into its chain (a rule of an unknown chain is left):
  * a dump message @nlh read in place into @m, or libnftnl's @nlr (a
  * batch's).
@@ -339,6 +372,7 @@ static void rule_cb_parsed(struct dump_ctx *d, const struct nlmsghdr *nlh,
 			   const struct nftnl_rule *nlr)
 {
 	struct delin_ctx dctx = { 0 };
+	struct list_tmpl_rec rec;
 	struct rule *r;
 	struct chain *c;
 	struct table *t;
@@ -360,6 +394,18 @@ static void rule_cb_parsed(struct dump_ctx *d, const struct nlmsghdr *nlh,
 	}
 	if (!c)
 		return;
+	/* streamed: a rule of a shape listed before, from its text */
+	if (d->stream && !d->sink && !nlr &&
+	    list_tmpl_print(d->tmpl, t, m, d->stream, "\t\t")) {
+		struct handle h = { .handle.id = m->handle };
+
+		nftc_print_handle(d->stream, &h);
+		fputc('\n', d->stream->f);
+		return;
+	}
+	if (d->stream && !d->sink && !nlr && d->tmpl &&
+	    list_tmpl_rec_start(&rec, d->tmpl, m))
+		dctx.rec = &rec;
 	dctx.family = t->handle.family;
 	dctx.table = t;
 	dctx.xt_xlate = d->no_xt ? NULL :
@@ -393,7 +439,10 @@ static void rule_cb_parsed(struct dump_ctx *d, const struct nlmsghdr *nlh,
 	nftc_bind_rule(t, r);
 	ifname_rule(r);
 	fputs("\t\t", d->stream->f);
-	nftc_print_rule(d->stream, r);
+	if (dctx.rec)
+		print_recorded(d, t, m, r, dctx.rec);
+	else
+		nftc_print_rule(d->stream, r);
 	fputc('\n', d->stream->f);
 	rule_free(r);
 	anon_drop(&dctx);
@@ -583,6 +632,7 @@ static int dump_open(struct dump_ctx *d, struct nftc_ruleset *rs,
 static void dump_close(struct dump_ctx *d)
 {
 	delin_set_index_free(d->index);
+	list_tmpl_free(d->tmpl);
 	nftc_transport_close(d->nl);
 	free(d->buf);
 }
@@ -1454,6 +1504,8 @@ int nftc_list(struct nftc_ctx *ctx, const struct cmd *cmd,
 			d.reset = cmd;
 		/* rules are printed streamed only: their sets unpacked there */
 		d.pack_anon = true;
+		d.tmpl = getenv("NFTKIT_LIST_NO_TEMPLATES") ? NULL :
+			 list_tmpl_new();
 		ret = dump_ruleset(&d, 0, false);
 	}
 	if (ret < 0) {

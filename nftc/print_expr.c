@@ -16,6 +16,7 @@
 #include "printer.h"
 #include "keys.h"
 #include "fmt.h"
+#include "list_tmpl.h"
 
 typedef void (*expr_print_fn)(struct output_ctx *octx, const struct expr *e);
 
@@ -937,6 +938,10 @@ void nftc_print_expr(struct output_ctx *octx, const struct expr *expr)
 		return;
 	if (expr->kind >= __EXPR_MAX || !expr_printers[expr->kind]) {
 		print_invalid(octx, expr);
+		return;
+	}
+	if (octx->rec && expr->location.first_line >= TMPL_MARK) {
+		list_tmpl_rec_value(octx, expr);
 		return;
 	}
 	expr_printers[expr->kind](octx, expr);
