@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include "delin_int.h"
 #include "rule.h"
+#include "list_tmpl.h"
 
 #define U32(e, a)	dx_u32(e, a)
 #define U64(e, a)	dx_u64(e, a)
@@ -64,7 +65,14 @@ static struct stmt *st_limit(struct delin_rule_ctx *c,
 			     const struct dx *e)
 {
 	struct stmt *s = stmt_alloc(&delin_loc, STMT_LIMIT);
+	struct list_tmpl_rec *rec = c && c->dctx ? c->dctx->rec : NULL;
 
+	/* a listing template is recorded: the rate is value slot k */
+	if (rec && rec->cur < TMPL_CMPS) {
+		if (s)
+			s->location.first_line = TMPL_MARK + rec->cur;
+		rec->cur++;
+	}
 	if (s) {
 		s->limit.rate = U64(e, NFTNL_EXPR_LIMIT_RATE);
 		s->limit.unit = U64(e, NFTNL_EXPR_LIMIT_UNIT);

@@ -12,7 +12,8 @@
  *
  * What makes that exact:
  * - the shape is the rule's expressions byte for byte, compare data
- *   aside, in the same table, printed with the same flags;
+ *   and limit rates aside, in the same table, printed with the same
+ *   flags;
  * - a compare is a hole only if the decompiler took its value as a
  *   plain constant (no protocol selector that names later loads or
  *   drops dependencies, no wildcard, prefix of a whole address, split
@@ -20,7 +21,9 @@
  *   made from the compare's bytes alone, printed alone with the flags
  *   of the moment, gives the same text, and its type prints values in
  *   isolation (addresses, ports, integers, marks, interface names);
- * - every other compare's bytes are part of the template's key.
+ *   a packet limit's rate is a hole when it printed as the number;
+ * - every other compare's (or rate's) bytes are part of the template's
+ *   key.
  */
 #include <config.h>
 #include <stdlib.h>
@@ -30,6 +33,7 @@
 #include "delin_int.h"
 #include "printer.h"
 #include "value.h"
+#include "fmt.h"
 
 #define TMPL_BUCKETS	256
 #define TMPL_MAX	1024	/* templates kept in all */
@@ -45,6 +49,7 @@ enum tmpl_mode {
 	TMPL_VALUE,
 	TMPL_FIELD,
 	TMPL_PREFIX,
+	TMPL_U64,	/* a limit's rate, in decimal */
 };
 
 struct tmpl_span {
@@ -140,27 +145,33 @@ static inline uint16_t na_type(const struct nlattr *a)
 	return a->nla_type & NLA_TYPE_MASK;
 }
 
-/* The value of compare expression @elem's data, or NULL. */
-static const struct nlattr *cmp_value(const struct nlattr *elem)
-{
-	const struct nlattr *a, *data = NULL, *b, *c;
-	bool cmp = false;
+/* Expressions with a value that may be a hole. */
+enum slot_kind {
+	SLOT_NONE,
+	SLOT_CMP,
+	SLOT_LIMIT,
+};
 
-	na_foreach_nested(a, elem) {
-		switch (na_type(a)) {
-		case NFTA_EXPR_NAME:
-			cmp = dx_payload_len(a) == 4 &&
-			      !memcmp(dx_payload(a), "cmp", 4);
-			break;
-		case NFTA_EXPR_DATA:
-			data = a;
-			break;
-		}
-	}
-	if (!cmp || !data)
-		return NULL;
+static enum slot_kind slot_kind(const struct nlattr *name)
+{
+	if (dx_payload_len(name) == 4 && !memcmp(dx_payload(name), "cmp", 4))
+		return SLOT_CMP;
+	if (dx_payload_len(name) == 6 &&
+	    !memcmp(dx_payload(name), "limit", 6))
+		return SLOT_LIMIT;
+	return SLOT_NONE;
+}
+
+/* The value of expression @data (NFTA_EXPR_DATA) of @kind, or NULL. */
+static const struct nlattr *slot_value(const struct nlattr *data,
+				       enum slot_kind kind)
+{
+	const struct nlattr *b, *c;
+
 	na_foreach_nested(b, data) {
-		if (na_type(b) != NFTA_CMP_DATA)
+		if (kind == SLOT_LIMIT && na_type(b) == NFTA_LIMIT_RATE)
+			return dx_payload_len(b) == 8 ? b : NULL;
+		if (kind != SLOT_CMP || na_type(b) != NFTA_CMP_DATA)
 			continue;
 		na_foreach_nested(c, b) {
 			if (na_type(c) == NFTA_DATA_VALUE)
@@ -171,29 +182,31 @@ static const struct nlattr *cmp_value(const struct nlattr *elem)
 }
 
 /*
- * The compares' values of @m, in order: their count, or -1 if there are
- * more than TMPL_CMPS or a compare without one.
+ * The values of @m's compares and limits (slots), in order: their
+ * count, or -1 if there are more than TMPL_CMPS or one without a value.
  */
 static int cmp_values(const struct delin_rmsg *m, const struct nlattr **v)
 {
-	const struct nlattr *e, *a;
-	bool cmp;
+	const struct nlattr *e, *a, *data;
+	enum slot_kind kind;
 	int n = 0;
 
 	if (!m->exprs)
 		return 0;
 	na_foreach_nested(e, m->exprs) {
-		cmp = false;
+		kind = SLOT_NONE;
+		data = NULL;
 		na_foreach_nested(a, e) {
 			if (na_type(a) == NFTA_EXPR_NAME)
-				cmp = dx_payload_len(a) == 4 &&
-				      !memcmp(dx_payload(a), "cmp", 4);
+				kind = slot_kind(a);
+			else if (na_type(a) == NFTA_EXPR_DATA)
+				data = a;
 		}
-		if (!cmp)
+		if (kind == SLOT_NONE)
 			continue;
-		if (n == TMPL_CMPS)
+		if (n == TMPL_CMPS || !data)
 			return -1;
-		v[n] = cmp_value(e);
+		v[n] = slot_value(data, kind);
 		if (!v[n])
 			return -1;
 		n++;
@@ -289,6 +302,8 @@ static struct expr *span_value(const struct tmpl_span *s, const void *p,
 					s->order, s->len, &x);
 		return v ? prefix_expr_alloc(&internal_location, v, s->plen) :
 			   NULL;
+	case TMPL_U64:
+		break;
 	}
 	return NULL;
 }
@@ -297,8 +312,16 @@ static void print_span(const struct tmpl_span *s, const struct nlattr *v,
 		       struct output_ctx *octx)
 {
 	struct output_ctx o = *octx;
+	char buf[24];
 	struct expr *e;
+	uint64_t u;
 
+	if (s->mode == TMPL_U64) {
+		memcpy(&u, dx_payload(v), sizeof(u));
+		fmt_u64(buf, be64toh(u));
+		fputs(buf, octx->f);
+		return;
+	}
 	e = span_value(s, dx_payload(v), dx_payload_len(v));
 	o.flags = s->flags;
 	o.family = s->family;
@@ -409,6 +432,21 @@ static bool prints_as(const struct output_ctx *o, const struct expr *e,
 	return same;
 }
 
+/* Keep hole @s; false without memory. */
+static bool span_add(struct list_tmpl_rec *rec, const struct tmpl_span *s)
+{
+	struct tmpl_span *sp;
+
+	if (!(rec->nspan & 7)) {
+		sp = realloc(rec->spans, (rec->nspan + 8) * sizeof(*sp));
+		if (!sp)
+			return false;
+		rec->spans = sp;
+	}
+	rec->spans[rec->nspan++] = *s;
+	return true;
+}
+
 /*
  * How printed @e (marked as read from compare bytes @p, @n) comes from
  * them, into @s; false if not known. A field is where exactly one shift
@@ -456,7 +494,7 @@ void list_tmpl_rec_value(struct output_ctx *octx, const struct expr *e)
 	struct list_tmpl_rec *rec = octx->rec;
 	unsigned int k = e->location.first_line - TMPL_MARK;
 	struct output_ctx o = *octx;
-	struct tmpl_span *sp, s;
+	struct tmpl_span s;
 	struct expr *v;
 	long off, end;
 	bool ok;
@@ -478,23 +516,35 @@ void list_tmpl_rec_value(struct output_ctx *octx, const struct expr *e)
 		ok = v && prints_as(&o, v, *rec->buf + off, end - off);
 		expr_free(v);
 	}
-	if (ok && !(rec->nspan & 7)) {
-		sp = realloc(rec->spans, (rec->nspan + 8) * sizeof(*sp));
-		ok = sp != NULL;
-		if (sp)
-			rec->spans = sp;
-	}
-	if (!ok) {
+	s.off = off;
+	s.end = end;
+	s.k = k;
+	s.flags = o.flags;
+	s.family = o.family;
+	if (!ok || !span_add(rec, &s))
 		rec->keyed[k] = true;
+}
+
+void list_tmpl_rec_u64(struct output_ctx *octx, unsigned int k, uint64_t v)
+{
+	struct list_tmpl_rec *rec = octx->rec;
+	struct tmpl_span s = { .mode = TMPL_U64, .k = k };
+	char buf[24];
+	uint64_t u;
+	long off;
+
+	fflush(octx->f);
+	off = ftell(octx->f);
+	fmt_u64(buf, v);
+	fputs(buf, octx->f);
+	if (k >= rec->ncmp)
 		return;
-	}
-	sp = &rec->spans[rec->nspan++];
-	*sp = s;
-	sp->off = off;
-	sp->end = end;
-	sp->k = k;
-	sp->flags = o.flags;
-	sp->family = o.family;
+	memcpy(&u, rec->cmp[k], sizeof(u));
+	s.off = off;
+	s.end = off + strlen(buf);
+	if (off < 0 || rec->cmp_len[k] != sizeof(u) || be64toh(u) != v ||
+	    !span_add(rec, &s))
+		rec->keyed[k] = true;
 }
 
 void list_tmpl_add(struct list_tmpl *lt, const struct table *table,

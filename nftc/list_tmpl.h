@@ -66,6 +66,8 @@ bool list_tmpl_rec_start(struct list_tmpl_rec *rec,
 			 const struct delin_rmsg *m);
 /* The printer's hook: value @e of compare k printed, as a hole. */
 void list_tmpl_rec_value(struct output_ctx *octx, const struct expr *e);
+/* ... and a limit's rate @v (of value slot @k), printed in decimal. */
+void list_tmpl_rec_u64(struct output_ctx *octx, unsigned int k, uint64_t v);
 /* Keep the template of @text (the rule's statements) recorded in @rec. */
 void list_tmpl_add(struct list_tmpl *lt, const struct table *t,
 		   const struct delin_rmsg *m, struct list_tmpl_rec *rec,

@@ -16,6 +16,7 @@
 #include "printer.h"
 #include "keys.h"
 #include "fmt.h"
+#include "list_tmpl.h"
 
 typedef void (*stmt_print_fn)(struct output_ctx *octx, const struct stmt *s);
 
@@ -139,8 +140,12 @@ static void print_limit(struct output_ctx *octx, const struct stmt *s)
 		}
 		return;
 	}
-	fprintf(octx->f, "%" PRIu64 "/%s", s->limit.rate,
-		nftc_limit_unit_name(s->limit.unit));
+	if (octx->rec && s->location.first_line >= TMPL_MARK)
+		list_tmpl_rec_u64(octx, s->location.first_line - TMPL_MARK,
+				  s->limit.rate);
+	else
+		fprintf(octx->f, "%" PRIu64, s->limit.rate);
+	fprintf(octx->f, "/%s", nftc_limit_unit_name(s->limit.unit));
 	if (s->limit.burst && s->limit.burst != 5)
 		fprintf(octx->f, " burst %u packets", s->limit.burst);
 }

@@ -8,8 +8,8 @@
 # prefixes, one-port ranges, names that resolve and numbers that do
 # not), protocol selectors whose value steers how the rest is read,
 # loads merged over adjacent fields, shortened address loads, masks,
-# wildcards, anonymous sets, counters, in inet, ip, ip6 and bridge
-# tables:
+# wildcards, anonymous sets, counters, packet and byte limits, in inet,
+# ip, ip6 and bridge tables:
 #  - each ruleset loaded by stock into a private network namespace is
 #    listed by ours byte for byte as stock lists it, plain and with -a,
 #    -n, -s, -nn, -nnn and -as;
@@ -101,6 +101,11 @@ common = [
                                                        r.randrange(65536)))),
     lambda: "ip saddr %s limit rate %d/second accept" % (ip4(),
                                                         r.randrange(1, 999)),
+    lambda: "tcp dport %d limit rate over %d/%s burst %d packets drop" % (
+        port(), r.choice([1, 5, 1000, r.randrange(1, 1 << 30)]),
+        r.choice(["second", "minute", "hour", "day"]), r.randrange(1, 99)),
+    lambda: "limit rate %d %s/second accept" % (
+        r.randrange(1, 4096), r.choice(["bytes", "kbytes", "mbytes"])),
     lambda: "meta pkttype %s accept" % r.choice(["host", "broadcast",
                                                  "multicast", "other"]),
     lambda: "th dport %d accept" % port(),
