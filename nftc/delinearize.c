@@ -1338,6 +1338,8 @@ static void delin_lookup(struct delin_rule_ctx *c,
 	const char *name = dx_str(e, NFTNL_EXPR_LOOKUP_SET);
 	struct set *set = delin_find_set(c, e, NFTNL_EXPR_LOOKUP_SET,
 					 NFTNL_EXPR_LOOKUP_SET_ID);
+	struct list_tmpl_rec *rec = c->dctx ? c->dctx->rec : NULL;
+	int k = rec && rec->cur < TMPL_CMPS ? (int)rec->cur++ : -1;
 	unsigned int klen = 0;
 	struct expr *l, *ref, *m;
 	uint32_t dreg;
@@ -1349,7 +1351,21 @@ static void delin_lookup(struct delin_rule_ctx *c,
 	if (!l || !ref) {
 		expr_free(l);
 		expr_free(ref);
+		if (k >= 0)
+			rec_keyed(c, k);
 		return;
+	}
+	/* recording a listing template: the set as the kernel has it */
+	if (k >= 0 && set && set->key &&
+	    !(set->flags & SET_F_DELIN_BOUND)) {
+		rec->set[k] = set;
+		rec->set_flags[k] = set->flags;
+		rec->set_dtype[k] = set->key->dtype;
+		rec->set_len[k] = set->key->len;
+		rec->set_order[k] = set->key->byteorder;
+		rec_mark(c, k, ref);
+	} else if (k >= 0) {
+		rec_keyed(c, k);
 	}
 	delin_set_bind(set, l);
 	if (set && (set->flags & SET_F_ANONYMOUS) &&

@@ -331,6 +331,18 @@ static void anon_drop(struct delin_ctx *dctx)
 	}
 }
 
+/* The name index of @t's sets (one table's at a time). */
+static const struct delin_set_index *table_index(struct dump_ctx *d,
+						 const struct table *t)
+{
+	if (d->index_table != t) {
+		delin_set_index_free(d->index);
+		d->index = delin_set_index_build(t);
+		d->index_table = t;
+	}
+	return d->index;
+}
+
 /*
  * Print streamed rule @r (of message @m) while recording its template:
  * through a memory stream, for the template's text.
@@ -395,8 +407,9 @@ static void rule_cb_parsed(struct dump_ctx *d, const struct nlmsghdr *nlh,
 	if (!c)
 		return;
 	/* streamed: a rule of a shape listed before, from its text */
-	if (d->stream && !d->sink && !nlr &&
-	    list_tmpl_print(d->tmpl, t, m, d->stream, "\t\t")) {
+	if (d->stream && !d->sink && !nlr && d->tmpl &&
+	    list_tmpl_print(d->tmpl, t, table_index(d, t), m, d->stream,
+			    "\t\t")) {
 		struct handle h = { .handle.id = m->handle };
 
 		nftc_print_handle(d->stream, &h);
@@ -411,12 +424,7 @@ static void rule_cb_parsed(struct dump_ctx *d, const struct nlmsghdr *nlh,
 	dctx.xt_xlate = d->no_xt ? NULL :
 			d->xt_hook ? d->xt_hook : nftc_xt_xlate;
 	dctx.xt_priv = d->xt_priv;
-	if (d->index_table != t) {
-		delin_set_index_free(d->index);
-		d->index = delin_set_index_build(t);
-		d->index_table = t;
-	}
-	dctx.sets = d->index;
+	dctx.sets = table_index(d, t);
 	r = nlr ? nftc_delinearize_rule(&dctx, nlr) :
 		  nftc_delinearize_rmsg(&dctx, nlh, m);
 	if (dctx.xt_count && d->stream && !(t->flags & NFTC_TABLE_F_XT)) {

@@ -50,6 +50,7 @@ enum tmpl_mode {
 	TMPL_FIELD,
 	TMPL_PREFIX,
 	TMPL_U64,	/* a limit's rate, in decimal */
+	TMPL_SET,	/* an anonymous set a lookup names: its elements */
 };
 
 struct tmpl_span {
@@ -64,6 +65,13 @@ struct tmpl_span {
 	unsigned int		len;
 	unsigned int		flags;
 	unsigned int		family;
+	/* TMPL_SET: the rule's key the set is bound to (owned), and the
+	 * set as the kernel has it (flags, key type) */
+	struct expr		*key;
+	uint32_t		set_flags;
+	const struct datatype	*set_dtype;
+	unsigned int		set_len;
+	enum byteorder		set_order;
 };
 
 struct tmpl {
@@ -103,6 +111,10 @@ struct list_tmpl *list_tmpl_new(void)
 
 static void tmpl_free(struct tmpl *t)
 {
+	unsigned int i;
+
+	for (i = 0; t->spans && i < t->nspan; i++)
+		expr_free(t->spans[i].key);
 	free(t->shape);
 	free(t->keyed);
 	free(t->text);
@@ -150,6 +162,7 @@ enum slot_kind {
 	SLOT_NONE,
 	SLOT_CMP,
 	SLOT_LIMIT,
+	SLOT_LOOKUP,
 };
 
 static enum slot_kind slot_kind(const struct nlattr *name)
@@ -159,6 +172,9 @@ static enum slot_kind slot_kind(const struct nlattr *name)
 	if (dx_payload_len(name) == 6 &&
 	    !memcmp(dx_payload(name), "limit", 6))
 		return SLOT_LIMIT;
+	if (dx_payload_len(name) == 7 &&
+	    !memcmp(dx_payload(name), "lookup", 7))
+		return SLOT_LOOKUP;
 	return SLOT_NONE;
 }
 
@@ -171,6 +187,10 @@ static const struct nlattr *slot_value(const struct nlattr *data,
 	na_foreach_nested(b, data) {
 		if (kind == SLOT_LIMIT && na_type(b) == NFTA_LIMIT_RATE)
 			return dx_payload_len(b) == 8 ? b : NULL;
+		if (kind == SLOT_LOOKUP && na_type(b) == NFTA_LOOKUP_SET)
+			return dx_payload_len(b) &&
+			       !((const char *)dx_payload(b))
+					[dx_payload_len(b) - 1] ? b : NULL;
 		if (kind != SLOT_CMP || na_type(b) != NFTA_CMP_DATA)
 			continue;
 		na_foreach_nested(c, b) {
@@ -303,6 +323,7 @@ static struct expr *span_value(const struct tmpl_span *s, const void *p,
 		return v ? prefix_expr_alloc(&internal_location, v, s->plen) :
 			   NULL;
 	case TMPL_U64:
+	case TMPL_SET:
 		break;
 	}
 	return NULL;
@@ -329,10 +350,62 @@ static void print_span(const struct tmpl_span *s, const struct nlattr *v,
 	expr_free(e);
 }
 
+/*
+ * The anonymous sets @t's set holes name in @v, into @set: false unless
+ * each is there, not bound yet, and as the template's was in the kernel.
+ */
+static bool sets_resolve(const struct tmpl *t,
+			 const struct delin_set_index *sets,
+			 const struct nlattr *const *v, struct set **set)
+{
+	const struct tmpl_span *sp;
+	struct set *s;
+	unsigned int i;
+
+	for (i = 0; i < t->nspan; i++) {
+		sp = &t->spans[i];
+		if (sp->mode != TMPL_SET)
+			continue;
+		s = sets ? delin_set_index_lookup(sets, dx_payload(v[sp->k])) :
+			   NULL;
+		if (!s || !s->key || (s->flags & SET_F_DELIN_BOUND) ||
+		    s->flags != sp->set_flags || s->data ||
+		    s->key->dtype != sp->set_dtype ||
+		    s->key->len != sp->set_len ||
+		    s->key->byteorder != sp->set_order)
+			return false;
+		set[sp->k] = s;
+	}
+	return true;
+}
+
+/*
+ * Anonymous set @s bound to the template's key, as the rule that looks
+ * it up binds it, printed, and its elements freed (no other rule uses
+ * them).
+ */
+static void print_set(const struct tmpl_span *sp, struct set *s,
+		      struct output_ctx *octx)
+{
+	struct output_ctx o = *octx;
+	struct expr *ref;
+
+	delin_set_bind(s, sp->key);
+	ref = set_ref_expr_alloc(&internal_location, set_get(s));
+	o.flags = sp->flags;
+	o.family = sp->family;
+	nftc_print_expr(&o, ref);
+	expr_free(ref);
+	expr_free(s->init);
+	s->init = NULL;
+}
+
 bool list_tmpl_print(struct list_tmpl *lt, const struct table *table,
+		     const struct delin_set_index *sets,
 		     const struct delin_rmsg *m, struct output_ctx *octx,
 		     const char *lead)
 {
+	struct set *set[TMPL_CMPS];
 	const struct nlattr *v[TMPL_CMPS];
 	uint8_t shape[SHAPE_MAX];
 	const struct tmpl *t;
@@ -363,12 +436,15 @@ bool list_tmpl_print(struct list_tmpl *lt, const struct table *table,
 			break;
 		lt->same++;
 	}
-	if (!t)
+	if (!t || !sets_resolve(t, sets, v, set))
 		return false;
 	fputs(lead, octx->f);
 	for (pos = 0, i = 0; i < t->nspan; i++) {
 		fwrite(t->text + pos, 1, t->spans[i].off - pos, octx->f);
-		print_span(&t->spans[i], v[t->spans[i].k], octx);
+		if (t->spans[i].mode == TMPL_SET)
+			print_set(&t->spans[i], set[t->spans[i].k], octx);
+		else
+			print_span(&t->spans[i], v[t->spans[i].k], octx);
 		pos = t->spans[i].end;
 	}
 	fwrite(t->text + pos, 1, t->text_len - pos, octx->f);
@@ -400,6 +476,10 @@ bool list_tmpl_rec_start(struct list_tmpl_rec *rec,
 
 void list_tmpl_rec_done(struct list_tmpl_rec *rec)
 {
+	unsigned int i;
+
+	for (i = 0; i < rec->nspan; i++)
+		expr_free(rec->spans[i].key);
 	free(rec->spans);
 	rec->spans = NULL;
 }
@@ -489,6 +569,37 @@ static bool span_mode(struct tmpl_span *s, const struct expr *e,
 	return found == 1;
 }
 
+/*
+ * A set hole: anonymous set @s (of slot @k) printed by a set reference,
+ * bound to a key of a type whose values print alone; @o printed it.
+ */
+static bool set_span(struct list_tmpl_rec *rec, unsigned int k,
+		     const struct set *s, const struct output_ctx *o,
+		     long off, long end, struct tmpl_span *sp)
+{
+	struct expr *ref;
+	bool ok;
+
+	if (!s || rec->set[k] != s || !(s->flags & SET_F_ANONYMOUS) ||
+	    (s->flags & (SET_F_MAP | SET_F_OBJECT)) || s->data || !s->key ||
+	    s->key->kind == EXPR_CONCAT || !dtype_isolated(s->key->dtype))
+		return false;
+	ref = set_ref_expr_alloc(&internal_location,
+				 set_get((struct set *)s));
+	ok = ref && prints_as(o, ref, *rec->buf + off, end - off);
+	expr_free(ref);
+	if (!ok)
+		return false;
+	memset(sp, 0, sizeof(*sp));
+	sp->mode = TMPL_SET;
+	sp->key = expr_clone(s->key);
+	sp->set_flags = rec->set_flags[k];
+	sp->set_dtype = rec->set_dtype[k];
+	sp->set_len = rec->set_len[k];
+	sp->set_order = rec->set_order[k];
+	return sp->key != NULL;
+}
+
 void list_tmpl_rec_value(struct output_ctx *octx, const struct expr *e)
 {
 	struct list_tmpl_rec *rec = octx->rec;
@@ -500,6 +611,7 @@ void list_tmpl_rec_value(struct output_ctx *octx, const struct expr *e)
 	bool ok;
 
 	o.rec = NULL;
+	memset(&s, 0, sizeof(s));
 	if (k >= rec->ncmp) {
 		nftc_print_expr(&o, e);
 		return;
@@ -509,6 +621,20 @@ void list_tmpl_rec_value(struct output_ctx *octx, const struct expr *e)
 	nftc_print_expr(&o, e);
 	fflush(octx->f);
 	end = ftell(octx->f);
+	if (e->kind == EXPR_SET_REF) {
+		ok = off >= 0 && end >= off &&
+		     set_span(rec, k, e->set_ref.set, &o, off, end, &s);
+		s.off = off;
+		s.end = end;
+		s.k = k;
+		s.flags = o.flags;
+		s.family = o.family;
+		if (!ok || !span_add(rec, &s)) {
+			expr_free(s.key);
+			rec->keyed[k] = true;
+		}
+		return;
+	}
 	ok = off >= 0 && end >= off && span_mode(&s, e, rec->cmp[k],
 						 rec->cmp_len[k]);
 	if (ok) {
@@ -605,12 +731,13 @@ void list_tmpl_add(struct list_tmpl *lt, const struct table *table,
 		if (j && rec->spans[i].off < t->spans[j - 1].end)
 			break;		/* out of order: no template */
 		t->spans[j++] = rec->spans[i];
+		rec->spans[i].key = NULL;	/* the template's now */
 	}
+	t->nspan = j;
 	if (i < rec->nspan || (j && t->spans[j - 1].end > t->text_len)) {
 		tmpl_free(t);
 		return;
 	}
-	t->nspan = j;
 	t->next = lt->bucket[t->hash % TMPL_BUCKETS];
 	lt->bucket[t->hash % TMPL_BUCKETS] = t;
 	lt->n++;

@@ -14,6 +14,7 @@
 #include "delinearize.h"
 
 struct expr;
+struct set;
 struct table;
 struct tmpl_span;
 
@@ -28,6 +29,8 @@ struct tmpl_span;
  * @keyed: the compare's value steers decompiling (a protocol, a
  *         wildcard, ...) or is not printed as itself: not a hole
  * @spans: holes, in the text printed through @octx.f
+ * @set, @set_flags, @set_key: the anonymous set a lookup (slot k) named,
+ *                             as it was before the rule bound it
  */
 struct list_tmpl_rec {
 	unsigned int		ncmp;
@@ -36,6 +39,11 @@ struct list_tmpl_rec {
 	const uint8_t		*cmp[TMPL_CMPS];
 	uint16_t		cmp_len[TMPL_CMPS];
 	bool			keyed[TMPL_CMPS];
+	const struct set	*set[TMPL_CMPS];
+	uint32_t		set_flags[TMPL_CMPS];
+	const struct datatype	*set_dtype[TMPL_CMPS];
+	unsigned int		set_len[TMPL_CMPS];
+	enum byteorder		set_order[TMPL_CMPS];
 	unsigned int		nspan;
 	struct tmpl_span	*spans;
 	char			**buf;	/* the text printed so far */
@@ -53,6 +61,7 @@ void list_tmpl_free(struct list_tmpl *lt);
  * printed).
  */
 bool list_tmpl_print(struct list_tmpl *lt, const struct table *t,
+		     const struct delin_set_index *sets,
 		     const struct delin_rmsg *m, struct output_ctx *octx,
 		     const char *lead);
 

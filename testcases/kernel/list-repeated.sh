@@ -87,6 +87,10 @@ common = [
     lambda: "tcp flags %s tcp dport %d accept" % (
         r.choice(["syn", "syn,ack", "fin | rst", "0x0"]), port()),
     lambda: "tcp dport { %d, %d, %d } accept" % (port(), port(), port()),
+    # the same rule code, the set an interval one or not
+    lambda: "udp dport { %s, %s } drop" % (rng(), rng()),
+    lambda: "ip saddr != { %s } counter" % ", ".join(
+        ip4() for _ in range(r.randrange(1, 4))),
     lambda: "ip daddr { %s, %s } counter drop" % (ip4(), net4()),
     lambda: "ip dscp %s accept" % r.choice(["cs1", "ef", "af41", "0x00",
                                             "0x3f"]),
