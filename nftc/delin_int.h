@@ -173,6 +173,22 @@ struct expr *delin_exthdr_alloc(uint32_t op, uint8_t type,
 				uint32_t flags);
 struct expr *delin_string_expr(const char *s);
 struct expr *delin_verdict(int verdict, const char *chain);
+/* A header that only says which one follows (not printed). */
+bool delin_desc_is_pseudo(const struct proto_desc *d);
+/* Bits of headers stacked below @p's (vlan on ethernet). */
+unsigned int delin_payload_stack(struct delin_rule_ctx *c,
+				 const struct expr *p);
+
+/* delin_cmp.c */
+/* "@l OP @r" as a match statement; protocol matches narrow the context. */
+void delin_add_relational(struct delin_rule_ctx *c, enum ops op,
+			  struct expr *l, struct expr *r);
+void delin_cmp(struct delin_rule_ctx *c, const struct dx *e);
+/* A listing template being recorded (list_tmpl.c): @v is read from the
+ * value in slot @k (-1: none), or slot @k is no hole. */
+struct expr *delin_rec_mark(struct delin_rule_ctx *c, int k, struct expr *v);
+void delin_rec_keyed(struct delin_rule_ctx *c, int k);
+
 /* The set @name of the rule's table, or NULL. */
 struct set *delin_find_set(struct delin_rule_ctx *c,
 			   const struct dx *e, uint16_t name_attr,

@@ -301,7 +301,7 @@ struct expr *delin_payload_alloc(enum proto_bases base, unsigned int offset,
 	return payload_raw_alloc(&delin_loc, base, offset, len);
 }
 
-static bool desc_is_pseudo(const struct proto_desc *d)
+bool delin_desc_is_pseudo(const struct proto_desc *d)
 {
 	return d == &proto_inet || d == &proto_inet_service ||
 	       d == &proto_netdev;
@@ -378,7 +378,7 @@ void delin_payload_resolve(struct delin_rule_ctx *c, struct expr *p)
 		return;
 	d = c->pctx.protocol[b].desc;
 	stack = c->pctx.protocol[b].offset;
-	if (!d || desc_is_pseudo(d)) {
+	if (!d || delin_desc_is_pseudo(d)) {
 		/* inet/netdev link layer: ethernet (the kernel checks
 		 * the device type the dependency names); an unknown
 		 * transport header still has ports ("th dport") */
@@ -404,15 +404,15 @@ void delin_payload_resolve(struct delin_rule_ctx *c, struct expr *p)
 	p->payload.tmpl = t;
 	delin_set_dtype(p, t->dtype ? t->dtype : &integer_type);
 	p->byteorder = t->byteorder;
-	if (desc_is_pseudo(d))
+	if (delin_desc_is_pseudo(d))
 		return;
 	if (d->protocol_key && t == &d->templates[d->protocol_key])
 		p->flags |= EXPR_F_PROTOCOL;
 }
 
 /* Bits of headers stacked below @p's (vlan on ethernet). */
-static unsigned int payload_stack(struct delin_rule_ctx *c,
-				  const struct expr *p)
+unsigned int delin_payload_stack(struct delin_rule_ctx *c,
+				 const struct expr *p)
 {
 	enum proto_bases b = p->payload.base;
 
@@ -636,7 +636,7 @@ static void delin_payload(struct delin_rule_ctx *c,
 		}
 		s->payload.lhs = p;
 		s->payload.val = delin_retype(v, p);
-		payload_write_field(s, payload_stack(c, p));
+		payload_write_field(s, delin_payload_stack(c, p));
 		if (!s->payload.val)
 			s->payload.val = symbol_expr_alloc(&delin_loc,
 							   SYMBOL_VALUE, "?");
@@ -896,7 +896,7 @@ static void delin_bitwise(struct delin_rule_ctx *c,
 	value_init(&ones, len * 8);
 	value_not(&ones, &ones);
 	if (l->kind == EXPR_PAYLOAD)
-		payload_mask_field(l, &mask, payload_stack(c, l));
+		payload_mask_field(l, &mask, delin_payload_stack(c, l));
 	else if (l->kind == EXPR_EXTHDR)
 		exthdr_mask_field(l, &mask);
 	/* (x & m) ^ v: an OR when v only sets bits m clears */
@@ -950,355 +950,6 @@ static void delin_byteorder(struct delin_rule_ctx *c,
 /* -------------------------------------------------------- relationals */
 
 /* What a protocol match says about the next header. */
-static void pctx_update(struct delin_rule_ctx *c, const struct expr *rel)
-{
-	const struct expr *l = rel->pair.left, *r = rel->pair.right;
-	const struct proto_desc *up = NULL, *d;
-	struct proto_ctx *p = &c->pctx;
-	uint64_t v;
-
-	if (rel->op != OP_EQ || r->kind != EXPR_VALUE || r->value.len > 64)
-		return;
-	v = value_get_u64(&r->value);
-	if (l->kind == EXPR_META) {
-		switch (l->meta.key) {
-		case NFT_META_NFPROTO:
-			up = proto_find_upper(&proto_inet, v);
-			break;
-		case NFT_META_L4PROTO:
-			up = proto_find_upper(&proto_inet_service, v);
-			break;
-		case NFT_META_PROTOCOL:
-			up = proto_find_upper(&proto_netdev, v);
-			break;
-		case NFT_META_IIFTYPE:
-			up = proto_dev_desc(v);
-			break;
-		default:
-			return;
-		}
-		if (up)
-			proto_ctx_update(p, up->base, &delin_loc, up);
-		return;
-	}
-	if (l->kind != EXPR_PAYLOAD || !l->payload.desc || l->payload.is_raw)
-		return;
-	d = l->payload.desc;
-	if (!d->protocol_key)
-		return;
-	if (!l->payload.tmpl || l->payload.tmpl->len != l->len) {
-		/* a load merged with the protocol field ("ether saddr X
-		 * ether type ip"): take the field's bits out of the value */
-		const struct proto_hdr_template *t =
-			&d->templates[d->protocol_key];
-		unsigned int start = l->payload.offset, end = start + l->len;
-		struct value x;
-
-		if (t->meta_key || t->offset < start ||
-		    t->offset + t->len > end || r->value.len != l->len)
-			return;
-		x = r->value;
-		value_shr(&x, end - (t->offset + t->len));
-		value_resize(&x, t->len);
-		v = value_get_u64(&x);
-	} else if (l->payload.tmpl != &d->templates[d->protocol_key]) {
-		return;
-	}
-	if (d == &proto_icmp || d == &proto_icmp6) {
-		c->icmp_desc = d;
-		c->icmp_type = v;
-		return;
-	}
-	up = proto_find_upper(d, v);
-	if (!up)
-		return;
-	if (up->base == d->base) {
-		/* stacked on the same base (vlan on ethernet) */
-		p->protocol[d->base].offset += d->length;
-		p->protocol[d->base].desc = up;
-		return;
-	}
-	proto_ctx_update(p, up->base, &delin_loc, up);
-}
-
-static void add_relational(struct delin_rule_ctx *c, enum ops op,
-			   struct expr *l, struct expr *r)
-{
-	struct expr *rel;
-	struct stmt *s;
-
-	if (!l || !r) {
-		expr_free(l);
-		expr_free(r);
-		return;
-	}
-	rel = relational_expr_alloc(&delin_loc, op, l, r);
-	if (!rel)
-		return;
-	s = expr_stmt_alloc(&delin_loc, rel);
-	if (!s)
-		return;
-	delin_add_stmt(c, s);
-	pctx_update(c, rel);
-}
-
-static const enum ops cmp_ops[] = {
-	[NFT_CMP_EQ]	= OP_EQ,
-	[NFT_CMP_NEQ]	= OP_NEQ,
-	[NFT_CMP_LT]	= OP_LT,
-	[NFT_CMP_LTE]	= OP_LTE,
-	[NFT_CMP_GT]	= OP_GT,
-	[NFT_CMP_GTE]	= OP_GTE,
-};
-
-/* "SEL & MASK == V" with a prefix mask on an address: "SEL V/N". */
-static bool cmp_prefix(struct delin_rule_ctx *c, enum ops op,
-		       struct expr *l, const void *data, unsigned int len)
-{
-	struct expr *sel = l->pair.left, *v;
-	int plen;
-
-	if (l->kind != EXPR_BINOP || l->op != OP_AND ||
-	    l->pair.right->kind != EXPR_VALUE || !sel->dtype ||
-	    datatype_is_a(sel->dtype, &bitmask_type) ||
-	    (op != OP_EQ && op != OP_NEQ))
-		return false;
-	/* a sub-byte header field is a mask too: the printer names it */
-	if ((sel->kind == EXPR_PAYLOAD &&
-	     (!sel->payload.tmpl || sel->payload.tmpl->len != sel->len)) ||
-	    (sel->kind == EXPR_EXTHDR &&
-	     (!sel->exthdr.tmpl || sel->exthdr.tmpl->len != sel->len)))
-		return false;
-	plen = value_mask_to_prefix(&l->pair.right->value);
-	if (plen < 0)
-		return false;
-	v = delin_value(sel, data, len);
-	if (!v)
-		return false;
-	l->pair.left = NULL;
-	expr_free(l);
-	add_relational(c, op, sel, prefix_expr_alloc(&delin_loc, v, plen));
-	return true;
-}
-
-/* "iifname eth*": a string compared on its first bytes. */
-static bool cmp_wildcard(struct delin_rule_ctx *c, enum ops op,
-			 struct expr *l, const void *data, unsigned int len)
-{
-	struct expr *v;
-
-	if (l->kind == EXPR_CONCAT || !l->dtype ||
-	    !datatype_is_a(l->dtype, &string_type) || len * 8 >= l->len)
-		return false;
-	v = delin_value_typed(l->dtype, BYTEORDER_BIG, l->len, data, len);
-	if (!v)
-		return false;
-	/* with its NUL (iptables-nft's "-i eth0") it is the whole name */
-	if (len && ((const uint8_t *)data)[len - 1] == '\0') {
-		add_relational(c, op, l, v);
-		return true;
-	}
-	add_relational(c, op, l, prefix_expr_alloc(&delin_loc, v, len * 8));
-	return true;
-}
-
-/*
- * "ct original ip saddr 10.0.0.0/8": a whole address loaded (ct keeps
- * no short loads) and compared on its first bytes, as nft writes a
- * byte-aligned prefix: the prefix, as stock lists it.
- */
-static bool cmp_short_addr(struct delin_rule_ctx *c, enum ops op,
-			   struct expr *l, const void *data, unsigned int len)
-{
-	struct expr *v;
-
-	if (l->kind == EXPR_CONCAT || l->kind == EXPR_PAYLOAD || !l->dtype ||
-	    !(datatype_is_a(l->dtype, &ipaddr_type) ||
-	      datatype_is_a(l->dtype, &ip6addr_type)) ||
-	    len * 8 >= l->len || (op != OP_EQ && op != OP_NEQ))
-		return false;
-	v = delin_value_typed(l->dtype, BYTEORDER_BIG, l->len, data, len);
-	if (!v)
-		return false;
-	add_relational(c, op, l, prefix_expr_alloc(&delin_loc, v, len * 8));
-	return true;
-}
-
-/*
- * One load compared with several adjacent fields' values ("tcp sport 1
- * tcp dport 2" is one 4-byte compare, and a dependency such as "ether
- * type ip" merges with the match before it): one match per field, so the
- * printer sees each, and drops the generated ones, as stock does.
- */
-static bool cmp_split(struct delin_rule_ctx *c, enum ops op,
-		      const struct expr *l, const struct expr *r)
-{
-	const struct proto_hdr_template *parts[PROTO_HDRS_MAX], *t;
-	const struct proto_desc *d = l->payload.desc;
-	unsigned int n = 0, at, end, i, k, stack;
-	struct expr *fl, *fv;
-
-	if (l->kind != EXPR_PAYLOAD || !d || l->payload.is_raw ||
-	    (l->payload.tmpl && l->payload.tmpl->len == l->len) ||
-	    r->kind != EXPR_VALUE || op != OP_EQ ||
-	    r->value.len != l->len || desc_is_pseudo(d))
-		return false;
-	stack = payload_stack(c, l);
-	at = l->payload.offset - stack;
-	end = at + l->len;
-	while (at < end && n < PROTO_HDRS_MAX) {
-		for (k = 1; k < PROTO_HDRS_MAX; k++) {
-			t = &d->templates[k];
-			if (t->token && !t->meta_key && t->offset == at &&
-			    t->len && at + t->len <= end)
-				break;
-		}
-		if (k == PROTO_HDRS_MAX)
-			return false;
-		parts[n++] = &d->templates[k];
-		at += d->templates[k].len;
-	}
-	if (at != end || n < 2)
-		return false;
-	for (i = 0; i < n; i++) {
-		t = parts[i];
-		fl = expr_clone(l);
-		fv = expr_clone(r);
-		if (!fl || !fv) {
-			expr_free(fl);
-			expr_free(fv);
-			return true;
-		}
-		fl->payload.tmpl = t;
-		fl->payload.offset = t->offset + stack;
-		fl->len = t->len;
-		fl->byteorder = t->byteorder;
-		delin_set_dtype(fl, t->dtype ? t->dtype : &integer_type);
-		if (d->protocol_key && t == &d->templates[d->protocol_key])
-			fl->flags |= EXPR_F_PROTOCOL;
-		value_shr(&fv->value, end - (t->offset + t->len));
-		value_resize(&fv->value, t->len);
-		fv->len = t->len;
-		fv->byteorder = t->byteorder;
-		delin_set_dtype(fv, fl->dtype);
-		add_relational(c, op, fl, fv);
-	}
-	return true;
-}
-
-/*
- * A listing template is being recorded (list_tmpl.c): the value @v read
- * from compare @k is marked, for the printer to find.
- */
-static struct expr *rec_mark(struct delin_rule_ctx *c, int k, struct expr *v)
-{
-	if (v && k >= 0)
-		v->location.first_line = TMPL_MARK + k;
-	return v;
-}
-
-/* ... or the compare's value steers what is read: no hole for it. */
-static void rec_keyed(struct delin_rule_ctx *c, int k)
-{
-	if (k >= 0)
-		c->dctx->rec->keyed[k] = true;
-}
-
-/*
- * A protocol selector: its value names later loads (pctx_update) and
- * makes the printer drop dependencies (whatever the value).
- */
-static bool is_selector(const struct expr *l)
-{
-	const struct proto_hdr_template *t;
-	const struct proto_desc *d;
-
-	if (l->kind == EXPR_META)
-		return l->meta.key == NFT_META_NFPROTO ||
-		       l->meta.key == NFT_META_L4PROTO ||
-		       l->meta.key == NFT_META_PROTOCOL ||
-		       l->meta.key == NFT_META_IIFTYPE;
-	if (l->kind != EXPR_PAYLOAD)
-		return false;
-	d = l->payload.desc;
-	if (!d || l->payload.is_raw)
-		return true;
-	if (!d->protocol_key)
-		return false;
-	t = &d->templates[d->protocol_key];
-	if (l->payload.tmpl == t)
-		return true;
-	/* a load of several fields: with the protocol field in it */
-	return !l->payload.tmpl || l->payload.tmpl->len != l->len ?
-	       !(t->offset < l->payload.offset ||
-		 t->offset + t->len > l->payload.offset + l->len) : false;
-}
-
-static void delin_cmp(struct delin_rule_ctx *c, const struct dx *e)
-{
-	uint32_t sreg = U32(e, NFTNL_EXPR_CMP_SREG), nop, len;
-	const void *data = dx_data(e, NFTNL_EXPR_CMP_DATA, &len);
-	const struct expr *src = delin_reg_peek(c, sreg);
-	struct expr *l = delin_reg_get(c, sreg, len), *r;
-	struct list_tmpl_rec *rec = c->dctx ? c->dctx->rec : NULL;
-	int k = rec && rec->cur < TMPL_CMPS ? (int)rec->cur++ : -1;
-	enum ops op;
-
-	nop = U32(e, NFTNL_EXPR_CMP_OP);
-	if (!l || !data)
-		goto err;
-	if (k >= 0 && is_selector(l))
-		rec_keyed(c, k);
-	op = nop < sizeof(cmp_ops) / sizeof(cmp_ops[0]) ? cmp_ops[nop] : OP_EQ;
-	/* "cmp gte A; cmp lte B" on one value is the range A-B */
-	if (op == OP_LTE && c->gte && c->gte_src == src &&
-	    list_entry(c->rule->stmts.prev, struct stmt, list) == c->gte) {
-		struct expr *rel = c->gte->expr;
-		struct expr *lo = rel->pair.right;
-
-		rel->pair.right = range_expr_alloc(&delin_loc, lo,
-				rec_mark(c, k, delin_value(l, data, len)));
-		rel->op = OP_EQ;
-		c->gte = NULL;
-		expr_free(l);
-		return;
-	}
-	c->gte = NULL;
-	if (cmp_prefix(c, op, l, data, len)) {
-		struct stmt *s = list_entry(c->rule->stmts.prev, struct stmt,
-					    list);
-
-		if (k >= 0 && s->kind == STMT_EXPRESSION &&
-		    s->expr->pair.right->kind == EXPR_PREFIX)
-			rec_mark(c, k, s->expr->pair.right->prefix.expr);
-		else
-			rec_keyed(c, k);
-		return;
-	}
-	if (cmp_wildcard(c, op, l, data, len) ||
-	    cmp_short_addr(c, op, l, data, len)) {
-		rec_keyed(c, k);
-		return;
-	}
-	r = rec_mark(c, k, delin_value(l, data, len));
-	if (r && cmp_split(c, op, l, r)) {
-		/* the fields' values keep the mark: the printer checks them */
-		expr_free(l);
-		expr_free(r);
-		return;
-	}
-	add_relational(c, op, l, r);
-	if (op == OP_GTE) {
-		c->gte = list_entry(c->rule->stmts.prev, struct stmt, list);
-		c->gte_src = src;
-	}
-	return;
-err:
-	if (k >= 0)
-		rec_keyed(c, k);
-	expr_free(l);
-}
-
 static void delin_range(struct delin_rule_ctx *c, const struct dx *e)
 {
 	uint32_t flen, tlen;
@@ -1312,7 +963,7 @@ static void delin_range(struct delin_rule_ctx *c, const struct dx *e)
 		expr_free(l);
 		return;
 	}
-	add_relational(c, U32(e, NFTNL_EXPR_RANGE_OP) == NFT_RANGE_NEQ ?
+	delin_add_relational(c, U32(e, NFTNL_EXPR_RANGE_OP) == NFT_RANGE_NEQ ?
 		       OP_NEQ : OP_EQ, l,
 		       range_expr_alloc(&delin_loc, delin_value(l, from, flen),
 					delin_value(l, to, tlen)));
@@ -1352,7 +1003,7 @@ static void delin_lookup(struct delin_rule_ctx *c,
 		expr_free(l);
 		expr_free(ref);
 		if (k >= 0)
-			rec_keyed(c, k);
+			delin_rec_keyed(c, k);
 		return;
 	}
 	/* recording a listing template: the set as the kernel has it */
@@ -1363,16 +1014,16 @@ static void delin_lookup(struct delin_rule_ctx *c,
 		rec->set_dtype[k] = set->key->dtype;
 		rec->set_len[k] = set->key->len;
 		rec->set_order[k] = set->key->byteorder;
-		rec_mark(c, k, ref);
+		delin_rec_mark(c, k, ref);
 	} else if (k >= 0) {
-		rec_keyed(c, k);
+		delin_rec_keyed(c, k);
 	}
 	delin_set_bind(set, l);
 	if (set && (set->flags & SET_F_ANONYMOUS) &&
 	    c->dctx->nanon < DELIN_ANON_MAX)
 		c->dctx->anon[c->dctx->nanon++] = set;
 	if (!HAS(e, NFTNL_EXPR_LOOKUP_DREG)) {
-		add_relational(c, (U32(e, NFTNL_EXPR_LOOKUP_FLAGS) &
+		delin_add_relational(c, (U32(e, NFTNL_EXPR_LOOKUP_FLAGS) &
 				   NFT_LOOKUP_F_INV) ? OP_NEQ : OP_EQ, l, ref);
 		return;
 	}
