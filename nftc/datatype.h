@@ -275,6 +275,8 @@ const char *nftc_protocol_name(unsigned int proto);
 /* First name of port @port (host order), NULL if none. */
 const char *nftc_service_name(unsigned int port);
 
+struct list_tmpl_rec;
+
 /**
  * struct output_ctx - how constants are printed (listing, describe)
  * @f: stream written to

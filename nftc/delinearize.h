@@ -50,6 +50,12 @@ struct delin_xt {
  */
 typedef char *(*delin_xt_fn)(void *priv, const struct delin_xt *xt);
 
+struct delin_set_index;
+struct list_tmpl_rec;
+
+/* Anonymous sets a rule looks up, noted (the first few) in @anon. */
+#define DELIN_ANON_MAX		4
+
 /**
  * struct delin_ctx - what decompiling a rule may consult
  * @family: NFPROTO_* of the table
@@ -60,14 +66,9 @@ typedef char *(*delin_xt_fn)(void *priv, const struct delin_xt *xt);
  * @sets: name index of @table's sets (delin_set_index_build), or NULL
  * @anon, @nanon: the anonymous sets the rule looked up (the first
  *                DELIN_ANON_MAX), set by decompiling it
- * @rec: a listing template being recorded (list_tmpl.h), or NULL: the
- *       values read from compares are marked in their locations
+ * @rec: a listing template being recorded (list_tmpl.h), or NULL: what
+ *       is read from compares, limits and lookups is marked (locations)
  */
-struct delin_set_index;
-
-/* Anonymous sets a rule looks up, noted (the first few) in @anon. */
-#define DELIN_ANON_MAX		4
-
 struct delin_ctx {
 	uint32_t		family;
 	struct table		*table;

@@ -4,8 +4,9 @@
 
 /*
  * Listing templates (list_tmpl.c): the text of a rule, with holes where
- * the values of its compares are printed, reused for later rules of the
- * same shape (the same VM code but for those values).
+ * the values of its compares, its packet limits' rates and its
+ * anonymous sets are printed, reused for later rules of the same shape
+ * (the same VM code but for those values).
  */
 #include <stdbool.h>
 #include <stdint.h>
@@ -18,19 +19,26 @@ struct set;
 struct table;
 struct tmpl_span;
 
-/* Compares of a rule a template is recorded for (more: none recorded). */
+/*
+ * Value slots (compares, limits, lookups, in the rule's order) of a rule
+ * a template is recorded for (more: none recorded).
+ */
 #define TMPL_CMPS		16
-/* location.first_line of a value read from compare k: MARK + k. */
+/* location.first_line of what was read from slot k: MARK + k. */
 #define TMPL_MARK		0x40000000u
 
 /**
  * struct list_tmpl_rec - recording a template while a rule is listed
- * @cmp, @cmp_len: each compare's data, in the message
- * @keyed: the compare's value steers decompiling (a protocol, a
- *         wildcard, ...) or is not printed as itself: not a hole
- * @spans: holes, in the text printed through @octx.f
- * @set, @set_flags, @set_key: the anonymous set a lookup (slot k) named,
- *                             as it was before the rule bound it
+ * @ncmp: value slots; @cur: slots the decompiler read so far
+ * @bad: the rule was read by libnftnl after all: no template
+ * @cmp, @cmp_len: each slot's value (compare data, limit rate, set
+ *                 name), in the message
+ * @keyed: the slot's value steers decompiling (a protocol, a wildcard,
+ *         ...) or is not printed as itself: not a hole
+ * @set, @set_flags, @set_dtype, @set_len, @set_order: the anonymous set
+ *       a lookup (slot k) named, as it was before the rule bound it
+ * @spans: holes, in the text printed through a memory stream
+ * @buf: that stream's buffer
  */
 struct list_tmpl_rec {
 	unsigned int		ncmp;
@@ -46,8 +54,7 @@ struct list_tmpl_rec {
 	enum byteorder		set_order[TMPL_CMPS];
 	unsigned int		nspan;
 	struct tmpl_span	*spans;
-	char			**buf;	/* the text printed so far */
-	FILE			*f;
+	char			**buf;
 };
 
 struct list_tmpl;
