@@ -15,6 +15,7 @@
 #include <string.h>
 #include <linux/netfilter.h>
 #include "datatype_int.h"
+#include "fmt.h"
 
 const struct datatype *const datatypes[__TYPE_MAX] = {
 	[TYPE_INVALID]		= &invalid_type,
@@ -435,16 +436,8 @@ void integer_type_print(const struct expr *expr, struct output_ctx *octx)
 		return;
 	}
 	if (!fmt) {
-		/* decimal without printf: most printed values are */
-		uint64_t n = value_get_u64(&expr->value);
-		char *p = buf + sizeof(buf);
-
-		*--p = '\0';
-		do {
-			*--p = '0' + n % 10;
-			n /= 10;
-		} while (n);
-		fputs(p, octx->f);
+		fmt_u64(buf, value_get_u64(&expr->value));
+		fputs(buf, octx->f);
 		return;
 	}
 	fprintf(octx->f, fmt, value_get_u64(&expr->value));

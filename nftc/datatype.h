@@ -275,6 +275,8 @@ const char *nftc_protocol_name(unsigned int proto);
 /* First name of port @port (host order), NULL if none. */
 const char *nftc_service_name(unsigned int port);
 
+struct list_tmpl_rec;
+
 /**
  * struct output_ctx - how constants are printed (listing, describe)
  * @f: stream written to
@@ -286,6 +288,8 @@ struct output_ctx {
 	/* Added by the printer: family of the table being printed (set by
 	 * nftc_print_table/rule; 0 when unknown). */
 	unsigned int	family;
+	/* Listing: a template being recorded (list_tmpl.h), or NULL */
+	struct list_tmpl_rec *rec;
 };
 
 enum nftc_output_flags {

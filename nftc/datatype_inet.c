@@ -12,6 +12,7 @@
 #include <string.h>
 #include <arpa/inet.h>
 #include "datatype_int.h"
+#include "fmt.h"
 
 #define SYM(name, val)	{ .identifier = (name), .value = (val) }
 
@@ -122,20 +123,12 @@ static int addr_parse(struct dt_parse_ctx *ctx, const struct datatype *dtype,
 static void ipaddr_type_print(const struct expr *expr,
 			      struct output_ctx *octx)
 {
-	char buf[INET_ADDRSTRLEN], *p = buf;
+	char buf[INET_ADDRSTRLEN];
 	uint8_t a[4] = { 0 };
-	unsigned int i;
 
 	/* inet_ntop()'s dotted quad, without its sprintf */
 	value_to_reg(&expr->value, BYTEORDER_BIG, a, sizeof(a));
-	for (i = 0; i < 4; i++) {
-		if (a[i] >= 100)
-			*p++ = '0' + a[i] / 100;
-		if (a[i] >= 10)
-			*p++ = '0' + a[i] / 10 % 10;
-		*p++ = '0' + a[i] % 10;
-		*p++ = i < 3 ? '.' : '\0';
-	}
+	fmt_ip4(buf, a);
 	fputs(buf, octx->f);
 }
 

@@ -12,6 +12,109 @@
 #include "stmt.h"
 #include "proto.h"
 #include "keys.h"
+#include <endian.h>
+#include <string.h>
+#include <linux/netlink.h>
+
+/*
+ * struct dx - one VM expression as the decompiler reads it: libnftnl's
+ * object (@nle), or attributes of a dump message read in place
+ * (delin_msg.c): @f[attribute - NFTNL_EXPR_BASE] points at each, by the
+ * libnftnl attribute number (NFTNL_EXPR_*) the readers ask for.
+ */
+#define DX_FIELDS		8
+
+/* The expressions read in place (delin_msg.c), for dispatch. */
+enum dx_op {
+	DX_CMP,
+	DX_PAYLOAD,
+	DX_META,
+	DX_IMMEDIATE,
+	DX_CT,
+	DX_BITWISE,
+	DX_COUNTER,
+	DX_LOOKUP,
+	DX_RANGE,
+	DX_BYTEORDER,
+	DX_LIMIT,
+	__DX_MAX
+};
+
+struct dx {
+	const struct nftnl_expr	*nle;
+	const char		*name;
+	enum dx_op		op;
+	const struct nlattr	*f[DX_FIELDS];
+};
+
+static inline const void *dx_payload(const struct nlattr *a)
+{
+	return (const char *)a + NLA_HDRLEN;
+}
+
+static inline uint16_t dx_payload_len(const struct nlattr *a)
+{
+	return a->nla_len - NLA_HDRLEN;
+}
+
+static inline const struct nlattr *dx_attr(const struct dx *x, uint16_t attr)
+{
+	unsigned int i = attr - NFTNL_EXPR_BASE;
+
+	return i < DX_FIELDS ? x->f[i] : NULL;
+}
+
+static inline bool dx_has(const struct dx *x, uint16_t attr)
+{
+	return x->nle ? nftnl_expr_is_set(x->nle, attr) :
+	       dx_attr(x, attr) != NULL;
+}
+
+/* Integers as libnftnl gives them: host order, 0 if absent. */
+static inline uint32_t dx_u32(const struct dx *x, uint16_t attr)
+{
+	const struct nlattr *a;
+	uint32_t v;
+
+	if (x->nle)
+		return nftnl_expr_get_u32(x->nle, attr);
+	a = dx_attr(x, attr);
+	if (!a || dx_payload_len(a) != sizeof(v))
+		return 0;
+	memcpy(&v, dx_payload(a), sizeof(v));
+	return be32toh(v);
+}
+
+static inline uint16_t dx_u16(const struct dx *x, uint16_t attr)
+{
+	const struct nlattr *a;
+	uint16_t v;
+
+	if (x->nle)
+		return nftnl_expr_get_u16(x->nle, attr);
+	a = dx_attr(x, attr);
+	if (!a || dx_payload_len(a) != sizeof(v))
+		return 0;
+	memcpy(&v, dx_payload(a), sizeof(v));
+	return be16toh(v);
+}
+
+static inline uint8_t dx_u8(const struct dx *x, uint16_t attr)
+{
+	const struct nlattr *a;
+
+	if (x->nle)
+		return nftnl_expr_get_u8(x->nle, attr);
+	a = dx_attr(x, attr);
+	return a && dx_payload_len(a) >= 1 ?
+	       *(const uint8_t *)dx_payload(a) : 0;
+}
+
+uint64_t dx_u64(const struct dx *x, uint16_t attr);
+const char *dx_str(const struct dx *x, uint16_t attr);
+const void *dx_data(const struct dx *x, uint16_t attr, uint32_t *len);
+int delin_rmsg_foreach(const struct delin_rmsg *m,
+		       void (*fn)(const struct dx *x, void *priv), void *priv);
 
 /* One 32-bit slot per VM register word: NFT_REG32_00 .. NFT_REG32_15. */
 #define DELIN_SLOTS		16
@@ -70,9 +173,25 @@ struct expr *delin_exthdr_alloc(uint32_t op, uint8_t type,
 				uint32_t flags);
 struct expr *delin_string_expr(const char *s);
 struct expr *delin_verdict(int verdict, const char *chain);
+/* A header that only says which one follows (not printed). */
+bool delin_desc_is_pseudo(const struct proto_desc *d);
+/* Bits of headers stacked below @p's (vlan on ethernet). */
+unsigned int delin_payload_stack(struct delin_rule_ctx *c,
+				 const struct expr *p);
+
+/* delin_cmp.c */
+/* "@l OP @r" as a match statement; protocol matches narrow the context. */
+void delin_add_relational(struct delin_rule_ctx *c, enum ops op,
+			  struct expr *l, struct expr *r);
+void delin_cmp(struct delin_rule_ctx *c, const struct dx *e);
+/* A listing template being recorded (list_tmpl.c): @v is read from the
+ * value in slot @k (-1: none), or slot @k is no hole. */
+struct expr *delin_rec_mark(struct delin_rule_ctx *c, int k, struct expr *v);
+void delin_rec_keyed(struct delin_rule_ctx *c, int k);
+
 /* The set @name of the rule's table, or NULL. */
 struct set *delin_find_set(struct delin_rule_ctx *c,
-			   const struct nftnl_expr *e, uint16_t name_attr,
+			   const struct dx *e, uint16_t name_attr,
 			   uint16_t id_attr);
 
 /* delin_set.c: anonymous sets are typed by the rule that uses them. */
@@ -88,7 +207,7 @@ struct set *delin_set_index_lookup(const struct delin_set_index *idx,
 
 /* delin_stmt.c: statements; returns 0 if @name is handled. */
 int delin_stmt(struct delin_rule_ctx *c, const char *name,
-	       const struct nftnl_expr *e);
+	       const struct dx *e);
 /* delin_stmt.c: a stateful expression (set element, dynset) as stmt. */
 struct stmt *delin_stateful(const struct nftnl_expr *e);
 

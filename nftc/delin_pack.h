@@ -24,9 +24,14 @@ struct delin_pack;
 /*
  * Add the elements of dump message @nlh to @set packed: 1 if done, 0 if
  * the caller must add them as IR (set->init holds what was packed
- * before, in the kernel's order), -ENOMEM.
+ * before, in the kernel's order), -ENOMEM. With @anon, anonymous sets
+ * (not interval ones) are packed too: a listing's 20,000 of them held
+ * as IR until their rules were printed took most of its memory. They
+ * must be made IR with delin_pack_unpack() before they are used.
  */
-int delin_pack_msg(struct set *set, const struct nlmsghdr *nlh);
+int delin_pack_msg(struct set *set, const struct nlmsghdr *nlh, bool anon);
+/* @set's packed elements as IR in set->init (in their sorted order). */
+int delin_pack_unpack(struct set *set);
 /* All elements in: sort them, fold intervals. False if not packed. */
 bool delin_pack_done(struct set *set);
 void delin_pack_free(struct delin_pack *p);

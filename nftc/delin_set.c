@@ -1146,6 +1146,7 @@ void delin_set_bind(struct set *set, const struct expr *key)
 	    (set->flags & SET_F_DELIN_BOUND))
 		return;
 	set->flags |= SET_F_DELIN_BOUND;
+	delin_pack_unpack(set);
 	if (key && set->init && key->kind != EXPR_MAP) {
 		list_for_each_entry(i, &set->init->expressions, list) {
 			el = elem_of(i);

@@ -19,13 +19,14 @@
 #include <stdio.h>
 #include "delin_int.h"
 #include "rule.h"
+#include "list_tmpl.h"
 
-#define U32(e, a)	nftnl_expr_get_u32(e, a)
-#define U64(e, a)	nftnl_expr_get_u64(e, a)
-#define HAS(e, a)	nftnl_expr_is_set(e, a)
+#define U32(e, a)	dx_u32(e, a)
+#define U64(e, a)	dx_u64(e, a)
+#define HAS(e, a)	dx_has(e, a)
 
 typedef struct stmt *(*delin_stmt_fn)(struct delin_rule_ctx *c,
-				       const struct nftnl_expr *e);
+				       const struct dx *e);
 
 /* A placeholder typed like @dtype for delin_retype(). */
 static struct expr *like_alloc(const struct datatype *dtype,
@@ -49,7 +50,7 @@ static struct expr *reg_typed(struct delin_rule_ctx *c, uint32_t reg,
 /* ------------------------------------------------------ stateful ones */
 
 static struct stmt *st_counter(struct delin_rule_ctx *c,
-			       const struct nftnl_expr *e)
+			       const struct dx *e)
 {
 	struct stmt *s = stmt_alloc(&delin_loc, STMT_COUNTER);
 
@@ -61,10 +62,17 @@ static struct stmt *st_counter(struct delin_rule_ctx *c,
 }
 
 static struct stmt *st_limit(struct delin_rule_ctx *c,
-			     const struct nftnl_expr *e)
+			     const struct dx *e)
 {
 	struct stmt *s = stmt_alloc(&delin_loc, STMT_LIMIT);
+	struct list_tmpl_rec *rec = c && c->dctx ? c->dctx->rec : NULL;
 
+	/* a listing template is recorded: the rate is value slot k */
+	if (rec && rec->cur < TMPL_CMPS) {
+		if (s)
+			s->location.first_line = TMPL_MARK + rec->cur;
+		rec->cur++;
+	}
 	if (s) {
 		s->limit.rate = U64(e, NFTNL_EXPR_LIMIT_RATE);
 		s->limit.unit = U64(e, NFTNL_EXPR_LIMIT_UNIT);
@@ -76,7 +84,7 @@ static struct stmt *st_limit(struct delin_rule_ctx *c,
 }
 
 static struct stmt *st_quota(struct delin_rule_ctx *c,
-			     const struct nftnl_expr *e)
+			     const struct dx *e)
 {
 	struct stmt *s = stmt_alloc(&delin_loc, STMT_QUOTA);
 
@@ -89,7 +97,7 @@ static struct stmt *st_quota(struct delin_rule_ctx *c,
 }
 
 static struct stmt *st_connlimit(struct delin_rule_ctx *c,
-				 const struct nftnl_expr *e)
+				 const struct dx *e)
 {
 	struct stmt *s = stmt_alloc(&delin_loc, STMT_CONNLIMIT);
 
@@ -101,7 +109,7 @@ static struct stmt *st_connlimit(struct delin_rule_ctx *c,
 }
 
 static struct stmt *st_last(struct delin_rule_ctx *c,
-			    const struct nftnl_expr *e)
+			    const struct dx *e)
 {
 	struct stmt *s = stmt_alloc(&delin_loc, STMT_LAST);
 
@@ -115,19 +123,19 @@ static struct stmt *st_last(struct delin_rule_ctx *c,
 /* -------------------------------------------------------- the others */
 
 static struct stmt *st_log(struct delin_rule_ctx *c,
-			   const struct nftnl_expr *e)
+			   const struct dx *e)
 {
 	struct stmt *s = stmt_alloc(&delin_loc, STMT_LOG);
 
 	if (!s)
 		return NULL;
 	if (HAS(e, NFTNL_EXPR_LOG_PREFIX)) {
-		s->log.prefix = strdup(nftnl_expr_get_str(e,
+		s->log.prefix = strdup(dx_str(e,
 						NFTNL_EXPR_LOG_PREFIX));
 		s->log.flags |= STMT_LOG_PREFIX;
 	}
 	if (HAS(e, NFTNL_EXPR_LOG_GROUP)) {
-		s->log.group = nftnl_expr_get_u16(e, NFTNL_EXPR_LOG_GROUP);
+		s->log.group = dx_u16(e, NFTNL_EXPR_LOG_GROUP);
 		s->log.flags |= STMT_LOG_GROUP;
 	}
 	if (HAS(e, NFTNL_EXPR_LOG_SNAPLEN)) {
@@ -135,7 +143,7 @@ static struct stmt *st_log(struct delin_rule_ctx *c,
 		s->log.flags |= STMT_LOG_SNAPLEN;
 	}
 	if (HAS(e, NFTNL_EXPR_LOG_QTHRESHOLD)) {
-		s->log.qthreshold = nftnl_expr_get_u16(e,
+		s->log.qthreshold = dx_u16(e,
 						NFTNL_EXPR_LOG_QTHRESHOLD);
 		s->log.flags |= STMT_LOG_QTHRESHOLD;
 	}
@@ -193,7 +201,7 @@ static void tcp_dep_used(struct delin_rule_ctx *c)
 }
 
 static struct stmt *st_reject(struct delin_rule_ctx *c,
-			      const struct nftnl_expr *e)
+			      const struct dx *e)
 {
 	struct stmt *s = stmt_alloc(&delin_loc, STMT_REJECT);
 
@@ -201,7 +209,7 @@ static struct stmt *st_reject(struct delin_rule_ctx *c,
 		return NULL;
 	s->reject.type = U32(e, NFTNL_EXPR_REJECT_TYPE);
 	s->reject.icmp_code = HAS(e, NFTNL_EXPR_REJECT_CODE) ?
-			      nftnl_expr_get_u8(e, NFTNL_EXPR_REJECT_CODE) : -1;
+			      dx_u8(e, NFTNL_EXPR_REJECT_CODE) : -1;
 	if (s->reject.type == NFT_REJECT_ICMP_UNREACH)
 		s->reject.family = net_family(c);
 	if (s->reject.type == NFT_REJECT_TCP_RST)
@@ -239,7 +247,7 @@ static int range_prefix(const struct value *lo, const struct value *hi)
 }
 
 /* min..max registers: one value or a range. */
-static struct expr *reg_pair(struct delin_rule_ctx *c, const struct nftnl_expr *e,
+static struct expr *reg_pair(struct delin_rule_ctx *c, const struct dx *e,
 			     uint16_t amin, uint16_t amax,
 			     const struct datatype *dtype,
 			     enum byteorder order, unsigned int len)
@@ -269,7 +277,7 @@ static struct expr *reg_pair(struct delin_rule_ctx *c, const struct nftnl_expr *
 }
 
 static struct stmt *st_nat(struct delin_rule_ctx *c,
-			   const struct nftnl_expr *e)
+			   const struct dx *e)
 {
 	struct stmt *s = stmt_alloc(&delin_loc, STMT_NAT);
 	const struct datatype *dt;
@@ -295,7 +303,7 @@ static struct stmt *st_nat(struct delin_rule_ctx *c,
 }
 
 static struct stmt *st_masq_redir(struct delin_rule_ctx *c,
-				  const struct nftnl_expr *e, bool masq)
+				  const struct dx *e, bool masq)
 {
 	struct stmt *s = stmt_alloc(&delin_loc, STMT_NAT);
 
@@ -313,19 +321,19 @@ static struct stmt *st_masq_redir(struct delin_rule_ctx *c,
 }
 
 static struct stmt *st_masq(struct delin_rule_ctx *c,
-			    const struct nftnl_expr *e)
+			    const struct dx *e)
 {
 	return st_masq_redir(c, e, true);
 }
 
 static struct stmt *st_redir(struct delin_rule_ctx *c,
-			     const struct nftnl_expr *e)
+			     const struct dx *e)
 {
 	return st_masq_redir(c, e, false);
 }
 
 static struct stmt *st_tproxy(struct delin_rule_ctx *c,
-			      const struct nftnl_expr *e)
+			      const struct dx *e)
 {
 	struct stmt *s = stmt_alloc(&delin_loc, STMT_TPROXY);
 	const struct datatype *dt;
@@ -347,21 +355,21 @@ static struct stmt *st_tproxy(struct delin_rule_ctx *c,
 }
 
 static struct stmt *st_queue(struct delin_rule_ctx *c,
-			     const struct nftnl_expr *e)
+			     const struct dx *e)
 {
 	struct stmt *s = stmt_alloc(&delin_loc, STMT_QUEUE);
 	uint16_t num, total;
 
 	if (!s)
 		return NULL;
-	s->queue.flags = nftnl_expr_get_u16(e, NFTNL_EXPR_QUEUE_FLAGS);
+	s->queue.flags = dx_u16(e, NFTNL_EXPR_QUEUE_FLAGS);
 	if (HAS(e, NFTNL_EXPR_QUEUE_SREG_QNUM)) {
 		s->queue.queue = delin_reg_get(c,
 				U32(e, NFTNL_EXPR_QUEUE_SREG_QNUM), 0);
 		return s;
 	}
-	num = nftnl_expr_get_u16(e, NFTNL_EXPR_QUEUE_NUM);
-	total = nftnl_expr_get_u16(e, NFTNL_EXPR_QUEUE_TOTAL);
+	num = dx_u16(e, NFTNL_EXPR_QUEUE_NUM);
+	total = dx_u16(e, NFTNL_EXPR_QUEUE_TOTAL);
 	s->queue.queue = constant_expr_u64(&delin_loc, &integer_type,
 					   BYTEORDER_HOST, 16, num);
 	if (total > 1)
@@ -373,7 +381,7 @@ static struct stmt *st_queue(struct delin_rule_ctx *c,
 }
 
 static struct stmt *st_dup(struct delin_rule_ctx *c,
-			   const struct nftnl_expr *e)
+			   const struct dx *e)
 {
 	struct stmt *s = stmt_alloc(&delin_loc, STMT_DUP);
 	const struct datatype *dt;
@@ -397,7 +405,7 @@ static struct stmt *st_dup(struct delin_rule_ctx *c,
 }
 
 static struct stmt *st_fwd(struct delin_rule_ctx *c,
-			   const struct nftnl_expr *e)
+			   const struct dx *e)
 {
 	struct stmt *s = stmt_alloc(&delin_loc, STMT_FWD);
 	const struct datatype *dt;
@@ -418,7 +426,7 @@ static struct stmt *st_fwd(struct delin_rule_ctx *c,
 }
 
 static struct stmt *st_notrack(struct delin_rule_ctx *c,
-			       const struct nftnl_expr *e)
+			       const struct dx *e)
 {
 	return stmt_alloc(&delin_loc, STMT_NOTRACK);
 }
@@ -437,7 +445,7 @@ static struct expr *map_ref(struct set *set, const char *name,
 }
 
 static struct stmt *st_objref(struct delin_rule_ctx *c,
-			      const struct nftnl_expr *e)
+			      const struct dx *e)
 {
 	struct stmt *s = stmt_alloc(&delin_loc, STMT_OBJREF);
 	const char *name;
@@ -446,11 +454,11 @@ static struct stmt *st_objref(struct delin_rule_ctx *c,
 		return NULL;
 	if (HAS(e, NFTNL_EXPR_OBJREF_IMM_NAME)) {
 		s->objref.type = U32(e, NFTNL_EXPR_OBJREF_IMM_TYPE);
-		name = nftnl_expr_get_str(e, NFTNL_EXPR_OBJREF_IMM_NAME);
+		name = dx_str(e, NFTNL_EXPR_OBJREF_IMM_NAME);
 		s->objref.expr = delin_string_expr(name);
 		return s;
 	}
-	name = nftnl_expr_get_str(e, NFTNL_EXPR_OBJREF_SET_NAME);
+	name = dx_str(e, NFTNL_EXPR_OBJREF_SET_NAME);
 	{
 		struct set *set = delin_find_set(c, e,
 						 NFTNL_EXPR_OBJREF_SET_NAME,
@@ -479,9 +487,9 @@ static int dynset_stmt_cb(struct nftnl_expr *e, void *data)
 }
 
 static struct stmt *st_dynset(struct delin_rule_ctx *c,
-			      const struct nftnl_expr *e)
+			      const struct dx *e)
 {
-	const char *name = nftnl_expr_get_str(e, NFTNL_EXPR_DYNSET_SET_NAME);
+	const char *name = dx_str(e, NFTNL_EXPR_DYNSET_SET_NAME);
 	struct set *set = delin_find_set(c, e, NFTNL_EXPR_DYNSET_SET_NAME,
 					 NFTNL_EXPR_DYNSET_SET_ID);
 	struct expr *key, *elem;
@@ -518,18 +526,19 @@ static struct stmt *st_dynset(struct delin_rule_ctx *c,
 		if (set && set->data)
 			s->set.data = delin_retype(s->set.data, set->data);
 	}
-	nftnl_expr_expr_foreach(e, dynset_stmt_cb, &s->set.stmts);
+	if (e->nle)
+		nftnl_expr_expr_foreach(e->nle, dynset_stmt_cb, &s->set.stmts);
 	return s;
 }
 
 static struct stmt *st_synproxy(struct delin_rule_ctx *c,
-				const struct nftnl_expr *e)
+				const struct dx *e)
 {
 	struct stmt *s = stmt_alloc(&delin_loc, STMT_SYNPROXY);
 
 	if (s) {
-		s->synproxy.mss = nftnl_expr_get_u16(e, NFTNL_EXPR_SYNPROXY_MSS);
-		s->synproxy.wscale = nftnl_expr_get_u8(e,
+		s->synproxy.mss = dx_u16(e, NFTNL_EXPR_SYNPROXY_MSS);
+		s->synproxy.wscale = dx_u8(e,
 						NFTNL_EXPR_SYNPROXY_WSCALE);
 		s->synproxy.flags = U32(e, NFTNL_EXPR_SYNPROXY_FLAGS);
 	}
@@ -537,12 +546,12 @@ static struct stmt *st_synproxy(struct delin_rule_ctx *c,
 }
 
 static struct stmt *st_flow(struct delin_rule_ctx *c,
-			    const struct nftnl_expr *e)
+			    const struct dx *e)
 {
 	struct stmt *s = stmt_alloc(&delin_loc, STMT_FLOW_OFFLOAD);
 
 	if (s)
-		s->flow.table_name = strdup(nftnl_expr_get_str(e,
+		s->flow.table_name = strdup(dx_str(e,
 					    NFTNL_EXPR_FLOW_TABLE_NAME));
 	return s;
 }
@@ -587,13 +596,13 @@ static uint32_t xt_proto(struct delin_rule_ctx *c)
  * a translation.
  */
 static struct stmt *st_xt(struct delin_rule_ctx *c, bool target,
-			  const struct nftnl_expr *e)
+			  const struct dx *e)
 {
 	struct delin_xt xt = { 0 };
 	char buf[128], *text = NULL;
 	struct expr *sym;
 
-	xt.name = nftnl_expr_get_str(e, target ? NFTNL_EXPR_TG_NAME :
+	xt.name = dx_str(e, target ? NFTNL_EXPR_TG_NAME :
 				     NFTNL_EXPR_MT_NAME);
 	xt.kind = target ? "target" : "match";
 	if (!xt.name)
@@ -605,7 +614,7 @@ static struct stmt *st_xt(struct delin_rule_ctx *c, bool target,
 	xt.rev = U32(e, target ? NFTNL_EXPR_TG_REV : NFTNL_EXPR_MT_REV);
 	xt.family = c->dctx->family;
 	xt.proto = xt_proto(c);
-	xt.info = nftnl_expr_get(e, target ? NFTNL_EXPR_TG_INFO :
+	xt.info = dx_data(e, target ? NFTNL_EXPR_TG_INFO :
 				 NFTNL_EXPR_MT_INFO, &xt.len);
 	c->dctx->xt_count++;
 	if (c->dctx->xt_xlate)
@@ -626,13 +635,13 @@ static struct stmt *st_xt(struct delin_rule_ctx *c, bool target,
 }
 
 static struct stmt *st_match(struct delin_rule_ctx *c,
-			     const struct nftnl_expr *e)
+			     const struct dx *e)
 {
 	return st_xt(c, false, e);
 }
 
 static struct stmt *st_target(struct delin_rule_ctx *c,
-			      const struct nftnl_expr *e)
+			      const struct dx *e)
 {
 	return st_xt(c, true, e);
 }
@@ -672,7 +681,7 @@ static const struct {
  * Returns 0 when handled, -1 for an unknown expression.
  */
 int delin_stmt(struct delin_rule_ctx *c, const char *name,
-	       const struct nftnl_expr *e)
+	       const struct dx *e)
 {
 	size_t i;
 
@@ -692,6 +701,7 @@ int delin_stmt(struct delin_rule_ctx *c, const char *name,
 struct stmt *delin_stateful(const struct nftnl_expr *e)
 {
 	const char *name = nftnl_expr_get_str(e, NFTNL_EXPR_NAME);
+	struct dx x = { .nle = e };
 	size_t i;
 
 	if (!name)
@@ -699,7 +709,7 @@ struct stmt *delin_stateful(const struct nftnl_expr *e)
 	for (i = 0; i < N_STMTS; i++) {
 		if (delin_stmts[i].stateful &&
 		    !strcmp(delin_stmts[i].name, name))
-			return delin_stmts[i].fn(NULL, e);
+			return delin_stmts[i].fn(NULL, &x);
 	}
 	return NULL;
 }

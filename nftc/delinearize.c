@@ -21,6 +21,7 @@
 #include <libnftnl/udata.h>
 #include "delin_int.h"
 #include "rule.h"
+#include "list_tmpl.h"
 
 const struct location delin_loc;
 
@@ -268,11 +269,11 @@ struct expr *delin_verdict(int verdict, const char *chain)
  * them apart by id.
  */
 struct set *delin_find_set(struct delin_rule_ctx *c,
-			   const struct nftnl_expr *e, uint16_t name_attr,
+			   const struct dx *e, uint16_t name_attr,
 			   uint16_t id_attr)
 {
-	const char *name = nftnl_expr_is_set(e, name_attr) ?
-			   nftnl_expr_get_str(e, name_attr) : NULL;
+	const char *name = dx_has(e, name_attr) ?
+			   dx_str(e, name_attr) : NULL;
 	struct set *s;
 	uint32_t id;
 
@@ -282,9 +283,9 @@ struct set *delin_find_set(struct delin_rule_ctx *c,
 		return c->dctx->sets ?
 		       delin_set_index_lookup(c->dctx->sets, name) :
 		       delin_set_lookup(c->dctx->table, name);
-	if (!nftnl_expr_is_set(e, id_attr))
+	if (!dx_has(e, id_attr))
 		return NULL;
-	id = nftnl_expr_get_u32(e, id_attr);
+	id = dx_u32(e, id_attr);
 	list_for_each_entry(s, &c->dctx->table->sets, list) {
 		if (s->handle.set_id == id)
 			return s;
@@ -300,7 +301,7 @@ struct expr *delin_payload_alloc(enum proto_bases base, unsigned int offset,
 	return payload_raw_alloc(&delin_loc, base, offset, len);
 }
 
-static bool desc_is_pseudo(const struct proto_desc *d)
+bool delin_desc_is_pseudo(const struct proto_desc *d)
 {
 	return d == &proto_inet || d == &proto_inet_service ||
 	       d == &proto_netdev;
@@ -377,7 +378,7 @@ void delin_payload_resolve(struct delin_rule_ctx *c, struct expr *p)
 		return;
 	d = c->pctx.protocol[b].desc;
 	stack = c->pctx.protocol[b].offset;
-	if (!d || desc_is_pseudo(d)) {
+	if (!d || delin_desc_is_pseudo(d)) {
 		/* inet/netdev link layer: ethernet (the kernel checks
 		 * the device type the dependency names); an unknown
 		 * transport header still has ports ("th dport") */
@@ -403,15 +404,15 @@ void delin_payload_resolve(struct delin_rule_ctx *c, struct expr *p)
 	p->payload.tmpl = t;
 	delin_set_dtype(p, t->dtype ? t->dtype : &integer_type);
 	p->byteorder = t->byteorder;
-	if (desc_is_pseudo(d))
+	if (delin_desc_is_pseudo(d))
 		return;
 	if (d->protocol_key && t == &d->templates[d->protocol_key])
 		p->flags |= EXPR_F_PROTOCOL;
 }
 
 /* Bits of headers stacked below @p's (vlan on ethernet). */
-static unsigned int payload_stack(struct delin_rule_ctx *c,
-				  const struct expr *p)
+unsigned int delin_payload_stack(struct delin_rule_ctx *c,
+				 const struct expr *p)
 {
 	enum proto_bases b = p->payload.base;
 
@@ -601,13 +602,13 @@ struct expr *delin_exthdr_alloc(uint32_t op, uint8_t type,
 /* -------------------------------------------------------------- loads */
 
 typedef void (*delin_fn)(struct delin_rule_ctx *c,
-			 const struct nftnl_expr *e);
+			 const struct dx *e);
 
-#define U32(e, a)	nftnl_expr_get_u32(e, a)
-#define HAS(e, a)	nftnl_expr_is_set(e, a)
+#define U32(e, a)	dx_u32(e, a)
+#define HAS(e, a)	dx_has(e, a)
 
 static void delin_payload(struct delin_rule_ctx *c,
-			  const struct nftnl_expr *e)
+			  const struct dx *e)
 {
 	struct expr *p;
 
@@ -635,7 +636,7 @@ static void delin_payload(struct delin_rule_ctx *c,
 		}
 		s->payload.lhs = p;
 		s->payload.val = delin_retype(v, p);
-		payload_write_field(s, payload_stack(c, p));
+		payload_write_field(s, delin_payload_stack(c, p));
 		if (!s->payload.val)
 			s->payload.val = symbol_expr_alloc(&delin_loc,
 							   SYMBOL_VALUE, "?");
@@ -644,13 +645,13 @@ static void delin_payload(struct delin_rule_ctx *c,
 }
 
 static void delin_exthdr(struct delin_rule_ctx *c,
-			 const struct nftnl_expr *e)
+			 const struct dx *e)
 {
 	struct expr *x;
 	struct stmt *s;
 
 	x = delin_exthdr_alloc(U32(e, NFTNL_EXPR_EXTHDR_OP),
-			       nftnl_expr_get_u8(e, NFTNL_EXPR_EXTHDR_TYPE),
+			       dx_u8(e, NFTNL_EXPR_EXTHDR_TYPE),
 			       U32(e, NFTNL_EXPR_EXTHDR_OFFSET),
 			       U32(e, NFTNL_EXPR_EXTHDR_LEN),
 			       U32(e, NFTNL_EXPR_EXTHDR_FLAGS));
@@ -702,7 +703,7 @@ static void ct_addr_type(struct delin_rule_ctx *c, struct expr *x)
 	x->byteorder = BYTEORDER_BIG;
 }
 
-static void delin_meta(struct delin_rule_ctx *c, const struct nftnl_expr *e)
+static void delin_meta(struct delin_rule_ctx *c, const struct dx *e)
 {
 	uint32_t key = U32(e, NFTNL_EXPR_META_KEY);
 	struct expr *x;
@@ -725,11 +726,11 @@ static void delin_meta(struct delin_rule_ctx *c, const struct nftnl_expr *e)
 	delin_add_stmt(c, s);
 }
 
-static void delin_ct(struct delin_rule_ctx *c, const struct nftnl_expr *e)
+static void delin_ct(struct delin_rule_ctx *c, const struct dx *e)
 {
 	uint32_t key = U32(e, NFTNL_EXPR_CT_KEY);
 	int dir = HAS(e, NFTNL_EXPR_CT_DIR) ?
-		  nftnl_expr_get_u8(e, NFTNL_EXPR_CT_DIR) : -1;
+		  dx_u8(e, NFTNL_EXPR_CT_DIR) : -1;
 	struct expr *x = ct_expr_alloc(&delin_loc, key, dir);
 	struct stmt *s;
 
@@ -753,14 +754,14 @@ static void delin_ct(struct delin_rule_ctx *c, const struct nftnl_expr *e)
 	delin_add_stmt(c, s);
 }
 
-static void delin_rt(struct delin_rule_ctx *c, const struct nftnl_expr *e)
+static void delin_rt(struct delin_rule_ctx *c, const struct dx *e)
 {
 	delin_reg_set(c, U32(e, NFTNL_EXPR_RT_DREG),
 		      rt_expr_alloc(&delin_loc, U32(e, NFTNL_EXPR_RT_KEY)));
 }
 
 static void delin_socket(struct delin_rule_ctx *c,
-			 const struct nftnl_expr *e)
+			 const struct dx *e)
 {
 	delin_reg_set(c, U32(e, NFTNL_EXPR_SOCKET_DREG),
 		      socket_expr_alloc(&delin_loc,
@@ -768,15 +769,15 @@ static void delin_socket(struct delin_rule_ctx *c,
 					U32(e, NFTNL_EXPR_SOCKET_LEVEL)));
 }
 
-static void delin_osf(struct delin_rule_ctx *c, const struct nftnl_expr *e)
+static void delin_osf(struct delin_rule_ctx *c, const struct dx *e)
 {
 	delin_reg_set(c, U32(e, NFTNL_EXPR_OSF_DREG),
 		      osf_expr_alloc(&delin_loc,
-				     nftnl_expr_get_u8(e, NFTNL_EXPR_OSF_TTL),
+				     dx_u8(e, NFTNL_EXPR_OSF_TTL),
 				     U32(e, NFTNL_EXPR_OSF_FLAGS)));
 }
 
-static void delin_fib(struct delin_rule_ctx *c, const struct nftnl_expr *e)
+static void delin_fib(struct delin_rule_ctx *c, const struct dx *e)
 {
 	delin_reg_set(c, U32(e, NFTNL_EXPR_FIB_DREG),
 		      fib_expr_alloc(&delin_loc, U32(e, NFTNL_EXPR_FIB_FLAGS),
@@ -784,7 +785,7 @@ static void delin_fib(struct delin_rule_ctx *c, const struct nftnl_expr *e)
 }
 
 static void delin_numgen(struct delin_rule_ctx *c,
-			 const struct nftnl_expr *e)
+			 const struct dx *e)
 {
 	delin_reg_set(c, U32(e, NFTNL_EXPR_NG_DREG),
 		      numgen_expr_alloc(&delin_loc, U32(e, NFTNL_EXPR_NG_TYPE),
@@ -792,7 +793,7 @@ static void delin_numgen(struct delin_rule_ctx *c,
 					U32(e, NFTNL_EXPR_NG_OFFSET)));
 }
 
-static void delin_hash(struct delin_rule_ctx *c, const struct nftnl_expr *e)
+static void delin_hash(struct delin_rule_ctx *c, const struct dx *e)
 {
 	struct expr *h;
 
@@ -809,16 +810,16 @@ static void delin_hash(struct delin_rule_ctx *c, const struct nftnl_expr *e)
 	delin_reg_set(c, U32(e, NFTNL_EXPR_HASH_DREG), h);
 }
 
-static void delin_xfrm(struct delin_rule_ctx *c, const struct nftnl_expr *e)
+static void delin_xfrm(struct delin_rule_ctx *c, const struct dx *e)
 {
 	delin_reg_set(c, U32(e, NFTNL_EXPR_XFRM_DREG),
 		      xfrm_expr_alloc(&delin_loc, U32(e, NFTNL_EXPR_XFRM_KEY),
-				      nftnl_expr_get_u8(e, NFTNL_EXPR_XFRM_DIR),
+				      dx_u8(e, NFTNL_EXPR_XFRM_DIR),
 				      U32(e, NFTNL_EXPR_XFRM_SPNUM)));
 }
 
 static void delin_immediate(struct delin_rule_ctx *c,
-			    const struct nftnl_expr *e)
+			    const struct dx *e)
 {
 	uint32_t dreg = U32(e, NFTNL_EXPR_IMM_DREG), len;
 	const void *data;
@@ -828,13 +829,13 @@ static void delin_immediate(struct delin_rule_ctx *c,
 	if (dreg == NFT_REG_VERDICT || HAS(e, NFTNL_EXPR_IMM_VERDICT)) {
 		v = delin_verdict(U32(e, NFTNL_EXPR_IMM_VERDICT),
 				  HAS(e, NFTNL_EXPR_IMM_CHAIN) ?
-				  nftnl_expr_get_str(e, NFTNL_EXPR_IMM_CHAIN) :
+				  dx_str(e, NFTNL_EXPR_IMM_CHAIN) :
 				  NULL);
 		s = v ? verdict_stmt_alloc(&delin_loc, v) : NULL;
 		delin_add_stmt(c, s);
 		return;
 	}
-	data = nftnl_expr_get(e, NFTNL_EXPR_IMM_DATA, &len);
+	data = dx_data(e, NFTNL_EXPR_IMM_DATA, &len);
 	if (!data)
 		return;
 	/* raw bytes until a consumer types it (see delin_retype) */
@@ -857,7 +858,7 @@ static struct expr *value_expr_like(const struct expr *like,
 }
 
 static void delin_bitwise(struct delin_rule_ctx *c,
-			  const struct nftnl_expr *e)
+			  const struct dx *e)
 {
 	uint32_t op = U32(e, NFTNL_EXPR_BITWISE_OP), len, mlen, xlen;
 	struct expr *l, *r;
@@ -870,7 +871,7 @@ static void delin_bitwise(struct delin_rule_ctx *c,
 	if (!l)
 		return;
 	if (op == NFT_BITWISE_LSHIFT || op == NFT_BITWISE_RSHIFT) {
-		const uint32_t *n = nftnl_expr_get(e, NFTNL_EXPR_BITWISE_DATA,
+		const uint32_t *n = dx_data(e, NFTNL_EXPR_BITWISE_DATA,
 						   &mlen);
 
 		r = constant_expr_u64(&delin_loc, &integer_type,
@@ -880,8 +881,8 @@ static void delin_bitwise(struct delin_rule_ctx *c,
 		delin_reg_set(c, U32(e, NFTNL_EXPR_BITWISE_DREG), l);
 		return;
 	}
-	mdata = nftnl_expr_get(e, NFTNL_EXPR_BITWISE_MASK, &mlen);
-	xdata = nftnl_expr_get(e, NFTNL_EXPR_BITWISE_XOR, &xlen);
+	mdata = dx_data(e, NFTNL_EXPR_BITWISE_MASK, &mlen);
+	xdata = dx_data(e, NFTNL_EXPR_BITWISE_XOR, &xlen);
 	if (l->len < len * 8 && l->kind != EXPR_CONCAT)
 		l->len = len * 8;
 	memcpy(buf, mdata, mlen < sizeof(buf) ? mlen : sizeof(buf));
@@ -895,7 +896,7 @@ static void delin_bitwise(struct delin_rule_ctx *c,
 	value_init(&ones, len * 8);
 	value_not(&ones, &ones);
 	if (l->kind == EXPR_PAYLOAD)
-		payload_mask_field(l, &mask, payload_stack(c, l));
+		payload_mask_field(l, &mask, delin_payload_stack(c, l));
 	else if (l->kind == EXPR_EXTHDR)
 		exthdr_mask_field(l, &mask);
 	/* (x & m) ^ v: an OR when v only sets bits m clears */
@@ -926,7 +927,7 @@ out:
 }
 
 static void delin_byteorder(struct delin_rule_ctx *c,
-			    const struct nftnl_expr *e)
+			    const struct dx *e)
 {
 	struct expr *l = delin_reg_get(c, U32(e, NFTNL_EXPR_BYTEORDER_SREG),
 				       0);
@@ -949,294 +950,12 @@ static void delin_byteorder(struct delin_rule_ctx *c,
 /* -------------------------------------------------------- relationals */
 
 /* What a protocol match says about the next header. */
-static void pctx_update(struct delin_rule_ctx *c, const struct expr *rel)
-{
-	const struct expr *l = rel->pair.left, *r = rel->pair.right;
-	const struct proto_desc *up = NULL, *d;
-	struct proto_ctx *p = &c->pctx;
-	uint64_t v;
-
-	if (rel->op != OP_EQ || r->kind != EXPR_VALUE || r->value.len > 64)
-		return;
-	v = value_get_u64(&r->value);
-	if (l->kind == EXPR_META) {
-		switch (l->meta.key) {
-		case NFT_META_NFPROTO:
-			up = proto_find_upper(&proto_inet, v);
-			break;
-		case NFT_META_L4PROTO:
-			up = proto_find_upper(&proto_inet_service, v);
-			break;
-		case NFT_META_PROTOCOL:
-			up = proto_find_upper(&proto_netdev, v);
-			break;
-		case NFT_META_IIFTYPE:
-			up = proto_dev_desc(v);
-			break;
-		default:
-			return;
-		}
-		if (up)
-			proto_ctx_update(p, up->base, &delin_loc, up);
-		return;
-	}
-	if (l->kind != EXPR_PAYLOAD || !l->payload.desc || l->payload.is_raw)
-		return;
-	d = l->payload.desc;
-	if (!d->protocol_key)
-		return;
-	if (!l->payload.tmpl || l->payload.tmpl->len != l->len) {
-		/* a load merged with the protocol field ("ether saddr X
-		 * ether type ip"): take the field's bits out of the value */
-		const struct proto_hdr_template *t =
-			&d->templates[d->protocol_key];
-		unsigned int start = l->payload.offset, end = start + l->len;
-		struct value x;
-
-		if (t->meta_key || t->offset < start ||
-		    t->offset + t->len > end || r->value.len != l->len)
-			return;
-		x = r->value;
-		value_shr(&x, end - (t->offset + t->len));
-		value_resize(&x, t->len);
-		v = value_get_u64(&x);
-	} else if (l->payload.tmpl != &d->templates[d->protocol_key]) {
-		return;
-	}
-	if (d == &proto_icmp || d == &proto_icmp6) {
-		c->icmp_desc = d;
-		c->icmp_type = v;
-		return;
-	}
-	up = proto_find_upper(d, v);
-	if (!up)
-		return;
-	if (up->base == d->base) {
-		/* stacked on the same base (vlan on ethernet) */
-		p->protocol[d->base].offset += d->length;
-		p->protocol[d->base].desc = up;
-		return;
-	}
-	proto_ctx_update(p, up->base, &delin_loc, up);
-}
-
-static void add_relational(struct delin_rule_ctx *c, enum ops op,
-			   struct expr *l, struct expr *r)
-{
-	struct expr *rel;
-	struct stmt *s;
-
-	if (!l || !r) {
-		expr_free(l);
-		expr_free(r);
-		return;
-	}
-	rel = relational_expr_alloc(&delin_loc, op, l, r);
-	if (!rel)
-		return;
-	s = expr_stmt_alloc(&delin_loc, rel);
-	if (!s)
-		return;
-	delin_add_stmt(c, s);
-	pctx_update(c, rel);
-}
-
-static const enum ops cmp_ops[] = {
-	[NFT_CMP_EQ]	= OP_EQ,
-	[NFT_CMP_NEQ]	= OP_NEQ,
-	[NFT_CMP_LT]	= OP_LT,
-	[NFT_CMP_LTE]	= OP_LTE,
-	[NFT_CMP_GT]	= OP_GT,
-	[NFT_CMP_GTE]	= OP_GTE,
-};
-
-/* "SEL & MASK == V" with a prefix mask on an address: "SEL V/N". */
-static bool cmp_prefix(struct delin_rule_ctx *c, enum ops op,
-		       struct expr *l, const void *data, unsigned int len)
-{
-	struct expr *sel = l->pair.left, *v;
-	int plen;
-
-	if (l->kind != EXPR_BINOP || l->op != OP_AND ||
-	    l->pair.right->kind != EXPR_VALUE || !sel->dtype ||
-	    datatype_is_a(sel->dtype, &bitmask_type) ||
-	    (op != OP_EQ && op != OP_NEQ))
-		return false;
-	/* a sub-byte header field is a mask too: the printer names it */
-	if ((sel->kind == EXPR_PAYLOAD &&
-	     (!sel->payload.tmpl || sel->payload.tmpl->len != sel->len)) ||
-	    (sel->kind == EXPR_EXTHDR &&
-	     (!sel->exthdr.tmpl || sel->exthdr.tmpl->len != sel->len)))
-		return false;
-	plen = value_mask_to_prefix(&l->pair.right->value);
-	if (plen < 0)
-		return false;
-	v = delin_value(sel, data, len);
-	if (!v)
-		return false;
-	l->pair.left = NULL;
-	expr_free(l);
-	add_relational(c, op, sel, prefix_expr_alloc(&delin_loc, v, plen));
-	return true;
-}
-
-/* "iifname eth*": a string compared on its first bytes. */
-static bool cmp_wildcard(struct delin_rule_ctx *c, enum ops op,
-			 struct expr *l, const void *data, unsigned int len)
-{
-	struct expr *v;
-
-	if (l->kind == EXPR_CONCAT || !l->dtype ||
-	    !datatype_is_a(l->dtype, &string_type) || len * 8 >= l->len)
-		return false;
-	v = delin_value_typed(l->dtype, BYTEORDER_BIG, l->len, data, len);
-	if (!v)
-		return false;
-	/* with its NUL (iptables-nft's "-i eth0") it is the whole name */
-	if (len && ((const uint8_t *)data)[len - 1] == '\0') {
-		add_relational(c, op, l, v);
-		return true;
-	}
-	add_relational(c, op, l, prefix_expr_alloc(&delin_loc, v, len * 8));
-	return true;
-}
-
-/*
- * "ct original ip saddr 10.0.0.0/8": a whole address loaded (ct keeps
- * no short loads) and compared on its first bytes, as nft writes a
- * byte-aligned prefix: the prefix, as stock lists it.
- */
-static bool cmp_short_addr(struct delin_rule_ctx *c, enum ops op,
-			   struct expr *l, const void *data, unsigned int len)
-{
-	struct expr *v;
-
-	if (l->kind == EXPR_CONCAT || l->kind == EXPR_PAYLOAD || !l->dtype ||
-	    !(datatype_is_a(l->dtype, &ipaddr_type) ||
-	      datatype_is_a(l->dtype, &ip6addr_type)) ||
-	    len * 8 >= l->len || (op != OP_EQ && op != OP_NEQ))
-		return false;
-	v = delin_value_typed(l->dtype, BYTEORDER_BIG, l->len, data, len);
-	if (!v)
-		return false;
-	add_relational(c, op, l, prefix_expr_alloc(&delin_loc, v, len * 8));
-	return true;
-}
-
-/*
- * One load compared with several adjacent fields' values ("tcp sport 1
- * tcp dport 2" is one 4-byte compare, and a dependency such as "ether
- * type ip" merges with the match before it): one match per field, so the
- * printer sees each, and drops the generated ones, as stock does.
- */
-static bool cmp_split(struct delin_rule_ctx *c, enum ops op,
-		      const struct expr *l, const struct expr *r)
-{
-	const struct proto_hdr_template *parts[PROTO_HDRS_MAX], *t;
-	const struct proto_desc *d = l->payload.desc;
-	unsigned int n = 0, at, end, i, k, stack;
-	struct expr *fl, *fv;
-
-	if (l->kind != EXPR_PAYLOAD || !d || l->payload.is_raw ||
-	    (l->payload.tmpl && l->payload.tmpl->len == l->len) ||
-	    r->kind != EXPR_VALUE || op != OP_EQ ||
-	    r->value.len != l->len || desc_is_pseudo(d))
-		return false;
-	stack = payload_stack(c, l);
-	at = l->payload.offset - stack;
-	end = at + l->len;
-	while (at < end && n < PROTO_HDRS_MAX) {
-		for (k = 1; k < PROTO_HDRS_MAX; k++) {
-			t = &d->templates[k];
-			if (t->token && !t->meta_key && t->offset == at &&
-			    t->len && at + t->len <= end)
-				break;
-		}
-		if (k == PROTO_HDRS_MAX)
-			return false;
-		parts[n++] = &d->templates[k];
-		at += d->templates[k].len;
-	}
-	if (at != end || n < 2)
-		return false;
-	for (i = 0; i < n; i++) {
-		t = parts[i];
-		fl = expr_clone(l);
-		fv = expr_clone(r);
-		if (!fl || !fv) {
-			expr_free(fl);
-			expr_free(fv);
-			return true;
-		}
-		fl->payload.tmpl = t;
-		fl->payload.offset = t->offset + stack;
-		fl->len = t->len;
-		fl->byteorder = t->byteorder;
-		delin_set_dtype(fl, t->dtype ? t->dtype : &integer_type);
-		if (d->protocol_key && t == &d->templates[d->protocol_key])
-			fl->flags |= EXPR_F_PROTOCOL;
-		value_shr(&fv->value, end - (t->offset + t->len));
-		value_resize(&fv->value, t->len);
-		fv->len = t->len;
-		fv->byteorder = t->byteorder;
-		delin_set_dtype(fv, fl->dtype);
-		add_relational(c, op, fl, fv);
-	}
-	return true;
-}
-
-static void delin_cmp(struct delin_rule_ctx *c, const struct nftnl_expr *e)
-{
-	uint32_t sreg = U32(e, NFTNL_EXPR_CMP_SREG), nop, len;
-	const void *data = nftnl_expr_get(e, NFTNL_EXPR_CMP_DATA, &len);
-	const struct expr *src = delin_reg_peek(c, sreg);
-	struct expr *l = delin_reg_get(c, sreg, len), *r;
-	enum ops op;
-
-	nop = U32(e, NFTNL_EXPR_CMP_OP);
-	if (!l || !data)
-		goto err;
-	op = nop < sizeof(cmp_ops) / sizeof(cmp_ops[0]) ? cmp_ops[nop] : OP_EQ;
-	/* "cmp gte A; cmp lte B" on one value is the range A-B */
-	if (op == OP_LTE && c->gte && c->gte_src == src &&
-	    list_entry(c->rule->stmts.prev, struct stmt, list) == c->gte) {
-		struct expr *rel = c->gte->expr;
-		struct expr *lo = rel->pair.right;
-
-		rel->pair.right = range_expr_alloc(&delin_loc, lo,
-						   delin_value(l, data, len));
-		rel->op = OP_EQ;
-		c->gte = NULL;
-		expr_free(l);
-		return;
-	}
-	c->gte = NULL;
-	if (cmp_prefix(c, op, l, data, len) ||
-	    cmp_wildcard(c, op, l, data, len) ||
-	    cmp_short_addr(c, op, l, data, len))
-		return;
-	r = delin_value(l, data, len);
-	if (r && cmp_split(c, op, l, r)) {
-		expr_free(l);
-		expr_free(r);
-		return;
-	}
-	add_relational(c, op, l, r);
-	if (op == OP_GTE) {
-		c->gte = list_entry(c->rule->stmts.prev, struct stmt, list);
-		c->gte_src = src;
-	}
-	return;
-err:
-	expr_free(l);
-}
-
-static void delin_range(struct delin_rule_ctx *c, const struct nftnl_expr *e)
+static void delin_range(struct delin_rule_ctx *c, const struct dx *e)
 {
 	uint32_t flen, tlen;
-	const void *from = nftnl_expr_get(e, NFTNL_EXPR_RANGE_FROM_DATA,
+	const void *from = dx_data(e, NFTNL_EXPR_RANGE_FROM_DATA,
 					  &flen);
-	const void *to = nftnl_expr_get(e, NFTNL_EXPR_RANGE_TO_DATA, &tlen);
+	const void *to = dx_data(e, NFTNL_EXPR_RANGE_TO_DATA, &tlen);
 	struct expr *l = delin_reg_get(c, U32(e, NFTNL_EXPR_RANGE_SREG),
 				       flen);
 
@@ -1244,7 +963,7 @@ static void delin_range(struct delin_rule_ctx *c, const struct nftnl_expr *e)
 		expr_free(l);
 		return;
 	}
-	add_relational(c, U32(e, NFTNL_EXPR_RANGE_OP) == NFT_RANGE_NEQ ?
+	delin_add_relational(c, U32(e, NFTNL_EXPR_RANGE_OP) == NFT_RANGE_NEQ ?
 		       OP_NEQ : OP_EQ, l,
 		       range_expr_alloc(&delin_loc, delin_value(l, from, flen),
 					delin_value(l, to, tlen)));
@@ -1265,11 +984,13 @@ static struct expr *set_ref(struct delin_rule_ctx *c, struct set *s,
 }
 
 static void delin_lookup(struct delin_rule_ctx *c,
-			 const struct nftnl_expr *e)
+			 const struct dx *e)
 {
-	const char *name = nftnl_expr_get_str(e, NFTNL_EXPR_LOOKUP_SET);
+	const char *name = dx_str(e, NFTNL_EXPR_LOOKUP_SET);
 	struct set *set = delin_find_set(c, e, NFTNL_EXPR_LOOKUP_SET,
 					 NFTNL_EXPR_LOOKUP_SET_ID);
+	struct list_tmpl_rec *rec = c->dctx ? c->dctx->rec : NULL;
+	int k = rec && rec->cur < TMPL_CMPS ? (int)rec->cur++ : -1;
 	unsigned int klen = 0;
 	struct expr *l, *ref, *m;
 	uint32_t dreg;
@@ -1281,11 +1002,28 @@ static void delin_lookup(struct delin_rule_ctx *c,
 	if (!l || !ref) {
 		expr_free(l);
 		expr_free(ref);
+		if (k >= 0)
+			delin_rec_keyed(c, k);
 		return;
 	}
+	/* recording a listing template: the set as the kernel has it */
+	if (k >= 0 && set && set->key &&
+	    !(set->flags & SET_F_DELIN_BOUND)) {
+		rec->set[k] = set;
+		rec->set_flags[k] = set->flags;
+		rec->set_dtype[k] = set->key->dtype;
+		rec->set_len[k] = set->key->len;
+		rec->set_order[k] = set->key->byteorder;
+		delin_rec_mark(c, k, ref);
+	} else if (k >= 0) {
+		delin_rec_keyed(c, k);
+	}
 	delin_set_bind(set, l);
+	if (set && (set->flags & SET_F_ANONYMOUS) &&
+	    c->dctx->nanon < DELIN_ANON_MAX)
+		c->dctx->anon[c->dctx->nanon++] = set;
 	if (!HAS(e, NFTNL_EXPR_LOOKUP_DREG)) {
-		add_relational(c, (U32(e, NFTNL_EXPR_LOOKUP_FLAGS) &
+		delin_add_relational(c, (U32(e, NFTNL_EXPR_LOOKUP_FLAGS) &
 				   NFT_LOOKUP_F_INV) ? OP_NEQ : OP_EQ, l, ref);
 		return;
 	}
@@ -1331,18 +1069,36 @@ static const struct {
 	{ "lookup",	delin_lookup },
 };
 
-static int delin_one(struct nftnl_expr *e, void *data)
+/* The expressions read in place, by enum dx_op (statements: NULL). */
+static const delin_fn delin_dx_fns[__DX_MAX] = {
+	[DX_CMP]	= delin_cmp,
+	[DX_PAYLOAD]	= delin_payload,
+	[DX_META]	= delin_meta,
+	[DX_IMMEDIATE]	= delin_immediate,
+	[DX_CT]		= delin_ct,
+	[DX_BITWISE]	= delin_bitwise,
+	[DX_LOOKUP]	= delin_lookup,
+	[DX_RANGE]	= delin_range,
+	[DX_BYTEORDER]	= delin_byteorder,
+};
+
+static void delin_one(const struct dx *e, void *data)
 {
 	struct delin_rule_ctx *c = data;
-	const char *name = nftnl_expr_get_str(e, NFTNL_EXPR_NAME);
+	const char *name = dx_str(e, NFTNL_EXPR_NAME);
 	size_t i;
 
 	if (!name)
-		return 0;
-	for (i = 0; i < sizeof(delin_exprs) / sizeof(delin_exprs[0]); i++) {
+		return;
+	if (!e->nle && delin_dx_fns[e->op]) {
+		delin_dx_fns[e->op](c, e);
+		return;
+	}
+	for (i = 0; e->nle && i < sizeof(delin_exprs) / sizeof(delin_exprs[0]);
+	     i++) {
 		if (!strcmp(delin_exprs[i].name, name)) {
 			delin_exprs[i].fn(c, e);
-			return 0;
+			return;
 		}
 	}
 	c->gte = NULL;
@@ -1352,6 +1108,13 @@ static int delin_one(struct nftnl_expr *e, void *data)
 
 		delin_add_stmt(c, s);
 	}
+}
+
+static int delin_one_nle(struct nftnl_expr *e, void *data)
+{
+	struct dx x = { .nle = e };
+
+	delin_one(&x, data);
 	return 0;
 }
 
@@ -1370,16 +1133,43 @@ static int rule_udata_cb(const struct nftnl_udata *attr, void *data)
 	return 0;
 }
 
-static void rule_comment(struct rule *rule, const struct nftnl_rule *nlr)
+static void rule_comment(struct rule *rule, const void *ud, uint32_t len)
 {
-	const void *ud;
-	uint32_t len;
-
-	if (!nftnl_rule_is_set(nlr, NFTNL_RULE_USERDATA))
-		return;
-	ud = nftnl_rule_get_data(nlr, NFTNL_RULE_USERDATA, &len);
 	if (ud)
 		nftnl_udata_parse(ud, len, rule_udata_cb, &rule->comment);
+}
+
+/* The rule @c is about to read, its handle from the message. */
+static struct rule *rule_start(struct delin_rule_ctx *c, uint32_t family,
+			       const char *table, const char *chain,
+			       bool has_handle, uint64_t handle)
+{
+	struct handle h = { 0 };
+
+	h.family = family;
+	c->rule = rule_alloc(&delin_loc, &h);
+	if (!c->rule)
+		return NULL;
+	if (table)
+		c->rule->handle.table.name = strdup(table);
+	if (chain)
+		c->rule->handle.chain.name = strdup(chain);
+	if (has_handle) {
+		c->rule->handle.handle.id = handle;
+		c->rule->handle.handle.present = true;
+	}
+	proto_ctx_init(&c->pctx, c->dctx->family ? c->dctx->family : family);
+	return c->rule;
+}
+
+static void regs_free(struct delin_rule_ctx *c)
+{
+	unsigned int i;
+
+	for (i = 0; i < DELIN_SLOTS; i++) {
+		expr_free(c->regs[i]);
+		c->regs[i] = NULL;
+	}
 }
 
 /**
@@ -1394,28 +1184,57 @@ struct rule *nftc_delinearize_rule(struct delin_ctx *ctx,
 				   const struct nftnl_rule *nlr)
 {
 	struct delin_rule_ctx c = { .dctx = ctx, .icmp_type = -1 };
-	struct handle h = { 0 };
-	unsigned int i;
+	const void *ud = NULL;
+	uint32_t len = 0;
 
-	h.family = nftnl_rule_get_u32(nlr, NFTNL_RULE_FAMILY);
-	c.rule = rule_alloc(&delin_loc, &h);
-	if (!c.rule)
+	if (!rule_start(&c, nftnl_rule_get_u32(nlr, NFTNL_RULE_FAMILY),
+			nftnl_rule_is_set(nlr, NFTNL_RULE_TABLE) ?
+			nftnl_rule_get_str(nlr, NFTNL_RULE_TABLE) : NULL,
+			nftnl_rule_is_set(nlr, NFTNL_RULE_CHAIN) ?
+			nftnl_rule_get_str(nlr, NFTNL_RULE_CHAIN) : NULL,
+			nftnl_rule_is_set(nlr, NFTNL_RULE_HANDLE),
+			nftnl_rule_get_u64(nlr, NFTNL_RULE_HANDLE)))
 		return NULL;
-	if (nftnl_rule_is_set(nlr, NFTNL_RULE_TABLE))
-		c.rule->handle.table.name =
-			strdup(nftnl_rule_get_str(nlr, NFTNL_RULE_TABLE));
-	if (nftnl_rule_is_set(nlr, NFTNL_RULE_CHAIN))
-		c.rule->handle.chain.name =
-			strdup(nftnl_rule_get_str(nlr, NFTNL_RULE_CHAIN));
-	if (nftnl_rule_is_set(nlr, NFTNL_RULE_HANDLE)) {
-		c.rule->handle.handle.id =
-			nftnl_rule_get_u64(nlr, NFTNL_RULE_HANDLE);
-		c.rule->handle.handle.present = true;
+	nftnl_expr_foreach((struct nftnl_rule *)nlr, delin_one_nle, &c);
+	regs_free(&c);
+	if (nftnl_rule_is_set(nlr, NFTNL_RULE_USERDATA))
+		ud = nftnl_rule_get_data(nlr, NFTNL_RULE_USERDATA, &len);
+	rule_comment(c.rule, ud, len);
+	return c.rule;
+}
+
+/* The rule read by libnftnl, for expressions not read in place. */
+static struct rule *delinearize_nle(struct delin_ctx *ctx,
+				    const struct nlmsghdr *nlh)
+{
+	struct nftnl_rule *nlr = nftnl_rule_alloc();
+	struct rule *r = NULL;
+
+	if (!nlr)
+		return NULL;
+	if (nftnl_rule_nlmsg_parse(nlh, nlr) == 0)
+		r = nftc_delinearize_rule(ctx, nlr);
+	nftnl_rule_free(nlr);
+	return r;
+}
+
+struct rule *nftc_delinearize_rmsg(struct delin_ctx *ctx,
+				   const struct nlmsghdr *nlh,
+				   const struct delin_rmsg *m)
+{
+	struct delin_rule_ctx c = { .dctx = ctx, .icmp_type = -1 };
+
+	if (!rule_start(&c, m->family, m->table, m->chain, m->has_handle,
+			m->handle))
+		return NULL;
+	if (delin_rmsg_foreach(m, delin_one, &c) < 0) {
+		regs_free(&c);
+		rule_free(c.rule);
+		if (ctx->rec)
+			ctx->rec->bad = true;
+		return delinearize_nle(ctx, nlh);
 	}
-	proto_ctx_init(&c.pctx, ctx->family ? ctx->family : h.family);
-	nftnl_expr_foreach((struct nftnl_rule *)nlr, delin_one, &c);
-	for (i = 0; i < DELIN_SLOTS; i++)
-		expr_free(c.regs[i]);
-	rule_comment(c.rule, nlr);
+	regs_free(&c);
+	rule_comment(c.rule, m->udata, m->udata_len);
 	return c.rule;
 }

@@ -50,6 +50,12 @@ struct delin_xt {
  */
 typedef char *(*delin_xt_fn)(void *priv, const struct delin_xt *xt);
 
+struct delin_set_index;
+struct list_tmpl_rec;
+
+/* Anonymous sets a rule looks up, noted (the first few) in @anon. */
+#define DELIN_ANON_MAX		4
+
 /**
  * struct delin_ctx - what decompiling a rule may consult
  * @family: NFPROTO_* of the table
@@ -58,9 +64,11 @@ typedef char *(*delin_xt_fn)(void *priv, const struct delin_xt *xt);
  * @xt_count: incremented for every xtables expression read (stock nft
  *            warns that such a table is managed by iptables-nft)
  * @sets: name index of @table's sets (delin_set_index_build), or NULL
+ * @anon, @nanon: the anonymous sets the rule looked up (the first
+ *                DELIN_ANON_MAX), set by decompiling it
+ * @rec: a listing template being recorded (list_tmpl.h), or NULL: what
+ *       is read from compares, limits and lookups is marked (locations)
  */
-struct delin_set_index;
-
 struct delin_ctx {
 	uint32_t		family;
 	struct table		*table;
@@ -68,6 +76,9 @@ struct delin_ctx {
 	void			*xt_priv;
 	unsigned int		xt_count;
 	const struct delin_set_index *sets;	/* optional, by name */
+	struct set		*anon[DELIN_ANON_MAX];
+	unsigned int		nanon;
+	struct list_tmpl_rec	*rec;
 };
 
 /*
@@ -107,6 +118,32 @@ void nftc_delinearize_set_done(struct set *set);
  */
 struct rule *nftc_delinearize_rule(struct delin_ctx *ctx,
 				   const struct nftnl_rule *nlr);
+
+/**
+ * struct delin_rmsg - a rule dump message's attributes, read in place
+ * (pointers into the message)
+ */
+struct delin_rmsg {
+	uint32_t		family;
+	const char		*table;
+	const char		*chain;
+	uint64_t		handle;
+	bool			has_handle;
+	const void		*udata;
+	uint16_t		udata_len;
+	const struct nlattr	*exprs;
+};
+
+struct nlmsghdr;
+int delin_rmsg_parse(const struct nlmsghdr *nlh, struct delin_rmsg *m);
+
+/*
+ * nftc_delinearize_rule() for a rule dump message @nlh read into @m:
+ * without libnftnl objects unless an expression needs them.
+ */
+struct rule *nftc_delinearize_rmsg(struct delin_ctx *ctx,
+				   const struct nlmsghdr *nlh,
+				   const struct delin_rmsg *m);
 
 /* A set of @table by name (NULL if none). */
 struct set *delin_set_lookup(const struct table *table, const char *name);

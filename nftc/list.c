@@ -30,6 +30,7 @@
 #include "listing.h"
 #include "delinearize.h"
 #include "delin_pack.h"
+#include "list_tmpl.h"
 #include "printer.h"
 #include "linearize.h"
 #include "transport.h"
@@ -65,6 +66,8 @@ struct dump_ctx {
 	struct delin_set_index	*index;		/* of index_table's sets */
 	const struct table	*index_table;
 	bool			no_elems;	/* cache: declarations only */
+	bool			pack_anon;	/* anonymous sets packed too */
+	struct list_tmpl	*tmpl;		/* streamed rules' templates */
 	bool			rule_handles;	/* cache: rules read only */
 	bool			rule_slots;	/* ... as slots */
 	FILE			*rule_debug;	/* ... printed here */
@@ -74,7 +77,6 @@ struct dump_ctx {
 typedef int (*dump_cb)(const struct nlmsghdr *nlh, void *data);
 
 static void xt_warn(FILE *err, const struct table *t);
-static void ifname_rule(struct rule *r);
 
 void nftc_ruleset_init(struct nftc_ruleset *rs)
 {
@@ -253,7 +255,7 @@ static int elem_cb(const struct nlmsghdr *nlh, void *data)
 	int ret;
 
 	/* plain sets' elements stay key bytes until printed */
-	ret = delin_pack_msg(d->set, nlh);
+	ret = delin_pack_msg(d->set, nlh, d->pack_anon);
 	if (ret < 0)
 		return MNL_CB_ERROR;
 	if (ret > 0)
@@ -313,10 +315,75 @@ static int flowtable_cb(const struct nlmsghdr *nlh, void *data)
 	return MNL_CB_OK;
 }
 
-/* Decompile @nlr into its chain (a rule of an unknown chain is left). */
-static void rule_cb_parsed(struct dump_ctx *d, const struct nftnl_rule *nlr)
+/*
+ * The elements of the anonymous sets a streamed rule printed: no other
+ * rule uses them, and 20,000 such sets held to the end took most of a
+ * listing's memory.
+ */
+static void anon_drop(struct delin_ctx *dctx)
+{
+	unsigned int i;
+
+	for (i = 0; i < dctx->nanon; i++) {
+		expr_free(dctx->anon[i]->init);
+		dctx->anon[i]->init = NULL;
+	}
+}
+
+/* The name index of @t's sets (one table's at a time). */
+static const struct delin_set_index *table_index(struct dump_ctx *d,
+						 const struct table *t)
+{
+	if (d->index_table != t) {
+		delin_set_index_free(d->index);
+		d->index = delin_set_index_build(t);
+		d->index_table = t;
+	}
+	return d->index;
+}
+
+/*
+ * Print streamed rule @r (of message @m) while recording its template:
+ * through a memory stream, for the template's text.
+ */
+static void print_recorded(struct dump_ctx *d, const struct table *t,
+			   const struct delin_rmsg *m, struct rule *r,
+			   struct list_tmpl_rec *rec)
+{
+	struct output_ctx o = *d->stream;
+	char *buf = NULL;
+	size_t len = 0;
+
+	o.f = open_memstream(&buf, &len);
+	if (!o.f) {
+		nftc_print_rule(d->stream, r);
+		return;
+	}
+	o.rec = rec;
+	rec->buf = &buf;
+	nftc_print_rule_stmts(&o, r);
+	fclose(o.f);
+	fwrite(buf, 1, len, d->stream->f);
+	if (r->comment)
+		fprintf(d->stream->f, " comment \"%s\"", r->comment);
+	else
+		list_tmpl_add(d->tmpl, t, m, rec, buf);
+	nftc_print_handle(d->stream, &r->handle);
+	list_tmpl_rec_done(rec);
+	free(buf);
+}
+
+/*
+ * Decompile a rule into its chain (a rule of an unknown chain is left):
+ * a dump message @nlh read in place into @m, or libnftnl's @nlr (a
+ * batch's).
+ */
+static void rule_cb_parsed(struct dump_ctx *d, const struct nlmsghdr *nlh,
+			   const struct delin_rmsg *m,
+			   const struct nftnl_rule *nlr)
 {
 	struct delin_ctx dctx = { 0 };
+	struct list_tmpl_rec rec;
 	struct rule *r;
 	struct chain *c;
 	struct table *t;
@@ -326,37 +393,39 @@ static void rule_cb_parsed(struct dump_ctx *d, const struct nftnl_rule *nlr)
 		 * filter sends others too: skip them) */
 		t = d->stream_table;
 		c = d->stream_chain;
-		if (!nftnl_rule_is_set(nlr, NFTNL_RULE_CHAIN) ||
-		    strcmp(nftnl_rule_get_str(nlr, NFTNL_RULE_CHAIN),
-			   c->handle.chain.name) ||
-		    nftnl_rule_get_u32(nlr, NFTNL_RULE_FAMILY) !=
-		    t->handle.family ||
-		    strcmp(nftnl_rule_get_str(nlr, NFTNL_RULE_TABLE),
-			   t->handle.table.name))
+		if (strcmp(m->chain, c->handle.chain.name) ||
+		    m->family != t->handle.family ||
+		    strcmp(m->table, t->handle.table.name))
 			return;
 	} else {
-		t = table_find(d->rs,
-			       nftnl_rule_get_u32(nlr, NFTNL_RULE_FAMILY),
-			       nftnl_rule_get_str(nlr, NFTNL_RULE_TABLE));
-		c = chain_find(t, nftnl_rule_get_str(nlr, NFTNL_RULE_CHAIN));
+		t = table_find(d->rs, m->family, m->table);
+		c = chain_find(t, m->chain);
 		if (!c)
-			c = nftc_bound_find(t, nftnl_rule_get_str(nlr,
-							NFTNL_RULE_CHAIN));
+			c = nftc_bound_find(t, m->chain);
 	}
 	if (!c)
 		return;
+	/* streamed: a rule of a shape listed before, from its text */
+	if (d->stream && !d->sink && !nlr && d->tmpl &&
+	    list_tmpl_print(d->tmpl, t, table_index(d, t), m, d->stream,
+			    "\t\t")) {
+		struct handle h = { .handle.id = m->handle };
+
+		nftc_print_handle(d->stream, &h);
+		fputc('\n', d->stream->f);
+		return;
+	}
+	if (d->stream && !d->sink && !nlr && d->tmpl &&
+	    list_tmpl_rec_start(&rec, d->tmpl, m))
+		dctx.rec = &rec;
 	dctx.family = t->handle.family;
 	dctx.table = t;
 	dctx.xt_xlate = d->no_xt ? NULL :
 			d->xt_hook ? d->xt_hook : nftc_xt_xlate;
 	dctx.xt_priv = d->xt_priv;
-	if (d->index_table != t) {
-		delin_set_index_free(d->index);
-		d->index = delin_set_index_build(t);
-		d->index_table = t;
-	}
-	dctx.sets = d->index;
-	r = nftc_delinearize_rule(&dctx, nlr);
+	dctx.sets = table_index(d, t);
+	r = nlr ? nftc_delinearize_rule(&dctx, nlr) :
+		  nftc_delinearize_rmsg(&dctx, nlh, m);
 	if (dctx.xt_count && d->stream && !(t->flags & NFTC_TABLE_F_XT)) {
 		t->flags |= NFTC_TABLE_F_XT;
 		xt_warn(d->warn, t);
@@ -375,11 +444,15 @@ static void rule_cb_parsed(struct dump_ctx *d, const struct nftnl_rule *nlr)
 	}
 	/* streamed: printed and gone, so memory stays flat */
 	nftc_bind_rule(t, r);
-	ifname_rule(r);
+	nftc_list_ifnames(r, NULL);
 	fputs("\t\t", d->stream->f);
-	nftc_print_rule(d->stream, r);
+	if (dctx.rec)
+		print_recorded(d, t, m, r, dctx.rec);
+	else
+		nftc_print_rule(d->stream, r);
 	fputc('\n', d->stream->f);
 	rule_free(r);
+	anon_drop(&dctx);
 }
 
 /* The evaluator's rule cache: only where the rule is, by its handle. */
@@ -403,16 +476,19 @@ static void rule_cb_slot(struct dump_ctx *d, const struct nftnl_rule *nlr)
 static int rule_cb(const struct nlmsghdr *nlh, void *data)
 {
 	struct dump_ctx *d = data;
-	struct nftnl_rule *nlr = nftnl_rule_alloc();
+	struct nftnl_rule *nlr;
+	struct delin_rmsg m;
 
+	if (!d->rule_handles) {
+		if (delin_rmsg_parse(nlh, &m) == 0)
+			rule_cb_parsed(d, nlh, &m, NULL);
+		return MNL_CB_OK;
+	}
+	nlr = nftnl_rule_alloc();
 	if (!nlr)
 		return MNL_CB_ERROR;
-	if (nftnl_rule_nlmsg_parse(nlh, nlr) < 0)
-		;
-	else if (d->rule_handles)
+	if (nftnl_rule_nlmsg_parse(nlh, nlr) == 0)
 		rule_cb_slot(d, nlr);
-	else
-		rule_cb_parsed(d, nlr);
 	nftnl_rule_free(nlr);
 	return MNL_CB_OK;
 }
@@ -563,6 +639,7 @@ static int dump_open(struct dump_ctx *d, struct nftc_ruleset *rs,
 static void dump_close(struct dump_ctx *d)
 {
 	delin_set_index_free(d->index);
+	list_tmpl_free(d->tmpl);
 	nftc_transport_close(d->nl);
 	free(d->buf);
 }
@@ -626,116 +703,6 @@ int nftc_ruleset_dump_decls(struct nftc_ruleset *rs, struct nftc_offline *off,
 	}
 	dump_close(&d);
 	return ret;
-}
-
-/* ------------------------------------------------ interface names */
-
-/*
- * Interface indexes list as names ("iif \"lo\""). The compiler core does
- * no I/O, so the CLI turns them into quoted symbols here, in place.
- */
-static void ifname_expr(struct expr *e)
-{
-	char name[IF_NAMESIZE];
-	struct expr *i;
-
-	if (!e)
-		return;
-	switch (e->kind) {
-	case EXPR_VALUE:
-		if (e->dtype != &ifindex_type || e->value.len > 64 ||
-		    !if_indextoname(value_get_u64(&e->value), name))
-			return;
-		e->kind = EXPR_SYMBOL;
-		e->sym.identifier = strdup(name);
-		e->sym.symtype = SYMBOL_QUOTED;
-		e->sym.value = NULL;
-		if (!e->sym.identifier)
-			e->sym.identifier = strdup("?");
-		break;
-	case EXPR_PREFIX:
-		ifname_expr(e->prefix.expr);
-		break;
-	case EXPR_RANGE:
-	case EXPR_MAPPING:
-	case EXPR_BINOP:
-	case EXPR_RELATIONAL:
-		ifname_expr(e->pair.left);
-		ifname_expr(e->pair.right);
-		break;
-	case EXPR_CONCAT:
-	case EXPR_LIST:
-	case EXPR_SET:
-		list_for_each_entry(i, &e->expressions, list)
-			ifname_expr(i);
-		break;
-	case EXPR_SET_ELEM:
-		ifname_expr(e->elem.key);
-		break;
-	case EXPR_MAP:
-		ifname_expr(e->map.key);
-		ifname_expr(e->map.mappings);
-		break;
-	case EXPR_SET_REF:
-		if (e->set_ref.set && e->set_ref.set->init &&
-		    (e->set_ref.set->flags & SET_F_ANONYMOUS))
-			ifname_expr(e->set_ref.set->init);
-		break;
-	default:
-		break;
-	}
-}
-
-static void ifname_stmt(struct stmt *s)
-{
-	struct rule *r;
-
-	switch (s->kind) {
-	case STMT_EXPRESSION:
-	case STMT_VERDICT:
-		ifname_expr(s->expr);
-		break;
-	case STMT_META:
-		ifname_expr(s->meta.expr);
-		break;
-	case STMT_DUP:
-		ifname_expr(s->dup.to);
-		ifname_expr(s->dup.dev);
-		break;
-	case STMT_FWD:
-		ifname_expr(s->fwd.dev);
-		break;
-	case STMT_SET:
-	case STMT_MAP:
-		ifname_expr(s->set.key);
-		ifname_expr(s->set.data);
-		break;
-	case STMT_OBJREF:
-		ifname_expr(s->objref.expr);
-		break;
-	case STMT_CHAIN:
-		if (s->chain.chain)
-			list_for_each_entry(r, &s->chain.chain->rules, list)
-				ifname_rule(r);
-		break;
-	default:
-		break;
-	}
-}
-
-static void ifname_rule(struct rule *r)
-{
-	struct stmt *s;
-
-	list_for_each_entry(s, &r->stmts, list)
-		ifname_stmt(s);
-}
-
-void nftc_list_ifnames(struct rule *r, struct expr *elems)
-{
-	if (r)
-		ifname_rule(r);
-	ifname_expr(elems);
 }
 
 /* ------------------------------------------------- offline: batches */
@@ -859,6 +826,18 @@ static int batch_rule(struct batch_rd *b, const struct nlmsghdr *nlh)
 	return 0;
 }
 
+static void batch_rule_parsed(struct dump_ctx *d, const struct nftnl_rule *r)
+{
+	struct delin_rmsg m = { 0 };
+
+	m.family = nftnl_rule_get_u32(r, NFTNL_RULE_FAMILY);
+	if (nftnl_rule_is_set(r, NFTNL_RULE_TABLE))
+		m.table = nftnl_rule_get_str(r, NFTNL_RULE_TABLE);
+	if (nftnl_rule_is_set(r, NFTNL_RULE_CHAIN))
+		m.chain = nftnl_rule_get_str(r, NFTNL_RULE_CHAIN);
+	rule_cb_parsed(d, NULL, &m, r);
+}
+
 static int batch_msg(struct batch_rd *b, const struct nlmsghdr *nlh)
 {
 	switch (NFNL_MSG_TYPE(nlh->nlmsg_type)) {
@@ -925,7 +904,7 @@ int nftc_ruleset_from_batch(struct nftc_ruleset *rs,
 	sets_done(rs);
 	for (i = 0; i < b.nrules; i++) {
 		if (!ret)
-			rule_cb_parsed(&b.d, b.rules[i]);
+			batch_rule_parsed(&b.d, b.rules[i]);
 		nftnl_rule_free(b.rules[i]);
 	}
 	list_for_each_entry(t, &rs->tables, list)
@@ -1420,6 +1399,10 @@ int nftc_list(struct nftc_ctx *ctx, const struct cmd *cmd,
 	if (ret == 0) {
 		if (cmd->op == CMD_RESET)
 			d.reset = cmd;
+		/* rules are printed streamed only: their sets unpacked there */
+		d.pack_anon = true;
+		d.tmpl = getenv("NFTKIT_LIST_NO_TEMPLATES") ? NULL :
+			 list_tmpl_new();
 		ret = dump_ruleset(&d, 0, false);
 	}
 	if (ret < 0) {
@@ -1431,7 +1414,7 @@ int nftc_list(struct nftc_ctx *ctx, const struct cmd *cmd,
 	list_for_each_entry(t, &rs.tables, list)
 		list_for_each_entry(s, &t->sets, list)
 			if (!(s->flags & SET_F_ANONYMOUS))
-				ifname_expr(s->init);
+				nftc_list_ifnames(NULL, s->init);
 	d.stream = &octx;
 	d.warn = err;
 	rs.warn = err;

@@ -10,6 +10,7 @@
 #include <malloc.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdio_ext.h>
 #include <stdlib.h>
 #include <string.h>
 #include "nftc.h"
@@ -421,6 +422,8 @@ static int compile(struct nftc_ctx *ctx, const struct cli_opts *o)
 	     list_first_entry(&cmds, struct cmd, list)->op == CMD_RESET)) {
 		struct cmd *cmd;
 
+		/* one thread: stdio's lock per call showed in big listings */
+		__fsetlocking(stdout, FSETLOCKING_BYCALLER);
 		/* "reset counters" lists what it zeroes (list.c) */
 		list_for_each_entry(cmd, &cmds, list)
 			if ((cmd->op == CMD_LIST || cmd->op == CMD_RESET) &&

@@ -15,8 +15,18 @@
 #include <linux/netfilter/nf_tables.h>
 #include "printer.h"
 #include "keys.h"
+#include "fmt.h"
+#include "list_tmpl.h"
 
 typedef void (*expr_print_fn)(struct output_ctx *octx, const struct expr *e);
+
+static void print_uint(struct output_ctx *octx, uint64_t v)
+{
+	char buf[24];
+
+	fmt_u64(buf, v);
+	fputs(buf, octx->f);
+}
 
 static const char *const op_symbols[__OP_MAX] = {
 	[OP_LSHIFT]	= "<<",
@@ -205,19 +215,6 @@ static void print_verdict(struct output_ctx *octx, const struct expr *e)
 	}
 }
 
-/* Decimal @n, as "%u" prints it (without printf's format parsing). */
-static void print_uint(struct output_ctx *octx, unsigned int n)
-{
-	char buf[12], *p = buf + sizeof(buf);
-
-	*--p = '\0';
-	do {
-		*--p = '0' + n % 10;
-		n /= 10;
-	} while (n);
-	fputs(p, octx->f);
-}
-
 /* " OP ", as " %s " prints it */
 static void print_op_symbol(struct output_ctx *octx, const char *op)
 {
@@ -289,7 +286,8 @@ static bool print_elem_range(struct output_ctx *octx, const struct expr *e)
 	if (plen < 0)
 		return false;
 	nftc_print_expr(octx, lo);
-	fprintf(octx->f, "/%d", plen);
+	fputc('/', octx->f);
+	print_uint(octx, plen);
 	return true;
 }
 
@@ -945,6 +943,10 @@ void nftc_print_expr(struct output_ctx *octx, const struct expr *expr)
 		return;
 	if (expr->kind >= __EXPR_MAX || !expr_printers[expr->kind]) {
 		print_invalid(octx, expr);
+		return;
+	}
+	if (octx->rec && expr->location.first_line >= TMPL_MARK) {
+		list_tmpl_rec_value(octx, expr);
 		return;
 	}
 	expr_printers[expr->kind](octx, expr);

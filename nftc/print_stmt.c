@@ -15,6 +15,8 @@
 #include <linux/netfilter/nf_synproxy.h>
 #include "printer.h"
 #include "keys.h"
+#include "fmt.h"
+#include "list_tmpl.h"
 
 typedef void (*stmt_print_fn)(struct output_ctx *octx, const struct stmt *s);
 
@@ -30,10 +32,17 @@ static void print_expr_stmt(struct output_ctx *octx, const struct stmt *s)
 
 static void print_counter(struct output_ctx *octx, const struct stmt *s)
 {
-	fputs("counter", octx->f);
-	if (!stateless(octx))
-		fprintf(octx->f, " packets %" PRIu64 " bytes %" PRIu64,
-			s->counter.packets, s->counter.bytes);
+	char buf[64], *p;
+
+	if (stateless(octx)) {
+		fputs("counter", octx->f);
+		return;
+	}
+	p = stpcpy(buf, "counter packets ");
+	p = fmt_u64(p, s->counter.packets);
+	p = stpcpy(p, " bytes ");
+	fmt_u64(p, s->counter.bytes);
+	fputs(buf, octx->f);
 }
 
 static const char *const log_levels[] = {
@@ -131,8 +140,12 @@ static void print_limit(struct output_ctx *octx, const struct stmt *s)
 		}
 		return;
 	}
-	fprintf(octx->f, "%" PRIu64 "/%s", s->limit.rate,
-		nftc_limit_unit_name(s->limit.unit));
+	if (octx->rec && s->location.first_line >= TMPL_MARK)
+		list_tmpl_rec_u64(octx, s->location.first_line - TMPL_MARK,
+				  s->limit.rate);
+	else
+		fprintf(octx->f, "%" PRIu64, s->limit.rate);
+	fprintf(octx->f, "/%s", nftc_limit_unit_name(s->limit.unit));
 	if (s->limit.burst && s->limit.burst != 5)
 		fprintf(octx->f, " burst %u packets", s->limit.burst);
 }

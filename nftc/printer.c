@@ -519,6 +519,17 @@ static unsigned int deps_find(const struct output_ctx *octx,
  */
 void nftc_print_rule(struct output_ctx *octx, const struct rule *rule)
 {
+	nftc_print_rule_stmts(octx, rule);
+	if (rule->comment)
+		fprintf(octx->f, " comment \"%s\"", rule->comment);
+	print_handle(octx, &rule->handle);
+}
+
+/**
+ * nftc_print_rule_stmts - the statements part of nftc_print_rule()
+ */
+void nftc_print_rule_stmts(struct output_ctx *octx, const struct rule *rule)
+{
 	struct dep_cand deps[MAX_DEPS];
 	unsigned int family = octx->family, n;
 	const struct stmt *s;
@@ -535,10 +546,13 @@ void nftc_print_rule(struct output_ctx *octx, const struct rule *rule)
 		nftc_print_stmt(octx, s);
 		d = " ";
 	}
-	if (rule->comment)
-		fprintf(octx->f, " comment \"%s\"", rule->comment);
-	print_handle(octx, &rule->handle);
 	octx->family = family;
+}
+
+/* " # handle N" with -a */
+void nftc_print_handle(struct output_ctx *octx, const struct handle *h)
+{
+	print_handle(octx, h);
 }
 
 /* ------------------------------------------------------------- chains */

@@ -33,6 +33,8 @@ void nftc_print_flowtable(struct output_ctx *octx,
 			  const struct flowtable *ft);
 /* One rule on one line, without indentation or newline. */
 void nftc_print_rule(struct output_ctx *octx, const struct rule *rule);
+void nftc_print_rule_stmts(struct output_ctx *octx, const struct rule *rule);
+void nftc_print_handle(struct output_ctx *octx, const struct handle *h);
 void nftc_print_stmt(struct output_ctx *octx, const struct stmt *stmt);
 void nftc_print_expr(struct output_ctx *octx, const struct expr *expr);
 

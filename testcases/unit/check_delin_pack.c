@@ -6,7 +6,8 @@
  * (libnftnl, nftc_delinearize_set_elems), and the two sets must print
  * the same: random keys over many messages, host-order keys, interval
  * starts and ends in any order, an element with a comment late in the
- * dump (the set goes back to IR). kernel/list-big-sets.sh checks both
+ * dump (the set goes back to IR), anonymous sets (packed only when
+ * asked, made IR again by delin_pack_unpack()). kernel/list-big-sets.sh checks both
  * against stock nft on a real kernel; here one known interval listing
  * (stock's text for what stock loads from "10.0.0.0/24, 1.2.3.4-1.2.3.9,
  * 5.5.5.5") is checked too.
@@ -116,7 +117,7 @@ static char *both_ways(const struct datatype *dt, enum byteorder order,
 		nls = nftnl_set_alloc();
 		ck_assert_ptr_nonnull(nls);
 		ck_assert_int_eq(nftnl_set_elems_nlmsg_parse(nlh, nls), 0);
-		r = delin_pack_msg(sp, nlh);
+		r = delin_pack_msg(sp, nlh, false);
 		ck_assert_int_ge(r, 0);
 		if (r == 0)
 			nftc_delinearize_set_elems(sp, nls);
@@ -209,6 +210,81 @@ START_TEST(test_intervals_random)
 }
 END_TEST
 
+static char *elems_text(const struct set *s)
+{
+	struct output_ctx octx = { 0 };
+	char *buf = NULL;
+	size_t len = 0;
+
+	octx.f = open_memstream(&buf, &len);
+	ck_assert_ptr_nonnull(octx.f);
+	if (s->init)
+		nftc_print_expr(&octx, s->init);
+	fclose(octx.f);
+	return buf;
+}
+
+/*
+ * An anonymous set's elements, packed (@anon) and through IR: after
+ * delin_pack_unpack() both hold the same IR, in the same order. Without
+ * @anon the set is not packed at all.
+ */
+static void anon_both_ways(const struct datatype *dt, enum byteorder order,
+			   const struct elem *e, unsigned int n, bool anon)
+{
+	char *buf = malloc(n * 64 + 4096), *a, *b;
+	struct set *sp = set_new(dt, order, NFT_SET_ANONYMOUS);
+	struct set *si = set_new(dt, order, NFT_SET_ANONYMOUS);
+	struct nftnl_set *nls;
+	struct nlmsghdr *nlh;
+	int r;
+
+	ck_assert_ptr_nonnull(buf);
+	nlh = msg_build(buf, e, n);
+	nls = nftnl_set_alloc();
+	ck_assert_ptr_nonnull(nls);
+	ck_assert_int_eq(nftnl_set_elems_nlmsg_parse(nlh, nls), 0);
+	r = delin_pack_msg(sp, nlh, anon);
+	ck_assert_int_eq(r, anon ? 1 : 0);
+	if (r == 0)
+		nftc_delinearize_set_elems(sp, nls);
+	nftc_delinearize_set_elems(si, nls);
+	nftnl_set_free(nls);
+	nftc_delinearize_set_done(sp);
+	nftc_delinearize_set_done(si);
+	ck_assert_int_eq(delin_pack_count(sp->dpack), anon ? n : 0);
+	ck_assert_int_eq(delin_pack_unpack(sp), 0);
+	ck_assert_int_eq(delin_pack_count(sp->dpack), 0);
+	ck_assert_ptr_nonnull(sp->init);
+	ck_assert_int_eq(sp->init->size, n);
+	a = elems_text(sp);
+	b = elems_text(si);
+	ck_assert_str_eq(a, b);
+	free(a);
+	free(b);
+	free(buf);
+	set_free(sp);
+	set_free(si);
+}
+
+START_TEST(test_anonymous)
+{
+	static const uint32_t keys[] = {
+		443, 22, 0x0a000001, 80, 0xffffffff, 0, 8080, 0x01000000,
+	};
+	struct elem e[8] = { 0 };
+	unsigned int i;
+
+	for (i = 0; i < 8; i++)
+		key_of(e[i].key, keys[i]);
+	anon_both_ways(&integer_type, BYTEORDER_BIG, e, 8, true);
+	anon_both_ways(&mark_type, BYTEORDER_HOST, e, 8, true);
+	anon_both_ways(&ipaddr_type, BYTEORDER_BIG, e, 8, true);
+	anon_both_ways(&ipaddr_type, BYTEORDER_BIG, e, 8, false);
+	anon_both_ways(&ipaddr_type, BYTEORDER_BIG, e, 1, true);
+}
+END_TEST
+
 /* What stock lists for "10.0.0.0/24, 1.2.3.4-1.2.3.9, 5.5.5.5". */
 START_TEST(test_intervals_known)
 {
@@ -241,6 +317,7 @@ static Suite *delin_pack_suite(void)
 	tcase_add_test(tc, test_plain_random);
 	tcase_add_test(tc, test_intervals_random);
 	tcase_add_test(tc, test_intervals_known);
+	tcase_add_test(tc, test_anonymous);
 	suite_add_tcase(s, tc);
 	return s;
 }
