@@ -201,7 +201,7 @@ static bool cmp_split(struct delin_rule_ctx *c, enum ops op,
 {
 	const struct proto_hdr_template *parts[PROTO_HDRS_MAX], *t;
 	const struct proto_desc *d = l->payload.desc;
-	unsigned int n = 0, at, end, i, k, stack;
+	unsigned int n = 0, at, end, i, stack;
 	struct expr *fl, *fv;
 
 	if (l->kind != EXPR_PAYLOAD || !d || l->payload.is_raw ||
@@ -212,19 +212,8 @@ static bool cmp_split(struct delin_rule_ctx *c, enum ops op,
 	stack = delin_payload_stack(c, l);
 	at = l->payload.offset - stack;
 	end = at + l->len;
-	while (at < end && n < PROTO_HDRS_MAX) {
-		for (k = 1; k < PROTO_HDRS_MAX; k++) {
-			t = &d->templates[k];
-			if (t->token && !t->meta_key && t->offset == at &&
-			    t->len && at + t->len <= end)
-				break;
-		}
-		if (k == PROTO_HDRS_MAX)
-			return false;
-		parts[n++] = &d->templates[k];
-		at += d->templates[k].len;
-	}
-	if (at != end || n < 2)
+	n = proto_fields_tile(d, at, end, parts);
+	if (n < 2)
 		return false;
 	for (i = 0; i < n; i++) {
 		t = parts[i];

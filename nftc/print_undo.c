@@ -224,7 +224,7 @@ static bool undo_merged(struct output_ctx *octx, const struct expr *rel)
 	const struct expr *l = rel->pair.left, *r = rel->pair.right;
 	const struct proto_desc *d = l->payload.desc;
 	const struct proto_hdr_template *parts[PROTO_HDRS_MAX];
-	unsigned int n = 0, at, end, i, k;
+	unsigned int n = 0, at, end, i;
 	const char *sep = "";
 	struct expr *fv, *cv;
 
@@ -235,20 +235,8 @@ static bool undo_merged(struct output_ctx *octx, const struct expr *rel)
 		return false;
 	at = l->payload.offset;
 	end = at + l->len;
-	while (at < end && n < PROTO_HDRS_MAX) {
-		for (k = 1; k < PROTO_HDRS_MAX; k++) {
-			const struct proto_hdr_template *t = &d->templates[k];
-
-			if (t->token && !t->meta_key && t->offset == at &&
-			    t->len && at + t->len <= end)
-				break;
-		}
-		if (k == PROTO_HDRS_MAX)
-			return false;
-		parts[n++] = &d->templates[k];
-		at += d->templates[k].len;
-	}
-	if (at != end || n < 2)
+	n = proto_fields_tile(d, at, end, parts);
+	if (n < 2)
 		return false;
 	for (i = 0; i < n; i++) {
 		const struct proto_hdr_template *t = parts[i];

@@ -678,6 +678,29 @@ unsigned int proto_field_lookup(const struct proto_desc *desc,
 	return 0;
 }
 
+unsigned int proto_fields_tile(const struct proto_desc *desc,
+			       unsigned int at, unsigned int end,
+			       const struct proto_hdr_template **parts)
+{
+	unsigned int n = 0, k;
+
+	while (at < end && n < PROTO_HDRS_MAX) {
+		for (k = 1; k < PROTO_HDRS_MAX; k++) {
+			const struct proto_hdr_template *t =
+				&desc->templates[k];
+
+			if (t->token && !t->meta_key && t->offset == at &&
+			    t->len && at + t->len <= end)
+				break;
+		}
+		if (k == PROTO_HDRS_MAX)
+			return 0;
+		parts[n++] = &desc->templates[k];
+		at += desc->templates[k].len;
+	}
+	return at == end ? n : 0;
+}
+
 /**
  * proto_find_upper - upper layer selected by a protocol value
  * @base: lower layer header

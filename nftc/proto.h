@@ -194,6 +194,14 @@ const struct proto_desc *proto_dev_desc(uint16_t type);
 /* Template index of field @token in @desc, 0 if none. */
 unsigned int proto_field_lookup(const struct proto_desc *desc,
 				const char *token);
+/*
+ * The named fields of @desc that tile bit offsets [@at, @end) exactly,
+ * in order, into @parts (PROTO_HDRS_MAX entries): their number, 0 if
+ * the run is not made of whole fields.
+ */
+unsigned int proto_fields_tile(const struct proto_desc *desc,
+			       unsigned int at, unsigned int end,
+			       const struct proto_hdr_template **parts);
 /* The upper layer @desc selects with protocol value @num, or NULL. */
 const struct proto_desc *proto_find_upper(const struct proto_desc *base,
 					  unsigned int num);
