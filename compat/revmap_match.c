@@ -577,10 +577,14 @@ static bool rv_value(struct rv_ctx *c, const struct rv_field_map *m,
  * was read at @p, 0 if it is not that.
  */
 static const char *const rv_ports_l4[] = { "tcp", "udp", "sctp" };
+static const char *const rv_ports_sel[] = {
+	"tcp sport . tcp dport ", "udp sport . udp dport ",
+	"sctp sport . sctp dport ",
+};
 
 static size_t rv_ports(struct rv_ctx *c, const char *p)
 {
-	char sel[48], *body = NULL, *el, *save = NULL, *a, *b;
+	char *body = NULL, *el, *save = NULL, *a, *b;
 	const char *start = p, *close;
 	char *any = NULL, *rev = NULL;
 	unsigned int i, nany = 0, nrev = 0;
@@ -588,15 +592,16 @@ static size_t rv_ports(struct rv_ctx *c, const char *p)
 	FILE *fa = NULL, *fr = NULL;
 	bool inv = false;
 
+	/* every statement is tried: the common ones fail at a letter */
+	if (!strstr(p, " sport . "))
+		return 0;
 	for (i = 0; i < sizeof(rv_ports_l4) / sizeof(rv_ports_l4[0]); i++) {
-		snprintf(sel, sizeof(sel), "%s sport . %s dport ",
-			 rv_ports_l4[i], rv_ports_l4[i]);
-		if (!strncmp(p, sel, strlen(sel)))
+		if (!strncmp(p, rv_ports_sel[i], strlen(rv_ports_sel[i])))
 			break;
 	}
 	if (i == sizeof(rv_ports_l4) / sizeof(rv_ports_l4[0]))
 		return 0;
-	p += strlen(sel);
+	p += strlen(rv_ports_sel[i]);
 	if (!strncmp(p, "!= ", 3)) {
 		inv = true;
 		p += 3;
