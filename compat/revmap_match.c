@@ -436,12 +436,16 @@ static bool rv_value(struct rv_ctx *c, const struct rv_field_map *m,
 			free(text);
 			return true;
 		}
-		if (!strchr(text, '/')) {
-			p = NULL;
-			if (asprintf(&p, "%s/%u", text,
-				     c->family == NFPROTO_IPV6 ? 128 : 32) < 0)
-				p = NULL;
-			free(text);
+		if (!strchr(text, '/')) {	/* asprintf cost 1,300 */
+			const char *plen = c->family == NFPROTO_IPV6 ?
+					   "/128" : "/32";
+			size_t n = strlen(text);
+
+			p = realloc(text, n + strlen(plen) + 1);
+			if (!p)
+				free(text);
+			else
+				strcpy(p + n, plen);
 			text = p;
 		}
 		return rv_ip_set(c, m->ip, text, inv);
