@@ -69,7 +69,12 @@ FILE *compat_text_open_slot(struct compat_text *t, unsigned int slot,
 			return compat_text_open(t, NULL, 0, true);
 		setvbuf(sl->f, sl->iobuf, _IOFBF, sizeof(sl->iobuf));
 	}
-	memset(t, 0, sizeof(*t));
+	/* not memset: @t's iobuf (512 bytes) is not used by a slot */
+	t->small = NULL;
+	t->cap = 0;
+	t->big = false;
+	t->buf = NULL;
+	t->len = 0;
 	t->slot = true;
 	t->sl = sl;
 	sl->len = 0;		/* the last close flushed it */
