@@ -179,6 +179,7 @@ struct compat_text {
 	size_t	len;
 	char	iobuf[512];	/* stdio's buffer for @small */
 	bool	slot;		/* a slot's stream (not closed) */
+	void	*sl;		/* ... and its buffer (text.c) */
 };
 FILE *compat_text_open(struct compat_text *t, char *small, size_t cap,
 		       bool big);

@@ -290,13 +290,25 @@ static bool rv_ctstatus(struct rv_ctx *c, const char *text, bool inv,
 static bool rv_l4_set(struct rv_ctx *c, unsigned int slot, bool inv,
 		      const char *opt, char *val)
 {
-	char *s = NULL;
+	const char *neg = rv_neg(inv);
+	size_t ln = strlen(neg), lo = strlen(opt), lv = strlen(val);
+	char *s, *p;
 
-	if (c->l4opt[slot] ||
-	    asprintf(&s, " %s--%s %s", rv_neg(inv), opt, val) < 0) {
+	/* put together by hand: asprintf cost 1,300 */
+	if (c->l4opt[slot] || !(s = malloc(ln + lo + lv + 5))) {
 		free(val);
 		return false;
 	}
+	p = s;
+	*p++ = ' ';
+	memcpy(p, neg, ln);
+	p += ln;
+	memcpy(p, "--", 2);
+	p += 2;
+	memcpy(p, opt, lo);
+	p += lo;
+	*p++ = ' ';
+	memcpy(p, val, lv + 1);
 	free(val);
 	c->l4opt[slot] = s;
 	return true;
@@ -436,12 +448,16 @@ static bool rv_value(struct rv_ctx *c, const struct rv_field_map *m,
 			free(text);
 			return true;
 		}
-		if (!strchr(text, '/')) {
-			p = NULL;
-			if (asprintf(&p, "%s/%u", text,
-				     c->family == NFPROTO_IPV6 ? 128 : 32) < 0)
-				p = NULL;
-			free(text);
+		if (!strchr(text, '/')) {	/* asprintf cost 1,300 */
+			const char *plen = c->family == NFPROTO_IPV6 ?
+					   "/128" : "/32";
+			size_t n = strlen(text);
+
+			p = realloc(text, n + strlen(plen) + 1);
+			if (!p)
+				free(text);
+			else
+				strcpy(p + n, plen);
 			text = p;
 		}
 		return rv_ip_set(c, m->ip, text, inv);
@@ -577,10 +593,14 @@ static bool rv_value(struct rv_ctx *c, const struct rv_field_map *m,
  * was read at @p, 0 if it is not that.
  */
 static const char *const rv_ports_l4[] = { "tcp", "udp", "sctp" };
+static const char *const rv_ports_sel[] = {
+	"tcp sport . tcp dport ", "udp sport . udp dport ",
+	"sctp sport . sctp dport ",
+};
 
 static size_t rv_ports(struct rv_ctx *c, const char *p)
 {
-	char sel[48], *body = NULL, *el, *save = NULL, *a, *b;
+	char *body = NULL, *el, *save = NULL, *a, *b;
 	const char *start = p, *close;
 	char *any = NULL, *rev = NULL;
 	unsigned int i, nany = 0, nrev = 0;
@@ -588,15 +608,16 @@ static size_t rv_ports(struct rv_ctx *c, const char *p)
 	FILE *fa = NULL, *fr = NULL;
 	bool inv = false;
 
+	/* every statement is tried: the common ones fail at a letter */
+	if (!strstr(p, " sport . "))
+		return 0;
 	for (i = 0; i < sizeof(rv_ports_l4) / sizeof(rv_ports_l4[0]); i++) {
-		snprintf(sel, sizeof(sel), "%s sport . %s dport ",
-			 rv_ports_l4[i], rv_ports_l4[i]);
-		if (!strncmp(p, sel, strlen(sel)))
+		if (!strncmp(p, rv_ports_sel[i], strlen(rv_ports_sel[i])))
 			break;
 	}
 	if (i == sizeof(rv_ports_l4) / sizeof(rv_ports_l4[0]))
 		return 0;
-	p += strlen(sel);
+	p += strlen(rv_ports_sel[i]);
 	if (!strncmp(p, "!= ", 3)) {
 		inv = true;
 		p += 3;

@@ -8,6 +8,7 @@
  */
 #define _GNU_SOURCE
 #include <config.h>
+#include <stdio_ext.h>
 #include <stdlib.h>
 #include <string.h>
 #include "compat.h"
@@ -15,35 +16,70 @@
 
 /*
  * The streams of compat_text_open_slot(), one per slot and thread,
- * opened once and rewound for each text: opening and closing a stream
- * per statement cost more than printing it. Never closed: they stay
- * reachable to the end, as stdio's own streams.
+ * opened once and reused for each text: opening and closing a stream
+ * per statement cost more than printing it. Each writes through a
+ * cookie into a buffer of its own that grows, so a text never has to
+ * be printed again and no text needs a seek (an fmemopen stream's
+ * rewind and ftell cost a third of save's stdio). Never closed: they
+ * stay reachable to the end, as stdio's own streams.
  */
-static __thread struct {
+struct slot {
 	FILE	*f;
-	char	buf[2048];
+	char	*buf;
+	size_t	len;
+	size_t	cap;
 	char	iobuf[512];
-} slots[__COMPAT_SLOT_MAX];
+};
+
+static __thread struct slot slots[__COMPAT_SLOT_MAX];
+
+static ssize_t slot_write(void *cookie, const char *p, size_t n)
+{
+	struct slot *sl = cookie;
+	size_t cap;
+	char *b;
+
+	if (sl->len + n + 1 > sl->cap) {
+		cap = sl->cap ? sl->cap : 2048;
+		while (cap < sl->len + n + 1)
+			cap *= 2;
+		b = realloc(sl->buf, cap);
+		if (!b)
+			return -1;
+		sl->buf = b;
+		sl->cap = cap;
+	}
+	memcpy(sl->buf + sl->len, p, n);
+	sl->len += n;
+	return n;
+}
 
 FILE *compat_text_open_slot(struct compat_text *t, unsigned int slot,
 			    bool big)
 {
+	static const cookie_io_functions_t io = { .write = slot_write };
+	struct slot *sl;
+
 	if (big || slot >= __COMPAT_SLOT_MAX)
 		return compat_text_open(t, NULL, 0, true);
-	if (!slots[slot].f) {
-		slots[slot].f = fmemopen(slots[slot].buf,
-					 sizeof(slots[slot].buf), "w");
-		if (!slots[slot].f)
+	sl = &slots[slot];
+	if (!sl->f) {
+		sl->f = fopencookie(sl, "w", io);
+		if (!sl->f)
 			return compat_text_open(t, NULL, 0, true);
-		setvbuf(slots[slot].f, slots[slot].iobuf, _IOFBF,
-			sizeof(slots[slot].iobuf));
+		setvbuf(sl->f, sl->iobuf, _IOFBF, sizeof(sl->iobuf));
 	}
-	memset(t, 0, sizeof(*t));
-	t->small = slots[slot].buf;
-	t->cap = sizeof(slots[slot].buf);
+	/* not memset: @t's iobuf (512 bytes) is not used by a slot */
+	t->small = NULL;
+	t->cap = 0;
+	t->big = false;
+	t->buf = NULL;
+	t->len = 0;
 	t->slot = true;
-	rewind(slots[slot].f);	/* clears the error of a full one too */
-	return t->f = slots[slot].f;
+	t->sl = sl;
+	sl->len = 0;		/* the last close flushed it */
+	clearerr(sl->f);
+	return t->f = sl->f;
 }
 
 FILE *compat_text_open(struct compat_text *t, char *small, size_t cap,
@@ -77,9 +113,17 @@ int compat_text_close(struct compat_text *t, char **text)
 		return t->buf ? 0 : -1;
 	}
 	if (t->slot) {	/* stays open for the next text */
-		n = fflush(t->f) || ferror(t->f) ? -1 : ftell(t->f);
-		if (n < 0)
-			n = t->cap;	/* full: do it again with big */
+		struct slot *sl = t->sl;
+
+		t->f = NULL;
+		if (fflush(sl->f) || ferror(sl->f)) {
+			__fpurge(sl->f);
+			sl->len = 0;
+			return -1;
+		}
+		*text = strndup(sl->buf ? sl->buf : "", sl->len);
+		sl->len = 0;
+		return *text ? 0 : -1;
 	} else {
 		n = ftell(t->f);
 		fclose(t->f);

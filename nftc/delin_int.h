@@ -37,6 +37,10 @@ enum dx_op {
 	DX_RANGE,
 	DX_BYTEORDER,
 	DX_LIMIT,
+	DX_LOG,
+	DX_REJECT,
+	DX_MATCH,
+	DX_TARGET,
 	__DX_MAX
 };
 

@@ -17,6 +17,7 @@
 #include <libmnl/libmnl.h>
 #include <linux/netfilter/nfnetlink.h>
 #include <linux/netfilter/nf_tables.h>
+#include <linux/netfilter/nf_tables_compat.h>
 #include "delin_int.h"
 
 /* What a netlink attribute holds, as the decompiler reads it. */
@@ -26,6 +27,7 @@ enum dx_kind {
 	DXK_STR,	/* NUL-terminated string */
 	DXK_DATA,	/* nested NFTA_DATA_VALUE */
 	DXK_IMM,	/* nested NFTA_DATA_VALUE or NFTA_DATA_VERDICT */
+	DXK_RAW,	/* bytes as they are (xt info blobs) */
 };
 
 struct dx_field {
@@ -114,6 +116,29 @@ static const struct dx_type dx_types[__DX_MAX] = {
 		[NFTA_LIMIT_BURST]	= F(NFTNL_EXPR_LIMIT_BURST, INT),
 		[NFTA_LIMIT_TYPE]	= F(NFTNL_EXPR_LIMIT_TYPE, INT),
 		[NFTA_LIMIT_FLAGS]	= F(NFTNL_EXPR_LIMIT_FLAGS, INT),
+	} },
+	[DX_LOG] = { "log", {
+		[NFTA_LOG_GROUP]	= F(NFTNL_EXPR_LOG_GROUP, INT),
+		[NFTA_LOG_PREFIX]	= F(NFTNL_EXPR_LOG_PREFIX, STR),
+		[NFTA_LOG_SNAPLEN]	= F(NFTNL_EXPR_LOG_SNAPLEN, INT),
+		[NFTA_LOG_QTHRESHOLD]	= F(NFTNL_EXPR_LOG_QTHRESHOLD, INT),
+		[NFTA_LOG_LEVEL]	= F(NFTNL_EXPR_LOG_LEVEL, INT),
+		[NFTA_LOG_FLAGS]	= F(NFTNL_EXPR_LOG_FLAGS, INT),
+	} },
+	[DX_REJECT] = { "reject", {
+		[NFTA_REJECT_TYPE]	= F(NFTNL_EXPR_REJECT_TYPE, INT),
+		[NFTA_REJECT_ICMP_CODE]	= F(NFTNL_EXPR_REJECT_CODE, INT),
+	} },
+	/* xt-compat (iptables-nft): the info blob is read in place */
+	[DX_MATCH] = { "match", {
+		[NFTA_MATCH_NAME]	= F(NFTNL_EXPR_MT_NAME, STR),
+		[NFTA_MATCH_REV]	= F(NFTNL_EXPR_MT_REV, INT),
+		[NFTA_MATCH_INFO]	= F(NFTNL_EXPR_MT_INFO, RAW),
+	} },
+	[DX_TARGET] = { "target", {
+		[NFTA_TARGET_NAME]	= F(NFTNL_EXPR_TG_NAME, STR),
+		[NFTA_TARGET_REV]	= F(NFTNL_EXPR_TG_REV, INT),
+		[NFTA_TARGET_INFO]	= F(NFTNL_EXPR_TG_INFO, RAW),
 	} },
 };
 
@@ -211,6 +236,7 @@ static bool dx_field_set(struct dx *x, const struct dx_type *t,
 	case DXK_NONE:
 		break;
 	case DXK_INT:
+	case DXK_RAW:
 		x->f[f->id] = a;
 		break;
 	case DXK_STR:
