@@ -90,6 +90,30 @@ static const char *resolve_strerror(int err)
  * An address literal of @family, else a host name through the
  * resolver; a name must resolve to exactly one address.
  */
+/*
+ * The dotted quad in the one form inet_pton(AF_INET) accepts (four
+ * decimal parts of 0-255, no leading zeros), without its generic loop.
+ * False for anything else, which then goes through inet_pton.
+ */
+static bool ipv4_quad(const char *s, uint8_t *a)
+{
+	unsigned int i, v, nd;
+
+	for (i = 0; i < 4; i++) {
+		v = 0;
+		for (nd = 0; s[nd] >= '0' && s[nd] <= '9'; nd++) {
+			if (nd == 3 || (nd == 1 && v == 0))
+				return false;
+			v = v * 10 + (unsigned int)(s[nd] - '0');
+		}
+		if (nd == 0 || v > 255 || s[nd] != (i < 3 ? '.' : '\0'))
+			return false;
+		a[i] = v;
+		s += nd + 1;
+	}
+	return true;
+}
+
 static int addr_parse(struct dt_parse_ctx *ctx, const struct datatype *dtype,
 		      const struct expr *sym, int family, struct expr **res)
 {
@@ -98,7 +122,8 @@ static int addr_parse(struct dt_parse_ctx *ctx, const struct datatype *dtype,
 	uint8_t addrs[2][16];
 	int n;
 
-	if (inet_pton(family, dt_text(sym), addrs[0]) != 1) {
+	if (!(family == AF_INET && ipv4_quad(dt_text(sym), addrs[0])) &&
+	    inet_pton(family, dt_text(sym), addrs[0]) != 1) {
 		n = -ENOENT;
 		if (r && r->host)
 			n = r->host(r->priv, dt_text(sym), family, addrs, 2);
@@ -188,8 +213,23 @@ const struct datatype ip6addr_type = {
  */
 static int parse_uint(const char *s, uintmax_t *n, bool *range)
 {
+	const char *p = s;
+	uintmax_t v = 0;
 	char *end;
 
+	/*
+	 * Plain decimal without a leading zero and at most 19 digits (the
+	 * common port number) cannot overflow: read it without strtoumax.
+	 */
+	if (*p >= '1' && *p <= '9') {
+		while (*p >= '0' && *p <= '9' && p - s < 19)
+			v = v * 10 + (unsigned int)(*p++ - '0');
+		if (*p == '\0') {
+			*n = v;
+			*range = false;
+			return 1;
+		}
+	}
 	errno = 0;
 	*n = strtoumax(s, &end, 0);
 	if (end == s || *end != '\0')

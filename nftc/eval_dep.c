@@ -41,6 +41,42 @@ static int expr_error(struct eval_ctx *ctx, const struct expr *expr,
  * the family has no link layer).
  */
 
+/*
+ * "meta KEY == VALUE" with a constant of the key's own width is built in
+ * its evaluated form: for these keys expr_evaluate_relational() would
+ * only retype the relational, leave the key's type as the context and
+ * update the protocol context (checked byte for byte against the
+ * general path). False for anything else, which is evaluated in full.
+ */
+static bool dep_rel_direct(struct eval_ctx *ctx, struct expr *rel)
+{
+	const struct expr *left = rel->pair.left, *right = rel->pair.right;
+
+	if (left->kind != EXPR_META || right->kind != EXPR_VALUE ||
+	    right->len != left->len || rel->dtype != &boolean_type)
+		return false;
+	switch (left->meta.key) {
+	case NFT_META_NFPROTO:
+		/* elsewhere the evaluator reports it */
+		if (ctx->pctx.family != NFPROTO_INET)
+			return false;
+		break;
+	case NFT_META_L4PROTO:
+	case NFT_META_PROTOCOL:
+	case NFT_META_IIFTYPE:
+		break;
+	default:
+		return false;
+	}
+	expr_set_context(ctx, left->dtype, left->byteorder, left->len);
+	ctx->ectx.key = NULL;
+	rel->byteorder = BYTEORDER_HOST;
+	rel->len = 1;
+	rel->flags &= ~EXPR_F_CONSTANT;
+	expr_pctx_update(ctx, rel);
+	return true;
+}
+
 /* Evaluate "left == right" and insert it before the current statement. */
 static int dep_insert_rel(struct eval_ctx *ctx, struct expr *left,
 			  struct expr *right, const struct location *loc)
@@ -52,7 +88,8 @@ static int dep_insert_rel(struct eval_ctx *ctx, struct expr *left,
 	if (!rel)
 		return erec_error(&ctx->nft->erq, loc, "out of memory");
 	rel->flags |= EXPR_F_IMPLICIT_DEP;
-	if (expr_evaluate_relational(ctx, &rel) < 0) {
+	if (!dep_rel_direct(ctx, rel) &&
+	    expr_evaluate_relational(ctx, &rel) < 0) {
 		expr_free(rel);
 		return -1;
 	}
