@@ -407,6 +407,22 @@ static const char *dt_basefmt(const struct datatype *dtype)
 	return NULL;
 }
 
+/* whether @fmt is "0x%" PRIx64 or "0x%.N" PRIx64 (N 1..9 = @digits) */
+static bool hex_fmt(const char *fmt, unsigned int *digits)
+{
+	if (strncmp(fmt, "0x%", 3))
+		return false;
+	fmt += 3;
+	*digits = 1;
+	if (*fmt == '.') {
+		if (fmt[1] < '1' || fmt[1] > '9')
+			return false;
+		*digits = fmt[1] - '0';
+		fmt += 2;
+	}
+	return !strcmp(fmt, PRIx64);
+}
+
 /**
  * integer_type_print - decimal, or the type's base format (mark: hex)
  */
@@ -414,6 +430,7 @@ void integer_type_print(const struct expr *expr, struct output_ctx *octx)
 {
 	const char *fmt = dt_basefmt(expr->dtype);
 	char buf[NFTC_VALUE_MAX * 3 + 2];
+	unsigned int digits;
 
 	if (expr->value.len > 64) {
 		unsigned int i, nb = BITS_TO_BYTES(expr->value.len);
@@ -444,6 +461,21 @@ void integer_type_print(const struct expr *expr, struct output_ctx *octx)
 			*--p = '0' + n % 10;
 			n /= 10;
 		} while (n);
+		fputs(p, octx->f);
+		return;
+	}
+	if (hex_fmt(fmt, &digits)) {
+		/* fmt without printf: marks are mostly printed */
+		uint64_t n = value_get_u64(&expr->value);
+		char *p = buf + sizeof(buf);
+
+		*--p = '\0';
+		do {
+			*--p = "0123456789abcdef"[n & 0xf];
+			n >>= 4;
+		} while (n || buf + sizeof(buf) - 1 - p < (long)digits);
+		*--p = 'x';
+		*--p = '0';
 		fputs(p, octx->f);
 		return;
 	}

@@ -396,8 +396,10 @@ static void print_meta(struct output_ctx *octx, const struct expr *e)
 		tok = "unknown";
 	if (meta_key_unqualified(e->meta.key))
 		nftc_puts(tok, octx->f);
-	else
-		fprintf(octx->f, "meta %s", tok);
+	else {
+		nftc_puts("meta ", octx->f);
+		nftc_puts(tok, octx->f);
+	}
 }
 
 /* Shared with the ct statement: "ct [original|reply] KEY". */

@@ -66,8 +66,11 @@ static void print_log_flags(struct output_ctx *octx, uint32_t f)
 static void print_log(struct output_ctx *octx, const struct stmt *s)
 {
 	nftc_puts("log", octx->f);
-	if ((s->log.flags & STMT_LOG_PREFIX) && s->log.prefix)
-		fprintf(octx->f, " prefix \"%s\"", s->log.prefix);
+	if ((s->log.flags & STMT_LOG_PREFIX) && s->log.prefix) {
+		nftc_puts(" prefix \"", octx->f);
+		nftc_puts(s->log.prefix, octx->f);
+		nftc_putc('"', octx->f);
+	}
 	if (s->log.flags & STMT_LOG_GROUP)
 		fprintf(octx->f, " group %u", s->log.group);
 	if (s->log.flags & STMT_LOG_SNAPLEN)
@@ -121,7 +124,7 @@ static void print_limit(struct output_ctx *octx, const struct stmt *s)
 {
 	bool inv = s->limit.flags & NFT_LIMIT_F_INV;
 
-	fprintf(octx->f, "limit rate %s", inv ? "over " : "");
+	nftc_puts(inv ? "limit rate over " : "limit rate ", octx->f);
 	if (s->limit.type == NFT_LIMIT_PKT_BYTES) {
 		nftc_print_bytes(octx, s->limit.rate);
 		fprintf(octx->f, "/%s", nftc_limit_unit_name(s->limit.unit));
@@ -131,8 +134,9 @@ static void print_limit(struct output_ctx *octx, const struct stmt *s)
 		}
 		return;
 	}
-	fprintf(octx->f, "%" PRIu64 "/%s", s->limit.rate,
-		nftc_limit_unit_name(s->limit.unit));
+	nftc_putu(s->limit.rate, octx->f);
+	nftc_putc('/', octx->f);
+	nftc_puts(nftc_limit_unit_name(s->limit.unit), octx->f);
 	if (s->limit.burst && s->limit.burst != 5)
 		fprintf(octx->f, " burst %u packets", s->limit.burst);
 }

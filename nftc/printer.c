@@ -535,8 +535,11 @@ void nftc_print_rule(struct output_ctx *octx, const struct rule *rule)
 		nftc_print_stmt(octx, s);
 		d = " ";
 	}
-	if (rule->comment)
-		fprintf(octx->f, " comment \"%s\"", rule->comment);
+	if (rule->comment) {
+		nftc_puts(" comment \"", octx->f);
+		nftc_puts(rule->comment, octx->f);
+		nftc_putc('"', octx->f);
+	}
 	print_handle(octx, &rule->handle);
 	octx->family = family;
 }

@@ -37,6 +37,19 @@ static inline void nftc_putc(int c, FILE *f)
 	putc_unlocked(c, f);
 }
 
+/* "%" PRIu64 without printf */
+static inline void nftc_putu(uint64_t v, FILE *f)
+{
+	char buf[24], *p = buf + sizeof(buf);
+
+	*--p = '\0';
+	do {
+		*--p = '0' + v % 10;
+		v /= 10;
+	} while (v);
+	nftc_puts(p, f);
+}
+
 void nftc_print_ruleset(struct output_ctx *octx,
 			const struct list_head *tables);
 void nftc_print_table(struct output_ctx *octx, const struct table *table);
