@@ -344,11 +344,11 @@ static void verdict_type_print(const struct expr *expr,
 			(unsigned int)expr->verdict.verdict);
 		return;
 	}
-	fputs(name, octx->f);
+	nftc_puts(name, octx->f);
 	if (expr->verdict.chain) {
-		fputc(' ', octx->f);
+		nftc_putc(' ', octx->f);
 		if (expr->verdict.chain->kind == EXPR_SYMBOL)
-			fputs(expr->verdict.chain->sym.identifier, octx->f);
+			nftc_puts(expr->verdict.chain->sym.identifier, octx->f);
 		else
 			datatype_print(expr->verdict.chain, octx);
 	}
@@ -438,10 +438,10 @@ void integer_type_print(const struct expr *expr, struct output_ctx *octx)
 
 		if (!fmt) {
 			value_to_dec(&expr->value, buf, sizeof(buf));
-			fputs(buf, octx->f);
+			nftc_puts(buf, octx->f);
 			return;
 		}
-		fputs("0x", octx->f);
+		nftc_puts("0x", octx->f);
 		for (i = 0; i < nb; i++) {
 			if (lead && !expr->value.data[i] && i + 1 < nb)
 				continue;
@@ -461,7 +461,7 @@ void integer_type_print(const struct expr *expr, struct output_ctx *octx)
 			*--p = '0' + n % 10;
 			n /= 10;
 		} while (n);
-		fputs(p, octx->f);
+		nftc_puts(p, octx->f);
 		return;
 	}
 	if (hex_fmt(fmt, &digits)) {
@@ -476,7 +476,7 @@ void integer_type_print(const struct expr *expr, struct output_ctx *octx)
 		} while (n || buf + sizeof(buf) - 1 - p < (long)digits);
 		*--p = 'x';
 		*--p = '0';
-		fputs(p, octx->f);
+		nftc_puts(p, octx->f);
 		return;
 	}
 	fprintf(octx->f, fmt, value_get_u64(&expr->value));
@@ -495,15 +495,15 @@ static void string_type_print(const struct expr *expr,
 {
 	unsigned int i, nb = BITS_TO_BYTES(expr->value.len);
 
-	fputc('"', octx->f);
+	nftc_putc('"', octx->f);
 	for (i = 0; i < nb && expr->value.data[i]; i++) {
 		/* a literal trailing star is escaped: not a wildcard */
 		if (expr->value.data[i] == '*' &&
 		    (i + 1 == nb || !expr->value.data[i + 1]))
-			fputc('\\', octx->f);
-		fputc(expr->value.data[i], octx->f);
+			nftc_putc('\\', octx->f);
+		nftc_putc(expr->value.data[i], octx->f);
 	}
-	fputc('"', octx->f);
+	nftc_putc('"', octx->f);
 }
 
 /*
@@ -629,7 +629,7 @@ static void symbolic_constant_print(const struct symbol_table *tbl,
 	    expr->value.len <= 64) {
 		for (s = tbl->symbols; s->identifier; s++) {
 			if (s->value == n) {
-				fputs(s->identifier, octx->f);
+				nftc_puts(s->identifier, octx->f);
 				return;
 			}
 		}
