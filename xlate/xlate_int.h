@@ -256,6 +256,12 @@ int xl_xtports_parse(struct xl_ext *ext, unsigned int id, const char *arg,
 /* xticmp.c: --icmp-type N the same way (1 taken, 0 for libxtables). */
 int xl_xticmp_parse(struct xl_ext *ext, unsigned int id, const char *arg,
 		    bool invert);
+/*
+ * xtports.c: tcp --tcp-flags MASK COMP the same way; COMP is
+ * argv[*optind], which it steps over when taken.
+ */
+int xl_xttcpflags_parse(struct xl_ext *ext, unsigned int id, const char *arg,
+			bool invert, char **argv, int *optind);
 /* xtmport.c: multiport port lists, @fw the rule's xl_xt_entry() (idem). */
 int xl_xtmport_parse(struct xl_ext *ext, unsigned int id, const char *arg,
 		     bool invert, const void *fw);

@@ -486,7 +486,8 @@ int xl_xt_parse(struct xl_ext *ext, unsigned int id, char **argv,
 {
 	if (xl_xtports_parse(ext, id, arg, invert) ||
 	    xl_xticmp_parse(ext, id, arg, invert) ||
-	    xl_xtmport_parse(ext, id, arg, invert, fw))
+	    xl_xtmport_parse(ext, id, arg, invert, fw) ||
+	    xl_xttcpflags_parse(ext, id, arg, invert, argv, optind_p))
 		return 0;
 	return xl_xt_parse_lib(ext, id, argv, optind_p, arg, invert, fw, err,
 			       len);
