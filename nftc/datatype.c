@@ -345,11 +345,11 @@ static void verdict_type_print(const struct expr *expr,
 			(unsigned int)expr->verdict.verdict);
 		return;
 	}
-	fputs(name, octx->f);
+	nftc_puts(name, octx->f);
 	if (expr->verdict.chain) {
-		fputc(' ', octx->f);
+		nftc_putc(' ', octx->f);
 		if (expr->verdict.chain->kind == EXPR_SYMBOL)
-			fputs(expr->verdict.chain->sym.identifier, octx->f);
+			nftc_puts(expr->verdict.chain->sym.identifier, octx->f);
 		else
 			datatype_print(expr->verdict.chain, octx);
 	}
@@ -408,6 +408,22 @@ static const char *dt_basefmt(const struct datatype *dtype)
 	return NULL;
 }
 
+/* whether @fmt is "0x%" PRIx64 or "0x%.N" PRIx64 (N 1..9 = @digits) */
+static bool hex_fmt(const char *fmt, unsigned int *digits)
+{
+	if (strncmp(fmt, "0x%", 3))
+		return false;
+	fmt += 3;
+	*digits = 1;
+	if (*fmt == '.') {
+		if (fmt[1] < '1' || fmt[1] > '9')
+			return false;
+		*digits = fmt[1] - '0';
+		fmt += 2;
+	}
+	return !strcmp(fmt, PRIx64);
+}
+
 /**
  * integer_type_print - decimal, or the type's base format (mark: hex)
  */
@@ -415,6 +431,7 @@ void integer_type_print(const struct expr *expr, struct output_ctx *octx)
 {
 	const char *fmt = dt_basefmt(expr->dtype);
 	char buf[NFTC_VALUE_MAX * 3 + 2];
+	unsigned int digits;
 
 	if (expr->value.len > 64) {
 		unsigned int i, nb = BITS_TO_BYTES(expr->value.len);
@@ -422,10 +439,10 @@ void integer_type_print(const struct expr *expr, struct output_ctx *octx)
 
 		if (!fmt) {
 			value_to_dec(&expr->value, buf, sizeof(buf));
-			fputs(buf, octx->f);
+			nftc_puts(buf, octx->f);
 			return;
 		}
-		fputs("0x", octx->f);
+		nftc_puts("0x", octx->f);
 		for (i = 0; i < nb; i++) {
 			if (lead && !expr->value.data[i] && i + 1 < nb)
 				continue;
@@ -437,7 +454,22 @@ void integer_type_print(const struct expr *expr, struct output_ctx *octx)
 	}
 	if (!fmt) {
 		fmt_u64(buf, value_get_u64(&expr->value));
-		fputs(buf, octx->f);
+		nftc_puts(buf, octx->f);
+		return;
+	}
+	if (hex_fmt(fmt, &digits)) {
+		/* fmt without printf: marks are mostly printed */
+		uint64_t n = value_get_u64(&expr->value);
+		char *p = buf + sizeof(buf);
+
+		*--p = '\0';
+		do {
+			*--p = "0123456789abcdef"[n & 0xf];
+			n >>= 4;
+		} while (n || buf + sizeof(buf) - 1 - p < (long)digits);
+		*--p = 'x';
+		*--p = '0';
+		nftc_puts(p, octx->f);
 		return;
 	}
 	fprintf(octx->f, fmt, value_get_u64(&expr->value));
@@ -456,15 +488,15 @@ static void string_type_print(const struct expr *expr,
 {
 	unsigned int i, nb = BITS_TO_BYTES(expr->value.len);
 
-	fputc('"', octx->f);
+	nftc_putc('"', octx->f);
 	for (i = 0; i < nb && expr->value.data[i]; i++) {
 		/* a literal trailing star is escaped: not a wildcard */
 		if (expr->value.data[i] == '*' &&
 		    (i + 1 == nb || !expr->value.data[i + 1]))
-			fputc('\\', octx->f);
-		fputc(expr->value.data[i], octx->f);
+			nftc_putc('\\', octx->f);
+		nftc_putc(expr->value.data[i], octx->f);
 	}
-	fputc('"', octx->f);
+	nftc_putc('"', octx->f);
 }
 
 /*
@@ -590,7 +622,7 @@ static void symbolic_constant_print(const struct symbol_table *tbl,
 	    expr->value.len <= 64) {
 		for (s = tbl->symbols; s->identifier; s++) {
 			if (s->value == n) {
-				fputs(s->identifier, octx->f);
+				nftc_puts(s->identifier, octx->f);
 				return;
 			}
 		}

@@ -292,6 +292,38 @@ struct output_ctx {
 	struct list_tmpl_rec *rec;
 };
 
+/*
+ * fputs()/fputc() for the printers' many short tokens: a rule line is
+ * some ten fputs() calls, each a strlen, a lock check and
+ * _IO_file_xsputn (~110 instructions). Writing the characters into the
+ * stream's buffer with putc_unlocked() is a few per character; the
+ * printers run single-threaded on a stream they own. Same bytes, same
+ * buffering, same error state.
+ */
+static inline void nftc_puts(const char *s, FILE *f)
+{
+	for (; *s; s++)
+		putc_unlocked(*s, f);
+}
+
+static inline void nftc_putc(int c, FILE *f)
+{
+	putc_unlocked(c, f);
+}
+
+/* "%" PRIu64 without printf */
+static inline void nftc_putu(uint64_t v, FILE *f)
+{
+	char buf[24], *p = buf + sizeof(buf);
+
+	*--p = '\0';
+	do {
+		*--p = '0' + v % 10;
+		v /= 10;
+	} while (v);
+	nftc_puts(p, f);
+}
+
 enum nftc_output_flags {
 	NFTC_OUTPUT_NUMERIC_PROTO	= (1 << 0),	/* -p: 6, not tcp */
 	NFTC_OUTPUT_NUMERIC_SYMBOL	= (1 << 1),	/* -y: no symbol names */

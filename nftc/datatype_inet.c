@@ -154,7 +154,7 @@ static void ipaddr_type_print(const struct expr *expr,
 	/* inet_ntop()'s dotted quad, without its sprintf */
 	value_to_reg(&expr->value, BYTEORDER_BIG, a, sizeof(a));
 	fmt_ip4(buf, a);
-	fputs(buf, octx->f);
+	nftc_puts(buf, octx->f);
 }
 
 static int ipaddr_type_parse(struct dt_parse_ctx *ctx,
@@ -183,7 +183,7 @@ static void ip6addr_type_print(const struct expr *expr,
 	uint8_t a[16] = { 0 };
 
 	value_to_reg(&expr->value, BYTEORDER_BIG, a, sizeof(a));
-	fputs(inet_ntop(AF_INET6, a, buf, sizeof(buf)), octx->f);
+	nftc_puts(inet_ntop(AF_INET6, a, buf, sizeof(buf)), octx->f);
 }
 
 static int ip6addr_type_parse(struct dt_parse_ctx *ctx,
@@ -247,7 +247,7 @@ static void inet_protocol_type_print(const struct expr *expr,
 	if (!(octx->flags & NFTC_OUTPUT_NUMERIC_PROTO) && n <= UINT8_MAX)
 		name = nftc_protocol_name(n);
 	if (name)
-		fputs(name, octx->f);
+		nftc_puts(name, octx->f);
 	else
 		integer_type_print(expr, octx);
 }

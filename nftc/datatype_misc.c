@@ -107,7 +107,7 @@ void nftc_time_print(FILE *f, uint64_t ms, bool seconds)
 		}
 	}
 	if (!printed)
-		fputs("0s", f);
+		nftc_puts("0s", f);
 }
 
 static void time_type_print(const struct expr *expr, struct output_ctx *octx)
@@ -160,9 +160,9 @@ static void classid_type_print(const struct expr *expr,
 	uint32_t h = value_get_u64(&expr->value);
 
 	if (h == TC_ROOT)
-		fputs("root", octx->f);
+		nftc_puts("root", octx->f);
 	else if (h == 0)
-		fputs("none", octx->f);
+		nftc_puts("none", octx->f);
 	else
 		fprintf(octx->f, "%x:%x", h >> 16, h & 0xffff);
 }
@@ -244,7 +244,7 @@ static void realm_type_print(const struct expr *expr, struct output_ctx *octx)
 {
 	if (value_get_u64(&expr->value) == 0 &&
 	    !(octx->flags & NFTC_OUTPUT_NUMERIC_SYMBOL)) {
-		fputs("\"cosmos\"", octx->f);
+		nftc_puts("\"cosmos\"", octx->f);
 		return;
 	}
 	integer_type_print(expr, octx);
@@ -277,7 +277,7 @@ static void devgroup_type_print(const struct expr *expr,
 {
 	if (value_get_u64(&expr->value) == 0 &&
 	    !(octx->flags & NFTC_OUTPUT_NUMERIC_SYMBOL)) {
-		fputs("\"default\"", octx->f);
+		nftc_puts("\"default\"", octx->f);
 		return;
 	}
 	integer_type_print(expr, octx);

@@ -25,7 +25,7 @@ static void print_uint(struct output_ctx *octx, uint64_t v)
 	char buf[24];
 
 	fmt_u64(buf, v);
-	fputs(buf, octx->f);
+	nftc_puts(buf, octx->f);
 }
 
 static const char *const op_symbols[__OP_MAX] = {
@@ -109,8 +109,8 @@ static bool print_flag_list(struct output_ctx *octx, const struct expr *e)
 		if (!(v & bit))
 			continue;
 		if (name && !(octx->flags & NFTC_OUTPUT_NUMERIC_SYMBOL)) {
-			fputs(d, octx->f);
-			fputs(name, octx->f);
+			nftc_puts(d, octx->f);
+			nftc_puts(name, octx->f);
 		} else
 			fprintf(octx->f, "%s0x%" PRIx64, d, bit);
 		d = sep;
@@ -124,7 +124,7 @@ static void print_hex(struct output_ctx *octx, const struct expr *e)
 	unsigned int i, nb = BITS_TO_BYTES(e->value.len);
 	bool lead = true;
 
-	fputs("0x", octx->f);
+	nftc_puts("0x", octx->f);
 	for (i = 0; i < nb; i++) {
 		if (lead && !e->value.data[i] && i + 1 < nb)
 			continue;
@@ -132,7 +132,7 @@ static void print_hex(struct output_ctx *octx, const struct expr *e)
 		lead = false;
 	}
 	if (!nb)
-		fputc('0', octx->f);
+		nftc_putc('0', octx->f);
 }
 
 static void print_value(struct output_ctx *octx, const struct expr *e)
@@ -151,7 +151,7 @@ static void print_symbol(struct output_ctx *octx, const struct expr *e)
 	if (e->sym.symtype == SYMBOL_QUOTED)
 		fprintf(octx->f, "\"%s\"", e->sym.identifier);
 	else
-		fputs(e->sym.identifier, octx->f);
+		nftc_puts(e->sym.identifier, octx->f);
 }
 
 static void print_variable(struct output_ctx *octx, const struct expr *e)
@@ -193,12 +193,12 @@ static void print_chain_name(struct output_ctx *octx, const struct expr *c)
 
 	switch (c->kind) {
 	case EXPR_SYMBOL:
-		fputs(c->sym.identifier, octx->f);
+		nftc_puts(c->sym.identifier, octx->f);
 		break;
 	case EXPR_VALUE:
 		nb = BITS_TO_BYTES(c->value.len);
 		for (i = 0; i < nb && c->value.data[i]; i++)
-			fputc(c->value.data[i], octx->f);
+			nftc_putc(c->value.data[i], octx->f);
 		break;
 	default:
 		nftc_print_expr(octx, c);
@@ -208,9 +208,9 @@ static void print_chain_name(struct output_ctx *octx, const struct expr *c)
 
 static void print_verdict(struct output_ctx *octx, const struct expr *e)
 {
-	fputs(verdict_name(e->verdict.verdict), octx->f);
+	nftc_puts(verdict_name(e->verdict.verdict), octx->f);
 	if (e->verdict.chain) {
-		fputc(' ', octx->f);
+		nftc_putc(' ', octx->f);
 		print_chain_name(octx, e->verdict.chain);
 	}
 }
@@ -218,9 +218,9 @@ static void print_verdict(struct output_ctx *octx, const struct expr *e)
 /* " OP ", as " %s " prints it */
 static void print_op_symbol(struct output_ctx *octx, const char *op)
 {
-	fputc(' ', octx->f);
-	fputs(op, octx->f);
-	fputc(' ', octx->f);
+	nftc_putc(' ', octx->f);
+	nftc_puts(op, octx->f);
+	nftc_putc(' ', octx->f);
 }
 
 static void print_prefix(struct output_ctx *octx, const struct expr *e)
@@ -231,15 +231,15 @@ static void print_prefix(struct output_ctx *octx, const struct expr *e)
 	/* a string prefix is a wildcard: "eth*" */
 	if (v->kind == EXPR_VALUE && v->dtype &&
 	    datatype_is_a(v->dtype, &string_type)) {
-		fputc('"', octx->f);
+		nftc_putc('"', octx->f);
 		for (i = 0; i < e->prefix.prefix_len / 8 &&
 			    i < BITS_TO_BYTES(v->value.len); i++)
-			fputc(v->value.data[i], octx->f);
-		fputs("*\"", octx->f);
+			nftc_putc(v->value.data[i], octx->f);
+		nftc_puts("*\"", octx->f);
 		return;
 	}
 	nftc_print_expr(octx, e->prefix.expr);
-	fputc('/', octx->f);
+	nftc_putc('/', octx->f);
 	print_uint(octx, e->prefix.prefix_len);
 }
 
@@ -303,7 +303,7 @@ static void print_range(struct output_ctx *octx, const struct expr *e)
 	octx->flags |= NFTC_OUTPUT_NUMERIC_SYMBOL | NFTC_OUTPUT_NUMERIC_PROTO |
 		       NFTC_OUTPUT_NUMERIC_ALL;
 	nftc_print_expr(octx, e->pair.left);
-	fputc('-', octx->f);
+	nftc_putc('-', octx->f);
 	nftc_print_expr(octx, e->pair.right);
 	octx->flags = flags;
 }
@@ -323,13 +323,13 @@ static void print_payload(struct output_ctx *octx, const struct expr *e)
 	if (t->meta_key) {
 		const struct key_template *k = &meta_templates[t->meta_key];
 
-		fputs("meta ", octx->f);
-		fputs(k->token ? k->token : t->token, octx->f);
+		nftc_puts("meta ", octx->f);
+		nftc_puts(k->token ? k->token : t->token, octx->f);
 		return;
 	}
-	fputs(d->name, octx->f);
-	fputc(' ', octx->f);
-	fputs(t->token, octx->f);
+	nftc_puts(d->name, octx->f);
+	nftc_putc(' ', octx->f);
+	nftc_puts(t->token, octx->f);
 }
 
 static void print_exthdr(struct output_ctx *octx, const struct expr *e)
@@ -393,9 +393,11 @@ static void print_meta(struct output_ctx *octx, const struct expr *e)
 	if (!tok)
 		tok = "unknown";
 	if (meta_key_unqualified(e->meta.key))
-		fputs(tok, octx->f);
-	else
-		fprintf(octx->f, "meta %s", tok);
+		nftc_puts(tok, octx->f);
+	else {
+		nftc_puts("meta ", octx->f);
+		nftc_puts(tok, octx->f);
+	}
 }
 
 /* Shared with the ct statement: "ct [original|reply] KEY". */
@@ -404,15 +406,15 @@ void nftc_print_ct_key(struct output_ctx *octx, unsigned int key,
 {
 	const char *tok = key < CT_KEYS_MAX ? ct_templates[key].token : NULL;
 
-	fputs("ct ", octx->f);
+	nftc_puts("ct ", octx->f);
 	if (direction == 0)		/* IP_CT_DIR_ORIGINAL */
-		fputs("original ", octx->f);
+		nftc_puts("original ", octx->f);
 	else if (direction == 1)	/* IP_CT_DIR_REPLY */
-		fputs("reply ", octx->f);
+		nftc_puts("reply ", octx->f);
 	if ((key == NFT_CT_SRC || key == NFT_CT_DST) &&
 	    (nfproto == NFPROTO_IPV4 || nfproto == NFPROTO_IPV6))
-		fputs(nfproto == NFPROTO_IPV4 ? "ip " : "ip6 ", octx->f);
-	fputs(tok ? tok : "unknown", octx->f);
+		nftc_puts(nfproto == NFPROTO_IPV4 ? "ip " : "ip6 ", octx->f);
+	nftc_puts(tok ? tok : "unknown", octx->f);
 }
 
 static void print_ct(struct output_ctx *octx, const struct expr *e)
@@ -434,12 +436,12 @@ static void print_rt(struct output_ctx *octx, const struct expr *e)
 	const char *tok = e->rt.key < __NFT_RT_MAX ?
 			  rt_templates[e->rt.key].token : NULL;
 
-	fputs("rt ", octx->f);
+	nftc_puts("rt ", octx->f);
 	if (e->rt.key == NFT_RT_NEXTHOP4)
-		fputs("ip ", octx->f);
+		nftc_puts("ip ", octx->f);
 	else if (e->rt.key == NFT_RT_NEXTHOP6)
-		fputs("ip6 ", octx->f);
-	fputs(tok ? tok : "unknown", octx->f);
+		nftc_puts("ip6 ", octx->f);
+	nftc_puts(tok ? tok : "unknown", octx->f);
 }
 
 static void print_socket(struct output_ctx *octx, const struct expr *e)
@@ -476,7 +478,7 @@ static void print_fib(struct output_ctx *octx, const struct expr *e)
 	const char *d = "", *tok = NULL;
 	unsigned int i;
 
-	fputs("fib ", octx->f);
+	nftc_puts("fib ", octx->f);
 	for (i = 0; i < sizeof(fib_flag_names) / sizeof(fib_flag_names[0]);
 	     i++) {
 		if (e->fib.flags & fib_flag_names[i].flag) {
@@ -503,7 +505,7 @@ static void print_hash(struct output_ctx *octx, const struct expr *e)
 	if (e->hash.type == NFT_HASH_SYM) {
 		fprintf(octx->f, "symhash mod %u", e->hash.mod);
 	} else {
-		fputs("jhash ", octx->f);
+		nftc_puts("jhash ", octx->f);
 		if (e->hash.expr)
 			nftc_print_expr(octx, e->hash.expr);
 		fprintf(octx->f, " mod %u", e->hash.mod);
@@ -526,11 +528,11 @@ static void print_xfrm(struct output_ctx *octx, const struct expr *e)
 	switch (e->xfrm.key) {
 	case NFT_XFRM_KEY_DADDR_IP4:
 	case NFT_XFRM_KEY_SADDR_IP4:
-		fputs(" ip", octx->f);
+		nftc_puts(" ip", octx->f);
 		break;
 	case NFT_XFRM_KEY_DADDR_IP6:
 	case NFT_XFRM_KEY_SADDR_IP6:
-		fputs(" ip6", octx->f);
+		nftc_puts(" ip6", octx->f);
 		break;
 	default:
 		break;
@@ -545,7 +547,7 @@ static void print_members(struct output_ctx *octx, const struct expr *e,
 	const char *d = "";
 
 	list_for_each_entry(i, &e->expressions, list) {
-		fputs(d, octx->f);
+		nftc_puts(d, octx->f);
 		nftc_print_expr(octx, i);
 		d = delim;
 	}
@@ -611,11 +613,11 @@ void nftc_print_set_elems(struct output_ctx *octx, const struct expr *set,
 
 	octx->flags |= NFTC_OUTPUT_INT_SETELEM | NFTC_OUTPUT_INT_FLAGOR;
 	octx->flags &= ~NFTC_OUTPUT_INT_FLAGLIST;
-	fputs("{ ", octx->f);
+	nftc_puts("{ ", octx->f);
 	list_for_each_entry(i, &set->expressions, list) {
 		if (i->flags & EXPR_F_EXISTING)
 			continue;
-		fputs(d, octx->f);
+		nftc_puts(d, octx->f);
 		nftc_print_expr(octx, i);
 		count++;
 		d = ", ";
@@ -624,7 +626,7 @@ void nftc_print_set_elems(struct output_ctx *octx, const struct expr *set,
 			count = 0;
 		}
 	}
-	fputs(" }", octx->f);
+	nftc_puts(" }", octx->f);
 	octx->flags = flags;
 }
 
@@ -647,9 +649,9 @@ void nftc_print_set_elems_from(struct output_ctx *octx, unsigned int n,
 
 	octx->flags |= NFTC_OUTPUT_INT_SETELEM | NFTC_OUTPUT_INT_FLAGOR;
 	octx->flags &= ~NFTC_OUTPUT_INT_FLAGLIST;
-	fputs("{ ", octx->f);
+	nftc_puts("{ ", octx->f);
 	for (k = 0; k < n; k++) {
-		fputs(d, octx->f);
+		nftc_puts(d, octx->f);
 		print(arg, k, octx);
 		count++;
 		d = ", ";
@@ -658,7 +660,7 @@ void nftc_print_set_elems_from(struct output_ctx *octx, unsigned int n,
 			count = 0;
 		}
 	}
-	fputs(" }", octx->f);
+	nftc_puts(" }", octx->f);
 	octx->flags = flags;
 }
 
@@ -672,7 +674,7 @@ static void print_set_ref(struct output_ctx *octx, const struct expr *e)
 	const struct set *s = e->set_ref.set;
 
 	if (!s) {
-		fputs("@?", octx->f);
+		nftc_puts("@?", octx->f);
 		return;
 	}
 	if ((s->flags & SET_F_ANONYMOUS) && !(s->flags & SET_F_EVAL) &&
@@ -691,18 +693,18 @@ static void print_set_elem(struct output_ctx *octx, const struct expr *e)
 	if (e->elem.key)
 		nftc_print_expr(octx, e->elem.key);
 	else
-		fputc('*', octx->f);	/* the catch-all element */
+		nftc_putc('*', octx->f);	/* the catch-all element */
 	list_for_each_entry(s, &e->elem.stmts, list) {
-		fputc(' ', octx->f);
+		nftc_putc(' ', octx->f);
 		nftc_print_stmt(octx, s);
 	}
 	octx->flags = flags;
 	if (e->elem.timeout) {
-		fputs(" timeout ", octx->f);
+		nftc_puts(" timeout ", octx->f);
 		nftc_print_time(octx, e->elem.timeout);
 	}
 	if (e->elem.expiration && !(octx->flags & NFTC_OUTPUT_STATELESS)) {
-		fputs(" expires ", octx->f);
+		nftc_puts(" expires ", octx->f);
 		nftc_print_time(octx, e->elem.expiration);
 	}
 	if (e->elem.comment)
@@ -714,7 +716,7 @@ static void print_mapping(struct output_ctx *octx, const struct expr *e)
 	unsigned int flags = octx->flags;
 
 	nftc_print_expr(octx, e->pair.left);
-	fputs(" : ", octx->f);
+	nftc_puts(" : ", octx->f);
 	octx->flags &= ~NFTC_OUTPUT_INT_SETELEM;
 	nftc_print_expr(octx, e->pair.right);
 	octx->flags = flags;
@@ -760,7 +762,7 @@ static void print_map(struct output_ctx *octx, const struct expr *e)
 	if (nftc_print_map_lowered(octx, e, word))
 		return;
 	nftc_print_expr(octx, e->map.key);
-	fputs(word, octx->f);
+	nftc_puts(word, octx->f);
 	nftc_print_expr(octx, e->map.mappings);
 }
 
@@ -795,10 +797,10 @@ static void print_binop_arg(struct output_ctx *octx, const struct expr *op,
 			op_precedence[op->op] < op_precedence[OP_OR];
 	}
 	if (paren)
-		fputc('(', octx->f);
+		nftc_putc('(', octx->f);
 	nftc_print_expr(octx, arg);
 	if (paren)
-		fputc(')', octx->f);
+		nftc_putc(')', octx->f);
 	octx->flags = flags;
 }
 
@@ -867,9 +869,9 @@ static void print_relational_plain(struct output_ctx *octx,
 	if (is_flagcmp(e)) {
 		octx->flags |= NFTC_OUTPUT_INT_FLAGLIST;
 		nftc_print_expr(octx, l->pair.left);
-		fputs(e->op == OP_NEQ ? " != " : " ", octx->f);
+		nftc_puts(e->op == OP_NEQ ? " != " : " ", octx->f);
 		nftc_print_expr(octx, r);
-		fputs(" / ", octx->f);
+		nftc_puts(" / ", octx->f);
 		nftc_print_expr(octx, l->pair.right);
 		octx->flags = flags;
 		return;
@@ -891,7 +893,7 @@ static void print_relational_plain(struct output_ctx *octx,
 	if (print_op)
 		print_op_symbol(octx, op_symbols[e->op]);
 	else
-		fputc(' ', octx->f);
+		nftc_putc(' ', octx->f);
 	print_binop_arg(octx, e, r);
 	octx->flags = flags;
 }

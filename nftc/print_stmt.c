@@ -35,14 +35,14 @@ static void print_counter(struct output_ctx *octx, const struct stmt *s)
 	char buf[64], *p;
 
 	if (stateless(octx)) {
-		fputs("counter", octx->f);
+		nftc_puts("counter", octx->f);
 		return;
 	}
 	p = stpcpy(buf, "counter packets ");
 	p = fmt_u64(p, s->counter.packets);
 	p = stpcpy(p, " bytes ");
 	fmt_u64(p, s->counter.bytes);
-	fputs(buf, octx->f);
+	nftc_puts(buf, octx->f);
 }
 
 static const char *const log_levels[] = {
@@ -53,30 +53,33 @@ static const char *const log_levels[] = {
 static void print_log_flags(struct output_ctx *octx, uint32_t f)
 {
 	if ((f & NF_LOG_MASK) == NF_LOG_MASK) {
-		fputs(" flags all", octx->f);
+		nftc_puts(" flags all", octx->f);
 		return;
 	}
 	if (f & (NF_LOG_TCPSEQ | NF_LOG_TCPOPT)) {
-		fputs(" flags tcp", octx->f);
+		nftc_puts(" flags tcp", octx->f);
 		if (f & NF_LOG_TCPSEQ)
-			fputs(" sequence", octx->f);
+			nftc_puts(" sequence", octx->f);
 		if (f & NF_LOG_TCPOPT)
-			fputs((f & NF_LOG_TCPSEQ) ? ",options" : " options",
+			nftc_puts((f & NF_LOG_TCPSEQ) ? ",options" : " options",
 			      octx->f);
 	}
 	if (f & NF_LOG_IPOPT)
-		fputs(" flags ip options", octx->f);
+		nftc_puts(" flags ip options", octx->f);
 	if (f & NF_LOG_UID)
-		fputs(" flags skuid", octx->f);
+		nftc_puts(" flags skuid", octx->f);
 	if (f & NF_LOG_MACDECODE)
-		fputs(" flags ether", octx->f);
+		nftc_puts(" flags ether", octx->f);
 }
 
 static void print_log(struct output_ctx *octx, const struct stmt *s)
 {
-	fputs("log", octx->f);
-	if ((s->log.flags & STMT_LOG_PREFIX) && s->log.prefix)
-		fprintf(octx->f, " prefix \"%s\"", s->log.prefix);
+	nftc_puts("log", octx->f);
+	if ((s->log.flags & STMT_LOG_PREFIX) && s->log.prefix) {
+		nftc_puts(" prefix \"", octx->f);
+		nftc_puts(s->log.prefix, octx->f);
+		nftc_putc('"', octx->f);
+	}
 	if (s->log.flags & STMT_LOG_GROUP)
 		fprintf(octx->f, " group %u", s->log.group);
 	if (s->log.flags & STMT_LOG_SNAPLEN)
@@ -130,12 +133,12 @@ static void print_limit(struct output_ctx *octx, const struct stmt *s)
 {
 	bool inv = s->limit.flags & NFT_LIMIT_F_INV;
 
-	fprintf(octx->f, "limit rate %s", inv ? "over " : "");
+	nftc_puts(inv ? "limit rate over " : "limit rate ", octx->f);
 	if (s->limit.type == NFT_LIMIT_PKT_BYTES) {
 		nftc_print_bytes(octx, s->limit.rate);
 		fprintf(octx->f, "/%s", nftc_limit_unit_name(s->limit.unit));
 		if (s->limit.burst) {
-			fputs(" burst ", octx->f);
+			nftc_puts(" burst ", octx->f);
 			nftc_print_bytes(octx, s->limit.burst);
 		}
 		return;
@@ -144,8 +147,9 @@ static void print_limit(struct output_ctx *octx, const struct stmt *s)
 		list_tmpl_rec_u64(octx, s->location.first_line - TMPL_MARK,
 				  s->limit.rate);
 	else
-		fprintf(octx->f, "%" PRIu64, s->limit.rate);
-	fprintf(octx->f, "/%s", nftc_limit_unit_name(s->limit.unit));
+		nftc_putu(s->limit.rate, octx->f);
+	nftc_putc('/', octx->f);
+	nftc_puts(nftc_limit_unit_name(s->limit.unit), octx->f);
 	if (s->limit.burst && s->limit.burst != 5)
 		fprintf(octx->f, " burst %u packets", s->limit.burst);
 }
@@ -156,7 +160,7 @@ static void print_quota(struct output_ctx *octx, const struct stmt *s)
 		(s->quota.flags & NFT_QUOTA_F_INV) ? "over " : "");
 	nftc_print_bytes(octx, s->quota.bytes);
 	if (!stateless(octx) && s->quota.used) {
-		fputs(" used ", octx->f);
+		nftc_puts(" used ", octx->f);
 		nftc_print_bytes(octx, s->quota.used);
 	}
 }
@@ -196,9 +200,9 @@ static void print_addr_family(struct output_ctx *octx, unsigned int family)
 	if (octx->family && octx->family != NFPROTO_INET)
 		return;
 	if (family == NFPROTO_IPV4)
-		fputs(" ip", octx->f);
+		nftc_puts(" ip", octx->f);
 	else if (family == NFPROTO_IPV6)
-		fputs(" ip6", octx->f);
+		nftc_puts(" ip6", octx->f);
 }
 
 static void print_reject(struct output_ctx *octx, const struct stmt *s)
@@ -206,15 +210,15 @@ static void print_reject(struct output_ctx *octx, const struct stmt *s)
 	int code = s->reject.icmp_code;
 	bool have = s->reject.expr || code >= 0;
 
-	fputs("reject", octx->f);
+	nftc_puts("reject", octx->f);
 	switch (s->reject.type) {
 	case NFT_REJECT_TCP_RST:
-		fputs(" with tcp reset", octx->f);
+		nftc_puts(" with tcp reset", octx->f);
 		break;
 	case NFT_REJECT_ICMPX_UNREACH:
 		if (!have || code == NFT_REJECT_ICMPX_PORT_UNREACH)
 			break;
-		fputs(" with icmpx ", octx->f);
+		nftc_puts(" with icmpx ", octx->f);
 		print_reject_code(octx, s, &icmpx_code_type);
 		break;
 	case NFT_REJECT_ICMP_UNREACH:
@@ -222,11 +226,11 @@ static void print_reject(struct output_ctx *octx, const struct stmt *s)
 			break;
 		if (s->reject.family == NFPROTO_IPV4 &&
 		    (code != 3 || verbose_reject(octx))) {
-			fputs(" with icmp ", octx->f);
+			nftc_puts(" with icmp ", octx->f);
 			print_reject_code(octx, s, &icmp_code_type);
 		} else if (s->reject.family == NFPROTO_IPV6 &&
 			   (code != 4 || verbose_reject(octx))) {
-			fputs(" with icmpv6 ", octx->f);
+			nftc_puts(" with icmpv6 ", octx->f);
 			print_reject_code(octx, s, &icmpv6_code_type);
 		}
 		break;
@@ -266,16 +270,16 @@ static void print_nat_addr(struct output_ctx *octx, const struct expr *a,
 			   bool port)
 {
 	if (port && is_ip6_value(a)) {
-		fputc('[', octx->f);
+		nftc_putc('[', octx->f);
 		nftc_print_expr(octx, a);
-		fputc(']', octx->f);
+		nftc_putc(']', octx->f);
 	} else if (port && a->kind == EXPR_RANGE &&
 		   is_ip6_value(a->pair.left)) {
-		fputc('[', octx->f);
+		nftc_putc('[', octx->f);
 		nftc_print_expr(octx, a->pair.left);
-		fputs("]-[", octx->f);
+		nftc_puts("]-[", octx->f);
 		nftc_print_expr(octx, a->pair.right);
-		fputc(']', octx->f);
+		nftc_putc(']', octx->f);
 	} else {
 		nftc_print_expr(octx, a);
 	}
@@ -283,24 +287,24 @@ static void print_nat_addr(struct output_ctx *octx, const struct expr *a,
 
 static void print_nat(struct output_ctx *octx, const struct stmt *s)
 {
-	fputs(s->nat.kind < 4 ? nat_names[s->nat.kind] : "nat", octx->f);
+	nftc_puts(s->nat.kind < 4 ? nat_names[s->nat.kind] : "nat", octx->f);
 	if (s->nat.addr || s->nat.proto) {
 		print_addr_family(octx, s->nat.family);
 		if (s->nat.type_flags & STMT_NAT_F_PREFIX)
-			fputs(" prefix", octx->f);
+			nftc_puts(" prefix", octx->f);
 		else if ((s->nat.type_flags & STMT_NAT_F_CONCAT) &&
 			 !s->nat.proto)
-			fputs(" addr . port", octx->f);
-		fputs(" to", octx->f);
+			nftc_puts(" addr . port", octx->f);
+		nftc_puts(" to", octx->f);
 	}
 	if (s->nat.addr) {
-		fputc(' ', octx->f);
+		nftc_putc(' ', octx->f);
 		print_nat_addr(octx, s->nat.addr, s->nat.proto != NULL);
 	}
 	if (s->nat.proto) {
 		if (!s->nat.addr)
-			fputc(' ', octx->f);
-		fputc(':', octx->f);
+			nftc_putc(' ', octx->f);
+		nftc_putc(':', octx->f);
 		nftc_print_expr(octx, s->nat.proto);
 	}
 	print_nat_flags(octx, s->nat.flags);
@@ -308,18 +312,18 @@ static void print_nat(struct output_ctx *octx, const struct stmt *s)
 
 static void print_tproxy(struct output_ctx *octx, const struct stmt *s)
 {
-	fputs("tproxy", octx->f);
+	nftc_puts("tproxy", octx->f);
 	print_addr_family(octx, s->tproxy.family);
-	fputs(" to", octx->f);
+	nftc_puts(" to", octx->f);
 	if (s->tproxy.addr) {
-		fputc(' ', octx->f);
+		nftc_putc(' ', octx->f);
 		/* an IPv6 address always gets brackets here */
 		print_nat_addr(octx, s->tproxy.addr, true);
 	}
 	if (s->tproxy.port) {
 		if (!s->tproxy.addr)
-			fputc(' ', octx->f);
-		fputc(':', octx->f);
+			nftc_putc(' ', octx->f);
+		nftc_putc(':', octx->f);
 		nftc_print_expr(octx, s->tproxy.port);
 	}
 }
@@ -328,29 +332,29 @@ static void print_queue(struct output_ctx *octx, const struct stmt *s)
 {
 	const char *d = " flags ";
 
-	fputs("queue", octx->f);
+	nftc_puts("queue", octx->f);
 	if (s->queue.flags & NFT_QUEUE_FLAG_BYPASS) {
 		fprintf(octx->f, "%sbypass", d);
 		d = ",";
 	}
 	if (s->queue.flags & NFT_QUEUE_FLAG_CPU_FANOUT)
 		fprintf(octx->f, "%sfanout", d);
-	fputs(" to ", octx->f);
+	nftc_puts(" to ", octx->f);
 	if (s->queue.queue)
 		nftc_print_expr(octx, s->queue.queue);
 	else
-		fputc('0', octx->f);
+		nftc_putc('0', octx->f);
 }
 
 static void print_dup(struct output_ctx *octx, const struct stmt *s)
 {
-	fputs("dup", octx->f);
+	nftc_puts("dup", octx->f);
 	if (!s->dup.to)
 		return;
-	fputs(" to ", octx->f);
+	nftc_puts(" to ", octx->f);
 	nftc_print_expr(octx, s->dup.to);
 	if (s->dup.dev) {
-		fputs(" device ", octx->f);
+		nftc_puts(" device ", octx->f);
 		nftc_print_expr(octx, s->dup.dev);
 	}
 }
@@ -361,9 +365,9 @@ static void print_fwd(struct output_ctx *octx, const struct stmt *s)
 		fprintf(octx->f, "fwd %s to ",
 			s->fwd.family == NFPROTO_IPV6 ? "ip6" : "ip");
 		nftc_print_expr(octx, s->fwd.addr);
-		fputs(" device ", octx->f);
+		nftc_puts(" device ", octx->f);
 	} else {
-		fputs("fwd to ", octx->f);
+		nftc_puts("fwd to ", octx->f);
 	}
 	nftc_print_expr(octx, s->fwd.dev);
 }
@@ -383,7 +387,7 @@ static void print_ct_stmt(struct output_ctx *octx, const struct stmt *s)
 	unsigned int flags = octx->flags;
 
 	nftc_print_ct_key(octx, s->ct.key, s->ct.direction, 0);
-	fputs(" set ", octx->f);
+	nftc_puts(" set ", octx->f);
 	/* flags as a list: "ct event set new,destroy" */
 	octx->flags |= NFTC_OUTPUT_INT_FLAGLIST;
 	nftc_print_expr(octx, s->ct.expr);
@@ -395,13 +399,13 @@ static void print_payload_stmt(struct output_ctx *octx, const struct stmt *s)
 	if (s->kind == STMT_PAYLOAD && nftc_print_payload_stmt_lowered(octx, s))
 		return;
 	nftc_print_expr(octx, s->payload.lhs);
-	fputs(" set ", octx->f);
+	nftc_puts(" set ", octx->f);
 	nftc_print_expr(octx, s->payload.val);
 }
 
 static void print_notrack(struct output_ctx *octx, const struct stmt *s)
 {
-	fputs("notrack", octx->f);
+	nftc_puts("notrack", octx->f);
 }
 
 static const char *const dynset_ops[] = {
@@ -419,7 +423,7 @@ static void print_elem_stmts(struct output_ctx *octx,
 
 	octx->flags |= NFTC_OUTPUT_STATELESS;
 	list_for_each_entry(i, stmts, list) {
-		fputc(' ', octx->f);
+		nftc_putc(' ', octx->f);
 		nftc_print_stmt(octx, i);
 	}
 	octx->flags = flags;
@@ -446,23 +450,23 @@ static bool print_meter_head(struct output_ctx *octx, const struct stmt *s)
 static void print_set_stmt(struct output_ctx *octx, const struct stmt *s)
 {
 	if (print_meter_head(octx, s)) {
-		fputs("{ ", octx->f);
+		nftc_puts("{ ", octx->f);
 		nftc_print_expr(octx, s->set.key);
 		print_elem_stmts(octx, &s->set.stmts);
-		fputs(" }", octx->f);
+		nftc_puts(" }", octx->f);
 		return;
 	}
 	fprintf(octx->f, "%s ", s->set.op <= NFT_DYNSET_OP_DELETE ?
 		dynset_ops[s->set.op] : "unknown");
 	nftc_print_expr(octx, s->set.set);
-	fputs(" { ", octx->f);
+	nftc_puts(" { ", octx->f);
 	nftc_print_expr(octx, s->set.key);
 	print_elem_stmts(octx, &s->set.stmts);
 	if (s->kind == STMT_MAP && s->set.data) {
-		fputs(" : ", octx->f);
+		nftc_puts(" : ", octx->f);
 		nftc_print_expr(octx, s->set.data);
 	}
-	fputs(" }", octx->f);
+	nftc_puts(" }", octx->f);
 }
 
 static const char *const objref_names[] = {
@@ -482,7 +486,7 @@ static void print_objref(struct output_ctx *octx, const struct stmt *s)
 
 	if (s->objref.type < sizeof(objref_names) / sizeof(objref_names[0]))
 		name = objref_names[s->objref.type];
-	fputs(name ? name : "unknown name ", octx->f);
+	nftc_puts(name ? name : "unknown name ", octx->f);
 	nftc_print_expr(octx, s->objref.expr);
 }
 
@@ -498,14 +502,14 @@ static void print_synproxy(struct output_ctx *octx, const struct stmt *s)
 {
 	uint32_t f = s->synproxy.flags;
 
-	fputs("synproxy", octx->f);
+	nftc_puts("synproxy", octx->f);
 	if (f & (NF_SYNPROXY_OPT_MSS | NF_SYNPROXY_OPT_WSCALE))
 		fprintf(octx->f, " mss %u wscale %u", s->synproxy.mss,
 			s->synproxy.wscale);
 	if (f & NF_SYNPROXY_OPT_TIMESTAMP)
-		fputs(" timestamp", octx->f);
+		nftc_puts(" timestamp", octx->f);
 	if (f & NF_SYNPROXY_OPT_SACK_PERM)
-		fputs(" sack-perm", octx->f);
+		nftc_puts(" sack-perm", octx->f);
 }
 
 static void print_flow_offload(struct output_ctx *octx, const struct stmt *s)
@@ -516,19 +520,19 @@ static void print_flow_offload(struct output_ctx *octx, const struct stmt *s)
 
 static void print_last(struct output_ctx *octx, const struct stmt *s)
 {
-	fputs("last", octx->f);
+	nftc_puts("last", octx->f);
 	if (stateless(octx))
 		return;
-	fputs(" used ", octx->f);
+	nftc_puts(" used ", octx->f);
 	if (s->last.set)
 		nftc_print_time(octx, s->last.used);
 	else
-		fputs("never", octx->f);
+		nftc_puts("never", octx->f);
 }
 
 static void print_optstrip(struct output_ctx *octx, const struct stmt *s)
 {
-	fputs("reset ", octx->f);
+	nftc_puts("reset ", octx->f);
 	nftc_print_expr(octx, s->optstrip.expr);
 }
 
@@ -545,13 +549,13 @@ static void print_chain_stmt(struct output_ctx *octx, const struct stmt *s)
 	octx->flags &= ~NFTC_OUTPUT_HANDLE;
 	if (s->chain.chain) {
 		list_for_each_entry(r, &s->chain.chain->rules, list) {
-			fputs("\t\t\t", octx->f);
+			nftc_puts("\t\t\t", octx->f);
 			nftc_print_rule(octx, r);
-			fputc('\n', octx->f);
+			nftc_putc('\n', octx->f);
 		}
 	}
 	octx->flags = flags;
-	fputs("\t\t}", octx->f);
+	nftc_puts("\t\t}", octx->f);
 }
 
 /* As stock nft lists an xtables expression it cannot translate. */

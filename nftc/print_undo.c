@@ -206,7 +206,7 @@ static bool undo_flag_test(struct output_ctx *octx, const struct expr *rel)
 	if (!dt || !datatype_is_a(dt, &bitmask_type) || dt == &bitmask_type)
 		return false;
 	nftc_print_expr(octx, b->pair.left);
-	fputs(rel->op == OP_EQ ? " ! " : " ", octx->f);
+	nftc_puts(rel->op == OP_EQ ? " ! " : " ", octx->f);
 	flags = octx->flags;
 	octx->flags |= NFTC_OUTPUT_INT_FLAGLIST;
 	nftc_print_expr(octx, b->pair.right);
@@ -259,7 +259,7 @@ static bool undo_merged(struct output_ctx *octx, const struct expr *rel)
 		fv->dtype = t->dtype;
 		constants_view(cv, end - (t->offset + t->len), t->len,
 			       t->dtype);
-		fputs(sep, octx->f);
+		nftc_puts(sep, octx->f);
 		print_rel_view(octx, rel, fv, cv);
 		sep = " ";
 	}
@@ -300,7 +300,7 @@ bool nftc_print_map_lowered(struct output_ctx *octx, const struct expr *map,
 	constants_view(m, shift, t->len, t->dtype ? t->dtype : sel->dtype);
 	fv = field_view(sel, t);
 	nftc_print_expr(octx, fv);
-	fputs(word, octx->f);
+	nftc_puts(word, octx->f);
 	nftc_print_expr(octx, m);
 	expr_free(fv);
 	expr_free(m);
@@ -339,7 +339,7 @@ bool nftc_print_payload_stmt_lowered(struct output_ctx *octx,
 	fv->payload.offset = t->offset;
 	constants_view(cv, shift, t->len, t->dtype ? t->dtype : lhs->dtype);
 	nftc_print_expr(octx, fv);
-	fputs(" set ", octx->f);
+	nftc_puts(" set ", octx->f);
 	nftc_print_expr(octx, cv);
 	expr_free(fv);
 	expr_free(cv);

@@ -147,7 +147,7 @@ static void print_priority(struct output_ctx *octx, uint32_t family,
 			off = prio - std_prios[i].prio;
 			if (off < -10 || off > 10)
 				continue;
-			fputs(std_prios[i].name, octx->f);
+			nftc_puts(std_prios[i].name, octx->f);
 			if (off > 0)
 				fprintf(octx->f, " + %d", off);
 			else if (off < 0)
@@ -167,20 +167,20 @@ static void print_dev_name(struct output_ctx *octx, const struct expr *e,
 	unsigned int i, nb;
 
 	if (quoted)
-		fputc('"', octx->f);
+		nftc_putc('"', octx->f);
 	if (e->kind == EXPR_SYMBOL || e->kind == EXPR_VARIABLE) {
-		fputs(e->sym.identifier, octx->f);
+		nftc_puts(e->sym.identifier, octx->f);
 	} else if (e->kind == EXPR_VALUE) {
 		nb = BITS_TO_BYTES(e->value.len);
 		for (i = 0; i < nb && e->value.data[i]; i++)
-			fputc(e->value.data[i], octx->f);
+			nftc_putc(e->value.data[i], octx->f);
 	} else if (e->kind == EXPR_SET_ELEM && e->elem.key) {
 		print_dev_name(octx, e->elem.key, false);
 	} else {
 		nftc_print_expr(octx, e);
 	}
 	if (quoted)
-		fputc('"', octx->f);
+		nftc_putc('"', octx->f);
 }
 
 static unsigned int dev_count(const struct expr *devs)
@@ -203,7 +203,7 @@ static void print_devs(struct output_ctx *octx, const struct expr *devs,
 		return;
 	}
 	list_for_each_entry(i, &devs->expressions, list) {
-		fputs(d, octx->f);
+		nftc_puts(d, octx->f);
 		print_dev_name(octx, i, quoted);
 		d = ", ";
 	}
@@ -520,8 +520,11 @@ static unsigned int deps_find(const struct output_ctx *octx,
 void nftc_print_rule(struct output_ctx *octx, const struct rule *rule)
 {
 	nftc_print_rule_stmts(octx, rule);
-	if (rule->comment)
-		fprintf(octx->f, " comment \"%s\"", rule->comment);
+	if (rule->comment) {
+		nftc_puts(" comment \"", octx->f);
+		nftc_puts(rule->comment, octx->f);
+		nftc_putc('"', octx->f);
+	}
 	print_handle(octx, &rule->handle);
 }
 
@@ -542,7 +545,7 @@ void nftc_print_rule_stmts(struct output_ctx *octx, const struct rule *rule)
 	list_for_each_entry(s, &rule->stmts, list) {
 		if (stmt_dropped(deps, n, s))
 			continue;
-		fputs(d, octx->f);
+		nftc_puts(d, octx->f);
 		nftc_print_stmt(octx, s);
 		d = " ";
 	}
@@ -584,14 +587,14 @@ static void print_chain_hook(struct output_ctx *octx,
 		chain->type.name ? chain->type.name : "filter",
 		hook_name(family, chain->hooknum, &chain->hook_name));
 	if (n == 1) {
-		fputs(" device ", octx->f);
+		nftc_puts(" device ", octx->f);
 		print_devs(octx, chain->devices, true);
 	} else if (n > 1) {
-		fputs(" devices = { ", octx->f);
+		nftc_puts(" devices = { ", octx->f);
 		print_devs(octx, chain->devices, true);
-		fputs(" }", octx->f);
+		nftc_puts(" }", octx->f);
 	}
-	fputs(" priority ", octx->f);
+	nftc_puts(" priority ", octx->f);
 	print_priority(octx, family, chain->hooknum, chain->prio);
 	fprintf(octx->f, "; policy %s;\n", policy_name(chain->policy));
 }
@@ -605,7 +608,7 @@ void nftc_print_chain_open(struct output_ctx *octx, const struct chain *chain)
 	fprintf(octx->f, "\tchain %s {", chain->handle.chain.name ?
 		chain->handle.chain.name : "");
 	print_handle(octx, &chain->handle);
-	fputc('\n', octx->f);
+	nftc_putc('\n', octx->f);
 	if (chain->comment)
 		fprintf(octx->f, "\t\tcomment \"%s\"\n", chain->comment);
 	if (chain->is_base)
@@ -621,11 +624,11 @@ void nftc_print_chain(struct output_ctx *octx, const struct chain *chain)
 
 	nftc_print_chain_open(octx, chain);
 	list_for_each_entry(r, &chain->rules, list) {
-		fputs("\t\t", octx->f);
+		nftc_puts("\t\t", octx->f);
 		nftc_print_rule(octx, r);
-		fputc('\n', octx->f);
+		nftc_putc('\n', octx->f);
 	}
-	fputs("\t}\n", octx->f);
+	nftc_puts("\t}\n", octx->f);
 }
 
 /* --------------------------------------------------------------- sets */
@@ -657,23 +660,23 @@ static void print_type_of(struct output_ctx *octx, const struct expr *e,
 	if (typeof_expr)
 		nftc_print_expr(octx, e);
 	else
-		fputs(e->dtype && e->dtype->name ? e->dtype->name : "invalid",
+		nftc_puts(e->dtype && e->dtype->name ? e->dtype->name : "invalid",
 		      octx->f);
 }
 
 static void print_set_type(struct output_ctx *octx, const struct set *set)
 {
-	fputs(set->key_typeof ? "\t\ttypeof " : "\t\ttype ", octx->f);
+	nftc_puts(set->key_typeof ? "\t\ttypeof " : "\t\ttype ", octx->f);
 	print_type_of(octx, set->key, set->key_typeof);
 	if (set->flags & SET_F_OBJECT) {
 		fprintf(octx->f, " : %s", obj_type_name(set->objtype));
 	} else if ((set->flags & SET_F_MAP) && set->data) {
-		fputs(" : ", octx->f);
+		nftc_puts(" : ", octx->f);
 		/* stock writes typeof data only with a typeof key */
 		print_type_of(octx, set->data,
 			      set->data_typeof && set->key_typeof);
 	}
-	fputc('\n', octx->f);
+	nftc_putc('\n', octx->f);
 }
 
 static const struct {
@@ -699,7 +702,7 @@ static void print_set_flags(struct output_ctx *octx, uint32_t flags)
 		}
 	}
 	if (*d == ',')
-		fputc('\n', octx->f);
+		nftc_putc('\n', octx->f);
 }
 
 static const struct datatype *set_key_dtype(const struct set *set)
@@ -733,7 +736,7 @@ void nftc_print_set(struct output_ctx *octx, const struct set *set)
 		(set->flags & (SET_F_MAP | SET_F_OBJECT)) ? "map" : "set",
 		set->handle.set.name ? set->handle.set.name : "");
 	print_handle(octx, &set->handle);
-	fputc('\n', octx->f);
+	nftc_putc('\n', octx->f);
 	print_set_type(octx, set);
 	if (set->policy != NFT_SET_POL_PERFORMANCE)
 		fprintf(octx->f, "\t\tpolicy %s\n",
@@ -744,38 +747,38 @@ void nftc_print_set(struct output_ctx *octx, const struct set *set)
 	print_set_flags(octx, set->flags);
 	octx->flags |= NFTC_OUTPUT_STATELESS;
 	list_for_each_entry(s, &set->stmts, list) {
-		fputs("\t\t", octx->f);
+		nftc_puts("\t\t", octx->f);
 		nftc_print_stmt(octx, s);
-		fputc('\n', octx->f);
+		nftc_putc('\n', octx->f);
 	}
 	octx->flags = flags;
 	if (set->automerge)
-		fputs("\t\tauto-merge\n", octx->f);
+		nftc_puts("\t\tauto-merge\n", octx->f);
 	if (set->timeout) {
-		fputs("\t\ttimeout ", octx->f);
+		nftc_puts("\t\ttimeout ", octx->f);
 		nftc_print_time(octx, set->timeout);
-		fputc('\n', octx->f);
+		nftc_putc('\n', octx->f);
 	}
 	if (set->gc_int) {
-		fputs("\t\tgc-interval ", octx->f);
+		nftc_puts("\t\tgc-interval ", octx->f);
 		nftc_print_time(octx, set->gc_int);
-		fputc('\n', octx->f);
+		nftc_putc('\n', octx->f);
 	}
 	if (set->comment)
 		fprintf(octx->f, "\t\tcomment \"%s\"\n", set->comment);
 	if (set->init && set->init->kind == EXPR_SET && set->init->size) {
-		fputs("\t\telements = ", octx->f);
+		nftc_puts("\t\telements = ", octx->f);
 		nftc_print_set_elems(octx, set->init, set_key_dtype(set),
 				     true);
-		fputc('\n', octx->f);
+		nftc_putc('\n', octx->f);
 	} else if (delin_pack_count(set->dpack)) {
-		fputs("\t\telements = ", octx->f);
+		nftc_puts("\t\telements = ", octx->f);
 		nftc_print_set_elems_from(octx, delin_pack_count(set->dpack),
 					  pack_print, set->dpack,
 					  set_key_dtype(set), true);
-		fputc('\n', octx->f);
+		nftc_putc('\n', octx->f);
 	}
-	fputs("\t}\n", octx->f);
+	nftc_puts("\t}\n", octx->f);
 }
 
 /* ------------------------------------------------------------ objects */
@@ -789,7 +792,7 @@ static void print_limit_obj(struct output_ctx *octx, const struct obj *o)
 		nftc_print_bytes(octx, o->limit.rate);
 		fprintf(octx->f, "/%s", nftc_limit_unit_name(o->limit.unit));
 		if (o->limit.burst) {
-			fputs(" burst ", octx->f);
+			nftc_puts(" burst ", octx->f);
 			nftc_print_bytes(octx, o->limit.burst);
 		}
 	} else {
@@ -798,7 +801,7 @@ static void print_limit_obj(struct output_ctx *octx, const struct obj *o)
 		if (o->limit.burst && o->limit.burst != 5)
 			fprintf(octx->f, " burst %u packets", o->limit.burst);
 	}
-	fputc('\n', octx->f);
+	nftc_putc('\n', octx->f);
 }
 
 static void print_synproxy_obj(struct output_ctx *octx, const struct obj *o)
@@ -810,15 +813,15 @@ static void print_synproxy_obj(struct output_ctx *octx, const struct obj *o)
 	if (f & NF_SYNPROXY_OPT_WSCALE)
 		fprintf(octx->f, "\t\twscale %u\n", o->synproxy.wscale);
 	if (f & (NF_SYNPROXY_OPT_TIMESTAMP | NF_SYNPROXY_OPT_SACK_PERM)) {
-		fputs("\t\t", octx->f);
+		nftc_puts("\t\t", octx->f);
 		if (f & NF_SYNPROXY_OPT_TIMESTAMP)
-			fputs("timestamp", octx->f);
+			nftc_puts("timestamp", octx->f);
 		if ((f & NF_SYNPROXY_OPT_TIMESTAMP) &&
 		    (f & NF_SYNPROXY_OPT_SACK_PERM))
-			fputc(' ', octx->f);
+			nftc_putc(' ', octx->f);
 		if (f & NF_SYNPROXY_OPT_SACK_PERM)
-			fputs("sack-perm", octx->f);
-		fputc('\n', octx->f);
+			nftc_puts("sack-perm", octx->f);
+		nftc_putc('\n', octx->f);
 	}
 }
 
@@ -839,10 +842,10 @@ static void print_obj_data(struct output_ctx *octx, const struct obj *o)
 			(o->quota.flags & NFT_QUOTA_F_INV) ? "over " : "");
 		nftc_print_bytes(octx, o->quota.bytes);
 		if (!stateless && o->quota.used) {
-			fputs(" used ", octx->f);
+			nftc_puts(" used ", octx->f);
 			nftc_print_bytes(octx, o->quota.used);
 		}
-		fputc('\n', octx->f);
+		nftc_putc('\n', octx->f);
 		break;
 	case NFT_OBJECT_LIMIT:
 		print_limit_obj(octx, o);
@@ -874,11 +877,11 @@ void nftc_print_obj(struct output_ctx *octx, const struct obj *obj)
 	fprintf(octx->f, "\t%s %s {", obj_type_name(obj->type),
 		obj->handle.obj.name ? obj->handle.obj.name : "");
 	print_handle(octx, &obj->handle);
-	fputc('\n', octx->f);
+	nftc_putc('\n', octx->f);
 	if (obj->comment)
 		fprintf(octx->f, "\t\tcomment \"%s\"\n", obj->comment);
 	print_obj_data(octx, obj);
-	fputs("\t}\n", octx->f);
+	nftc_puts("\t}\n", octx->f);
 }
 
 /**
@@ -892,17 +895,17 @@ void nftc_print_flowtable(struct output_ctx *octx, const struct flowtable *ft)
 	fprintf(octx->f, "\n\t\thook %s priority ",
 		hook_name(NFPROTO_NETDEV, ft->hooknum, &ft->hook_name));
 	print_priority(octx, NFPROTO_NETDEV, ft->hooknum, ft->prio);
-	fputc('\n', octx->f);
+	nftc_putc('\n', octx->f);
 	if (dev_count(ft->devices)) {
-		fputs("\t\tdevices = { ", octx->f);
+		nftc_puts("\t\tdevices = { ", octx->f);
 		print_devs(octx, ft->devices, false);
-		fputs(" }\n", octx->f);
+		nftc_puts(" }\n", octx->f);
 	}
 	if (ft->flags & NFT_FLOWTABLE_COUNTER)
-		fputs("\t\tcounter\n", octx->f);
+		nftc_puts("\t\tcounter\n", octx->f);
 	if (ft->flags & NFT_FLOWTABLE_HW_OFFLOAD)
-		fputs("\t\tflags offload\n", octx->f);
-	fputs("\t}\n", octx->f);
+		nftc_puts("\t\tflags offload\n", octx->f);
+	nftc_puts("\t}\n", octx->f);
 }
 
 /* ------------------------------------------------------------- tables */
@@ -911,7 +914,7 @@ static void print_table_options(struct output_ctx *octx,
 				const struct table *table, const char **delim)
 {
 	if (table->flags & NFT_TABLE_F_DORMANT) {
-		fputs("\tflags dormant\n", octx->f);
+		nftc_puts("\tflags dormant\n", octx->f);
 		*delim = "\n";
 	}
 	if (table->comment)
@@ -938,31 +941,31 @@ void nftc_print_table(struct output_ctx *octx, const struct table *table)
 		nftc_family_name(table->handle.family),
 		table->handle.table.name ? table->handle.table.name : "");
 	print_handle(octx, &table->handle);
-	fputc('\n', octx->f);
+	nftc_putc('\n', octx->f);
 	print_table_options(octx, table, &delim);
 	list_for_each_entry(obj, &table->objs, list) {
-		fputs(delim, octx->f);
+		nftc_puts(delim, octx->f);
 		nftc_print_obj(octx, obj);
 		delim = "\n";
 	}
 	list_for_each_entry(set, &table->sets, list) {
 		if (set->flags & SET_F_ANONYMOUS)
 			continue;
-		fputs(delim, octx->f);
+		nftc_puts(delim, octx->f);
 		nftc_print_set(octx, set);
 		delim = "\n";
 	}
 	list_for_each_entry(ft, &table->flowtables, list) {
-		fputs(delim, octx->f);
+		nftc_puts(delim, octx->f);
 		nftc_print_flowtable(octx, ft);
 		delim = "\n";
 	}
 	list_for_each_entry(chain, &table->chains, list) {
-		fputs(delim, octx->f);
+		nftc_puts(delim, octx->f);
 		nftc_print_chain(octx, chain);
 		delim = "\n";
 	}
-	fputs("}\n", octx->f);
+	nftc_puts("}\n", octx->f);
 	octx->family = family;
 }
 

@@ -247,20 +247,21 @@ static void addr_text(char *buf, size_t len, const uint8_t *a,
 /* Prefix length of a contiguous mask, -1 otherwise. */
 static int mask_plen(const uint8_t *m, unsigned int alen)
 {
-	unsigned int i, bits = 0;
+	unsigned int i, n, bits = 0;
 	bool zero = false;
-	int b;
 
+	/* a byte at a time: its ones must lead, and follow only ones */
 	for (i = 0; i < alen; i++) {
-		for (b = 7; b >= 0; b--) {
-			if (m[i] & (1 << b)) {
-				if (zero)
-					return -1;
-				bits++;
-			} else {
-				zero = true;
-			}
+		if (zero) {
+			if (m[i])
+				return -1;
+			continue;
 		}
+		n = __builtin_popcount(m[i]);
+		if (m[i] != (uint8_t)(0xff << (8 - n)))
+			return -1;
+		bits += n;
+		zero = n < 8;
 	}
 	return bits;
 }

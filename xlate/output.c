@@ -664,9 +664,9 @@ void xl_out_rule(struct xlate_ctx *ctx, struct xl_table *t, struct xl_chain *c,
 				rule->handle.table.name,
 				rule->handle.chain.name);
 		else
-			fputs("\t\t", octx.f);
+			nftc_puts("\t\t", octx.f);
 		nftc_print_rule(&octx, rule);
-		fputc('\n', octx.f);
+		nftc_putc('\n', octx.f);
 	}
 	rule_free(rule);
 	drop_anon_sets(cached, mark);
@@ -771,9 +771,9 @@ static void print_set_command(struct xl_out *o, struct output_ctx *octx,
 		p = line + strlen(line);
 		cont = p > line && (p[-1] == '{' || p[-1] == ',');
 		if (!cont)
-			fputc(';', o->f);
+			nftc_putc(';', o->f);
 	}
-	fputs(" }\n", o->f);
+	nftc_puts(" }\n", o->f);
 	free(buf);
 }
 
@@ -817,7 +817,7 @@ static void print_commands(struct xl_out *o, struct output_ctx *octx)
 						c->hook->prio,
 						c->policy == NF_DROP ?
 						"drop" : "accept");
-				fputc('\n', o->f);
+				nftc_putc('\n', o->f);
 			}
 		}
 	}
@@ -825,7 +825,7 @@ static void print_commands(struct xl_out *o, struct output_ctx *octx)
 		fprintf(o->f, "%s %s %s", pc->verb, fam, pc->table);
 		if (pc->chain)
 			fprintf(o->f, " %s", pc->chain);
-		fputc('\n', o->f);
+		nftc_putc('\n', o->f);
 	}
 	print_set_commands(o, octx);
 	if (o == o->ctx->out) {		/* streamed: printed already */
@@ -842,7 +842,7 @@ static void print_commands(struct xl_out *o, struct output_ctx *octx)
 			cmd->handle.table.name, cmd->handle.chain.name);
 		octx->family = o->ctx->family;
 		nftc_print_rule(octx, cmd->rule);
-		fputc('\n', o->f);
+		nftc_putc('\n', o->f);
 	}
 }
 
@@ -867,7 +867,7 @@ static void print_table_text(struct xl_out *o, struct xl_table *t,
 		list_for_each_entry(s, &cached->sets, list) {
 			if (s->flags & SET_F_ANONYMOUS)
 				continue;
-			fputs(delim, o->f);
+			nftc_puts(delim, o->f);
 			nftc_print_set(octx, s);
 			delim = "\n";
 		}
@@ -876,13 +876,13 @@ static void print_table_text(struct xl_out *o, struct xl_table *t,
 		ch = decl_chain(o, t->layout->name, c->name);
 		if (!ch)
 			continue;
-		fputs(delim, o->f);
+		nftc_puts(delim, o->f);
 		nftc_print_chain_open(octx, ch);
 		chain_text_write(c, o->f);
-		fputs("\t}\n", o->f);
+		nftc_puts("\t}\n", o->f);
 		delim = "\n";
 	}
-	fputs("}\n", o->f);
+	nftc_puts("}\n", o->f);
 }
 
 /* XLATE_F_STREAM: the rules are evaluated and printed; the rest now. */
@@ -1009,9 +1009,9 @@ void xlate_format_erec(FILE *f, const struct error_record *erec)
 	last = loc->last_line == loc->first_line ? loc->last_column :
 						   (unsigned int)(end - line);
 	for (i = 1; i < loc->first_column; i++)
-		fputc(line[i - 1] == '\t' ? '\t' : ' ', f);
-	fputc('^', f);
+		nftc_putc(line[i - 1] == '\t' ? '\t' : ' ', f);
+	nftc_putc('^', f);
 	for (i = loc->first_column + 1; i <= last; i++)
-		fputc('~', f);
-	fputc('\n', f);
+		nftc_putc('~', f);
+	nftc_putc('\n', f);
 }

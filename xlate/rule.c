@@ -14,6 +14,7 @@
 #include <getopt.h>
 #include <inttypes.h>
 #include <netinet/in.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -110,7 +111,7 @@ struct xl_parse {
 	bool			has_counters;
 	uint64_t		packets, bytes;
 	bool			skip;		/* -4/-6 of the other family */
-	char			err[XL_ERRLEN];
+	char			err[XL_ERRLEN];	/* last: parse_rule() zeroes the rest */
 };
 
 /* snprintf(dst, size, "%s", src) without printf: truncated the same */
@@ -989,12 +990,18 @@ static int scan_exts(struct xl_parse *p)
 static int parse_rule(struct xl_rule *r, struct xl_token *tok,
 		      unsigned int n, bool scan)
 {
-	struct xl_parse p = {
-		.r = r, .tok = tok, .n = n, .verdict = NFT_CONTINUE,
-	};
+	struct xl_parse p;
 	char *argv[64];		/* most rules: no allocation */
 	unsigned int i;
 	int ret = -1;
+
+	/* zeroed but for the error text (the last member, 512 bytes) */
+	memset(&p, 0, offsetof(struct xl_parse, err));
+	p.err[0] = '\0';
+	p.r = r;
+	p.tok = tok;
+	p.n = n;
+	p.verdict = NFT_CONTINUE;
 
 	p.argv = n < 64 ? argv : calloc(n + 1, sizeof(char *));
 	p.xr = xl_xt_rule_alloc();

@@ -256,6 +256,15 @@ int xl_xtports_parse(struct xl_ext *ext, unsigned int id, const char *arg,
 /* xticmp.c: --icmp-type N the same way (1 taken, 0 for libxtables). */
 int xl_xticmp_parse(struct xl_ext *ext, unsigned int id, const char *arg,
 		    bool invert);
+/*
+ * xtports.c: tcp --tcp-flags MASK COMP the same way; COMP is
+ * argv[*optind], which it steps over when taken.
+ */
+int xl_xttcpflags_parse(struct xl_ext *ext, unsigned int id, const char *arg,
+			bool invert, char **argv, int *optind);
+/* xtmport.c: multiport port lists, @fw the rule's xl_xt_entry() (idem). */
+int xl_xtmport_parse(struct xl_ext *ext, unsigned int id, const char *arg,
+		     bool invert, const void *fw);
 /* The rule's ipt_entry/ip6t_entry as extensions see it (thread-local). */
 void *xl_xt_entry(uint8_t family, uint16_t proto, bool inv);
 /* Final checks (mandatory options, combinations). */

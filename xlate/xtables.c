@@ -485,23 +485,39 @@ int xl_xt_parse(struct xl_ext *ext, unsigned int id, char **argv,
 		size_t len)
 {
 	if (xl_xtports_parse(ext, id, arg, invert) ||
-	    xl_xticmp_parse(ext, id, arg, invert))
+	    xl_xticmp_parse(ext, id, arg, invert) ||
+	    xl_xtmport_parse(ext, id, arg, invert, fw) ||
+	    xl_xttcpflags_parse(ext, id, arg, invert, argv, optind_p))
 		return 0;
 	return xl_xt_parse_lib(ext, id, argv, optind_p, arg, invert, fw, err,
 			       len);
 }
 
 /*
- * Whether xtables_options_fcheck() can find nothing to report in
- * @opts whatever was given: no mandatory option, no "also", no
- * exclusion of another option. It looks up each of the 32 ids in the
- * table for every extension of every rule, a tenth of the parse.
+ * Whether xtables_options_fcheck() surely finds nothing to report in
+ * @opts with @xflags given: every mandatory option given, every option
+ * an "also" of a given one given, none a given one excludes given. It
+ * reports only such cases (for "also"/"excl" ids that are on the table:
+ * this is stricter). It looks up each of the 32 ids in the table for
+ * every given option of every extension of every rule, a tenth of the
+ * parse; when in doubt the caller lets it run.
  */
-static bool fcheck_trivial(const struct xt_option_entry *opts)
+static bool fcheck_passes(const struct xt_option_entry *opts,
+			  unsigned int xflags)
 {
 	for (; opts->name; opts++) {
-		if ((opts->flags & XTOPT_MAND) || opts->also ||
-		    (opts->excl & ~(1U << opts->id)))
+		unsigned int self;
+
+		if (opts->id >= 32)
+			return false;
+		self = 1U << opts->id;
+		if (!(xflags & self)) {
+			if (opts->flags & XTOPT_MAND)
+				return false;
+			continue;
+		}
+		if ((opts->also & ~xflags & ~self) ||
+		    (opts->excl & xflags & ~self))
 			return false;
 	}
 	return true;
@@ -516,7 +532,7 @@ static void do_final(struct xl_call *c)
 	if (e->match) {
 		struct xtables_match *m = e->match;
 
-		if (!m->x6_options || !fcheck_trivial(m->x6_options)) {
+		if (!m->x6_options || !fcheck_passes(m->x6_options, m->mflags)) {
 			xtables_option_mfcall(m);
 			return;
 		}
@@ -532,7 +548,7 @@ static void do_final(struct xl_call *c)
 	} else {
 		struct xtables_target *t = e->target;
 
-		if (!t->x6_options || !fcheck_trivial(t->x6_options)) {
+		if (!t->x6_options || !fcheck_passes(t->x6_options, t->tflags)) {
 			xtables_option_tfcall(t);
 			return;
 		}

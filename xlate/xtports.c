@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The port options of the tcp and udp matches without libxtables: a
+ * The port options of the tcp and udp matches (and tcp's --tcp-flags,
+ * at the end) without libxtables: a
  * plain decimal port or range is stored exactly as libxt_tcp/libxt_udp
  * would store it. libxt_udp resolves every port with getaddrinfo()
  * (a service lookup, then an address sort that opens sockets), which
@@ -12,6 +13,10 @@
  * ":b" and "a:" with a <= b, an option not given before, on the layout
  * of struct xt_tcp/xt_udp this file knows. Anything else, errors
  * included, is left to libxtables, so its messages stay its own.
+ *
+ * --tcp-flags MASK COMP: each a comma-separated list of the flag names
+ * libxt_tcp knows (any case, no empty name), COMP a word that does not
+ * start with '-' or '!', no --syn or --tcp-flags before.
  * testcases/unit/check_xlate.c compares the bytes both produce.
  */
 #include <config.h>
@@ -192,4 +197,83 @@ int xl_xtports_parse(struct xl_ext *ext, unsigned int id, const char *arg,
 	if (!strcmp(m->name, "udp"))
 		return udp_port(m, id, arg, invert);
 	return 0;
+}
+
+/* libxt_tcp's flag names (compared without case) and its TCP_FLAGS */
+#define TCP_FLAGS_SEEN	0x04
+/* a name of up to 4 letters as one number, its characters in order */
+#define FLAG_KEY(a, b, c, d) \
+	((uint32_t)(a) << 24 | (uint32_t)(b) << 16 | (uint32_t)(c) << 8 | (d))
+static const struct {
+	uint32_t	key;
+	uint8_t		flag;
+} tcp_flag_names[] = {
+	{ FLAG_KEY(0, 'F', 'I', 'N'), 0x01 },
+	{ FLAG_KEY(0, 'S', 'Y', 'N'), 0x02 },
+	{ FLAG_KEY(0, 'R', 'S', 'T'), 0x04 },
+	{ FLAG_KEY(0, 'P', 'S', 'H'), 0x08 },
+	{ FLAG_KEY(0, 'A', 'C', 'K'), 0x10 },
+	{ FLAG_KEY(0, 'U', 'R', 'G'), 0x20 },
+	{ FLAG_KEY(0, 'A', 'L', 'L'), 0x3f },
+	{ FLAG_KEY('N', 'O', 'N', 'E'), 0 },
+};
+
+/* "NAME[,NAME]...": no empty name, each one of the table */
+static bool tcp_flag_list(const char *s, uint8_t *flags)
+{
+	unsigned int i, n;
+	uint32_t key;
+
+	*flags = 0;
+	for (;;) {
+		/* the name upper-cased (ASCII letters only), at most 4 */
+		for (n = 0, key = 0; s[n] && s[n] != ','; n++) {
+			if (n == 4)
+				return false;
+			key = key << 8 | (uint8_t)(s[n] >= 'a' && s[n] <= 'z' ?
+						   s[n] - 32 : s[n]);
+		}
+		for (i = 0; i < sizeof(tcp_flag_names) /
+				sizeof(tcp_flag_names[0]); i++)
+			if (n && tcp_flag_names[i].key == key)
+				break;
+		if (i == sizeof(tcp_flag_names) / sizeof(tcp_flag_names[0]))
+			return false;
+		*flags |= tcp_flag_names[i].flag;
+		if (!s[n])
+			return true;
+		s += n + 1;
+	}
+}
+
+int xl_xttcpflags_parse(struct xl_ext *ext, unsigned int id, const char *arg,
+			bool invert, char **argv, int *optind_p)
+{
+	struct xtables_match *m = ext->match;
+	const char *cmp;
+	struct xt_tcp *tcp;
+	uint8_t fmask, fcmp;
+
+	if (!m || !m->m || !arg || !argv || m->revision != 0 ||
+	    m->real_name || m->name[0] != 't' || strcmp(m->name, "tcp") ||
+	    m->x6_parse || !m->parse ||
+	    m->size != XT_ALIGN(sizeof(struct xt_tcp)) ||
+	    !tcp_option_is(m, id, "tcp-flags"))
+		return 0;
+	/* "Only one of `--syn' or `--tcp-flags' allowed" */
+	if (m->mflags & TCP_FLAGS_SEEN)
+		return 0;
+	cmp = argv[*optind_p];
+	if (!cmp || cmp[0] == '-' || cmp[0] == '!')
+		return 0;		/* "--tcp-flags requires two args." */
+	if (!tcp_flag_list(arg, &fmask) || !tcp_flag_list(cmp, &fcmp))
+		return 0;
+	tcp = (struct xt_tcp *)m->m->data;
+	tcp->flg_mask = fmask;
+	tcp->flg_cmp = fcmp;
+	if (invert)
+		tcp->invflags |= XT_TCP_INV_FLAGS;
+	m->mflags |= TCP_FLAGS_SEEN;
+	(*optind_p)++;
+	return 1;
 }

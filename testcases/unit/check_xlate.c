@@ -580,9 +580,25 @@ struct port_run {
 typedef int (*fast_fn)(struct xl_ext *ext, unsigned int id, const char *arg,
 		       bool invert);
 
+/* the rule's -p for multiport (protocol, inverted) */
+static uint16_t mport_proto = IPPROTO_TCP;
+static bool mport_inv;
+
+static int mport_fast(struct xl_ext *ext, unsigned int id, const char *arg,
+		      bool invert)
+{
+	return xl_xtmport_parse(ext, id, arg, invert,
+				xl_xt_entry(NFPROTO_IPV4, mport_proto,
+					    mport_inv));
+}
+
 /* the fast path for @match, and the protocol its rule names */
 static fast_fn fast_for(const char *match, uint16_t *proto)
 {
+	if (!strcmp(match, "multiport")) {
+		*proto = mport_proto;
+		return mport_fast;
+	}
 	if (!strcmp(match, "icmp")) {
 		*proto = IPPROTO_ICMP;
 		return xl_xticmp_parse;
@@ -620,7 +636,7 @@ static void port_apply(struct port_run *r, const char *match,
 						   (char *)steps[i].arg,
 						   steps[i].inv,
 						   xl_xt_entry(family, proto,
-							       false),
+							       mport_inv),
 						   r->err[i],
 						   sizeof(r->err[i]));
 		if (r->rc[i] < 0)
@@ -729,6 +745,197 @@ START_TEST(test_xticmp)
 		port_compare("icmp", &icmp_single[i], 1, NFPROTO_IPV4);
 	for (i = 0; i < sizeof(icmp_seqs) / sizeof(icmp_seqs[0]); i++)
 		port_compare("icmp", icmp_seqs[i], 3, NFPROTO_IPV4);
+}
+END_TEST
+
+/* xtmport.c against libxtables, as the ports above */
+static const struct port_step mport_single[] = {
+	{ "dports", "22", false, FAST },
+	{ "dports", "22,80,443", false, FAST },
+	{ "dports", "22,80,443", true, FAST },
+	{ "sports", "0,65535", false, FAST },
+	{ "ports", "53", true, FAST },
+	{ "source-ports", "1,2,3,4,5,6,7,8,9,10,11,12,13,14,15", false, FAST },
+	{ "destination-ports", "8080,8443", false, FAST },
+	{ "dports", "1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16", false, LIB },
+	{ "dports", "22:25", false, LIB },
+	{ "dports", "22,1000:2000,3", false, LIB },
+	{ "dports", "ssh,80", false, LIB },
+	{ "dports", "010", false, LIB },
+	{ "dports", "0x16", false, LIB },
+	{ "dports", "65536", false, LIB },
+	{ "dports", "99999999999", false, LIB },
+	{ "dports", "22,", false, LIB },
+	{ "dports", ",22", false, LIB },
+	{ "dports", "22,,23", false, LIB },
+	{ "dports", "", false, LIB },
+	{ "dports", " 22", false, LIB },
+	{ "dports", "+22", false, LIB },
+	{ "dports", "-1", false, LIB },
+	{ "dports", "2:1", false, LIB },
+};
+
+static const struct port_step mport_seqs[][3] = {
+	{ { "dports", "22", false, FAST }, { "dports", "23", false, LIB } },
+	{ { "dports", "22", false, FAST }, { "sports", "23", false, LIB } },
+	{ { "sports", "ssh", false, LIB }, { "dports", "23", false, LIB } },
+	{ { "ports", "1,2", true, FAST }, { "dports", "3", true, LIB } },
+};
+
+START_TEST(test_xtmport)
+{
+	static const struct { uint16_t proto; bool inv; bool fast; } p[] = {
+		{ IPPROTO_TCP, false, true }, { IPPROTO_UDP, false, true },
+		{ IPPROTO_TCP, true, false }, { IPPROTO_SCTP, false, false },
+		{ IPPROTO_ICMP, false, false }, { 0, false, false },
+	};
+	unsigned int i, k;
+
+	CHECK_XL("iptables -A INPUT -p tcp -m multiport --dports 22,80,443",
+		 "add rule ip filter INPUT ip protocol tcp tcp dport "
+		 "{ 22, 80, 443 } counter");
+	for (k = 0; k < sizeof(p) / sizeof(p[0]); k++) {
+		mport_proto = p[k].proto;
+		mport_inv = p[k].inv;
+		for (i = 0; i < sizeof(mport_single) / sizeof(mport_single[0]);
+		     i++) {
+			struct port_step s = mport_single[i];
+
+			s.fast = s.fast && p[k].fast;
+			port_compare("multiport", &s, 1, NFPROTO_IPV4);
+		}
+		for (i = 0; i < sizeof(mport_seqs) / sizeof(mport_seqs[0]);
+		     i++) {
+			struct port_step s[3];
+
+			memcpy(s, mport_seqs[i], sizeof(s));
+			s[0].fast = s[0].fast && p[k].fast;
+			port_compare("multiport", s, 3, NFPROTO_IPV4);
+		}
+	}
+	mport_proto = IPPROTO_TCP;
+	mport_inv = false;
+}
+END_TEST
+
+/* --tcp-flags against libxtables: data, flags, words used, final */
+struct flags_step {
+	const char	*mask, *cmp;	/* cmp NULL: the rule ends there */
+	bool		inv;
+	int		fast;
+};
+
+static void flags_apply(const struct flags_step *s, unsigned int n,
+			bool lib_only, struct port_run *r, int optind_out[3])
+{
+	char err[256];
+	unsigned int i;
+
+	memset(r, 0, sizeof(*r));
+	ck_assert_int_eq(xl_xt_init(NFPROTO_IPV4, err, sizeof(err)), 0);
+	r->xr = xl_xt_rule_alloc();
+	r->e = xl_xt_match(r->xr, "tcp", err, sizeof(err));
+	ck_assert_msg(r->e, "load tcp: %s", err);
+	for (i = 0; i < n && s[i].mask; i++) {
+		char *argv[] = { "iptables", "--tcp-flags", (char *)s[i].mask,
+				 (char *)s[i].cmp, NULL };
+		unsigned int id;
+		int has_arg, optind = 3;
+
+		ck_assert_int_eq(xl_xt_find_option(r->e, "tcp-flags", false,
+						   &id, &has_arg), 1);
+		r->fast[i] = !lib_only &&
+			     xl_xttcpflags_parse(r->e, id, s[i].mask,
+						 s[i].inv, argv, &optind);
+		if (!r->fast[i])
+			r->rc[i] = xl_xt_parse_lib(r->e, id, argv, &optind,
+						   (char *)s[i].mask,
+						   s[i].inv,
+						   xl_xt_entry(NFPROTO_IPV4,
+							       IPPROTO_TCP,
+							       false),
+						   r->err[i],
+						   sizeof(r->err[i]));
+		optind_out[i] = optind;
+		if (r->rc[i] < 0)
+			break;
+	}
+}
+
+static void flags_compare(const struct flags_step *s, unsigned int n)
+{
+	struct port_run f, l;
+	char ferr[256] = "", lerr[256] = "";
+	int fo[3] = { 0 }, lo[3] = { 0 };
+	unsigned int i;
+
+	flags_apply(s, n, false, &f, fo);
+	flags_apply(s, n, true, &l, lo);
+	for (i = 0; i < n && s[i].mask; i++) {
+		ck_assert_msg(f.fast[i] == s[i].fast,
+			      "--tcp-flags '%s' '%s': fast path %s", s[i].mask,
+			      s[i].cmp ? s[i].cmp : "(none)",
+			      f.fast[i] ? "taken" : "not taken");
+		ck_assert_msg(f.rc[i] == l.rc[i] && !strcmp(f.err[i], l.err[i]),
+			      "--tcp-flags '%s' '%s': %d '%s' vs libxtables "
+			      "%d '%s'", s[i].mask,
+			      s[i].cmp ? s[i].cmp : "(none)", f.rc[i],
+			      f.err[i], l.rc[i], l.err[i]);
+		if (f.rc[i] < 0)
+			break;
+		ck_assert_int_eq(fo[i], lo[i]);
+	}
+	ck_assert_msg(!memcmp(xl_ext_data(f.e), xl_ext_data(l.e),
+			      xl_ext_size(f.e)),
+		      "--tcp-flags '%s': match data differs from libxtables'",
+		      s[0].mask);
+	ck_assert_uint_eq(f.e->match->mflags, l.e->match->mflags);
+	ck_assert_int_eq(xl_xt_final(f.e, ferr, sizeof(ferr)),
+			 xl_xt_final(l.e, lerr, sizeof(lerr)));
+	ck_assert_str_eq(ferr, lerr);
+	xl_xt_rule_free(f.xr);
+	xl_xt_rule_free(l.xr);
+}
+
+static const struct flags_step flags_single[] = {
+	{ "FIN,SYN,RST,ACK", "SYN", false, FAST },
+	{ "FIN,SYN,RST,ACK", "SYN", true, FAST },
+	{ "SYN,ACK", "SYN,ACK", false, FAST },
+	{ "ALL", "NONE", false, FAST },
+	{ "ALL", "ALL", true, FAST },
+	{ "NONE", "NONE", false, FAST },
+	{ "syn,Ack,fin", "ack", false, FAST },
+	{ "URG,PSH", "URG", false, FAST },
+	{ "FIN,SYN,RST,PSH,ACK,URG", "FIN", false, FAST },
+	{ "SYN", "-j", false, LIB },
+	{ "SYN", "!", false, LIB },
+	{ "SYN", NULL, false, LIB },
+	{ "SYN,,ACK", "SYN", false, LIB },
+	{ "SYN,", "SYN", false, LIB },
+	{ ",SYN", "SYN", false, LIB },
+	{ "", "SYN", false, LIB },
+	{ "SYN", "", false, LIB },
+	{ "SYNACK", "SYN", false, LIB },
+	{ "ECE", "SYN", false, LIB },
+	{ "SYN", "BOGUS", false, LIB },
+	{ "0x02", "0x02", false, LIB },
+	{ "SY", "SYN", false, LIB },
+};
+
+START_TEST(test_xttcpflags)
+{
+	static const struct flags_step twice[] = {
+		{ "SYN", "SYN", false, FAST }, { "ACK", "ACK", false, LIB },
+	};
+	unsigned int i;
+
+	CHECK_XL("iptables -A INPUT -p tcp -m tcp --tcp-flags "
+		 "FIN,SYN,RST,ACK SYN",
+		 "add rule ip filter INPUT tcp flags syn / fin,syn,rst,ack "
+		 "counter");
+	for (i = 0; i < sizeof(flags_single) / sizeof(flags_single[0]); i++)
+		flags_compare(&flags_single[i], 1);
+	flags_compare(twice, 2);
 }
 END_TEST
 
@@ -1049,6 +1256,8 @@ static Suite *xlate_suite(void)
 	tcase_add_test(tc, test_u32);
 	tcase_add_test(tc, test_xtports);
 	tcase_add_test(tc, test_xticmp);
+	tcase_add_test(tc, test_xtmport);
+	tcase_add_test(tc, test_xttcpflags);
 	tcase_add_test(tc, test_recent_window);
 	tcase_add_test(tc, test_stream_same);
 	suite_add_tcase(s, tc);
