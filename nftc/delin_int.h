@@ -61,6 +61,28 @@ static inline uint16_t dx_payload_len(const struct nlattr *a)
 	return a->nla_len - NLA_HDRLEN;
 }
 
+/*
+ * Attributes walked inline (a call into libmnl per attribute and per
+ * field cost more than the rest of reading them).
+ */
+static inline bool na_ok(const struct nlattr *a, const char *end)
+{
+	return end - (const char *)a >= NLA_HDRLEN &&
+	       a->nla_len >= NLA_HDRLEN && a->nla_len <= end - (const char *)a;
+}
+
+#define na_foreach(a, start, end) \
+	for ((a) = (const struct nlattr *)(start); na_ok((a), (end)); \
+	     (a) = (const struct nlattr *)((const char *)(a) + \
+					   NLA_ALIGN((a)->nla_len)))
+#define na_foreach_nested(a, nest) \
+	na_foreach(a, dx_payload(nest), (const char *)(nest) + (nest)->nla_len)
+
+static inline uint16_t na_type(const struct nlattr *a)
+{
+	return a->nla_type & NLA_TYPE_MASK;
+}
+
 static inline const struct nlattr *dx_attr(const struct dx *x, uint16_t attr)
 {
 	unsigned int i = attr - NFTNL_EXPR_BASE;

@@ -140,23 +140,6 @@ void list_tmpl_free(struct list_tmpl *lt)
 
 /* ------------------------------------------------------------- shapes */
 
-static inline bool na_ok(const struct nlattr *a, const char *end)
-{
-	return end - (const char *)a >= NLA_HDRLEN &&
-	       a->nla_len >= NLA_HDRLEN && a->nla_len <= end - (const char *)a;
-}
-
-#define na_foreach_nested(a, nest) \
-	for ((a) = dx_payload(nest); \
-	     na_ok((a), (const char *)(nest) + (nest)->nla_len); \
-	     (a) = (const struct nlattr *)((const char *)(a) + \
-					   NLA_ALIGN((a)->nla_len)))
-
-static inline uint16_t na_type(const struct nlattr *a)
-{
-	return a->nla_type & NLA_TYPE_MASK;
-}
-
 /* Expressions with a value that may be a hole. */
 enum slot_kind {
 	SLOT_NONE,
