@@ -36,7 +36,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <arpa/inet.h>
-#include <libmnl/libmnl.h>
 #include <linux/netfilter.h>
 #include <linux/netfilter/nf_tables.h>
 #include <linux/netfilter/nf_tables_compat.h>
@@ -53,6 +52,7 @@
 #include "shim.h"
 #include "xlate.h"
 #include "linearize.h"
+#include "nlw.h"
 #include "restore_fast.h"
 
 #define ARRAY_N(a)	(sizeof(a) / sizeof((a)[0]))
@@ -964,188 +964,124 @@ static bool rule_ok(const struct fr_rule *r, const struct xlate_fast_rule *fr)
  */
 
 /*
- * Attributes written in place as libmnl writes them (the batch leaves
- * NFTC_BATCH_MSG_ROOM bytes; a rule here takes a few hundred): a call
- * into libmnl per attribute was a fifth of the fast path.
+ * Attributes are written in place (nlw.h): a call into libmnl per
+ * attribute was a fifth of the fast path.
  */
-static inline char *at_tail(struct nlmsghdr *nlh)
-{
-	return (char *)nlh + nlh->nlmsg_len;	/* always aligned */
-}
-
-/* @len bytes of @p, zeroes up to @padded, then to the alignment. */
-static inline void at_put_pad(struct nlmsghdr *nlh, uint16_t type, size_t len,
-			      const void *p, size_t padded)
-{
-	struct nlattr *a = (struct nlattr *)at_tail(nlh);
-	char *data = (char *)a + MNL_ATTR_HDRLEN;
-
-	a->nla_type = type;
-	a->nla_len = MNL_ATTR_HDRLEN + padded;
-	memcpy(data, p, len);
-	memset(data + len, 0, MNL_ALIGN(padded) - len);
-	nlh->nlmsg_len += MNL_ALIGN(a->nla_len);
-}
-
-static inline void at_put(struct nlmsghdr *nlh, uint16_t type, size_t len,
-			  const void *p)
-{
-	at_put_pad(nlh, type, len, p, len);
-}
-
-static inline void at_u32(struct nlmsghdr *nlh, uint16_t type, uint32_t v)
-{
-	struct nlattr *a = (struct nlattr *)at_tail(nlh);
-
-	a->nla_type = type;
-	a->nla_len = MNL_ATTR_HDRLEN + sizeof(v);
-	memcpy((char *)a + MNL_ATTR_HDRLEN, &v, sizeof(v));
-	nlh->nlmsg_len += MNL_ATTR_HDRLEN + sizeof(v);
-}
-
-static inline void at_strz(struct nlmsghdr *nlh, uint16_t type, const char *s)
-{
-	at_put(nlh, type, strlen(s) + 1, s);
-}
-
-static inline struct nlattr *at_nest(struct nlmsghdr *nlh, uint16_t type)
-{
-	struct nlattr *a = (struct nlattr *)at_tail(nlh);
-
-	a->nla_type = type | NLA_F_NESTED;
-	nlh->nlmsg_len += MNL_ATTR_HDRLEN;
-	return a;
-}
-
-static inline void at_end(struct nlmsghdr *nlh, struct nlattr *a)
-{
-	a->nla_len = at_tail(nlh) - (char *)a;
-}
-
 static struct nlattr *expr_start(struct nlmsghdr *nlh, const char *name)
 {
-	struct nlattr *elem = at_nest(nlh, NFTA_LIST_ELEM);
+	struct nlattr *elem = nlw_nest_start(nlh, NFTA_LIST_ELEM);
 
-	at_strz(nlh, NFTA_EXPR_NAME, name);
+	nlw_put_strz(nlh, NFTA_EXPR_NAME, name);
 	return elem;
-}
-
-static void data_put(struct nlmsghdr *nlh, uint16_t type, const void *p,
-		     size_t len)
-{
-	struct nlattr *nest = at_nest(nlh, type);
-
-	at_put(nlh, NFTA_DATA_VALUE, len, p);
-	at_end(nlh, nest);
 }
 
 static void put_payload(struct nlmsghdr *nlh, uint32_t base, uint32_t off,
 			uint32_t len)
 {
 	struct nlattr *e = expr_start(nlh, "payload");
-	struct nlattr *d = at_nest(nlh, NFTA_EXPR_DATA);
+	struct nlattr *d = nlw_nest_start(nlh, NFTA_EXPR_DATA);
 
-	at_u32(nlh, NFTA_PAYLOAD_DREG, htonl(NFT_REG_1));
-	at_u32(nlh, NFTA_PAYLOAD_BASE, htonl(base));
-	at_u32(nlh, NFTA_PAYLOAD_OFFSET, htonl(off));
-	at_u32(nlh, NFTA_PAYLOAD_LEN, htonl(len));
-	at_end(nlh, d);
-	at_end(nlh, e);
+	nlw_put_u32(nlh, NFTA_PAYLOAD_DREG, htonl(NFT_REG_1));
+	nlw_put_u32(nlh, NFTA_PAYLOAD_BASE, htonl(base));
+	nlw_put_u32(nlh, NFTA_PAYLOAD_OFFSET, htonl(off));
+	nlw_put_u32(nlh, NFTA_PAYLOAD_LEN, htonl(len));
+	nlw_nest_end(nlh, d);
+	nlw_nest_end(nlh, e);
 }
 
 static void put_meta(struct nlmsghdr *nlh, uint32_t key)
 {
 	struct nlattr *e = expr_start(nlh, "meta");
-	struct nlattr *d = at_nest(nlh, NFTA_EXPR_DATA);
+	struct nlattr *d = nlw_nest_start(nlh, NFTA_EXPR_DATA);
 
-	at_u32(nlh, NFTA_META_KEY, htonl(key));
-	at_u32(nlh, NFTA_META_DREG, htonl(NFT_REG_1));
-	at_end(nlh, d);
-	at_end(nlh, e);
+	nlw_put_u32(nlh, NFTA_META_KEY, htonl(key));
+	nlw_put_u32(nlh, NFTA_META_DREG, htonl(NFT_REG_1));
+	nlw_nest_end(nlh, d);
+	nlw_nest_end(nlh, e);
 }
 
 static void put_cmp(struct nlmsghdr *nlh, uint32_t op, const void *p,
 		    size_t len)
 {
 	struct nlattr *e = expr_start(nlh, "cmp");
-	struct nlattr *d = at_nest(nlh, NFTA_EXPR_DATA);
+	struct nlattr *d = nlw_nest_start(nlh, NFTA_EXPR_DATA);
 
-	at_u32(nlh, NFTA_CMP_SREG, htonl(NFT_REG_1));
-	at_u32(nlh, NFTA_CMP_OP, htonl(op));
-	data_put(nlh, NFTA_CMP_DATA, p, len);
-	at_end(nlh, d);
-	at_end(nlh, e);
+	nlw_put_u32(nlh, NFTA_CMP_SREG, htonl(NFT_REG_1));
+	nlw_put_u32(nlh, NFTA_CMP_OP, htonl(op));
+	nlw_put_data(nlh, NFTA_CMP_DATA, p, len);
+	nlw_nest_end(nlh, d);
+	nlw_nest_end(nlh, e);
 }
 
 static void put_bitwise(struct nlmsghdr *nlh, const void *mask,
 			const void *xor, size_t len)
 {
 	struct nlattr *e = expr_start(nlh, "bitwise");
-	struct nlattr *d = at_nest(nlh, NFTA_EXPR_DATA);
+	struct nlattr *d = nlw_nest_start(nlh, NFTA_EXPR_DATA);
 
-	at_u32(nlh, NFTA_BITWISE_SREG, htonl(NFT_REG_1));
-	at_u32(nlh, NFTA_BITWISE_DREG, htonl(NFT_REG_1));
-	at_u32(nlh, NFTA_BITWISE_OP, htonl(NFT_BITWISE_BOOL));
-	at_u32(nlh, NFTA_BITWISE_LEN, htonl(len));
-	data_put(nlh, NFTA_BITWISE_MASK, mask, len);
-	data_put(nlh, NFTA_BITWISE_XOR, xor, len);
-	at_end(nlh, d);
-	at_end(nlh, e);
+	nlw_put_u32(nlh, NFTA_BITWISE_SREG, htonl(NFT_REG_1));
+	nlw_put_u32(nlh, NFTA_BITWISE_DREG, htonl(NFT_REG_1));
+	nlw_put_u32(nlh, NFTA_BITWISE_OP, htonl(NFT_BITWISE_BOOL));
+	nlw_put_u32(nlh, NFTA_BITWISE_LEN, htonl(len));
+	nlw_put_data(nlh, NFTA_BITWISE_MASK, mask, len);
+	nlw_put_data(nlh, NFTA_BITWISE_XOR, xor, len);
+	nlw_nest_end(nlh, d);
+	nlw_nest_end(nlh, e);
 }
 
 static void put_range(struct nlmsghdr *nlh, uint32_t op, const void *from,
 		      const void *to, size_t len)
 {
 	struct nlattr *e = expr_start(nlh, "range");
-	struct nlattr *d = at_nest(nlh, NFTA_EXPR_DATA);
+	struct nlattr *d = nlw_nest_start(nlh, NFTA_EXPR_DATA);
 
-	at_u32(nlh, NFTA_RANGE_SREG, htonl(NFT_REG_1));
-	at_u32(nlh, NFTA_RANGE_OP, htonl(op));
-	data_put(nlh, NFTA_RANGE_FROM_DATA, from, len);
-	data_put(nlh, NFTA_RANGE_TO_DATA, to, len);
-	at_end(nlh, d);
-	at_end(nlh, e);
+	nlw_put_u32(nlh, NFTA_RANGE_SREG, htonl(NFT_REG_1));
+	nlw_put_u32(nlh, NFTA_RANGE_OP, htonl(op));
+	nlw_put_data(nlh, NFTA_RANGE_FROM_DATA, from, len);
+	nlw_put_data(nlh, NFTA_RANGE_TO_DATA, to, len);
+	nlw_nest_end(nlh, d);
+	nlw_nest_end(nlh, e);
 }
 
 static void put_xt(struct nlmsghdr *nlh, bool tg, const char *name,
 		   uint32_t rev, const void *info, size_t len)
 {
 	struct nlattr *e = expr_start(nlh, tg ? "target" : "match");
-	struct nlattr *d = at_nest(nlh, NFTA_EXPR_DATA);
+	struct nlattr *d = nlw_nest_start(nlh, NFTA_EXPR_DATA);
 
 	/* NFTA_TARGET_* are numbered as NFTA_MATCH_* */
-	at_strz(nlh, NFTA_MATCH_NAME, name);
-	at_u32(nlh, NFTA_MATCH_REV, htonl(rev));
+	nlw_put_strz(nlh, NFTA_MATCH_NAME, name);
+	nlw_put_u32(nlh, NFTA_MATCH_REV, htonl(rev));
 	/* the structure and zeroes up to its xtables alignment */
-	at_put_pad(nlh, NFTA_MATCH_INFO, len, info, XT_ALIGN(len));
-	at_end(nlh, d);
-	at_end(nlh, e);
+	nlw_put_padded(nlh, NFTA_MATCH_INFO, len, info, XT_ALIGN(len));
+	nlw_nest_end(nlh, d);
+	nlw_nest_end(nlh, e);
 }
 
 static void put_counter(struct nlmsghdr *nlh)
 {
 	struct nlattr *e = expr_start(nlh, "counter");
 
-	at_end(nlh, at_nest(nlh, NFTA_EXPR_DATA));
-	at_end(nlh, e);
+	nlw_nest_end(nlh, nlw_nest_start(nlh, NFTA_EXPR_DATA));
+	nlw_nest_end(nlh, e);
 }
 
 static void put_verdict(struct nlmsghdr *nlh, int32_t code, const char *chain)
 {
 	struct nlattr *e = expr_start(nlh, "immediate");
-	struct nlattr *d = at_nest(nlh, NFTA_EXPR_DATA);
+	struct nlattr *d = nlw_nest_start(nlh, NFTA_EXPR_DATA);
 	struct nlattr *data, *v;
 
-	at_u32(nlh, NFTA_IMMEDIATE_DREG, htonl(NFT_REG_VERDICT));
-	data = at_nest(nlh, NFTA_IMMEDIATE_DATA);
-	v = at_nest(nlh, NFTA_DATA_VERDICT);
-	at_u32(nlh, NFTA_VERDICT_CODE, htonl(code));
+	nlw_put_u32(nlh, NFTA_IMMEDIATE_DREG, htonl(NFT_REG_VERDICT));
+	data = nlw_nest_start(nlh, NFTA_IMMEDIATE_DATA);
+	v = nlw_nest_start(nlh, NFTA_DATA_VERDICT);
+	nlw_put_u32(nlh, NFTA_VERDICT_CODE, htonl(code));
 	if (chain)
-		at_strz(nlh, NFTA_VERDICT_CHAIN, chain);
-	at_end(nlh, v);
-	at_end(nlh, data);
-	at_end(nlh, d);
-	at_end(nlh, e);
+		nlw_put_strz(nlh, NFTA_VERDICT_CHAIN, chain);
+	nlw_nest_end(nlh, v);
+	nlw_nest_end(nlh, data);
+	nlw_nest_end(nlh, d);
+	nlw_nest_end(nlh, e);
 }
 
 static uint32_t cmp_op(bool inv)
@@ -1256,9 +1192,9 @@ static void emit(struct nlmsghdr *nlh, const struct fr_rule *r,
 	for (i = 0; i < r->nm; i++)
 		folded |= r->m[i].kind == FM_PORTS;
 
-	at_strz(nlh, NFTA_RULE_TABLE, fr->table);
-	at_strz(nlh, NFTA_RULE_CHAIN, fr->chain);
-	list = at_nest(nlh, NFTA_RULE_EXPRESSIONS);
+	nlw_put_strz(nlh, NFTA_RULE_TABLE, fr->table);
+	nlw_put_strz(nlh, NFTA_RULE_CHAIN, fr->chain);
+	list = nlw_nest_start(nlh, NFTA_RULE_EXPRESSIONS);
 	if (r->in.set)
 		emit_iface(nlh, &r->in, NFT_META_IIFNAME);
 	if (r->out.set)
@@ -1291,14 +1227,14 @@ static void emit(struct nlmsghdr *nlh, const struct fr_rule *r,
 	else if (r->target == FT_REJECT)
 		put_xt(nlh, true, "REJECT", 0, &r->reject,
 		       sizeof(r->reject));
-	at_end(nlh, list);
+	nlw_nest_end(nlh, list);
 	if (!r->xt || !r->proto_set)
 		return;
-	compat = at_nest(nlh, NFTA_RULE_COMPAT);
-	at_u32(nlh, NFTA_RULE_COMPAT_PROTO, htonl(r->proto));
-	at_u32(nlh, NFTA_RULE_COMPAT_FLAGS,
+	compat = nlw_nest_start(nlh, NFTA_RULE_COMPAT);
+	nlw_put_u32(nlh, NFTA_RULE_COMPAT_PROTO, htonl(r->proto));
+	nlw_put_u32(nlh, NFTA_RULE_COMPAT_FLAGS,
 			 htonl(r->proto_inv ? NFT_RULE_COMPAT_F_INV : 0));
-	at_end(nlh, compat);
+	nlw_nest_end(nlh, compat);
 }
 
 int shim_restore_fast(struct nftc_batch *batch, uint8_t family, bool no_xt,

@@ -62,7 +62,7 @@ static void put_id_name(struct nlmsghdr *nlh, uint16_t type,
 
 	memcpy(&v, (const char *)id + NLA_HDRLEN, sizeof(v));
 	snprintf(name, sizeof(name), "__chain%u", ntohl(v));
-	lin_attr_put_strz(nlh, type, name);
+	nlw_put_strz(nlh, type, name);
 }
 
 /*
@@ -93,22 +93,22 @@ static void copy_attrs(struct nlmsghdr *nlh, const struct nlattr *a,
 			if (named)
 				put_id_name(nlh, NFTA_VERDICT_CHAIN, a);
 			else
-				lin_attr_put_strz(nlh, NFTA_VERDICT_CHAIN,
+				nlw_put_strz(nlh, NFTA_VERDICT_CHAIN,
 						  BOUND_NAME);
 			continue;
 		}
 		if (!(a->nla_type & NLA_F_NESTED) || depth > 4 ||
 		    (depth == 0 && type != NFTA_RULE_EXPRESSIONS)) {
-			lin_attr_put(nlh, a->nla_type, a->nla_len - NLA_HDRLEN,
+			nlw_put(nlh, a->nla_type, a->nla_len - NLA_HDRLEN,
 				     (const char *)a + NLA_HDRLEN);
 			continue;
 		}
-		nest = lin_nest_start(nlh, type);
+		nest = nlw_nest_start(nlh, type);
 		c = (const struct nlattr *)((const char *)a + NLA_HDRLEN);
 		copy_attrs(nlh, c, (const struct nlattr *)((const char *)a +
 							   a->nla_len),
 			   depth + 1, depth ? (path << 4) | type : 0, named);
-		lin_nest_end(nlh, nest);
+		nlw_nest_end(nlh, nest);
 	}
 }
 

@@ -41,16 +41,16 @@ static void put_u64(struct nlmsghdr *nlh, uint16_t type, uint64_t v)
 {
 	uint64_t be = htobe64(v);
 
-	lin_attr_put(nlh, type, sizeof(be), &be);
+	nlw_put(nlh, type, sizeof(be), &be);
 }
 
 static void put_data(struct nlmsghdr *nlh, uint16_t type, const void *buf,
 		     unsigned int len)
 {
-	struct nlattr *nest = lin_nest_start(nlh, type);
+	struct nlattr *nest = nlw_nest_start(nlh, type);
 
-	lin_attr_put(nlh, NFTA_DATA_VALUE, len, buf);
-	lin_nest_end(nlh, nest);
+	nlw_put(nlh, NFTA_DATA_VALUE, len, buf);
+	nlw_nest_end(nlh, nest);
 }
 
 /* The element's counters, as libnftnl nests one or several. */
@@ -66,7 +66,7 @@ static int put_stmts(struct nlmsghdr *nlh, const struct list_head *stmts)
 			n++;
 	if (!n)
 		return 0;
-	outer = lin_nest_start(nlh, n == 1 ? NFTA_SET_ELEM_EXPR :
+	outer = nlw_nest_start(nlh, n == 1 ? NFTA_SET_ELEM_EXPR :
 					     NFTA_SET_ELEM_EXPRESSIONS);
 	list_for_each_entry(s, stmts, list) {
 		if (s->kind != STMT_COUNTER)
@@ -77,13 +77,13 @@ static int put_stmts(struct nlmsghdr *nlh, const struct list_head *stmts)
 		nftnl_expr_set_u64(e, NFTNL_EXPR_CTR_PACKETS,
 				   s->counter.packets);
 		nftnl_expr_set_u64(e, NFTNL_EXPR_CTR_BYTES, s->counter.bytes);
-		inner = n > 1 ? lin_nest_start(nlh, NFTA_LIST_ELEM) : NULL;
+		inner = n > 1 ? nlw_nest_start(nlh, NFTA_LIST_ELEM) : NULL;
 		nftnl_expr_build_payload(nlh, e);
 		if (inner)
-			lin_nest_end(nlh, inner);
+			nlw_nest_end(nlh, inner);
 		nftnl_expr_free(e);
 	}
-	lin_nest_end(nlh, outer);
+	nlw_nest_end(nlh, outer);
 	return 0;
 }
 
@@ -93,7 +93,7 @@ static int put_elem(struct nlmsghdr *nlh, const struct lin_elem *e)
 	struct nlattr *data, *verdict;
 
 	if (e->flags)
-		lin_attr_put_u32(nlh, NFTA_SET_ELEM_FLAGS, htonl(e->flags));
+		nlw_put_u32(nlh, NFTA_SET_ELEM_FLAGS, htonl(e->flags));
 	if (e->timeout)
 		put_u64(nlh, NFTA_SET_ELEM_TIMEOUT, e->timeout);
 	if (e->expiration)
@@ -104,21 +104,21 @@ static int put_elem(struct nlmsghdr *nlh, const struct lin_elem *e)
 		put_data(nlh, NFTA_SET_ELEM_KEY_END, e->key_end,
 			 e->key_end_len);
 	if (e->has_verdict) {
-		data = lin_nest_start(nlh, NFTA_SET_ELEM_DATA);
-		verdict = lin_nest_start(nlh, NFTA_DATA_VERDICT);
-		lin_attr_put_u32(nlh, NFTA_VERDICT_CODE, htonl(e->verdict));
+		data = nlw_nest_start(nlh, NFTA_SET_ELEM_DATA);
+		verdict = nlw_nest_start(nlh, NFTA_DATA_VERDICT);
+		nlw_put_u32(nlh, NFTA_VERDICT_CODE, htonl(e->verdict));
 		if (e->chain)
-			lin_attr_put_strz(nlh, NFTA_VERDICT_CHAIN, e->chain);
-		lin_nest_end(nlh, verdict);
-		lin_nest_end(nlh, data);
+			nlw_put_strz(nlh, NFTA_VERDICT_CHAIN, e->chain);
+		nlw_nest_end(nlh, verdict);
+		nlw_nest_end(nlh, data);
 	}
 	if (e->has_data)
 		put_data(nlh, NFTA_SET_ELEM_DATA, e->data, e->data_len);
 	if (e->udata_len)
-		lin_attr_put(nlh, NFTA_SET_ELEM_USERDATA, e->udata_len,
+		nlw_put(nlh, NFTA_SET_ELEM_USERDATA, e->udata_len,
 			     e->udata);
 	if (e->objref)
-		lin_attr_put_strz(nlh, NFTA_SET_ELEM_OBJREF, e->objref);
+		nlw_put_strz(nlh, NFTA_SET_ELEM_OBJREF, e->objref);
 	return e->stmts ? put_stmts(nlh, e->stmts) : 0;
 }
 
@@ -220,12 +220,12 @@ int lin_elems_init(struct lin_elems *w, struct nftc_batch *batch,
 static struct nlattr *put_list_start(struct nlmsghdr *nlh,
 				     const struct lin_elems *w)
 {
-	lin_attr_put_strz(nlh, NFTA_SET_ELEM_LIST_TABLE, w->table);
-	lin_attr_put_strz(nlh, NFTA_SET_ELEM_LIST_SET, w->name);
+	nlw_put_strz(nlh, NFTA_SET_ELEM_LIST_TABLE, w->table);
+	nlw_put_strz(nlh, NFTA_SET_ELEM_LIST_SET, w->name);
 	if (w->set_id)
-		lin_attr_put_u32(nlh, NFTA_SET_ELEM_LIST_SET_ID,
+		nlw_put_u32(nlh, NFTA_SET_ELEM_LIST_SET_ID,
 				 htonl(w->set_id));
-	return lin_nest_start(nlh, NFTA_SET_ELEM_LIST_ELEMENTS);
+	return nlw_nest_start(nlh, NFTA_SET_ELEM_LIST_ELEMENTS);
 }
 
 static int msg_open(struct lin_elems *w)
@@ -260,7 +260,7 @@ static int msg_close(struct lin_elems *w)
 
 	if (!nlh)
 		return 0;
-	lin_nest_end(nlh, w->list);
+	nlw_nest_end(nlh, w->list);
 	w->nlh = NULL;
 	if (w->nmsgs)
 		ret = batch_obj_end_cont(w->batch, nlh);
@@ -279,10 +279,10 @@ static int msg_close(struct lin_elems *w)
  */
 static int elem_write(struct lin_elems *w, const struct lin_elem *e)
 {
-	struct nlattr *nest = lin_nest_start(w->nlh, ++w->idx);
+	struct nlattr *nest = nlw_nest_start(w->nlh, ++w->idx);
 	int ret = put_elem(w->nlh, e);
 
-	lin_nest_end(w->nlh, nest);
+	nlw_nest_end(w->nlh, nest);
 	if (ret < 0)
 		return ret;
 	if ((char *)nest + nest->nla_len - (char *)w->list > UINT16_MAX) {

@@ -66,7 +66,7 @@ struct nlmsghdr *lin_emit_scratch(struct lin_ctx *ctx)
 	struct nlmsghdr *nlh = mnl_nlmsg_put_header(ctx->scratch);
 
 	mnl_nlmsg_put_extra_header(nlh, sizeof(struct nfgenmsg));
-	ctx->nest_list = lin_nest_start(nlh, NFTA_RULE_EXPRESSIONS);
+	ctx->nest_list = nlw_nest_start(nlh, NFTA_RULE_EXPRESSIONS);
 	return nlh;
 }
 
@@ -100,7 +100,7 @@ void lin_emit_end_rest(struct lin_ctx *ctx, const struct location *loc)
 	struct nftnl_expr *e;
 
 	if (nlh != ctx->nlh && ctx->nlr) {
-		lin_nest_end(nlh, ctx->nest_list);
+		nlw_nest_end(nlh, ctx->nest_list);
 		e = scratch_to_object(nlh);
 		if (!e) {
 			erec_error(&ctx->nft->erq, loc,
@@ -128,9 +128,9 @@ void lin_add_expr(struct lin_ctx *ctx, struct nftnl_expr *e,
 	if (!e)
 		return;
 	if (ctx->nlh && ctx->nexprs < LIN_RULE_MAXEXPRS) {
-		nest = lin_nest_start(ctx->nlh, NFTA_LIST_ELEM);
+		nest = nlw_nest_start(ctx->nlh, NFTA_LIST_ELEM);
 		nftnl_expr_build_payload(ctx->nlh, e);
-		lin_nest_end(ctx->nlh, nest);
+		nlw_nest_end(ctx->nlh, nest);
 		nftnl_expr_free(e);
 	} else if (!ctx->nlh && ctx->nlr) {
 		nftnl_rule_add_expr(ctx->nlr, e);
@@ -138,16 +138,6 @@ void lin_add_expr(struct lin_ctx *ctx, struct nftnl_expr *e,
 		nftnl_expr_free(e);
 	}
 	lin_expr_seen(ctx, loc);
-}
-
-/* Value data in a nest: NFTA_xxx_DATA { NFTA_DATA_VALUE }. */
-void lin_put_data(struct nlmsghdr *nlh, uint16_t type, const void *buf,
-		  unsigned int len)
-{
-	struct nlattr *nest = lin_nest_start(nlh, type);
-
-	lin_attr_put(nlh, NFTA_DATA_VALUE, len, buf);
-	lin_nest_end(nlh, nest);
 }
 
 /*

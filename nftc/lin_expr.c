@@ -179,12 +179,12 @@ static void lin_payload(struct lin_ctx *ctx, enum nft_registers dreg,
 {
 	struct nlmsghdr *nlh = lin_emit_begin(ctx, "payload");
 
-	lin_attr_put_u32(nlh, NFTA_PAYLOAD_DREG, htonl(dreg));
-	lin_attr_put_u32(nlh, NFTA_PAYLOAD_BASE,
+	nlw_put_u32(nlh, NFTA_PAYLOAD_DREG, htonl(dreg));
+	nlw_put_u32(nlh, NFTA_PAYLOAD_BASE,
 			 htonl(expr->payload.base - 1));
-	lin_attr_put_u32(nlh, NFTA_PAYLOAD_OFFSET,
+	nlw_put_u32(nlh, NFTA_PAYLOAD_OFFSET,
 			 htonl(expr->payload.offset / 8));
-	lin_attr_put_u32(nlh, NFTA_PAYLOAD_LEN,
+	nlw_put_u32(nlh, NFTA_PAYLOAD_LEN,
 			 htonl(BITS_TO_BYTES(expr->len)));
 	lin_emit_end(ctx, &expr->location);
 }
@@ -212,8 +212,8 @@ static void lin_meta(struct lin_ctx *ctx, enum nft_registers dreg,
 {
 	struct nlmsghdr *nlh = lin_emit_begin(ctx, "meta");
 
-	lin_attr_put_u32(nlh, NFTA_META_KEY, htonl(expr->meta.key));
-	lin_attr_put_u32(nlh, NFTA_META_DREG, htonl(dreg));
+	nlw_put_u32(nlh, NFTA_META_KEY, htonl(expr->meta.key));
+	nlw_put_u32(nlh, NFTA_META_DREG, htonl(dreg));
 	lin_emit_end(ctx, &expr->location);
 }
 
@@ -222,10 +222,10 @@ static void lin_ct(struct lin_ctx *ctx, enum nft_registers dreg,
 {
 	struct nlmsghdr *nlh = lin_emit_begin(ctx, "ct");
 
-	lin_attr_put_u32(nlh, NFTA_CT_KEY, htonl(expr->ct.key));
-	lin_attr_put_u32(nlh, NFTA_CT_DREG, htonl(dreg));
+	nlw_put_u32(nlh, NFTA_CT_KEY, htonl(expr->ct.key));
+	nlw_put_u32(nlh, NFTA_CT_DREG, htonl(dreg));
 	if (expr->ct.direction >= 0)
-		lin_attr_put_u8(nlh, NFTA_CT_DIRECTION, expr->ct.direction);
+		nlw_put_u8(nlh, NFTA_CT_DIRECTION, expr->ct.direction);
 	lin_emit_end(ctx, &expr->location);
 }
 
@@ -631,9 +631,9 @@ static void lin_cmp_data(struct lin_ctx *ctx, enum nft_registers sreg,
 {
 	struct nlmsghdr *nlh = lin_emit_begin(ctx, "cmp");
 
-	lin_attr_put_u32(nlh, NFTA_CMP_SREG, htonl(sreg));
-	lin_attr_put_u32(nlh, NFTA_CMP_OP, htonl(op));
-	lin_put_data(nlh, NFTA_CMP_DATA, buf, len);
+	nlw_put_u32(nlh, NFTA_CMP_SREG, htonl(sreg));
+	nlw_put_u32(nlh, NFTA_CMP_OP, htonl(op));
+	nlw_put_data(nlh, NFTA_CMP_DATA, buf, len);
 	lin_emit_end(ctx, loc);
 }
 
@@ -655,12 +655,12 @@ static void lin_bitwise_mask(struct lin_ctx *ctx, enum nft_registers sreg,
 	struct nlmsghdr *nlh = lin_emit_begin(ctx, "bitwise");
 
 	/* written directly: prefixes and flag tests make it frequent */
-	lin_attr_put_u32(nlh, NFTA_BITWISE_SREG, htonl(sreg));
-	lin_attr_put_u32(nlh, NFTA_BITWISE_DREG, htonl(sreg));
-	lin_attr_put_u32(nlh, NFTA_BITWISE_OP, htonl(NFT_BITWISE_BOOL));
-	lin_attr_put_u32(nlh, NFTA_BITWISE_LEN, htonl(len));
-	lin_put_data(nlh, NFTA_BITWISE_MASK, mask, len);
-	lin_put_data(nlh, NFTA_BITWISE_XOR, zero, len);
+	nlw_put_u32(nlh, NFTA_BITWISE_SREG, htonl(sreg));
+	nlw_put_u32(nlh, NFTA_BITWISE_DREG, htonl(sreg));
+	nlw_put_u32(nlh, NFTA_BITWISE_OP, htonl(NFT_BITWISE_BOOL));
+	nlw_put_u32(nlh, NFTA_BITWISE_LEN, htonl(len));
+	nlw_put_data(nlh, NFTA_BITWISE_MASK, mask, len);
+	nlw_put_data(nlh, NFTA_BITWISE_XOR, zero, len);
 	lin_emit_end(ctx, loc);
 }
 

@@ -17,6 +17,7 @@
 #include <libnftnl/object.h>
 #include <libnftnl/flowtable.h>
 #include "linearize.h"
+#include "nlw.h"
 
 
 /* Room for one directly written expression (an immediate with a chain). */
@@ -27,65 +28,6 @@
  * always fits the room the batch keeps for one message.
  */
 #define LIN_RULE_MAXEXPRS	128
-
-/*
- * Netlink attributes for the directly written expressions (lin_emit.c),
- * inline: a rule puts some 30 of them. Same layout as libmnl's
- * mnl_attr_put*() and mnl_attr_nest_*(): 4-byte aligned, padding
- * zeroed, nests flagged NLA_F_NESTED. @nlh has room (the batch keeps
- * BATCH_MSG_MAX bytes free for the message being written).
- */
-static inline struct nlattr *lin_attr_tail(struct nlmsghdr *nlh)
-{
-	return (struct nlattr *)((char *)nlh + NLMSG_ALIGN(nlh->nlmsg_len));
-}
-
-static inline void lin_attr_put(struct nlmsghdr *nlh, uint16_t type,
-				size_t len, const void *data)
-{
-	struct nlattr *attr = lin_attr_tail(nlh);
-	char *payload = (char *)attr + NLA_HDRLEN;
-
-	attr->nla_type = type;
-	attr->nla_len = NLA_HDRLEN + len;
-	memcpy(payload, data, len);
-	memset(payload + len, 0, NLA_ALIGN(len) - len);
-	nlh->nlmsg_len += NLA_ALIGN(attr->nla_len);
-}
-
-/* @v in network order already */
-static inline void lin_attr_put_u32(struct nlmsghdr *nlh, uint16_t type,
-				    uint32_t v)
-{
-	lin_attr_put(nlh, type, sizeof(v), &v);
-}
-
-static inline void lin_attr_put_u8(struct nlmsghdr *nlh, uint16_t type,
-				   uint8_t v)
-{
-	lin_attr_put(nlh, type, sizeof(v), &v);
-}
-
-static inline void lin_attr_put_strz(struct nlmsghdr *nlh, uint16_t type,
-				     const char *s)
-{
-	lin_attr_put(nlh, type, strlen(s) + 1, s);
-}
-
-static inline struct nlattr *lin_nest_start(struct nlmsghdr *nlh,
-					    uint16_t type)
-{
-	struct nlattr *start = lin_attr_tail(nlh);
-
-	start->nla_type = NLA_F_NESTED | type;
-	nlh->nlmsg_len += NLA_HDRLEN;
-	return start;
-}
-
-static inline void lin_nest_end(struct nlmsghdr *nlh, struct nlattr *start)
-{
-	start->nla_len = (char *)lin_attr_tail(nlh) - (char *)start;
-}
 
 /**
  * struct lin_ctx - state of the linearization of one rule
@@ -172,9 +114,9 @@ static inline struct nlmsghdr *lin_emit_begin_n(struct lin_ctx *ctx,
 	if (!nlh || ctx->nexprs >= LIN_RULE_MAXEXPRS)
 		nlh = lin_emit_scratch(ctx);
 	ctx->cur = nlh;
-	ctx->nest_elem = lin_nest_start(nlh, NFTA_LIST_ELEM);
-	lin_attr_put(nlh, NFTA_EXPR_NAME, size, name);
-	ctx->nest_data = lin_nest_start(nlh, NFTA_EXPR_DATA);
+	ctx->nest_elem = nlw_nest_start(nlh, NFTA_LIST_ELEM);
+	nlw_put(nlh, NFTA_EXPR_NAME, size, name);
+	ctx->nest_data = nlw_nest_start(nlh, NFTA_EXPR_DATA);
 	return nlh;
 }
 
@@ -187,8 +129,8 @@ static inline void lin_emit_end(struct lin_ctx *ctx,
 {
 	struct nlmsghdr *nlh = ctx->cur;
 
-	lin_nest_end(nlh, ctx->nest_data);
-	lin_nest_end(nlh, ctx->nest_elem);
+	nlw_nest_end(nlh, ctx->nest_data);
+	nlw_nest_end(nlh, ctx->nest_elem);
 	if ((nlh != ctx->nlh && ctx->nlr) || ctx->expr_loc_cb)
 		lin_emit_end_rest(ctx, loc);
 	else
@@ -196,9 +138,6 @@ static inline void lin_emit_end(struct lin_ctx *ctx,
 }
 void lin_emit_object(struct lin_ctx *ctx, struct nftnl_expr *e,
 		     const struct location *loc);
-/* NFTA_xxx_DATA { NFTA_DATA_VALUE @buf } as libnftnl writes value data. */
-void lin_put_data(struct nlmsghdr *nlh, uint16_t type, const void *buf,
-		  unsigned int len);
 /* Print the rule message @nlh (--debug=netlink), checking its bytes. */
 int lin_rule_debug(FILE *out, const struct nlmsghdr *nlh, bool with_handle);
 /* lin_debug_bound.c: the same for rules naming chains by id; 1: none */

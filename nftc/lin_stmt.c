@@ -97,19 +97,19 @@ static void lin_verdict(struct lin_ctx *ctx, const struct expr *expr,
 	}
 	/* written directly (lin_emit.c): nearly every rule ends in one */
 	nlh = lin_emit_begin(ctx, "immediate");
-	lin_attr_put_u32(nlh, NFTA_IMMEDIATE_DREG, htonl(NFT_REG_VERDICT));
-	data = lin_nest_start(nlh, NFTA_IMMEDIATE_DATA);
-	verdict = lin_nest_start(nlh, NFTA_DATA_VERDICT);
-	lin_attr_put_u32(nlh, NFTA_VERDICT_CODE,
+	nlw_put_u32(nlh, NFTA_IMMEDIATE_DREG, htonl(NFT_REG_VERDICT));
+	data = nlw_nest_start(nlh, NFTA_IMMEDIATE_DATA);
+	verdict = nlw_nest_start(nlh, NFTA_DATA_VERDICT);
+	nlw_put_u32(nlh, NFTA_VERDICT_CODE,
 			 htonl((uint32_t)expr->verdict.verdict));
 	if (expr->verdict.chain &&
 	    lin_expr_to_string(expr->verdict.chain, chain, sizeof(chain)) >= 0)
-		lin_attr_put_strz(nlh, NFTA_VERDICT_CHAIN, chain);
+		nlw_put_strz(nlh, NFTA_VERDICT_CHAIN, chain);
 	else if (expr->verdict.chain_id)
-		lin_attr_put_u32(nlh, NFTA_VERDICT_CHAIN_ID,
+		nlw_put_u32(nlh, NFTA_VERDICT_CHAIN_ID,
 				 htonl(expr->verdict.chain_id));
-	lin_nest_end(nlh, verdict);
-	lin_nest_end(nlh, data);
+	nlw_nest_end(nlh, verdict);
+	nlw_nest_end(nlh, data);
 	lin_emit_end(ctx, &expr->location);
 }
 
@@ -189,7 +189,7 @@ struct nftnl_expr *lin_stmt_stateful(const struct stmt *stmt)
 static void lin_put_u64(struct nlmsghdr *nlh, uint16_t type, uint64_t v)
 {
 	v = htobe64(v);
-	lin_attr_put(nlh, type, sizeof(v), &v);
+	nlw_put(nlh, type, sizeof(v), &v);
 }
 
 /*
@@ -216,11 +216,11 @@ static bool lin_stateful_direct(struct lin_ctx *ctx, const struct stmt *stmt)
 		lin_put_u64(nlh, NFTA_LIMIT_RATE, stmt->limit.rate);
 		lin_put_u64(nlh, NFTA_LIMIT_UNIT, stmt->limit.unit);
 		if (stmt->limit.burst > 0)
-			lin_attr_put_u32(nlh, NFTA_LIMIT_BURST,
+			nlw_put_u32(nlh, NFTA_LIMIT_BURST,
 					 htonl(stmt->limit.burst));
-		lin_attr_put_u32(nlh, NFTA_LIMIT_TYPE,
+		nlw_put_u32(nlh, NFTA_LIMIT_TYPE,
 				 htonl(stmt->limit.type));
-		lin_attr_put_u32(nlh, NFTA_LIMIT_FLAGS,
+		nlw_put_u32(nlh, NFTA_LIMIT_FLAGS,
 				 htonl(stmt->limit.flags));
 		break;
 	default:

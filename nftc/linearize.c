@@ -251,11 +251,11 @@ static int lin_chain_bound_add(struct lin_cmd_ctx *ctx, uint16_t flags)
 			      NLM_F_CREATE | flags, cmd->handle.family);
 	if (!nlh)
 		return lin_nomem(ctx);
-	lin_attr_put_strz(nlh, NFTA_CHAIN_TABLE, cmd->handle.table.name);
+	nlw_put_strz(nlh, NFTA_CHAIN_TABLE, cmd->handle.table.name);
 	if (cmd->handle.chain.name)
-		lin_attr_put_strz(nlh, NFTA_CHAIN_NAME, cmd->handle.chain.name);
-	lin_attr_put_u32(nlh, NFTA_CHAIN_ID, htobe32(cmd->handle.chain_id));
-	lin_attr_put_u32(nlh, NFTA_CHAIN_FLAGS, htobe32(NFT_CHAIN_BINDING));
+		nlw_put_strz(nlh, NFTA_CHAIN_NAME, cmd->handle.chain.name);
+	nlw_put_u32(nlh, NFTA_CHAIN_ID, htobe32(cmd->handle.chain_id));
+	nlw_put_u32(nlh, NFTA_CHAIN_FLAGS, htobe32(NFT_CHAIN_BINDING));
 	return lin_batch_err(ctx, batch_obj_end(ctx->batch, nlh));
 }
 
@@ -537,7 +537,7 @@ static int lin_rule_comment(struct nlmsghdr *nlh, const char *comment)
 	udbuf = lin_udata_comment(NFTNL_UDATA_RULE_COMMENT, comment);
 	if (!udbuf)
 		return -1;
-	lin_attr_put(nlh, NFTA_RULE_USERDATA, nftnl_udata_buf_len(udbuf),
+	nlw_put(nlh, NFTA_RULE_USERDATA, nftnl_udata_buf_len(udbuf),
 		     nftnl_udata_buf_data(udbuf));
 	nftnl_udata_buf_free(udbuf);
 	return 0;
@@ -611,12 +611,12 @@ static int lin_rule_write(struct lin_cmd_ctx *cctx, struct nlmsghdr *nlh,
 	struct lin_ctx lctx;
 	size_t list_start;
 
-	lin_attr_put_strz(nlh, NFTA_RULE_TABLE, rule->handle.table.name);
+	nlw_put_strz(nlh, NFTA_RULE_TABLE, rule->handle.table.name);
 	if (rule->handle.chain.name)
-		lin_attr_put_strz(nlh, NFTA_RULE_CHAIN,
+		nlw_put_strz(nlh, NFTA_RULE_CHAIN,
 				  rule->handle.chain.name);
 	else if (rule->handle.chain_id)
-		lin_attr_put_u32(nlh, NFTA_RULE_CHAIN_ID,
+		nlw_put_u32(nlh, NFTA_RULE_CHAIN_ID,
 				 htobe32(rule->handle.chain_id));
 	if (ids->has_handle)
 		mnl_attr_put_u64(nlh, NFTA_RULE_HANDLE, htobe64(ids->handle));
@@ -633,12 +633,12 @@ static int lin_rule_write(struct lin_cmd_ctx *cctx, struct nlmsghdr *nlh,
 	lctx.debug_out = cctx->debug_out;
 	lctx.nlh = nlh;
 	list_start = nlh->nlmsg_len;
-	lctx.nest_list = lin_nest_start(nlh, NFTA_RULE_EXPRESSIONS);
+	lctx.nest_list = nlw_nest_start(nlh, NFTA_RULE_EXPRESSIONS);
 	list_for_each_entry(s, &rule->stmts, list)
 		lin_stmt(&lctx, s);
 	/* libnftnl leaves out the nest of an empty rule */
 	if (lctx.nexprs)
-		lin_nest_end(nlh, lctx.nest_list);
+		nlw_nest_end(nlh, lctx.nest_list);
 	else
 		nlh->nlmsg_len = list_start;
 	/* after the expressions, as libnftnl puts them */
