@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include "value.h"
+#include "fmt.h"
 #include "location.h"
 
 struct expr;
@@ -314,14 +315,10 @@ static inline void nftc_putc(int c, FILE *f)
 /* "%" PRIu64 without printf */
 static inline void nftc_putu(uint64_t v, FILE *f)
 {
-	char buf[24], *p = buf + sizeof(buf);
+	char buf[24];
 
-	*--p = '\0';
-	do {
-		*--p = '0' + v % 10;
-		v /= 10;
-	} while (v);
-	nftc_puts(p, f);
+	fmt_u64(buf, v);
+	nftc_puts(buf, f);
 }
 
 enum nftc_output_flags {

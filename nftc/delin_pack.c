@@ -25,6 +25,7 @@
 #include <linux/netfilter/nfnetlink.h>
 #include <linux/netfilter/nf_tables.h>
 #include "delin_pack.h"
+#include "fmt.h"
 #include "delin_int.h"
 #include "datatype.h"
 #include "value.h"
@@ -467,23 +468,6 @@ unsigned int delin_pack_count(const struct delin_pack *p)
 	return p && !p->off ? p->n : 0;
 }
 
-/* "a.b.c.d" of 4 bytes into @s; returns the end. */
-static char *ip4_text(char *s, const uint8_t *a)
-{
-	unsigned int i, b;
-
-	for (i = 0; i < 4; i++) {
-		b = a[i];
-		if (b >= 100)
-			*s++ = '0' + b / 100;
-		if (b >= 10)
-			*s++ = '0' + b / 10 % 10;
-		*s++ = '0' + b % 10;
-		*s++ = i < 3 ? '.' : '\0';
-	}
-	return s - 1;
-}
-
 /*
  * IPv4 addresses printed straight from their bytes, as the IR would
  * print: ipaddr_type's inet_ntop() text, and for an interval, as
@@ -498,7 +482,7 @@ bool delin_pack_print(const struct delin_pack *p, unsigned int k, FILE *f)
 
 	if (p->dtype != &ipaddr_type || p->kb != 4)
 		return false;
-	s = ip4_text(buf, r);
+	s = fmt_ip4(buf, r);
 	if (p->interval && p->folded && memcmp(r, r + 4, 4)) {
 		lo = (uint32_t)r[0] << 24 | r[1] << 16 | r[2] << 8 | r[3];
 		hi = (uint32_t)r[4] << 24 | r[5] << 16 | r[6] << 8 | r[7];
@@ -507,7 +491,7 @@ bool delin_pack_print(const struct delin_pack *p, unsigned int k, FILE *f)
 			s += sprintf(s, "/%d", 32 - __builtin_popcount(x));
 		} else {
 			*s++ = '-';
-			s = ip4_text(s, r + 4);
+			s = fmt_ip4(s, r + 4);
 		}
 	}
 	fwrite(buf, 1, s - buf, f);

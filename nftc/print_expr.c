@@ -20,14 +20,6 @@
 
 typedef void (*expr_print_fn)(struct output_ctx *octx, const struct expr *e);
 
-static void print_uint(struct output_ctx *octx, uint64_t v)
-{
-	char buf[24];
-
-	fmt_u64(buf, v);
-	nftc_puts(buf, octx->f);
-}
-
 static const char *const op_symbols[__OP_MAX] = {
 	[OP_LSHIFT]	= "<<",
 	[OP_RSHIFT]	= ">>",
@@ -240,7 +232,7 @@ static void print_prefix(struct output_ctx *octx, const struct expr *e)
 	}
 	nftc_print_expr(octx, e->prefix.expr);
 	nftc_putc('/', octx->f);
-	print_uint(octx, e->prefix.prefix_len);
+	nftc_putu(e->prefix.prefix_len, octx->f);
 }
 
 /*
@@ -287,7 +279,7 @@ static bool print_elem_range(struct output_ctx *octx, const struct expr *e)
 		return false;
 	nftc_print_expr(octx, lo);
 	fputc('/', octx->f);
-	print_uint(octx, plen);
+	nftc_putu(plen, octx->f);
 	return true;
 }
 

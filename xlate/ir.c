@@ -17,6 +17,7 @@
 #include "xlate_int.h"
 #include "keys.h"
 #include "proto.h"
+#include "fmt.h"
 
 /* @v in @base (10 or 16, lower case) after @prefix, malloc'ed. */
 static char *num_text(const char *prefix, uint64_t v, unsigned int base)
@@ -227,21 +228,11 @@ void xl_match_range(struct xl_rule *r, struct expr *lhs, uint64_t lo,
 static void addr_text(char *buf, size_t len, const uint8_t *a,
 		      unsigned int alen)
 {
-	unsigned int i;
-	char *p = buf;
-
 	if (alen != 4 || len < INET_ADDRSTRLEN) {
 		inet_ntop(alen == 4 ? AF_INET : AF_INET6, a, buf, len);
 		return;
 	}
-	for (i = 0; i < 4; i++) {
-		if (a[i] >= 100)
-			*p++ = '0' + a[i] / 100;
-		if (a[i] >= 10)
-			*p++ = '0' + a[i] / 10 % 10;
-		*p++ = '0' + a[i] % 10;
-		*p++ = i < 3 ? '.' : '\0';
-	}
+	fmt_ip4(buf, a);
 }
 
 /* Prefix length of a contiguous mask, -1 otherwise. */
