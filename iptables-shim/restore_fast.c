@@ -53,6 +53,7 @@
 #include "xlate.h"
 #include "linearize.h"
 #include "nlw.h"
+#include "fmt.h"
 #include "restore_fast.h"
 
 #define ARRAY_N(a)	(sizeof(a) / sizeof((a)[0]))
@@ -173,31 +174,14 @@ static bool port_range(const char *s, struct fr_port *p)
 /* "A.B.C.D" or "A.B.C.D/N", 0 < N <= 32. */
 static bool addr4(const char *s, struct fr_addr *a)
 {
-	const char *slash = strchr(s, '/');
-	unsigned long v, plen = 32;
-	uint32_t host = 0;
-	unsigned int i;
-	char part[4];
+	unsigned long plen = 32;
+	uint32_t host;
 
-	for (i = 0; i < 4; i++) {
-		size_t n = strcspn(s, "./");
-
-		if (n == 0 || n >= sizeof(part))
-			return false;
-		memcpy(part, s, n);
-		part[n] = '\0';
-		if (!number(part, 255, &v))
-			return false;
-		host = host << 8 | v;
-		s += n;
-		if (i < 3 && *s++ != '.')
-			return false;
-	}
-	if (slash && (s != slash || !number(slash + 1, 32, &plen) ||
-		      plen == 0))
+	s = fmt_parse_ip4(s, a->addr);
+	if (!s || (*s == '/' ? !number(s + 1, 32, &plen) || plen == 0 : *s))
 		return false;
-	if (!slash && *s)
-		return false;
+	memcpy(&host, a->addr, sizeof(host));
+	host = ntohl(host);
 	if (plen < 32)
 		host &= ~(0xffffffffu >> plen);
 	host = htonl(host);

@@ -90,39 +90,17 @@ static const char *resolve_strerror(int err)
  * An address literal of @family, else a host name through the
  * resolver; a name must resolve to exactly one address.
  */
-/*
- * The dotted quad in the one form inet_pton(AF_INET) accepts (four
- * decimal parts of 0-255, no leading zeros), without its generic loop.
- * False for anything else, which then goes through inet_pton.
- */
-static bool ipv4_quad(const char *s, uint8_t *a)
-{
-	unsigned int i, v, nd;
-
-	for (i = 0; i < 4; i++) {
-		v = 0;
-		for (nd = 0; s[nd] >= '0' && s[nd] <= '9'; nd++) {
-			if (nd == 3 || (nd == 1 && v == 0))
-				return false;
-			v = v * 10 + (unsigned int)(s[nd] - '0');
-		}
-		if (nd == 0 || v > 255 || s[nd] != (i < 3 ? '.' : '\0'))
-			return false;
-		a[i] = v;
-		s += nd + 1;
-	}
-	return true;
-}
-
 static int addr_parse(struct dt_parse_ctx *ctx, const struct datatype *dtype,
 		      const struct expr *sym, int family, struct expr **res)
 {
 	unsigned int alen = family == AF_INET ? 4 : 16;
 	const struct nftc_resolver *r = ctx->resolver;
 	uint8_t addrs[2][16];
+	const char *e;
 	int n;
 
-	if (!(family == AF_INET && ipv4_quad(dt_text(sym), addrs[0])) &&
+	if (!(family == AF_INET &&
+	      (e = fmt_parse_ip4(dt_text(sym), addrs[0])) && !*e) &&
 	    inet_pton(family, dt_text(sym), addrs[0]) != 1) {
 		n = -ENOENT;
 		if (r && r->host)

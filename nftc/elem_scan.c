@@ -37,6 +37,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "elem_scan.h"
+#include "fmt.h"
 #include "elem_pack.h"
 #include "datatype.h"
 #include "input_map.h"
@@ -101,48 +102,6 @@ static const char *dec_parse(const char *s, unsigned int digits,
 		return NULL;
 	*v = n;
 	return s + i;
-}
-
-/*
- * One number of a dotted quad: 1-3 digits without a leading zero, at
- * most 255 (the text ends with a NUL: nothing past it is read).
- */
-static const char *octet_parse(const char *s, uint8_t *out)
-{
-	unsigned int d0 = (unsigned char)s[0] - '0', d1, d2, v;
-
-	if (d0 > 9)
-		return NULL;
-	d1 = (unsigned char)s[1] - '0';
-	if (d1 > 9) {
-		*out = (uint8_t)d0;
-		return s + 1;
-	}
-	if (!d0)
-		return NULL;
-	d2 = (unsigned char)s[2] - '0';
-	if (d2 > 9) {
-		*out = (uint8_t)(d0 * 10 + d1);
-		return s + 2;
-	}
-	v = d0 * 100 + d1 * 10 + d2;
-	if ((unsigned int)((unsigned char)s[3] - '0') <= 9 || v > 255)
-		return NULL;
-	*out = (uint8_t)v;
-	return s + 3;
-}
-
-/* Dotted quad, as the scanner's ip4addr and inet_pton() take it. */
-static const char *ipv4_parse(const char *s, uint8_t *out)
-{
-	unsigned int i;
-
-	for (i = 0; i < 4 && s; i++) {
-		if (i && *s++ != '.')
-			return NULL;
-		s = octet_parse(s, &out[i]);
-	}
-	return s;
 }
 
 /*
@@ -224,7 +183,7 @@ struct scan_type {
 };
 
 static const struct scan_type scan_types[] = {
-	[ELEM_SCAN_IPV4]	= { ipv4_parse, 4, true },
+	[ELEM_SCAN_IPV4]	= { fmt_parse_ip4, 4, true },
 	[ELEM_SCAN_IPV6]	= { ipv6_parse, 16, true },
 	[ELEM_SCAN_PORT]	= { port_parse, 2, false },
 };

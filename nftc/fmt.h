@@ -5,7 +5,8 @@
 /*
  * Numbers into text without printf: listing a big ruleset prints a few
  * of them per rule, and vfprintf's format parsing cost more than the
- * rest of printing the rule.
+ * rest of printing the rule. And back: the dotted quad in the one form
+ * inet_pton(AF_INET) takes, without its generic loop.
  */
 
 #include <stdint.h>
@@ -35,6 +36,52 @@ static inline char *fmt_ip4(char *s, const uint8_t *a)
 		if (i)
 			*s++ = '.';
 		s = fmt_u64(s, a[i]);
+	}
+	return s;
+}
+
+/*
+ * One number of a dotted quad: 1-3 digits without a leading zero, at
+ * most 255 (the text ends with a NUL: nothing past it is read).
+ */
+static inline const char *fmt_parse_octet(const char *s, uint8_t *out)
+{
+	unsigned int d0 = (unsigned char)s[0] - '0', d1, d2, v;
+
+	if (d0 > 9)
+		return NULL;
+	d1 = (unsigned char)s[1] - '0';
+	if (d1 > 9) {
+		*out = (uint8_t)d0;
+		return s + 1;
+	}
+	if (!d0)
+		return NULL;
+	d2 = (unsigned char)s[2] - '0';
+	if (d2 > 9) {
+		*out = (uint8_t)(d0 * 10 + d1);
+		return s + 2;
+	}
+	v = d0 * 100 + d1 * 10 + d2;
+	if ((unsigned int)((unsigned char)s[3] - '0') <= 9 || v > 255)
+		return NULL;
+	*out = (uint8_t)v;
+	return s + 3;
+}
+
+/*
+ * Dotted quad, as the scanner's ip4addr and inet_pton(AF_INET) take
+ * it, into 4 bytes in network order: the end of it, NULL if @s does not
+ * start with one.
+ */
+static inline const char *fmt_parse_ip4(const char *s, uint8_t *out)
+{
+	unsigned int i;
+
+	for (i = 0; i < 4 && s; i++) {
+		if (i && *s++ != '.')
+			return NULL;
+		s = fmt_parse_octet(s, &out[i]);
 	}
 	return s;
 }
