@@ -264,45 +264,13 @@ static bool opt_is(const char *w, const char *s, const char *l)
  * Matches
  */
 
-/* TCP flags by name, as libxt_tcp's */
-static const struct {
-	const char	*name;
-	uint8_t		bits;
-} fr_tcp_flags[] = {
-	{ "FIN", 0x01 }, { "SYN", 0x02 }, { "RST", 0x04 }, { "PSH", 0x08 },
-	{ "ACK", 0x10 }, { "URG", 0x20 }, { "ALL", 0x3f }, { "NONE", 0 },
-};
-
-/* "SYN,ACK" into *bits; false if a name is not one of those. */
-static bool tcp_flags(const char *s, uint8_t *bits)
-{
-	unsigned int i;
-
-	*bits = 0;
-	for (;;) {
-		size_t n = strcspn(s, ",");
-
-		for (i = 0; i < ARRAY_N(fr_tcp_flags); i++) {
-			if (strlen(fr_tcp_flags[i].name) == n &&
-			    !memcmp(s, fr_tcp_flags[i].name, n))
-				break;
-		}
-		if (i == ARRAY_N(fr_tcp_flags))
-			return false;
-		*bits |= fr_tcp_flags[i].bits;
-		s += n;
-		if (!*s)
-			return true;
-		s++;
-	}
-}
-
 /* --tcp-flags MASK COMP: a mask that tests nothing is written as none */
 static bool flags_opt(struct fr_rule *r, struct fr_match *m, bool inv,
 		      const char *val)
 {
 	if (m->flags_set || strcmp(m->name, "tcp") || !r->val2 ||
-	    !tcp_flags(val, &m->flg_mask) || !tcp_flags(r->val2, &m->flg_cmp) ||
+	    !xlate_tcp_flag_list(val, &m->flg_mask) ||
+	    !xlate_tcp_flag_list(r->val2, &m->flg_cmp) ||
 	    !m->flg_mask)
 		return false;
 	m->flags_set = true;

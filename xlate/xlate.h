@@ -245,4 +245,11 @@ void xlate_set_chain_known(struct xlate_ctx *ctx, xlate_chain_known_fn fn,
 			   void *priv);
 int xlate_stream_status(const struct xlate_ctx *ctx);
 
+/*
+ * A --tcp-flags list ("SYN,ACK", libxt_tcp's names in any case) into
+ * its bits: false for anything libxt_tcp might read otherwise
+ * (xtports.c, which parses --tcp-flags this way without libxtables).
+ */
+bool xlate_tcp_flag_list(const char *s, uint8_t *flags);
+
 #endif

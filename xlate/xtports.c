@@ -219,7 +219,7 @@ static const struct {
 };
 
 /* "NAME[,NAME]...": no empty name, each one of the table */
-static bool tcp_flag_list(const char *s, uint8_t *flags)
+bool xlate_tcp_flag_list(const char *s, uint8_t *flags)
 {
 	unsigned int i, n;
 	uint32_t key;
@@ -266,7 +266,8 @@ int xl_xttcpflags_parse(struct xl_ext *ext, unsigned int id, const char *arg,
 	cmp = argv[*optind_p];
 	if (!cmp || cmp[0] == '-' || cmp[0] == '!')
 		return 0;		/* "--tcp-flags requires two args." */
-	if (!tcp_flag_list(arg, &fmask) || !tcp_flag_list(cmp, &fcmp))
+	if (!xlate_tcp_flag_list(arg, &fmask) ||
+	    !xlate_tcp_flag_list(cmp, &fcmp))
 		return 0;
 	tcp = (struct xt_tcp *)m->m->data;
 	tcp->flg_mask = fmask;
