@@ -14,19 +14,14 @@
 # Steps marked "?" are known gaps: run and noted, not failed.
 # Needs root (unshare -n) and nf_tables; skips (77) otherwise.
 set -u
-SKIP=77
-STOCK=/usr/sbin/nft
 srcdir=$(cd "${srcdir:-$(dirname "$0")/..}" && pwd)
-NFT=${NFT:-}
+. "$srcdir/lib/kernel.sh"
 
-[ -n "$NFT" ] && [ -x "$NFT" ] || { echo "no NFT binary"; exit $SKIP; }
-[ -x "$STOCK" ] || { echo "no stock nft"; exit $SKIP; }
-unshare -n "$STOCK" list ruleset >/dev/null 2>&1 || {
-	echo "no root/nf_tables in a private netns"; exit $SKIP; }
+need_nfts
+need_netns
 unset NFTKIT_OFFLINE_CHECK
 
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+make_work
 cat > "$work/objs.nft" <<'NFT'
 table ip objs {
 	counter c1 { packets 5 bytes 300 }

@@ -10,19 +10,14 @@
 # unchanged. Needs root (unshare -n) and nf_tables; skips (77)
 # otherwise. Never touches the root namespace.
 set -u
-SKIP=77
-STOCK=/usr/sbin/nft
 srcdir=$(cd "${srcdir:-$(dirname "$0")/..}" && pwd)
-NFT=${NFT:-}
+. "$srcdir/lib/kernel.sh"
 
-[ -n "$NFT" ] && [ -x "$NFT" ] || { echo "no NFT binary"; exit $SKIP; }
-[ -x "$STOCK" ] || { echo "no stock nft"; exit $SKIP; }
-unshare -n "$STOCK" list ruleset >/dev/null 2>&1 || {
-	echo "no root/nf_tables in a private netns"; exit $SKIP; }
+need_nfts
+need_netns
 unset NFTKIT_OFFLINE_CHECK
 
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+make_work
 cat > "$work/base.nft" <<'NFT'
 table ip t {
 	set ss { type ipv4_addr; }

@@ -18,19 +18,15 @@
 # Needs root (unshare -n) and nf_tables; skips (77) otherwise. Never
 # touches the root namespace.
 set -u
-SKIP=77
-STOCK=/usr/sbin/nft
-NFT=${NFT:-}
+srcdir=${srcdir:-$(dirname "$0")/..}
+. "$srcdir/lib/kernel.sh"
 
-[ -n "$NFT" ] && [ -x "$NFT" ] || { echo "no NFT binary"; exit $SKIP; }
-[ -x "$STOCK" ] || { echo "no stock nft"; exit $SKIP; }
-command -v awk >/dev/null || { echo "no awk"; exit $SKIP; }
-unshare -n "$STOCK" list ruleset >/dev/null 2>&1 || {
-	echo "no root/nf_tables in a private netns"; exit $SKIP; }
+need_nfts
+need_cmd awk
+need_netns
 unset NFTKIT_OFFLINE_CHECK
 
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+make_work
 fail=0
 
 # gen KIND N FIRST: N elements, comma separated

@@ -12,21 +12,16 @@
 # LIST_ARGS are given to both listings (-a handles, -s stateless, -n).
 # ROUNDTRIP=1 also loads our listing with stock nft and compares again.
 set -u
-SKIP=77
-STOCK=/usr/sbin/nft
 srcdir=${srcdir:-$(dirname "$0")/..}
+. "$srcdir/lib/kernel.sh"
 SHARED=${NFTKIT_SHARED:-$srcdir/../../shared}
-NFT=${NFT:-}
 JOBS=${JOBS:-$(nproc 2>/dev/null || echo 2)}
 
-[ -n "$NFT" ] && [ -x "$NFT" ] || { echo "no NFT binary"; exit $SKIP; }
-[ -x "$STOCK" ] || { echo "no stock nft"; exit $SKIP; }
+need_nfts
 [ -d "$SHARED/conformance/nftables-py" ] || { echo "no corpus"; exit $SKIP; }
-unshare -n "$STOCK" list ruleset >/dev/null 2>&1 || {
-	echo "no root/nf_tables in a private netns"; exit $SKIP; }
+need_netns
 
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+make_work
 "$srcdir/conformance/run-nftables-py" --corpus \
 	"$SHARED/conformance/nftables-py" --emit "$work/cases" "$@" \
 	>/dev/null 2>&1 || true

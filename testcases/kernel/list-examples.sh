@@ -10,18 +10,13 @@
 #  3. iptables-nft rules (when iptables-nft exists): listed identically.
 # Needs root (unshare -n) and nf_tables; skips (77) otherwise.
 set -u
-SKIP=77
-STOCK=/usr/sbin/nft
 srcdir=${srcdir:-$(dirname "$0")/..}
-NFT=${NFT:-}
+. "$srcdir/lib/kernel.sh"
 
-[ -n "$NFT" ] && [ -x "$NFT" ] || { echo "no NFT binary"; exit $SKIP; }
-[ -x "$STOCK" ] || { echo "no stock nft"; exit $SKIP; }
-unshare -n "$STOCK" list ruleset >/dev/null 2>&1 || {
-	echo "no root/nf_tables in a private netns"; exit $SKIP; }
+need_nfts
+need_netns
 
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+make_work
 fail=0 pass=0
 
 check() {	# name, script run in a fresh netns

@@ -11,22 +11,16 @@
 # nf_tables and iptables-nft; skips (77) otherwise.
 #   NFT=path/to/nft [KEEP=dir] [MIN_PCT=90] list-iptables.sh
 set -u
-SKIP=77
-STOCK=/usr/sbin/nft
 srcdir=$(cd "${srcdir:-$(dirname "$0")/..}" && pwd)
+. "$srcdir/lib/kernel.sh"
 SHARED=${NFTKIT_SHARED:-$srcdir/../../shared}
-NFT=${NFT:-}
 
-[ -n "$NFT" ] && [ -x "$NFT" ] || { echo "no NFT binary"; exit $SKIP; }
-[ -x "$STOCK" ] || { echo "no stock nft"; exit $SKIP; }
-command -v iptables-nft-restore >/dev/null 2>&1 || {
-	echo "no iptables-nft-restore"; exit $SKIP; }
+need_nfts
+need_cmd iptables-nft-restore
 [ -d "$SHARED/realworld" ] || { echo "no realworld corpus"; exit $SKIP; }
-unshare -n "$STOCK" list ruleset >/dev/null 2>&1 || {
-	echo "no root/nf_tables in a private netns"; exit $SKIP; }
+need_netns
 
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+make_work
 same=0 differ=0 noload=0
 for f in "$SHARED"/realworld/*.rules; do
 	case "$f" in *.fixed.rules) continue;; esac

@@ -17,19 +17,15 @@
 # Needs root (unshare -n), nf_tables and python3; skips (77) otherwise.
 # Never touches the root namespace.
 set -u
-SKIP=77
-STOCK=/usr/sbin/nft
-NFT=${NFT:-}
+srcdir=${srcdir:-$(dirname "$0")/..}
+. "$srcdir/lib/kernel.sh"
 
-[ -n "$NFT" ] && [ -x "$NFT" ] || { echo "no NFT binary"; exit $SKIP; }
-[ -x "$STOCK" ] || { echo "no stock nft"; exit $SKIP; }
-command -v python3 >/dev/null || { echo "no python3"; exit $SKIP; }
-unshare -n "$STOCK" list ruleset >/dev/null 2>&1 || {
-	echo "no root/nf_tables in a private netns"; exit $SKIP; }
+need_nfts
+need_cmd python3
+need_netns
 unset NFTKIT_OFFLINE_CHECK NFTKIT_LIST_NO_TEMPLATES
 
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+make_work
 
 python3 - "$work/rules.nft" "$work/own.nft" <<'PY'
 import random, sys

@@ -13,22 +13,17 @@
 #   NFT=path/to/our/nft [JOBS=n] [SAMPLE=n: every nth case] [KEEP=dir] \
 #	[MIN_PCT=90] load-conformance.sh [run-nftables-py FILES]
 set -u
-SKIP=77
-STOCK=/usr/sbin/nft
 srcdir=$(cd "${srcdir:-$(dirname "$0")/..}" && pwd)
+. "$srcdir/lib/kernel.sh"
 SHARED=${NFTKIT_SHARED:-$srcdir/../../shared}
-NFT=${NFT:-}
 JOBS=${JOBS:-$(nproc 2>/dev/null || echo 2)}
 
-[ -n "$NFT" ] && [ -x "$NFT" ] || { echo "no NFT binary"; exit $SKIP; }
-[ -x "$STOCK" ] || { echo "no stock nft"; exit $SKIP; }
+need_nfts
 [ -d "$SHARED/conformance/nftables-py" ] || { echo "no corpus"; exit $SKIP; }
-unshare -n "$STOCK" list ruleset >/dev/null 2>&1 || {
-	echo "no root/nf_tables in a private netns"; exit $SKIP; }
+need_netns
 unset NFTKIT_OFFLINE_CHECK
 
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+make_work
 "$srcdir/conformance/run-nftables-py" --corpus \
 	"$SHARED/conformance/nftables-py" --emit "$work/cases" \
 	--sample "${SAMPLE:-1}" "$@" >/dev/null 2>&1 || true

@@ -1,0 +1,39 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# The preamble the kernel tests (kernel/*.sh) share, sourced after
+# `set -u` with srcdir the testcases folder:
+#	. "$srcdir/lib/kernel.sh"
+# It sets SKIP (77), STOCK (stock nft, the oracle) and NFT (ours, from
+# the environment, may be empty) and defines:
+#  need_nfts		skip unless ours and stock nft are executable;
+#  need_cmd CMD...	skip unless every CMD is on PATH;
+#  need_netns		skip unless stock nft can list in a private network
+#			namespace (root and nf_tables);
+#  make_work		$work, a temporary directory removed on exit.
+# Sourcing it runs nothing; a skip prints why and exits 77.
+
+SKIP=77
+STOCK=/usr/sbin/nft
+NFT=${NFT:-}
+
+need_nfts() {
+	[ -n "$NFT" ] && [ -x "$NFT" ] || { echo "no NFT binary"; exit $SKIP; }
+	[ -x "$STOCK" ] || { echo "no stock nft"; exit $SKIP; }
+}
+
+need_cmd() {
+	for _cmd in "$@"; do
+		command -v "$_cmd" >/dev/null 2>&1 || {
+			echo "no $_cmd"; exit $SKIP; }
+	done
+}
+
+need_netns() {
+	unshare -n "$STOCK" list ruleset >/dev/null 2>&1 || {
+		echo "no root/nf_tables in a private netns"; exit $SKIP; }
+}
+
+make_work() {
+	work=$(mktemp -d)
+	trap 'rm -rf "$work"' EXIT
+}
