@@ -11,6 +11,7 @@
  */
 #define _GNU_SOURCE
 #include "check_vm_exprs.h"
+#include "check_vm_netns.h"
 #include "../../kmod/nftvm_int.h"
 
 #include <sched.h>
@@ -28,23 +29,11 @@ static unsigned int nk;
 
 static void setup(void)
 {
-	struct timeval tv = { .tv_usec = 200000 };
-
 	vm = nftvm_new();
 	ck_assert_ptr_nonnull(vm);
 	nl = NULL;
-	if (geteuid() != 0 || unshare(CLONE_NEWNET) < 0) {
-		printf("SKIP: needs root and a private network namespace\n");
-		return;
-	}
-	nl = mnl_socket_open(NETLINK_NETFILTER);
-	if (nl && mnl_socket_bind(nl, 0, MNL_SOCKET_AUTOPID) < 0) {
-		mnl_socket_close(nl);
-		nl = NULL;
-	}
-	if (nl)
-		setsockopt(mnl_socket_get_fd(nl), SOL_SOCKET, SO_RCVTIMEO,
-			   &tv, sizeof(tv));
+	if (netns_enter(false))
+		nl = nfnl_open(200000);
 }
 
 static void teardown(void)
@@ -58,21 +47,6 @@ static void teardown(void)
 		mnl_socket_close(nl);
 	nftvm_destroy(vm);
 	vm = NULL;
-}
-
-static int nl_drain(void)
-{
-	char buf[MNL_SOCKET_BUFFER_SIZE];
-	int ret, err = 0;
-
-	for (;;) {
-		ret = mnl_socket_recvfrom(nl, buf, sizeof(buf));
-		if (ret <= 0)
-			return err;
-		ret = mnl_cb_run(buf, ret, 0, 0, NULL, NULL);
-		if (ret < 0 && !err)
-			err = -errno;
-	}
 }
 
 static char *rule_text(const struct nftnl_rule *r)
@@ -97,23 +71,7 @@ static int krule_cb(const struct nlmsghdr *nlh, void *data)
 
 static void kernel_rules(const char *table)
 {
-	char buf[MNL_SOCKET_BUFFER_SIZE];
-	struct nftnl_rule *r = nftnl_rule_alloc();
-	struct nlmsghdr *nlh;
-	int ret;
-
-	memset(buf, 0, sizeof(buf));
-	nlh = nftnl_nlmsg_build_hdr(buf, NFT_MSG_GETRULE, NFPROTO_IPV4,
-				    NLM_F_DUMP, 1);
-	nftnl_rule_set_str(r, NFTNL_RULE_TABLE, table);
-	nftnl_rule_nlmsg_build_payload(nlh, r);
-	nftnl_rule_free(r);
-	ck_assert_int_ge(mnl_socket_sendto(nl, nlh, nlh->nlmsg_len), 0);
-	do {
-		ret = mnl_socket_recvfrom(nl, buf, sizeof(buf));
-		ck_assert_int_gt(ret, 0);
-		ret = mnl_cb_run(buf, ret, 0, 0, krule_cb, NULL);
-	} while (ret > 0);
+	nfnl_dump_rules(nl, NFPROTO_IPV4, table, krule_cb, NULL);
 }
 
 /* the VM's rule as a NEWRULE message built from ops->dump, printed */
@@ -196,7 +154,7 @@ START_TEST(test_dump_like_kernel)
 					   mnl_nlmsg_batch_size(v.b)), 0);
 	mnl_nlmsg_batch_stop(v.b);
 	free(v.buf);
-	ck_assert_int_eq(nl_drain(), 0);
+	ck_assert_int_eq(nfnl_drain(nl), 0);
 
 	kernel_rules("d");
 	ck_assert_uint_eq(nk, 20);
@@ -305,7 +263,7 @@ START_TEST(test_obj_dump_like_kernel)
 					   mnl_nlmsg_batch_size(v.b)), 0);
 	mnl_nlmsg_batch_stop(v.b);
 	free(v.buf);
-	ck_assert_int_eq(nl_drain(), 0);
+	ck_assert_int_eq(nfnl_drain(nl), 0);
 
 	memset(buf, 0, sizeof(buf));
 	nlh = nftnl_nlmsg_build_hdr(buf, NFT_MSG_GETOBJ, NFPROTO_IPV4,

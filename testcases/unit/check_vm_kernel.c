@@ -20,6 +20,7 @@
  */
 #define _GNU_SOURCE
 #include "check_vm_exprs.h"
+#include "check_vm_netns.h"
 
 #include <net/if.h>
 #include <sched.h>
@@ -49,41 +50,19 @@ static struct kstate ks;
 static bool have_kernel;
 static const struct nftvm_pktmeta *send_meta;	/* send_both()'s, or none */
 
-static bool lo_up(void)
-{
-	struct ifreq ifr = { 0 };
-	int fd = socket(AF_INET, SOCK_DGRAM, 0);
-	bool ok;
-
-	if (fd < 0)
-		return false;
-	strcpy(ifr.ifr_name, "lo");
-	ok = ioctl(fd, SIOCGIFFLAGS, &ifr) == 0;
-	ifr.ifr_flags |= IFF_UP;
-	ok = ok && ioctl(fd, SIOCSIFFLAGS, &ifr) == 0;
-	close(fd);
-	return ok;
-}
-
 static void setup(void)
 {
-	struct timeval tv = { .tv_usec = 200000 };
-
 	vm = nftvm_new();
 	ck_assert_ptr_nonnull(vm);
 	send_meta = NULL;
 	have_kernel = false;
 	memset(&ks, 0, sizeof(ks));
 	ks.raw = -1;
-	if (geteuid() != 0 || unshare(CLONE_NEWNET) < 0 || !lo_up()) {
-		printf("SKIP: needs root and a private network namespace\n");
+	if (!netns_enter(true))
 		return;
-	}
-	ks.nl = mnl_socket_open(NETLINK_NETFILTER);
-	if (!ks.nl || mnl_socket_bind(ks.nl, 0, MNL_SOCKET_AUTOPID) < 0)
+	ks.nl = nfnl_open(200000);
+	if (!ks.nl)
 		return;
-	setsockopt(mnl_socket_get_fd(ks.nl), SOL_SOCKET, SO_RCVTIMEO, &tv,
-		   sizeof(tv));
 	ks.raw = socket(AF_INET, SOCK_RAW, IPPROTO_RAW);
 	have_kernel = ks.raw >= 0;
 	if (!have_kernel)
@@ -100,22 +79,6 @@ static void teardown(void)
 	vm = NULL;
 }
 
-/* the kernel's answers until it goes quiet; -errno of the first error */
-static int nl_drain(void)
-{
-	char buf[MNL_SOCKET_BUFFER_SIZE];
-	int ret, err = 0;
-
-	for (;;) {
-		ret = mnl_socket_recvfrom(ks.nl, buf, sizeof(buf));
-		if (ret <= 0)
-			return err;
-		ret = mnl_cb_run(buf, ret, 0, 0, NULL, NULL);
-		if (ret < 0 && !err)
-			err = -errno;
-	}
-}
-
 /* close the batch and hand the same bytes to the kernel and the VM */
 static void load_both(struct vmb *v)
 {
@@ -128,7 +91,7 @@ static void load_both(struct vmb *v)
 					     &err), 0);
 	ck_assert_int_ge(mnl_socket_sendto(ks.nl, mnl_nlmsg_batch_head(v->b),
 					   mnl_nlmsg_batch_size(v->b)), 0);
-	ck_assert_int_eq(nl_drain(), 0);
+	ck_assert_int_eq(nfnl_drain(ks.nl), 0);
 	mnl_nlmsg_batch_stop(v->b);
 	free(v->buf);
 }
@@ -162,27 +125,11 @@ static int rule_cb(const struct nlmsghdr *nlh, void *data)
 /* every counter of table @table, kernel against VM; returns how many */
 static unsigned int compare_counters_in(int family, const char *table)
 {
-	char buf[MNL_SOCKET_BUFFER_SIZE];
-	struct nftnl_rule *r = nftnl_rule_alloc();
-	struct nlmsghdr *nlh;
 	unsigned int i, n = 0;
 	__u64 pk, by;
-	int ret;
 
-	memset(buf, 0, sizeof(buf));
-	nlh = nftnl_nlmsg_build_hdr(buf, NFT_MSG_GETRULE, family,
-				    NLM_F_DUMP, 1);
-	nftnl_rule_set_str(r, NFTNL_RULE_TABLE, table);
-	nftnl_rule_nlmsg_build_payload(nlh, r);
-	nftnl_rule_free(r);
-	ck_assert_int_ge(mnl_socket_sendto(ks.nl, nlh, nlh->nlmsg_len), 0);
 	ks.n = 0;
-	do {
-		ret = mnl_socket_recvfrom(ks.nl, buf, sizeof(buf));
-		ck_assert_int_gt(ret, 0);
-		ret = mnl_cb_run(buf, ret, 0, 0, rule_cb, NULL);
-	} while (ret > 0);
-	ck_assert_int_eq(ret, MNL_CB_STOP);
+	nfnl_dump_rules(ks.nl, family, table, rule_cb, NULL);
 	for (i = 0; i < ks.n; i++) {
 		if (!ks.ctr[i].has)
 			continue;
@@ -725,20 +672,6 @@ static void dcase_build(struct vmb *v, const struct dcase *c, bool destroy)
 	vmb_last(v)->nlmsg_flags |= NLM_F_ACK;
 }
 
-/* the kernel's answer to the one acknowledged message of a batch */
-static int nl_ack(void)
-{
-	char buf[MNL_SOCKET_BUFFER_SIZE];
-	const struct nlmsghdr *nlh;
-	int ret;
-
-	ret = mnl_socket_recvfrom(ks.nl, buf, sizeof(buf));
-	ck_assert_int_gt(ret, 0);
-	nlh = (const struct nlmsghdr *)buf;
-	ck_assert_int_eq(nlh->nlmsg_type, NLMSG_ERROR);
-	return ((const struct nlmsgerr *)mnl_nlmsg_get_payload(nlh))->error;
-}
-
 /* the same one-request batch to both; their answers must agree */
 static void dcase_both(const struct dcase *c, bool destroy)
 {
@@ -754,7 +687,7 @@ static void dcase_both(const struct dcase *c, bool destroy)
 				   mnl_nlmsg_batch_size(v.b), &err);
 	ck_assert_int_ge(mnl_socket_sendto(ks.nl, mnl_nlmsg_batch_head(v.b),
 					   mnl_nlmsg_batch_size(v.b)), 0);
-	kret = nl_ack();
+	kret = nfnl_ack(ks.nl);
 	mnl_nlmsg_batch_stop(v.b);
 	free(v.buf);
 	ck_assert_msg(kret == vret,
@@ -869,20 +802,13 @@ static void obj_dumps(char *kout, char *vout)
 {
 	char buf[MNL_SOCKET_BUFFER_SIZE];
 	struct nlmsghdr *nlh;
-	int ret;
 
 	kout[0] = vout[0] = '\0';
 	nlh = nftnl_nlmsg_build_hdr(buf, NFT_MSG_GETOBJ, NFPROTO_IPV4,
 				    NLM_F_DUMP, 9);
 	ck_assert_int_eq(nftvm_request(vm, buf, nlh->nlmsg_len, 0,
 				       obj_vm_reply, vout, NULL), 0);
-	ck_assert_int_ge(mnl_socket_sendto(ks.nl, nlh, nlh->nlmsg_len), 0);
-	do {
-		ret = mnl_socket_recvfrom(ks.nl, buf, sizeof(buf));
-		ck_assert_int_gt(ret, 0);
-		ret = mnl_cb_run(buf, ret, 0, 0, obj_text_cb, kout);
-	} while (ret > 0);
-	ck_assert_int_eq(ret, MNL_CB_STOP);
+	nfnl_dump(ks.nl, nlh, obj_text_cb, kout);
 }
 
 static struct nftnl_obj *quota_obj(uint64_t bytes, uint64_t consumed,
@@ -917,7 +843,7 @@ static int obj_both(struct nftnl_obj *o, int flags, bool then_fail)
 				   mnl_nlmsg_batch_size(v.b), &err);
 	ck_assert_int_ge(mnl_socket_sendto(ks.nl, mnl_nlmsg_batch_head(v.b),
 					   mnl_nlmsg_batch_size(v.b)), 0);
-	kret = nl_ack();
+	kret = nfnl_ack(ks.nl);
 	mnl_nlmsg_batch_stop(v.b);
 	free(v.buf);
 	ck_assert_msg(kret == vret, "NEWOBJ: kernel %d, VM %d", kret, vret);
@@ -1069,19 +995,12 @@ static void chain_dumps_agree(void)
 {
 	char buf[MNL_SOCKET_BUFFER_SIZE], kout[4096] = "", vout[4096] = "";
 	struct nlmsghdr *nlh;
-	int ret;
 
 	nlh = nftnl_nlmsg_build_hdr(buf, NFT_MSG_GETCHAIN, NFPROTO_IPV4,
 				    NLM_F_DUMP, 11);
 	ck_assert_int_eq(nftvm_request(vm, buf, nlh->nlmsg_len, 0,
 				       chain_vm_reply, vout, NULL), 0);
-	ck_assert_int_ge(mnl_socket_sendto(ks.nl, nlh, nlh->nlmsg_len), 0);
-	do {
-		ret = mnl_socket_recvfrom(ks.nl, buf, sizeof(buf));
-		ck_assert_int_gt(ret, 0);
-		ret = mnl_cb_run(buf, ret, 0, 0, chain_text_cb, kout);
-	} while (ret > 0);
-	ck_assert_int_eq(ret, MNL_CB_STOP);
+	nfnl_dump(ks.nl, nlh, chain_text_cb, kout);
 	ck_assert_msg(!strcmp(kout, vout), "kernel:\n%sVM:\n%s", kout, vout);
 	strcpy(chains_seen, kout);
 }
@@ -1100,7 +1019,7 @@ static int bind_both(struct vmb *v)
 	ck_assert_int_ge(mnl_socket_sendto(ks.nl, mnl_nlmsg_batch_head(v->b),
 					   mnl_nlmsg_batch_size(v->b)), 0);
 	/* a failure at commit answers the END message, not ours */
-	kret = nl_drain();
+	kret = nfnl_drain(ks.nl);
 	mnl_nlmsg_batch_stop(v->b);
 	free(v->buf);
 	ck_assert_msg(kret == vret, "kernel %d, VM %d (message %d)", kret,

@@ -15,6 +15,7 @@
  */
 #define _GNU_SOURCE
 #include "check_vm_exprs.h"
+#include "check_vm_netns.h"
 
 #include <linux/if_packet.h>
 #include <net/ethernet.h>
@@ -44,32 +45,21 @@ static unsigned int nkc;
 
 static void setup(void)
 {
-	struct timeval tv = { .tv_usec = 300000 };
-
 	vm = nftvm_new();
 	ck_assert_ptr_nonnull(vm);
 	nl = NULL;
 	pk = -1;
-	if (geteuid() != 0 || unshare(CLONE_NEWNET) < 0) {
-		printf("SKIP: needs root and a private network namespace\n");
+	if (!netns_enter(false))
 		return;
-	}
 	if (system("ip link add va type veth peer name vb 2>/dev/null && "
 		   "ip link set va up && ip link set vb up") != 0) {
 		printf("SKIP: no veth pair\n");
 		return;
 	}
 	vb_index = if_nametoindex("vb");
-	nl = mnl_socket_open(NETLINK_NETFILTER);
-	if (!nl || mnl_socket_bind(nl, 0, MNL_SOCKET_AUTOPID) < 0) {
-		printf("SKIP: no nf_tables\n");
-		if (nl)
-			mnl_socket_close(nl);
-		nl = NULL;
+	nl = nfnl_open(300000);
+	if (!nl)
 		return;
-	}
-	setsockopt(mnl_socket_get_fd(nl), SOL_SOCKET, SO_RCVTIMEO, &tv,
-		   sizeof(tv));
 	pk = socket(AF_PACKET, SOCK_RAW, 0);
 }
 
@@ -81,22 +71,6 @@ static void teardown(void)
 		close(pk);
 	nftvm_destroy(vm);
 	vm = NULL;
-}
-
-/* -errno of the first error the kernel answers, until it goes quiet */
-static int nl_drain(void)
-{
-	char buf[MNL_SOCKET_BUFFER_SIZE];
-	int ret, err = 0;
-
-	for (;;) {
-		ret = mnl_socket_recvfrom(nl, buf, sizeof(buf));
-		if (ret <= 0)
-			return err;
-		ret = mnl_cb_run(buf, ret, 0, 0, NULL, NULL);
-		if (ret < 0 && !err)
-			err = -errno;
-	}
 }
 
 static void devchain(struct vmb *v, int family, const char *table,
@@ -307,25 +281,8 @@ static int rule_cb(const struct nlmsghdr *nlh, void *data)
 /* read every counter of @table from the kernel into kc[] */
 static void kernel_counters(int family, const char *table)
 {
-	char buf[MNL_SOCKET_BUFFER_SIZE];
-	struct nftnl_rule *r = nftnl_rule_alloc();
-	struct nlmsghdr *nlh;
-	int ret;
-
-	memset(buf, 0, sizeof(buf));
-	nlh = nftnl_nlmsg_build_hdr(buf, NFT_MSG_GETRULE, family,
-				    NLM_F_DUMP, 1);
-	nftnl_rule_set_str(r, NFTNL_RULE_TABLE, table);
-	nftnl_rule_nlmsg_build_payload(nlh, r);
-	nftnl_rule_free(r);
-	ck_assert_int_ge(mnl_socket_sendto(nl, nlh, nlh->nlmsg_len), 0);
 	nkc = 0;
-	do {
-		ret = mnl_socket_recvfrom(nl, buf, sizeof(buf));
-		ck_assert_int_gt(ret, 0);
-		ret = mnl_cb_run(buf, ret, 0, 0, rule_cb, NULL);
-	} while (ret > 0);
-	ck_assert_int_eq(ret, MNL_CB_STOP);
+	nfnl_dump_rules(nl, family, table, rule_cb, NULL);
 }
 
 /* the kernel's count of our frames seen by the first chain */
@@ -447,7 +404,7 @@ static void diff_frames(const struct l2fam *fam)
 					     &err), 0);
 	ck_assert_int_ge(mnl_socket_sendto(nl, mnl_nlmsg_batch_head(v.b),
 					   mnl_nlmsg_batch_size(v.b)), 0);
-	i = nl_drain();
+	i = nfnl_drain(nl);
 	mnl_nlmsg_batch_stop(v.b);
 	free(v.buf);
 	if ((int)i < 0) {

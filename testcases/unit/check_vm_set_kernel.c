@@ -11,6 +11,7 @@
  */
 #define _GNU_SOURCE
 #include "check_vm_exprs.h"
+#include "check_vm_netns.h"
 
 #include <sched.h>
 #include <sys/socket.h>
@@ -23,25 +24,12 @@ static struct mnl_socket *nl;
 
 static void setup(void)
 {
-	struct timeval tv = { .tv_usec = 300000 };
-
 	vm = nftvm_new();
 	ck_assert_ptr_nonnull(vm);
 	nl = NULL;
-	if (geteuid() != 0 || unshare(CLONE_NEWNET) < 0) {
-		printf("SKIP: needs root and a private network namespace\n");
+	if (!netns_enter(false))
 		return;
-	}
-	nl = mnl_socket_open(NETLINK_NETFILTER);
-	if (!nl || mnl_socket_bind(nl, 0, MNL_SOCKET_AUTOPID) < 0) {
-		printf("SKIP: no nf_tables\n");
-		if (nl)
-			mnl_socket_close(nl);
-		nl = NULL;
-		return;
-	}
-	setsockopt(mnl_socket_get_fd(nl), SOL_SOCKET, SO_RCVTIMEO, &tv,
-		   sizeof(tv));
+	nl = nfnl_open(300000);
 }
 
 static void teardown(void)
@@ -50,20 +38,6 @@ static void teardown(void)
 		mnl_socket_close(nl);
 	nftvm_destroy(vm);
 	vm = NULL;
-}
-
-/* the kernel's answer to the batch's one acknowledged message */
-static int nl_ack(void)
-{
-	char buf[MNL_SOCKET_BUFFER_SIZE];
-	const struct nlmsghdr *nlh;
-	int ret;
-
-	ret = mnl_socket_recvfrom(nl, buf, sizeof(buf));
-	ck_assert_int_gt(ret, 0);
-	nlh = (const struct nlmsghdr *)buf;
-	ck_assert_int_eq(nlh->nlmsg_type, NLMSG_ERROR);
-	return ((const struct nlmsgerr *)mnl_nlmsg_get_payload(nlh))->error;
 }
 
 /*
@@ -89,7 +63,7 @@ static void both(struct vmb *v, int *kret, int *vret)
 				    mnl_nlmsg_batch_size(v->b), &err);
 	ck_assert_int_ge(mnl_socket_sendto(nl, mnl_nlmsg_batch_head(v->b),
 					   mnl_nlmsg_batch_size(v->b)), 0);
-	*kret = nl_ack();
+	*kret = nfnl_ack(nl);
 	mnl_nlmsg_batch_stop(v->b);
 	free(v->buf);
 	v->buf = NULL;
@@ -335,18 +309,10 @@ static void getelem_msg(char *buf, const char *set)
 static unsigned int kernel_dump(const char *set, struct seen *sn)
 {
 	char buf[MNL_SOCKET_BUFFER_SIZE];
-	const struct nlmsghdr *nlh = (const struct nlmsghdr *)buf;
-	int ret;
 
 	seen_init(sn);
 	getelem_msg(buf, set);
-	ck_assert_int_ge(mnl_socket_sendto(nl, buf, nlh->nlmsg_len), 0);
-	do {
-		ret = mnl_socket_recvfrom(nl, buf, sizeof(buf));
-		ck_assert_int_gt(ret, 0);
-		ret = mnl_cb_run(buf, ret, 0, 0, count_cb, sn);
-	} while (ret > 0);
-	ck_assert_int_eq(ret, MNL_CB_STOP);
+	nfnl_dump(nl, (const struct nlmsghdr *)buf, count_cb, sn);
 	return sn->n;
 }
 
