@@ -5,20 +5,7 @@
  * refusals (wrong chain type or hook, bad flags or codes).
  */
 #include "check_vm_exprs.h"
-
-static struct nftvm *vm;
-
-static void setup(void)
-{
-	vm = nftvm_new();
-	ck_assert_ptr_nonnull(vm);
-}
-
-static void teardown(void)
-{
-	nftvm_destroy(vm);
-	vm = NULL;
-}
+#include "check_vm_fixture.h"
 
 static const struct nftvm_pktmeta ct_new = { .ct_state = NFTVM_CT_NEW };
 static const struct nftvm_pktmeta ct_est = {

@@ -6,20 +6,7 @@
 #define _GNU_SOURCE
 #include "check_vm_common.h"
 #include <libnftnl/object.h>
-
-static struct nftvm *vm;
-
-static void setup(void)
-{
-	vm = nftvm_new();
-	ck_assert_ptr_nonnull(vm);
-}
-
-static void teardown(void)
-{
-	nftvm_destroy(vm);
-	vm = NULL;
-}
+#include "check_vm_fixture.h"
 
 /* table ip t with base chain in (policy accept) and chain c1 */
 static void load_base(void)

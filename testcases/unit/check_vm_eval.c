@@ -5,20 +5,7 @@
  * counters and traces are checked.
  */
 #include "check_vm_common.h"
-
-static struct nftvm *vm;
-
-static void setup(void)
-{
-	vm = nftvm_new();
-	ck_assert_ptr_nonnull(vm);
-}
-
-static void teardown(void)
-{
-	nftvm_destroy(vm);
-	vm = NULL;
-}
+#include "check_vm_fixture.h"
 
 /* table ip t, chain in (input, policy drop); handles: chain 1 */
 static void base_ip(struct vmb *v, int family, int policy)

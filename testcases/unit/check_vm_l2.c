@@ -14,20 +14,7 @@
 #include "check_vm_exprs.h"
 #include <linux/netfilter_arp.h>
 #include <linux/netfilter_bridge.h>
-
-static struct nftvm *vm;
-
-static void setup(void)
-{
-	vm = nftvm_new();
-	ck_assert_ptr_nonnull(vm);
-}
-
-static void teardown(void)
-{
-	nftvm_destroy(vm);
-	vm = NULL;
-}
+#include "check_vm_fixture.h"
 
 /* a netdev-style base chain (netdev, inet ingress) on @dev */
 static void vmb_devchain(struct vmb *v, int family, const char *table,

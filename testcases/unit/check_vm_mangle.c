@@ -8,20 +8,7 @@
  * 1624) must agree with.
  */
 #include "check_vm_exprs.h"
-
-static struct nftvm *vm;
-
-static void setup(void)
-{
-	vm = nftvm_new();
-	ck_assert_ptr_nonnull(vm);
-}
-
-static void teardown(void)
-{
-	nftvm_destroy(vm);
-	vm = NULL;
-}
+#include "check_vm_fixture.h"
 
 static void base(struct vmb *v, int family, int hook)
 {

@@ -5,23 +5,10 @@
  * VM clock, dynset add/update/delete, numgen and hash.
  */
 #include "check_vm_exprs.h"
+#include "check_vm_fixture.h"
 
 #define NS_PER_MS	1000000ull
 #define NS_PER_S	1000000000ull
-
-static struct nftvm *vm;
-
-static void setup(void)
-{
-	vm = nftvm_new();
-	ck_assert_ptr_nonnull(vm);
-}
-
-static void teardown(void)
-{
-	nftvm_destroy(vm);
-	vm = NULL;
-}
 
 static void base(struct vmb *v, int policy)
 {
