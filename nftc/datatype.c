@@ -152,17 +152,6 @@ int dt_const_u64(const struct datatype *dtype, const struct expr *sym,
 	return *res ? 0 : -ENOMEM;
 }
 
-static int digit_value(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return 99;
-}
-
 /* @v = @v * @base + @d; returns -1 on overflow of the full width. */
 static int value_mul_add(struct value *v, unsigned int base, unsigned int d)
 {
@@ -199,9 +188,9 @@ int dt_parse_number(const char *s, struct value *v)
 	 * moves the rest to the full-width value.
 	 */
 	for (; *s; s++) {
-		int d = digit_value(*s);
+		int d = fmt_hex_digit(*s);
 
-		if (d >= (int)base)
+		if (d < 0 || d >= (int)base)
 			return -1;
 		if (n > (UINT64_MAX - d) / base)
 			break;
@@ -209,9 +198,9 @@ int dt_parse_number(const char *s, struct value *v)
 	}
 	value_set_u64(v, NFTC_VALUE_MAX * 8, n);
 	for (; *s; s++) {
-		int d = digit_value(*s);
+		int d = fmt_hex_digit(*s);
 
-		if (d >= (int)base || value_mul_add(v, base, d) < 0)
+		if (d < 0 || d >= (int)base || value_mul_add(v, base, d) < 0)
 			return -1;
 	}
 	return 0;

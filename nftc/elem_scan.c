@@ -73,17 +73,6 @@ static bool is_digit(char c)
 	return c >= '0' && c <= '9';
 }
 
-static int hex_val(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /*
  * Decimal without leading zeros, at most @digits digits and @max; the
  * end, or NULL. A longer run of digits is not ours (the scanner would
@@ -122,14 +111,14 @@ static const char *ipv6_parse(const char *s, uint8_t *out)
 	}
 	for (;;) {
 		v = 0;
-		for (d = 0; d < 4 && (x = hex_val(s[d])) >= 0; d++)
+		for (d = 0; d < 4 && (x = fmt_hex_digit(s[d])) >= 0; d++)
 			v = v * 16 + (unsigned int)x;
 		if (!d) {
 			if (gap >= 0 && (unsigned int)gap == n)
 				break;		/* "...::" */
 			return NULL;
 		}
-		if (hex_val(s[d]) >= 0 || n == 8)
+		if (fmt_hex_digit(s[d]) >= 0 || n == 8)
 			return NULL;
 		g[n++] = v;
 		s += d;

@@ -40,6 +40,18 @@ static inline char *fmt_ip4(char *s, const uint8_t *a)
 	return s;
 }
 
+/* The value of the hex digit @c (either case); -1 if @c is none. */
+static inline int fmt_hex_digit(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
 /*
  * One number of a dotted quad: 1-3 digits without a leading zero, at
  * most 255 (the text ends with a NUL: nothing past it is read).
