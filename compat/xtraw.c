@@ -19,41 +19,19 @@
 #include <linux/netfilter/nf_tables.h>
 #include <linux/netfilter/nf_tables_compat.h>
 #include "compat.h"
+#include "nlr.h"	/* attributes walked inline: a rule has some fifty */
 
 #define XR_MAX_EXPRS	128	/* on the stack; more are malloc'ed */
-
-/*
- * The attributes in [@a, @a + @len), walked inline (a rule has some
- * fifty and libmnl's walk is a call per step): the next one that is
- * whole, or NULL.
- */
-static const struct nlattr *attr_ok(const struct nlattr *a, size_t len)
-{
-	return len >= sizeof(*a) && a->nla_len >= sizeof(*a) &&
-	       a->nla_len <= len ? a : NULL;
-}
-
-#define attr_for_each(a, start, len, rem)				\
-	for ((rem) = (len), (a) = attr_ok((start), (rem)); (a);		\
-	     (rem) -= MNL_ALIGN((a)->nla_len) < (rem) ?			\
-		      MNL_ALIGN((a)->nla_len) : (rem),			\
-	     (a) = attr_ok((const struct nlattr *)((const char *)(a) +	\
-					MNL_ALIGN((a)->nla_len)), (rem)))
-
-#define attr_type(a)	((a)->nla_type & NLA_TYPE_MASK)
 
 /* Nested attribute @type of @nest, NULL if absent. */
 static const struct nlattr *nested(const struct nlattr *nest, uint16_t type)
 {
 	const struct nlattr *a;
-	size_t rem;
 
 	if (!nest)
 		return NULL;
-	attr_for_each(a, (const struct nlattr *)((const char *)nest +
-						  MNL_ATTR_HDRLEN),
-		      nest->nla_len - MNL_ATTR_HDRLEN, rem) {
-		if (attr_type(a) == type)
+	na_foreach_nested(a, nest) {
+		if (na_type(a) == type)
 			return a;
 	}
 	return NULL;
@@ -219,27 +197,22 @@ static unsigned int collect(const struct nlattr *list, struct xr_expr *v,
 {
 	const struct nlattr *a, *b;
 	unsigned int n = 0;
-	size_t rem, rem2;
 
 	if (!list)
 		return 0;
-	attr_for_each(a, (const struct nlattr *)((const char *)list +
-						  MNL_ATTR_HDRLEN),
-		      list->nla_len - MNL_ATTR_HDRLEN, rem) {
-		if (attr_type(a) != NFTA_LIST_ELEM)
+	na_foreach_nested(a, list) {
+		if (na_type(a) != NFTA_LIST_ELEM)
 			continue;
 		if (n < cap) {
 			v[n].elem = a;
 			v[n].name = NULL;
 			v[n].data = NULL;
-			attr_for_each(b, (const struct nlattr *)
-				      ((const char *)a + MNL_ATTR_HDRLEN),
-				      a->nla_len - MNL_ATTR_HDRLEN, rem2) {
-				if (attr_type(b) == NFTA_EXPR_NAME &&
+			na_foreach_nested(b, a) {
+				if (na_type(b) == NFTA_EXPR_NAME &&
 				    b->nla_len > MNL_ATTR_HDRLEN &&
 				    ((const char *)b)[b->nla_len - 1] == '\0')
 					v[n].name = mnl_attr_get_str(b);
-				else if (attr_type(b) == NFTA_EXPR_DATA)
+				else if (na_type(b) == NFTA_EXPR_DATA)
 					v[n].data = b;
 			}
 		}
@@ -253,19 +226,18 @@ int compat_xt_write(uint8_t family, const struct nlmsghdr *src,
 		    const struct compat_xt_list *l)
 {
 	struct xr_expr small[XR_MAX_EXPRS], *v = small;
+	const char *attrs = mnl_nlmsg_get_payload_offset(src,
+						sizeof(struct nfgenmsg));
+	const char *end = (const char *)src + src->nlmsg_len;
 	const struct nlattr *a, *list = NULL, *compat = NULL;
 	unsigned int n = 0;
 	uint32_t proto = 0;
 	bool has_proto = false, inv = false;
-	size_t rem;
 	struct nlattr *nest;
 	int ret = 0;
 
-	attr_for_each(a, mnl_nlmsg_get_payload_offset(src,
-						      sizeof(struct nfgenmsg)),
-		      src->nlmsg_len - MNL_NLMSG_HDRLEN -
-		      MNL_ALIGN(sizeof(struct nfgenmsg)), rem) {
-		if (attr_type(a) == NFTA_RULE_EXPRESSIONS)
+	na_foreach(a, attrs, end) {
+		if (na_type(a) == NFTA_RULE_EXPRESSIONS)
 			list = a;
 	}
 	if (l->n) {
@@ -278,11 +250,8 @@ int compat_xt_write(uint8_t family, const struct nlmsghdr *src,
 		}
 		has_proto = compat_proto(family, v, n, &proto, &inv);
 	}
-	attr_for_each(a, mnl_nlmsg_get_payload_offset(src,
-						      sizeof(struct nfgenmsg)),
-		      src->nlmsg_len - MNL_NLMSG_HDRLEN -
-		      MNL_ALIGN(sizeof(struct nfgenmsg)), rem) {
-		uint16_t type = attr_type(a);
+	na_foreach(a, attrs, end) {
+		uint16_t type = na_type(a);
 
 		if (type == NFTA_RULE_COMPAT && l->n) {
 			compat = a;	/* replaced if the rule has a protocol */

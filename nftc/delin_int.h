@@ -15,6 +15,7 @@
 #include <endian.h>
 #include <string.h>
 #include <linux/netlink.h>
+#include "nlr.h"
 
 /*
  * struct dx - one VM expression as the decompiler reads it: libnftnl's
@@ -59,28 +60,6 @@ static inline const void *dx_payload(const struct nlattr *a)
 static inline uint16_t dx_payload_len(const struct nlattr *a)
 {
 	return a->nla_len - NLA_HDRLEN;
-}
-
-/*
- * Attributes walked inline (a call into libmnl per attribute and per
- * field cost more than the rest of reading them).
- */
-static inline bool na_ok(const struct nlattr *a, const char *end)
-{
-	return end - (const char *)a >= NLA_HDRLEN &&
-	       a->nla_len >= NLA_HDRLEN && a->nla_len <= end - (const char *)a;
-}
-
-#define na_foreach(a, start, end) \
-	for ((a) = (const struct nlattr *)(start); na_ok((a), (end)); \
-	     (a) = (const struct nlattr *)((const char *)(a) + \
-					   NLA_ALIGN((a)->nla_len)))
-#define na_foreach_nested(a, nest) \
-	na_foreach(a, dx_payload(nest), (const char *)(nest) + (nest)->nla_len)
-
-static inline uint16_t na_type(const struct nlattr *a)
-{
-	return a->nla_type & NLA_TYPE_MASK;
 }
 
 static inline const struct nlattr *dx_attr(const struct dx *x, uint16_t attr)
