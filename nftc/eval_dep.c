@@ -16,21 +16,6 @@
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
-static int expr_error(struct eval_ctx *ctx, const struct expr *expr,
-		      const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int expr_error(struct eval_ctx *ctx, const struct expr *expr,
-		      const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	erec_vadd(&ctx->nft->erq, EREC_ERROR, &expr->location, fmt, ap);
-	va_end(ap);
-	return -1;
-}
-
 /*
  * Dependencies. A header field needs the protocol of its header to be
  * known at its base; if the rule has not established it, a match is

@@ -17,22 +17,8 @@
 
 #define REG32_BITS	32
 
-static int expr_error(struct eval_ctx *ctx, const struct expr *expr,
-		      const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
 static int byteorder_to_big(struct eval_ctx *ctx, struct expr **expr);
 static int binop_transfer(struct eval_ctx *ctx, struct expr *rel);
-
-static int expr_error(struct eval_ctx *ctx, const struct expr *expr,
-		      const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	erec_vadd(&ctx->nft->erq, EREC_ERROR, &expr->location, fmt, ap);
-	va_end(ap);
-	return -1;
-}
 
 /* Give @e a new type, keeping allocated (concat) types' references. */
 static void expr_set_type(struct expr *e, const struct datatype *dtype,

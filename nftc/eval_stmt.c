@@ -23,21 +23,6 @@
 #define QUEUE_NUM_BITS		16
 #define NFTC_LOG_PREFIXLEN	128
 
-static int stmt_error(struct eval_ctx *ctx, const struct location *loc,
-		      const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int stmt_error(struct eval_ctx *ctx, const struct location *loc,
-		      const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	erec_vadd(&ctx->nft->erq, EREC_ERROR, loc, fmt, ap);
-	va_end(ap);
-	return -1;
-}
-
 static const char *dtype_desc(const struct datatype *dtype)
 {
 	return dtype && dtype->desc ? dtype->desc : "invalid";
@@ -76,7 +61,7 @@ static int stmt_evaluate_arg(struct eval_ctx *ctx, const struct datatype *dtype,
 		return 0;
 	if ((*expr)->dtype && (*expr)->dtype->type != TYPE_INVALID &&
 	    !arg_type_ok((*expr)->dtype, dtype))
-		return stmt_error(ctx, &(*expr)->location,
+		return eval_error(ctx, &(*expr)->location,
 				  "datatype mismatch: expected %s, "
 				  "expression has type %s",
 				  dtype_desc(dtype),
@@ -137,7 +122,7 @@ static int stmt_evaluate_chain(struct eval_ctx *ctx, struct stmt *stmt)
 		return 0;
 	save = malloc(sizeof(*save));
 	if (!save)
-		return stmt_error(ctx, &stmt->location, "out of memory");
+		return eval_error(ctx, &stmt->location, "out of memory");
 	*save = *ctx;
 	c->flags |= NFT_CHAIN_BINDING;
 	c->bound_rule = outer;
@@ -185,7 +170,7 @@ static int stmt_evaluate_verdict(struct eval_ctx *ctx, struct stmt *stmt)
 	if (v->verdict.verdict != NFT_JUMP && v->verdict.verdict != NFT_GOTO)
 		return 0;
 	if (name_of(v->verdict.chain, chain, sizeof(chain)) < 0)
-		return stmt_error(ctx, &v->verdict.chain->location,
+		return eval_error(ctx, &v->verdict.chain->location,
 				  "Chain name too long");
 	/*
 	 * Only chains the input declares are known offline; the kernel
@@ -215,18 +200,18 @@ static int stmt_evaluate_log(struct eval_ctx *ctx, struct stmt *stmt)
 	}
 	if (flags & (STMT_LOG_GROUP | STMT_LOG_SNAPLEN | STMT_LOG_QTHRESHOLD)) {
 		if (flags & STMT_LOG_LEVEL)
-			return stmt_error(ctx, &stmt->location,
+			return eval_error(ctx, &stmt->location,
 					  "level and group are mutually "
 					  "exclusive");
 		if (stmt->log.logflags)
-			return stmt_error(ctx, &stmt->location,
+			return eval_error(ctx, &stmt->location,
 					  "flags and group are mutually "
 					  "exclusive");
 	}
 	if ((flags & STMT_LOG_LEVEL) &&
 	    stmt->log.level == NFT_LOGLEVEL_AUDIT_ &&
 	    ((flags & ~STMT_LOG_LEVEL) || stmt->log.logflags))
-		return stmt_error(ctx, &stmt->location,
+		return eval_error(ctx, &stmt->location,
 				  "log level audit doesn't support any "
 				  "further options");
 	stmt->log.flags = flags;
@@ -260,7 +245,7 @@ static int reject_add_dep(struct eval_ctx *ctx, const struct stmt *stmt,
 	dummy = payload_expr_alloc(&stmt->location, desc,
 				   proto_field_lookup(desc, field));
 	if (!dummy)
-		return stmt_error(ctx, &stmt->location, "out of memory");
+		return eval_error(ctx, &stmt->location, "out of memory");
 	first = list_first_entry(&ctx->rule->stmts, struct stmt, list);
 	ctx->stmt = first;
 	ret = expr_add_dependency(ctx, dummy);
@@ -302,7 +287,7 @@ static int reject_tcp_reset(struct eval_ctx *ctx, struct stmt *stmt)
 
 	th = ctx->pctx.protocol[PROTO_BASE_TRANSPORT_HDR].desc;
 	if (th && th != &proto_tcp && th != &proto_inet_service)
-		return stmt_error(ctx, &stmt->location,
+		return eval_error(ctx, &stmt->location,
 				  "you cannot use tcp reset with this "
 				  "protocol");
 	if (th == &proto_tcp)
@@ -334,7 +319,7 @@ static int reject_icmp(struct eval_ctx *ctx, struct stmt *stmt)
 	case NFPROTO_IPV4:
 	case NFPROTO_IPV6:
 		if ((ctx->pctx.family == NFPROTO_IPV6) != v6)
-			return stmt_error(ctx, &stmt->location,
+			return eval_error(ctx, &stmt->location,
 					  "conflicting protocols specified: "
 					  "%s vs. %s",
 					  v6 ? "ip" : "ip6",
@@ -345,7 +330,7 @@ static int reject_icmp(struct eval_ctx *ctx, struct stmt *stmt)
 	}
 	nh = ctx->pctx.protocol[PROTO_BASE_NETWORK_HDR].desc;
 	if (nh && nh != want)
-		return stmt_error(ctx, &stmt->location,
+		return eval_error(ctx, &stmt->location,
 				  "conflicting protocols specified: %s vs. %s",
 				  nh->name, v6 ? "icmpv6" : "icmp");
 	if (nh)
@@ -405,12 +390,12 @@ static int nat_evaluate_family(struct eval_ctx *ctx, struct stmt *stmt)
 		else if (nh == &proto_ip6)
 			stmt->nat.family = NFPROTO_IPV6;
 		else
-			return stmt_error(ctx, &stmt->location,
+			return eval_error(ctx, &stmt->location,
 					  "ip or ip6 must be specified with "
 					  "address for inet tables.");
 		return 0;
 	default:
-		return stmt_error(ctx, &stmt->location,
+		return eval_error(ctx, &stmt->location,
 				  "NAT is only supported for IPv4/IPv6/INET");
 	}
 }
@@ -471,7 +456,7 @@ static int nat_evaluate_addr(struct eval_ctx *ctx, struct stmt *stmt)
 		if (!low || !high) {
 			expr_free(low);
 			expr_free(high);
-			return stmt_error(ctx, &addr->location,
+			return eval_error(ctx, &addr->location,
 					  "out of memory");
 		}
 		value_prefix_mask(&mask, len, plen);
@@ -512,7 +497,7 @@ static int stmt_evaluate_nat(struct eval_ctx *ctx, struct stmt *stmt)
 				      BYTEORDER_BIG, &stmt->nat.proto) < 0)
 			return -1;
 		if (!ctx->pctx.protocol[PROTO_BASE_TRANSPORT_HDR].desc)
-			return stmt_error(ctx, &stmt->nat.proto->location,
+			return eval_error(ctx, &stmt->nat.proto->location,
 					  "transport protocol mapping is only "
 					  "valid after transport protocol "
 					  "match");
@@ -530,18 +515,18 @@ static int stmt_evaluate_tproxy(struct eval_ctx *ctx, struct stmt *stmt)
 	bool v6;
 
 	if (!ctx->pctx.protocol[PROTO_BASE_TRANSPORT_HDR].desc)
-		return stmt_error(ctx, &stmt->location,
+		return eval_error(ctx, &stmt->location,
 				  "Transparent proxy support requires "
 				  "transport protocol match");
 	if (!stmt->tproxy.addr && !stmt->tproxy.port)
-		return stmt_error(ctx, &stmt->location,
+		return eval_error(ctx, &stmt->location,
 				  "Either address or port must be specified!");
 	if (ctx->pctx.family == NFPROTO_IPV4 ||
 	    ctx->pctx.family == NFPROTO_IPV6) {
 		if (stmt->tproxy.family == NFPROTO_UNSPEC)
 			stmt->tproxy.family = ctx->pctx.family;
 		else if (stmt->tproxy.family != ctx->pctx.family)
-			return stmt_error(ctx, &stmt->location,
+			return eval_error(ctx, &stmt->location,
 					  "Transparent proxy family does not "
 					  "match table family");
 	}
@@ -550,7 +535,7 @@ static int stmt_evaluate_tproxy(struct eval_ctx *ctx, struct stmt *stmt)
 	if (stmt->tproxy.family != NFPROTO_UNSPEC &&
 	    (nh == &proto_ip || nh == &proto_ip6) &&
 	    (nh == &proto_ip6) != (stmt->tproxy.family == NFPROTO_IPV6))
-		return stmt_error(ctx, &stmt->location,
+		return eval_error(ctx, &stmt->location,
 				  "conflicting protocols specified: %s vs. %s. "
 				  "You must specify ip or ip6 family in tproxy "
 				  "statement", nh->name,
@@ -563,7 +548,7 @@ static int stmt_evaluate_tproxy(struct eval_ctx *ctx, struct stmt *stmt)
 			else if (nh == &proto_ip6)
 				stmt->tproxy.family = NFPROTO_IPV6;
 			else
-				return stmt_error(ctx, &stmt->location,
+				return eval_error(ctx, &stmt->location,
 						  "Family should be specified "
 						  "in inet table for address");
 		}
@@ -574,7 +559,7 @@ static int stmt_evaluate_tproxy(struct eval_ctx *ctx, struct stmt *stmt)
 			return -1;
 		if (stmt->tproxy.addr->kind == EXPR_RANGE ||
 		    stmt->tproxy.addr->kind == EXPR_PREFIX)
-			return stmt_error(ctx, &stmt->tproxy.addr->location,
+			return eval_error(ctx, &stmt->tproxy.addr->location,
 					  "Address ranges are not supported "
 					  "for tproxy.");
 	}
@@ -583,7 +568,7 @@ static int stmt_evaluate_tproxy(struct eval_ctx *ctx, struct stmt *stmt)
 				      BYTEORDER_BIG, &stmt->tproxy.port) < 0)
 			return -1;
 		if (stmt->tproxy.port->kind == EXPR_RANGE)
-			return stmt_error(ctx, &stmt->tproxy.port->location,
+			return eval_error(ctx, &stmt->tproxy.port->location,
 					  "Port ranges are not supported for "
 					  "tproxy.");
 	}
@@ -625,18 +610,18 @@ static int stmt_evaluate_queue(struct eval_ctx *ctx, struct stmt *stmt)
 	if (q->kind == EXPR_RANGE) {
 		if (queue_value(ctx, q->pair.left, &low) < 0 ||
 		    queue_value(ctx, q->pair.right, &high) < 0)
-			return stmt_error(ctx, &q->location,
+			return eval_error(ctx, &q->location,
 					  "queue range must be constant");
 		if (low > high)
-			return stmt_error(ctx, &q->location,
+			return eval_error(ctx, &q->location,
 					  "Range has zero or negative size");
 		return 0;
 	}
 	if (stmt->queue.flags & NFT_QUEUE_FLAG_CPU_FANOUT)
-		return stmt_error(ctx, &q->location,
+		return eval_error(ctx, &q->location,
 				  "fanout requires a range to be specified");
 	if (queue_expr_max(q) > UINT16_MAX)
-		return stmt_error(ctx, &q->location,
+		return eval_error(ctx, &q->location,
 				  "queue expression max value exceeds %u",
 				  UINT16_MAX);
 	return 0;
@@ -650,7 +635,7 @@ static int stmt_evaluate_dup(struct eval_ctx *ctx, struct stmt *stmt)
 	case NFPROTO_IPV4:
 	case NFPROTO_IPV6:
 		if (!stmt->dup.to)
-			return stmt_error(ctx, &stmt->location,
+			return eval_error(ctx, &stmt->location,
 					  "missing destination address");
 		if (stmt_evaluate_arg(ctx, v6 ? &ip6addr_type : &ipaddr_type,
 				      v6 ? 128 : 32, BYTEORDER_BIG,
@@ -663,16 +648,16 @@ static int stmt_evaluate_dup(struct eval_ctx *ctx, struct stmt *stmt)
 		return 0;
 	case NFPROTO_NETDEV:
 		if (!stmt->dup.to)
-			return stmt_error(ctx, &stmt->location,
+			return eval_error(ctx, &stmt->location,
 					  "missing destination interface");
 		if (stmt->dup.dev)
-			return stmt_error(ctx, &stmt->location,
+			return eval_error(ctx, &stmt->location,
 					  "cannot specify device in netdev "
 					  "family");
 		return stmt_evaluate_arg(ctx, &ifindex_type, 32,
 					 BYTEORDER_HOST, &stmt->dup.to);
 	default:
-		return stmt_error(ctx, &stmt->location, "unsupported family");
+		return eval_error(ctx, &stmt->location, "unsupported family");
 	}
 }
 
@@ -681,9 +666,9 @@ static int stmt_evaluate_fwd(struct eval_ctx *ctx, struct stmt *stmt)
 	bool v6 = stmt->fwd.family == NFPROTO_IPV6;
 
 	if (ctx->pctx.family != NFPROTO_NETDEV)
-		return stmt_error(ctx, &stmt->location, "unsupported family");
+		return eval_error(ctx, &stmt->location, "unsupported family");
 	if (!stmt->fwd.dev)
-		return stmt_error(ctx, &stmt->location,
+		return eval_error(ctx, &stmt->location,
 				  "missing destination interface");
 	if (stmt_evaluate_arg(ctx, &ifindex_type, 32, BYTEORDER_HOST,
 			      &stmt->fwd.dev) < 0)
@@ -692,7 +677,7 @@ static int stmt_evaluate_fwd(struct eval_ctx *ctx, struct stmt *stmt)
 		return 0;
 	if (stmt->fwd.family != NFPROTO_IPV4 &&
 	    stmt->fwd.family != NFPROTO_IPV6)
-		return stmt_error(ctx, &stmt->location, "missing family");
+		return eval_error(ctx, &stmt->location, "missing family");
 	return stmt_evaluate_arg(ctx, v6 ? &ip6addr_type : &ipaddr_type,
 				 v6 ? 128 : 32, BYTEORDER_BIG,
 				 &stmt->fwd.addr);
@@ -707,7 +692,7 @@ static int stmt_evaluate_meta(struct eval_ctx *ctx, struct stmt *stmt)
 
 	if ((unsigned int)stmt->meta.key >= META_KEYS_MAX ||
 	    !meta_templates[stmt->meta.key].token)
-		return stmt_error(ctx, &stmt->location, "unknown meta key");
+		return eval_error(ctx, &stmt->location, "unknown meta key");
 	t = &meta_templates[stmt->meta.key];
 	return stmt_evaluate_arg(ctx, t->dtype, t->len, t->byteorder,
 				 &stmt->meta.expr);
@@ -738,7 +723,7 @@ static int stmt_evaluate_ct(struct eval_ctx *ctx, struct stmt *stmt)
 		return ct_objref(ctx, stmt, NFT_OBJECT_CT_HELPER);
 	if ((unsigned int)stmt->ct.key >= CT_KEYS_MAX ||
 	    !ct_templates[stmt->ct.key].token)
-		return stmt_error(ctx, &stmt->location, "unknown ct key");
+		return eval_error(ctx, &stmt->location, "unknown ct key");
 	t = &ct_templates[stmt->ct.key];
 	len = t->len;
 	return stmt_evaluate_arg(ctx, t->dtype, len, t->byteorder,
@@ -798,7 +783,7 @@ static int payload_rmw(struct eval_ctx *ctx, struct stmt *stmt)
 	payload_window_init(lhs, &w);
 	bits = w.byte_len * 8;
 	if (val->kind != EXPR_VALUE)
-		return stmt_error(ctx, &val->location,
+		return eval_error(ctx, &val->location,
 				  "payload statement for this field needs a "
 				  "constant value");
 
@@ -824,7 +809,7 @@ static int payload_rmw(struct eval_ctx *ctx, struct stmt *stmt)
 	if (!load || !mask) {
 		expr_free(load);
 		expr_free(mask);
-		return stmt_error(ctx, &lhs->location, "out of memory");
+		return eval_error(ctx, &lhs->location, "out of memory");
 	}
 	load->payload.desc = lhs->payload.desc;
 	load->byteorder = BYTEORDER_BIG;
@@ -832,7 +817,7 @@ static int payload_rmw(struct eval_ctx *ctx, struct stmt *stmt)
 	and = binop_expr_alloc(&lhs->location, OP_AND, load, mask);
 	xor = binop_expr_alloc(&lhs->location, OP_XOR, and, val);
 	if (!and || !xor)
-		return stmt_error(ctx, &lhs->location, "out of memory");
+		return eval_error(ctx, &lhs->location, "out of memory");
 	and->dtype = xor->dtype = lhs->dtype;
 	and->byteorder = xor->byteorder = BYTEORDER_BIG;
 	and->len = xor->len = bits;
@@ -850,7 +835,7 @@ static int stmt_evaluate_payload(struct eval_ctx *ctx, struct stmt *stmt)
 	bool unaligned;
 
 	if (lhs->kind != EXPR_PAYLOAD)
-		return stmt_error(ctx, &lhs->location,
+		return eval_error(ctx, &lhs->location,
 				  "payload statement needs a header field");
 	if (expr_add_dependency(ctx, lhs) < 0)
 		return -1;
@@ -860,7 +845,7 @@ static int stmt_evaluate_payload(struct eval_ctx *ctx, struct stmt *stmt)
 		return -1;
 	if (stmt->payload.val->kind == EXPR_SET ||
 	    stmt->payload.val->kind == EXPR_SET_REF)
-		return stmt_error(ctx, &stmt->payload.val->location,
+		return eval_error(ctx, &stmt->payload.val->location,
 				  "payload statement does not support set");
 	unaligned = lhs->payload.offset % 8 || lhs->len % 8;
 	if (!unaligned &&
@@ -874,10 +859,10 @@ static int stmt_evaluate_exthdr(struct eval_ctx *ctx, struct stmt *stmt)
 	struct expr *lhs = stmt->payload.lhs;
 
 	if (lhs->kind != EXPR_EXTHDR)
-		return stmt_error(ctx, &lhs->location,
+		return eval_error(ctx, &lhs->location,
 				  "exthdr statement needs a header field");
 	if (lhs->exthdr.offset % 8 || lhs->len % 8)
-		return stmt_error(ctx, &lhs->location,
+		return eval_error(ctx, &lhs->location,
 				  "Unsupported exthdr field alignment");
 	if (stmt_evaluate_arg(ctx, lhs->dtype, lhs->len,
 			      lhs->byteorder ? lhs->byteorder : BYTEORDER_BIG,
@@ -928,7 +913,7 @@ static int stmt_evaluate_meter(struct eval_ctx *ctx, struct stmt *stmt)
 	if (expr_evaluate(ctx, key) < 0)
 		return -1;
 	if (expr_is_constant(*key))
-		return stmt_error(ctx, &(*key)->location,
+		return eval_error(ctx, &(*key)->location,
 				  "Key expression can not be constant");
 	if (stmt->set.key->kind == EXPR_SET_ELEM)
 		stmt->set.key->len = (*key)->len;
@@ -938,7 +923,7 @@ static int stmt_evaluate_meter(struct eval_ctx *ctx, struct stmt *stmt)
 		if (stmt_evaluate(ctx, s) < 0)
 			return -1;
 		if (!stmt_is_stateful(s))
-			return stmt_error(ctx, &s->location,
+			return eval_error(ctx, &s->location,
 					  "statement must be stateful");
 	}
 	return 0;
@@ -956,14 +941,14 @@ static int stmt_evaluate_set(struct eval_ctx *ctx, struct stmt *stmt)
 	if (expr_evaluate(ctx, &stmt->set.set) < 0)
 		return -1;
 	if (stmt->set.set->kind != EXPR_SET_REF || !stmt->set.set->set_ref.set)
-		return stmt_error(ctx, &stmt->set.set->location,
+		return eval_error(ctx, &stmt->set.set->location,
 				  "Expression does not refer to a set");
 	set = stmt->set.set->set_ref.set;
 	/* stock marks a set updated from the packet path dynamic */
 	set->flags |= SET_F_EVAL;
 	if ((*key)->kind == EXPR_SET_ELEM) {
 		if ((*key)->elem.comment)
-			return stmt_error(ctx, &(*key)->location,
+			return eval_error(ctx, &(*key)->location,
 					  "Key expression comments are not "
 					  "supported");
 		key = &(*key)->elem.key;
@@ -973,13 +958,13 @@ static int stmt_evaluate_set(struct eval_ctx *ctx, struct stmt *stmt)
 					  set->key->byteorder, key) < 0)
 		return -1;
 	if (expr_is_constant(*key))
-		return stmt_error(ctx, &(*key)->location,
+		return eval_error(ctx, &(*key)->location,
 				  "Key expression can not be constant");
 	if (stmt->set.key->kind == EXPR_SET_ELEM)
 		stmt->set.key->len = (*key)->len;
 	if (stmt->set.data) {
 		if (!(set->flags & SET_F_MAP) || !set->data)
-			return stmt_error(ctx, &stmt->set.set->location,
+			return eval_error(ctx, &stmt->set.set->location,
 					  "set is not a map");
 		if (stmt_evaluate_arg(ctx, set->data->dtype, set->data->len,
 				      set->data->byteorder,
@@ -990,7 +975,7 @@ static int stmt_evaluate_set(struct eval_ctx *ctx, struct stmt *stmt)
 		if (stmt_evaluate(ctx, s) < 0)
 			return -1;
 		if (!stmt_is_stateful(s))
-			return stmt_error(ctx, &s->location,
+			return eval_error(ctx, &s->location,
 					  "statement must be stateful");
 	}
 	return 0;
@@ -1028,7 +1013,7 @@ static int stmt_evaluate_objref(struct eval_ctx *ctx, struct stmt *stmt)
 			       NFT_OBJ_MAXNAMELEN) < 0)
 		return -1;
 	if (name_of(stmt->objref.expr, name, sizeof(name)) < 0)
-		return stmt_error(ctx, &stmt->objref.expr->location,
+		return eval_error(ctx, &stmt->objref.expr->location,
 				  "Object name too long");
 	return 0;
 }
@@ -1111,7 +1096,7 @@ int stmt_evaluate(struct eval_ctx *ctx, struct stmt *stmt)
 		break;
 	case STMT_INVALID:
 	case __STMT_MAX:
-		ret = stmt_error(ctx, &stmt->location, "unknown statement");
+		ret = eval_error(ctx, &stmt->location, "unknown statement");
 		break;
 	}
 	ctx->stmt = saved;

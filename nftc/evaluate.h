@@ -61,6 +61,9 @@ int eval_jump_enoent(struct eval_ctx *ctx, const struct location *loc);
 /* An error at @loc in ctx->nft->erq; returns -1. */
 int eval_error(struct eval_ctx *ctx, const struct location *loc,
 	       const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* eval_error() at the location of expression @expr */
+#define expr_error(ctx, expr, ...) \
+	eval_error((ctx), &(expr)->location, __VA_ARGS__)
 /* eval_chain.c: hooks, priorities, policy and devices of a declaration */
 int chain_evaluate(struct eval_ctx *ctx, struct chain *chain);
 int flowtable_evaluate(struct eval_ctx *ctx, struct flowtable *ft);
