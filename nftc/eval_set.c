@@ -19,6 +19,7 @@
 #include "misspell.h"
 #include "interval.h"
 #include "rule.h"
+#include "printer.h"
 
 #define KEY_FIELDS_MAX		16
 
@@ -172,23 +173,6 @@ static int set_type_evaluate(struct eval_ctx *ctx, struct expr **type)
 	return concat_type_finish(ctx, e);
 }
 
-static const char *const family_names[] = {
-	[NFPROTO_UNSPEC]	= "unspec",
-	[NFPROTO_INET]		= "inet",
-	[NFPROTO_IPV4]		= "ip",
-	[NFPROTO_ARP]		= "arp",
-	[NFPROTO_NETDEV]	= "netdev",
-	[NFPROTO_BRIDGE]	= "bridge",
-	[NFPROTO_IPV6]		= "ip6",
-};
-
-static const char *family_name(uint32_t family)
-{
-	if (family < sizeof(family_names) / sizeof(family_names[0]) &&
-	    family_names[family])
-		return family_names[family];
-	return "unknown";
-}
 
 static struct set *table_find_set(struct table *table, const char *name)
 {
@@ -249,7 +233,7 @@ found:
 			   "\u2018%s\u2019 in table %s \u2018%s\u2019?",
 			   best->flags & SET_F_MAP ? "map" : "set",
 			   best->handle.set.name,
-			   family_name(best_t->handle.family),
+			   nftc_family_name(best_t->handle.family),
 			   best_t->handle.table.name);
 	else
 		erec_error(&ctx->nft->erq, loc, "No such file or directory");

@@ -20,25 +20,10 @@
 #include "rule.h"
 #include "misspell.h"
 #include "netlink.h"
+#include "printer.h"
 
 /* What stock nft lets a comment be (the kernel stores 256 bytes). */
 #define NFTC_COMMENT_MAXLEN	128
-
-static const char *const family_names[NFPROTO_NUMPROTO] = {
-	[NFPROTO_INET]		= "inet",
-	[NFPROTO_IPV4]		= "ip",
-	[NFPROTO_ARP]		= "arp",
-	[NFPROTO_NETDEV]	= "netdev",
-	[NFPROTO_BRIDGE]	= "bridge",
-	[NFPROTO_IPV6]		= "ip6",
-};
-
-static const char *family_name(uint32_t family)
-{
-	if (family < NFPROTO_NUMPROTO && family_names[family])
-		return family_names[family];
-	return "unknown";
-}
 
 /*
  * Cache lookups
@@ -202,14 +187,15 @@ static int enoent_chain(struct eval_ctx *ctx, const struct handle *h,
 		erec_error(eval_kernel_errq(ctx), tloc,
 			   "%s; did you mean table \u2018%s\u2019 in family "
 			   "%s?", strerror(ENOENT), t->handle.table.name,
-			   family_name(t->handle.family));
+			   nftc_family_name(t->handle.family));
 		return -1;
 	}
 	if (c && !(exact_ok && !strcmp(c->handle.chain.name, chain))) {
 		erec_error(eval_kernel_errq(ctx), loc,
 			   "%s; did you mean chain \u2018%s\u2019 in table %s "
 			   "\u2018%s\u2019?", strerror(ENOENT),
-			   c->handle.chain.name, family_name(t->handle.family),
+			   c->handle.chain.name,
+			   nftc_family_name(t->handle.family),
 			   t->handle.table.name);
 		return -1;
 	}
@@ -245,7 +231,7 @@ static void enoent_table(struct eval_ctx *ctx, const struct handle *h,
 		eval_error(ctx, loc, "%s; did you mean table "
 			   "\u2018%s\u2019 in family %s?",
 			   strerror(ENOENT), t->handle.table.name,
-			   family_name(t->handle.family));
+			   nftc_family_name(t->handle.family));
 	else
 		eval_error(ctx, loc, "%s", strerror(ENOENT));
 }
@@ -279,7 +265,7 @@ static struct table *cmd_table(struct eval_ctx *ctx, struct cmd *cmd)
 		erec_error(eval_kernel_errq(ctx), loc, "%s; did you mean "
 			   "table \u2018%s\u2019 in family %s?",
 			   strerror(ENOENT), t->handle.table.name,
-			   family_name(t->handle.family));
+			   nftc_family_name(t->handle.family));
 	} else {
 		kernel_error(ctx, loc, ENOENT);
 	}
@@ -953,7 +939,8 @@ static int rule_cache_chain_enoent(struct eval_ctx *ctx, struct cmd *cmd)
 		return eval_error(ctx, loc, "%s", strerror(ENOENT));
 	return eval_error(ctx, loc, "%s; did you mean chain \u2018%s\u2019 in "
 			  "table %s \u2018%s\u2019?", strerror(ENOENT),
-			  c->handle.chain.name, family_name(t->handle.family),
+			  c->handle.chain.name,
+			  nftc_family_name(t->handle.family),
 			  t->handle.table.name);
 }
 
