@@ -10,13 +10,7 @@
 #include "proto.h"
 
 #define FIELD(__tok, __dtype, __off, __len)				\
-	{								\
-		.token		= (__tok),				\
-		.dtype		= (__dtype),				\
-		.offset		= (__off),				\
-		.len		= (__len),				\
-		.byteorder	= BYTEORDER_BIG,			\
-	}
+	PROTO_HDR_FIELD(__tok, __dtype, __off, __len)
 #define INT(__tok, __off, __len)					\
 	FIELD(__tok, &integer_type, __off, __len)
 

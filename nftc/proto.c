@@ -43,13 +43,7 @@ const char *const proto_base_tokens[__PROTO_BASE_MAX] = {
 
 /* A big endian header field at bit @off, @len bits wide. */
 #define HDR(__tok, __dtype, __off, __len)				\
-	{								\
-		.token		= (__tok),				\
-		.dtype		= (__dtype),				\
-		.offset		= (__off),				\
-		.len		= (__len),				\
-		.byteorder	= BYTEORDER_BIG,			\
-	}
+	PROTO_HDR_FIELD(__tok, __dtype, __off, __len)
 /* The same, at byte @off, @len bytes wide. */
 #define HDRB(__tok, __dtype, __off, __len)				\
 	HDR(__tok, __dtype, (__off) * 8, (__len) * 8)

@@ -68,6 +68,16 @@ struct proto_hdr_template {
 	bool				pseudohdr;
 };
 
+/* A big endian header field at bit @off, @len bits wide (tables). */
+#define PROTO_HDR_FIELD(__tok, __dtype, __off, __len)			\
+	{								\
+		.token		= (__tok),				\
+		.dtype		= (__dtype),				\
+		.offset		= (__off),				\
+		.len		= (__len),				\
+		.byteorder	= BYTEORDER_BIG,			\
+	}
+
 #define PROTO_UPPER_MAX		16
 #define PROTO_HDRS_MAX		24
 
