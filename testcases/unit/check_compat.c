@@ -28,6 +28,7 @@
 #include "nftc.h"
 #include "linearize.h"
 #include "listing.h"
+#include "check_compile.h"
 #include "compat.h"
 #include "rule.h"
 #include "batch_edit.h"
@@ -68,10 +69,8 @@ END_TEST
 /* Compile "table FAM T { chain C { RULE } }" and save its one rule. */
 static char *save_one(uint8_t family, const char *rule, int *ret)
 {
-	struct list_head cmds = LIST_HEAD_INIT(cmds);
+	struct ck_compiled cc;
 	struct nftc_ruleset rs;
-	struct nftc_batch *batch;
-	struct nftc_ctx *ctx;
 	struct table *t;
 	struct chain *c;
 	char *text, *buf = NULL;
@@ -81,16 +80,8 @@ static char *save_one(uint8_t family, const char *rule, int *ret)
 	ck_assert_int_ge(asprintf(&text, "table %s filter { chain Y { }; chain X { %s; }; }",
 				  family == NFPROTO_IPV6 ? "ip6" : "ip", rule),
 			 0);
-	ctx = nftc_ctx_alloc();
-	ctx->resolver = &nftc_resolver_builtin;
-	ck_assert_int_eq(nftc_parse_buffer(ctx, text, &cmds), 0);
-	if (nftc_evaluate(ctx, &cmds) < 0)
-		erec_queue_format(stderr, &ctx->erq);
-	ck_assert_int_eq(ctx->erq.num_errors, 0);
-	batch = nftc_batch_alloc(1);
-	ck_assert_int_eq(nftc_linearize(ctx, &cmds, batch, NULL), 0);
-	ck_assert_int_eq(nftc_batch_end(batch), 0);
-	ck_assert_int_eq(nftc_ruleset_from_batch(&rs, batch), 0);
+	ck_compile(&cc, text);
+	ck_assert_int_eq(nftc_ruleset_from_batch(&rs, cc.batch), 0);
 	f = open_memstream(&buf, &len);
 	*ret = 1;
 	list_for_each_entry(t, &rs.tables, list)
@@ -103,9 +94,7 @@ static char *save_one(uint8_t family, const char *rule, int *ret)
 		}
 	fclose(f);
 	nftc_ruleset_free(&rs);
-	nftc_batch_free(batch);
-	cmd_list_free(&cmds);
-	nftc_ctx_free(ctx);
+	ck_compiled_free(&cc);
 	free(text);
 	return buf;
 }

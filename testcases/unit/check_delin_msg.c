@@ -26,6 +26,7 @@
 #include "linearize.h"
 #include "delinearize.h"
 #include "printer.h"
+#include "check_compile.h"
 
 static char *rule_text(const struct rule *r)
 {
@@ -76,9 +77,7 @@ static char *both_ways(const struct nlmsghdr *nlh, uint32_t family)
  */
 static char *relist_rule(const char *family, const char *rule)
 {
-	struct list_head cmds = LIST_HEAD_INIT(cmds);
-	struct nftc_batch *batch;
-	struct nftc_ctx *ctx;
+	struct ck_compiled c;
 	const struct nlmsghdr *nlh;
 	const struct nfgenmsg *nfg;
 	char in[2048], *text = NULL;
@@ -91,18 +90,8 @@ static char *relist_rule(const char *family, const char *rule)
 		 "table %s t {\n\tchain other {\n\t}\n\tchain c {\n"
 		 "\t\ttype filter hook input priority filter; "
 		 "policy accept;\n\t\t%s\n\t}\n}\n", family, rule);
-	ctx = nftc_ctx_alloc();
-	ck_assert_ptr_nonnull(ctx);
-	ctx->resolver = &nftc_resolver_builtin;
-	ck_assert_int_eq(nftc_parse_buffer(ctx, in, &cmds), 0);
-	if (nftc_evaluate(ctx, &cmds) < 0)
-		erec_queue_format(stderr, &ctx->erq);
-	ck_assert_int_eq(ctx->erq.num_errors, 0);
-	batch = nftc_batch_alloc(1);
-	ck_assert_ptr_nonnull(batch);
-	ck_assert_int_eq(nftc_linearize(ctx, &cmds, batch, NULL), 0);
-	ck_assert_int_eq(nftc_batch_end(batch), 0);
-	for (i = 0; (buf = nftc_batch_chunk(batch, i, &len)); i++) {
+	ck_compile(&c, in);
+	for (i = 0; (buf = nftc_batch_chunk(c.batch, i, &len)); i++) {
 		rest = len;
 		for (nlh = buf; mnl_nlmsg_ok(nlh, rest);
 		     nlh = mnl_nlmsg_next(nlh, &rest)) {
@@ -114,9 +103,7 @@ static char *relist_rule(const char *family, const char *rule)
 		}
 	}
 	ck_assert_ptr_nonnull(text);
-	nftc_batch_free(batch);
-	cmd_list_free(&cmds);
-	nftc_ctx_free(ctx);
+	ck_compiled_free(&c);
 	return text;
 }
 

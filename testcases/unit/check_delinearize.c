@@ -17,31 +17,20 @@
 #include "linearize.h"
 #include "listing.h"
 #include "printer.h"
+#include "check_compile.h"
 
 /* Compile @text and list what its batch creates, with output @flags. */
 static char *relist(const char *text, unsigned int flags)
 {
-	struct list_head cmds = LIST_HEAD_INIT(cmds);
 	struct output_ctx octx = { .flags = flags };
+	struct ck_compiled c;
 	struct nftc_ruleset rs;
-	struct nftc_batch *batch;
-	struct nftc_ctx *ctx;
 	struct table *t;
 	char *buf = NULL;
 	size_t len = 0;
 
-	ctx = nftc_ctx_alloc();
-	ck_assert_ptr_nonnull(ctx);
-	ctx->resolver = &nftc_resolver_builtin;
-	ck_assert_int_eq(nftc_parse_buffer(ctx, text, &cmds), 0);
-	if (nftc_evaluate(ctx, &cmds) < 0)
-		erec_queue_format(stderr, &ctx->erq);
-	ck_assert_int_eq(ctx->erq.num_errors, 0);
-	batch = nftc_batch_alloc(1);
-	ck_assert_ptr_nonnull(batch);
-	ck_assert_int_eq(nftc_linearize(ctx, &cmds, batch, NULL), 0);
-	ck_assert_int_eq(nftc_batch_end(batch), 0);
-	ck_assert_int_eq(nftc_ruleset_from_batch(&rs, batch), 0);
+	ck_compile(&c, text);
+	ck_assert_int_eq(nftc_ruleset_from_batch(&rs, c.batch), 0);
 
 	octx.f = open_memstream(&buf, &len);
 	ck_assert_ptr_nonnull(octx.f);
@@ -50,9 +39,7 @@ static char *relist(const char *text, unsigned int flags)
 	fclose(octx.f);
 
 	nftc_ruleset_free(&rs);
-	nftc_batch_free(batch);
-	cmd_list_free(&cmds);
-	nftc_ctx_free(ctx);
+	ck_compiled_free(&c);
 	return buf;
 }
 
