@@ -22,11 +22,7 @@ need_nfts
 need_netns
 
 make_work
-"$srcdir/conformance/run-nftables-py" --corpus \
-	"$SHARED/conformance/nftables-py" --emit "$work/cases" "$@" \
-	>/dev/null 2>&1 || true
-ls "$work/cases" 2>/dev/null | grep -- '-ok\.nft$' > "$work/list" || true
-[ -s "$work/list" ] || { echo "no cases emitted"; exit $SKIP; }
+emit_cases '-ok\.nft$' "$@"
 
 # One network namespace per worker; the ruleset is flushed between cases.
 split -n "r/$JOBS" "$work/list" "$work/chunk."

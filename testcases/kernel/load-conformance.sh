@@ -24,11 +24,7 @@ need_netns
 unset NFTKIT_OFFLINE_CHECK
 
 make_work
-"$srcdir/conformance/run-nftables-py" --corpus \
-	"$SHARED/conformance/nftables-py" --emit "$work/cases" \
-	--sample "${SAMPLE:-1}" "$@" >/dev/null 2>&1 || true
-ls "$work/cases" 2>/dev/null | grep -- '\.nft$' > "$work/list" || true
-[ -s "$work/list" ] || { echo "no cases emitted"; exit $SKIP; }
+emit_cases '\.nft$' --sample "${SAMPLE:-1}" "$@"
 
 # One network namespace per worker; the ruleset is flushed between cases.
 # Results: OK/DIFF/REJECT (ours refused what stock loads), BOTH-REJECT,

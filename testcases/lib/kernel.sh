@@ -9,7 +9,11 @@
 #  need_cmd CMD...	skip unless every CMD is on PATH;
 #  need_netns		skip unless stock nft can list in a private network
 #			namespace (root and nf_tables);
-#  make_work		$work, a temporary directory removed on exit.
+#  make_work		$work, a temporary directory removed on exit;
+#  emit_cases RE ARG...	the cases of the nftables-py corpus in $SHARED,
+#			one file each (run-nftables-py --emit ARG...),
+#			into $work/cases, the names matching RE listed
+#			in $work/list; skip when there are none.
 # Sourcing it runs nothing; a skip prints why and exits 77.
 
 SKIP=77
@@ -36,4 +40,14 @@ need_netns() {
 make_work() {
 	work=$(mktemp -d)
 	trap 'rm -rf "$work"' EXIT
+}
+
+emit_cases() {
+	_re=$1
+	shift
+	"$srcdir/conformance/run-nftables-py" --corpus \
+		"$SHARED/conformance/nftables-py" --emit "$work/cases" "$@" \
+		>/dev/null 2>&1 || true
+	ls "$work/cases" 2>/dev/null | grep -- "$_re" > "$work/list" || true
+	[ -s "$work/list" ] || { echo "no cases emitted"; exit $SKIP; }
 }
