@@ -132,20 +132,6 @@ added:
 	return 0;
 }
 
-struct nftvm_elem_vec {
-	const struct nftvm_elem	**v;
-	unsigned int		n;
-};
-
-static int nftvm_elem_collect(const struct nftvm_set *set,
-			      struct nftvm_elem *e, void *arg)
-{
-	struct nftvm_elem_vec *vec = arg;
-
-	vec->v[vec->n++] = e;
-	return 0;
-}
-
 /*
  * Sets of 1- and 2-byte keys live in the kernel's bitmap backend, which
  * walks them by the key read as a host-order integer; user space shows
@@ -171,9 +157,9 @@ static __u32 nftvm_bitmap_index(const struct nftvm_set *s,
 
 /* Shell sort by bitmap index: no libc in the VM core. */
 static void nftvm_sort_bitmap(const struct nftvm_set *s,
-			      const struct nftvm_elem **v, unsigned int n)
+			      struct nftvm_elem **v, unsigned int n)
 {
-	const struct nftvm_elem *tmp;
+	struct nftvm_elem *tmp;
 	unsigned int gap, i, j;
 
 	for (gap = n / 2; gap > 0; gap /= 2)
@@ -190,27 +176,21 @@ static void nftvm_sort_bitmap(const struct nftvm_set *s,
 static int nftvm_dump_elems(struct nftvm_dump *d, const struct nftvm_set *s)
 {
 	struct nftvm_elem_dump ed = { .d = d, .set = s };
-	struct nftvm_elem_vec vec = { 0 };
 	bool rev = s->flags & NFT_SET_INTERVAL;
-	unsigned int i;
+	struct nftvm_elem **v;
+	int i, n = nftvm_set_elems(s, &v);
 	int err = 0;
 
-	if (s->nelems) {
-		vec.v = nftvm_alloc(s->nelems * sizeof(*vec.v));
-		if (!vec.v)
-			return -NFTVM_ENOMEM;
-		s->type->walk(s, nftvm_elem_collect, &vec);
-		if (nftvm_set_is_bitmap(s))
-			nftvm_sort_bitmap(s, vec.v, vec.n);
-	}
+	if (n < 0)
+		return n;
+	if (n && nftvm_set_is_bitmap(s))
+		nftvm_sort_bitmap(s, v, n);
 	nftvm_elem_msg_open(&ed, NLM_F_MULTI);
 	/* the kernel dumps no expired element, collected or not */
-	for (i = 0; i < vec.n && !err; i++)
-		if (!nftvm_elem_expired(vec.v[rev ? vec.n - 1 - i : i],
-					d->vm->now))
-			err = nftvm_elem_msg_add(&ed,
-					vec.v[rev ? vec.n - 1 - i : i]);
-	nftvm_free(vec.v);
+	for (i = 0; i < n && !err; i++)
+		if (!nftvm_elem_expired(v[rev ? n - 1 - i : i], d->vm->now))
+			err = nftvm_elem_msg_add(&ed, v[rev ? n - 1 - i : i]);
+	nftvm_free(v);
 	if (!err && s->catchall &&
 	    !nftvm_elem_expired(s->catchall, d->vm->now))
 		err = nftvm_elem_msg_add(&ed, s->catchall);

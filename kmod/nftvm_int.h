@@ -630,6 +630,7 @@ static inline bool nftvm_set_is_vmap(const struct nftvm_set *set)
 
 struct nftvm_elem *nftvm_elem_alloc(const struct nftvm_set *set);
 void nftvm_elem_free(const struct nftvm_set *set, struct nftvm_elem *e);
+int nftvm_set_elems(const struct nftvm_set *set, struct nftvm_elem ***out);
 void nftvm_set_free(struct nftvm_set *set);
 int nftvm_set_bind(struct nftvm_ctx *ctx, struct nftvm_set *set,
 		   struct nftvm_set_binding *b);

@@ -463,12 +463,14 @@ static int nftvm_elem_collect(const struct nftvm_set *set,
 	return 0;
 }
 
-/* DELSETELEM without elements empties the set */
-static int nftvm_set_flush(struct nftvm_ctx *ctx, struct nftvm_set *set)
+/*
+ * The elements of @set (its catch-all left out) in the backend's walk
+ * order, in a new array in *@out (NULL when there are none, else
+ * nftvm_free() it): how many, or -NFTVM_ENOMEM.
+ */
+int nftvm_set_elems(const struct nftvm_set *set, struct nftvm_elem ***out)
 {
 	struct nftvm_elem_vec vec = { 0 };
-	unsigned int i;
-	int err = 0;
 
 	if (set->nelems) {
 		vec.v = nftvm_alloc(set->nelems * sizeof(*vec.v));
@@ -476,9 +478,22 @@ static int nftvm_set_flush(struct nftvm_ctx *ctx, struct nftvm_set *set)
 			return -NFTVM_ENOMEM;
 		set->type->walk(set, nftvm_elem_collect, &vec);
 	}
-	for (i = 0; i < vec.n && !err; i++)
-		err = nftvm_elem_remove(ctx, set, vec.v[i]);
-	nftvm_free(vec.v);
+	*out = vec.v;
+	return vec.n;
+}
+
+/* DELSETELEM without elements empties the set */
+static int nftvm_set_flush(struct nftvm_ctx *ctx, struct nftvm_set *set)
+{
+	struct nftvm_elem **v;
+	int i, n = nftvm_set_elems(set, &v);
+	int err = 0;
+
+	if (n < 0)
+		return n;
+	for (i = 0; i < n && !err; i++)
+		err = nftvm_elem_remove(ctx, set, v[i]);
+	nftvm_free(v);
 	if (!err && set->catchall)
 		err = nftvm_elem_remove(ctx, set, set->catchall);
 	return err;
