@@ -167,6 +167,27 @@ static inline void vmb_chain(struct vmb *v, int family, const char *table,
 	vmb_next(v);
 }
 
+/* a netdev-style base chain (netdev, inet ingress) on @dev, accepting */
+static inline void vmb_devchain(struct vmb *v, int family,
+				const char *table, const char *name,
+				int hook, int prio, const char *dev)
+{
+	struct nftnl_chain *c = nftnl_chain_alloc();
+	struct nlmsghdr *nlh;
+
+	nftnl_chain_set_str(c, NFTNL_CHAIN_TABLE, table);
+	nftnl_chain_set_str(c, NFTNL_CHAIN_NAME, name);
+	nftnl_chain_set_u32(c, NFTNL_CHAIN_HOOKNUM, hook);
+	nftnl_chain_set_s32(c, NFTNL_CHAIN_PRIO, prio);
+	nftnl_chain_set_str(c, NFTNL_CHAIN_TYPE, "filter");
+	nftnl_chain_set_u32(c, NFTNL_CHAIN_POLICY, NF_ACCEPT);
+	nftnl_chain_set_str(c, NFTNL_CHAIN_DEV, dev);
+	nlh = vmb_hdr(v, NFT_MSG_NEWCHAIN, family, NLM_F_CREATE);
+	nftnl_chain_nlmsg_build_payload(nlh, c);
+	nftnl_chain_free(c);
+	vmb_next(v);
+}
+
 static inline void vmb_delchain(struct vmb *v, int family, const char *table,
 				const char *name)
 {

@@ -16,27 +16,6 @@
 #include <linux/netfilter_bridge.h>
 #include "check_vm_fixture.h"
 
-/* a netdev-style base chain (netdev, inet ingress) on @dev */
-static void vmb_devchain(struct vmb *v, int family, const char *table,
-			 const char *name, int hook, int prio,
-			 const char *dev)
-{
-	struct nftnl_chain *c = nftnl_chain_alloc();
-	struct nlmsghdr *nlh;
-
-	nftnl_chain_set_str(c, NFTNL_CHAIN_TABLE, table);
-	nftnl_chain_set_str(c, NFTNL_CHAIN_NAME, name);
-	nftnl_chain_set_u32(c, NFTNL_CHAIN_HOOKNUM, hook);
-	nftnl_chain_set_s32(c, NFTNL_CHAIN_PRIO, prio);
-	nftnl_chain_set_str(c, NFTNL_CHAIN_TYPE, "filter");
-	nftnl_chain_set_u32(c, NFTNL_CHAIN_POLICY, NF_ACCEPT);
-	nftnl_chain_set_str(c, NFTNL_CHAIN_DEV, dev);
-	nlh = vmb_hdr(v, NFT_MSG_NEWCHAIN, family, NLM_F_CREATE);
-	nftnl_chain_nlmsg_build_payload(nlh, c);
-	nftnl_chain_free(c);
-	vmb_next(v);
-}
-
 static const uint8_t mac_dst[6] = { 0x02, 0, 0, 0, 0, 0x02 };
 static const uint8_t mac_src[6] = { 0x02, 0, 0, 0, 0, 0x01 };
 

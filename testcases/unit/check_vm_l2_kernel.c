@@ -73,25 +73,6 @@ static void teardown(void)
 	vm = NULL;
 }
 
-static void devchain(struct vmb *v, int family, const char *table,
-		     const char *name, int hook, int prio)
-{
-	struct nftnl_chain *c = nftnl_chain_alloc();
-	struct nlmsghdr *nlh;
-
-	nftnl_chain_set_str(c, NFTNL_CHAIN_TABLE, table);
-	nftnl_chain_set_str(c, NFTNL_CHAIN_NAME, name);
-	nftnl_chain_set_u32(c, NFTNL_CHAIN_HOOKNUM, hook);
-	nftnl_chain_set_s32(c, NFTNL_CHAIN_PRIO, prio);
-	nftnl_chain_set_str(c, NFTNL_CHAIN_TYPE, "filter");
-	nftnl_chain_set_u32(c, NFTNL_CHAIN_POLICY, NF_ACCEPT);
-	nftnl_chain_set_str(c, NFTNL_CHAIN_DEV, "vb");
-	nlh = vmb_hdr(v, NFT_MSG_NEWCHAIN, family, NLM_F_CREATE);
-	nftnl_chain_nlmsg_build_payload(nlh, c);
-	nftnl_chain_free(c);
-	vmb_next(v);
-}
-
 static struct nftnl_expr *eq(const void *v, uint32_t len)
 {
 	return x_cmp(NFT_REG_1, NFT_CMP_EQ, v, len);
@@ -152,7 +133,8 @@ static void l2chain(struct vmb *v, const struct l2fam *f, const char *name,
 		    int prio)
 {
 	if (f->family == NFPROTO_NETDEV)
-		devchain(v, f->family, f->table, name, (int)f->hook, prio);
+		vmb_devchain(v, f->family, f->table, name, (int)f->hook, prio,
+			     "vb");
 	else
 		vmb_chain(v, f->family, f->table, name, (int)f->hook, prio,
 			  NF_ACCEPT, NULL);
@@ -236,7 +218,7 @@ static void ruleset(struct vmb *v, const struct l2fam *f)
 	if (f->family != NFPROTO_NETDEV)
 		return;
 	vmb_table(v, NFPROTO_INET, "i", 0);
-	devchain(v, NFPROTO_INET, "i", "ing", NF_INET_INGRESS, 0);
+	vmb_devchain(v, NFPROTO_INET, "i", "ing", NF_INET_INGRESS, 0, "vb");
 	vmb_rule(v, NFPROTO_INET, "i", "ing", ll(6, 6),
 		 x_cmp(NFT_REG_1, NFT_CMP_NEQ, mark_mac, 6),
 		 x_verdict(NF_ACCEPT, NULL));
