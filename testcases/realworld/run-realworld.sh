@@ -13,6 +13,7 @@
 set -u
 shared=${NFTKIT_SHARED:-$(dirname "$0")/../../../shared}
 dir=$shared/realworld
+. "${srcdir:-$(dirname "$0")/..}/lib/realworld.sh"
 ipt2nft=${IPT2NFT:-${top_builddir:-../..}/xlate/ipt2nft}
 nft=${NFT:-${top_builddir:-../..}/nftc/nft}
 stock=/usr/sbin/nft
@@ -38,12 +39,7 @@ trap 'rm -rf "$tmp"' EXIT
 files=0 rules=0 exact=0 approx=0 untrans=0 ours_ok=0 stock_ok=0 bad=0
 stock_untrans=0 stock_files=0
 for f in "$dir"/*.rules; do
-	case $f in *.fixed.rules) continue ;; esac
-	name=$(basename "$f" .rules)
-	[ -f "$dir/$name.fixed.rules" ] && f=$dir/$name.fixed.rules
-	fam=
-	awk -F'\t' -v n="$name" '$1 == n && $6 == "v6" { f = 1 } END { exit !f }' \
-		"$dir/manifest.tsv" 2>/dev/null && fam=-6
+	rw_pick "$f" || continue
 	sets=
 	if [ -f "$dir/$name.env.sh" ] && [ $root = 1 ] &&
 	   command -v ipset >/dev/null 2>&1; then

@@ -13,6 +13,7 @@
 set -u
 shared=${NFTKIT_SHARED:-$(dirname "$0")/../../../shared}
 dir=$shared/realworld
+. "${srcdir:-$(dirname "$0")/..}/lib/realworld.sh"
 ipt2nft=${IPT2NFT:-${top_builddir:-../..}/xlate/ipt2nft}
 stock_nft=${STOCK_NFT:-/usr/sbin/nft}
 [ -d "$dir" ] || { echo "SKIP: no $dir"; exit 77; }
@@ -30,14 +31,9 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 files=0 equiv=0 trouble=0 unloaded=0 bad=0
 for f in "$dir"/*.rules; do
-	case $f in *.fixed.rules) continue ;; esac
-	name=$(basename "$f" .rules)
-	[ -f "$dir/$name.fixed.rules" ] && f=$dir/$name.fixed.rules
-	fam= restore=iptables-nft-restore
-	if awk -F'\t' -v n="$name" '$1 == n && $6 == "v6" { f = 1 }
-	   END { exit !f }' "$dir/manifest.tsv" 2>/dev/null; then
-		fam=-6 restore=ip6tables-nft-restore
-	fi
+	rw_pick "$f" || continue
+	restore=iptables-nft-restore
+	[ -n "$fam" ] && restore=ip6tables-nft-restore
 	files=$((files + 1))
 	"$stock_nft" flush ruleset
 	if ! "$restore" <"$f" 2>/dev/null; then

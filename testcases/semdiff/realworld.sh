@@ -16,6 +16,7 @@
 set -u
 shared=${NFTKIT_SHARED:-$(dirname "$0")/../../../shared}
 dir=$shared/realworld
+. "${srcdir:-$(dirname "$0")/..}/lib/realworld.sh"
 ipt2nft=${IPT2NFT:-${top_builddir:-../..}/xlate/ipt2nft}
 stock=$(command -v iptables-restore-translate || true)
 concrete=${SEMDIFF_CONCRETE:-${top_builddir:-../..}/testcases/semdiff/concrete}
@@ -27,12 +28,7 @@ trap 'rm -rf "$tmp"' EXIT
 
 files=0 equiv=0 trouble=0 diff=0 sfiles=0 sequiv=0 sdiff=0 strouble=0 sreplayed=0 sunverified=0 vm_ok=0 vm_free=0 vm_no=0 bad=0
 for f in "$dir"/*.rules; do
-	case $f in *.fixed.rules) continue ;; esac
-	name=$(basename "$f" .rules)
-	[ -f "$dir/$name.fixed.rules" ] && f=$dir/$name.fixed.rules
-	fam=
-	awk -F'\t' -v n="$name" '$1 == n && $6 == "v6" { f = 1 } END { exit !f }' \
-		"$dir/manifest.tsv" 2>/dev/null && fam=-6
+	rw_pick "$f" || continue
 	files=$((files + 1))
 	"$ipt2nft" $fam -q "$f" >"$tmp/new.nft" 2>/dev/null
 	"$ipt2nft" diff $fam --view=none "$f" "$tmp/new.nft" >"$tmp/out" 2>"$tmp/err"
