@@ -20,6 +20,7 @@
 #include <linux/netfilter/nfnetlink.h>
 #include <linux/netfilter/nf_tables.h>
 #include "lin_int.h"
+#include "nlr.h"
 
 /* Not a chain name the kernel accepts: no rule can print it. */
 #define BOUND_NAME	"\x01"
@@ -31,10 +32,8 @@ static bool has_chain_ids(const struct nlattr *a, const struct nlattr *end,
 	const struct nlattr *c;
 	uint16_t type;
 
-	for (; (const char *)a < (const char *)end && a->nla_len >= NLA_HDRLEN;
-	     a = (const struct nlattr *)((const char *)a +
-					 NLA_ALIGN(a->nla_len))) {
-		type = a->nla_type & NLA_TYPE_MASK;
+	na_foreach(a, a, (const char *)end) {
+		type = na_type(a);
 		if (depth == 0 && type == NFTA_RULE_CHAIN_ID)
 			return true;
 		if (depth == 5 && path == 0x1222 &&
@@ -79,10 +78,8 @@ static void copy_attrs(struct nlmsghdr *nlh, const struct nlattr *a,
 	struct nlattr *nest;
 	uint16_t type;
 
-	for (; (const char *)a < (const char *)end && a->nla_len >= NLA_HDRLEN;
-	     a = (const struct nlattr *)((const char *)a +
-					 NLA_ALIGN(a->nla_len))) {
-		type = a->nla_type & NLA_TYPE_MASK;
+	na_foreach(a, a, (const char *)end) {
+		type = na_type(a);
 		if (depth == 0 && type == NFTA_RULE_CHAIN_ID) {
 			if (named)
 				put_id_name(nlh, NFTA_RULE_CHAIN, a);
