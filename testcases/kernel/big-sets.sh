@@ -23,9 +23,7 @@ set -u
 srcdir=${srcdir:-$(dirname "$0")/..}
 . "$srcdir/lib/kernel.sh"
 
-need_nfts
-need_cmd awk
-need_netns
+need_kernel awk
 unset NFTKIT_OFFLINE_CHECK
 
 make_work

@@ -17,8 +17,7 @@ set -u
 srcdir=$(cd "${srcdir:-$(dirname "$0")/..}" && pwd)
 . "$srcdir/lib/kernel.sh"
 
-need_nfts
-need_netns
+need_kernel
 unset NFTKIT_OFFLINE_CHECK
 
 make_work

@@ -13,8 +13,7 @@ set -u
 srcdir=${srcdir:-$(dirname "$0")/..}
 . "$srcdir/lib/kernel.sh"
 
-need_nfts
-need_netns
+need_kernel
 
 make_work
 fail=0 pass=0

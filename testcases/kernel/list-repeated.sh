@@ -20,9 +20,7 @@ set -u
 srcdir=${srcdir:-$(dirname "$0")/..}
 . "$srcdir/lib/kernel.sh"
 
-need_nfts
-need_cmd python3
-need_netns
+need_kernel python3
 unset NFTKIT_OFFLINE_CHECK NFTKIT_LIST_NO_TEMPLATES
 
 make_work

@@ -9,6 +9,7 @@
 #  need_cmd CMD...	skip unless every CMD is on PATH;
 #  need_netns		skip unless stock nft can list in a private network
 #			namespace (root and nf_tables);
+#  need_kernel CMD...	all three: need_nfts, need_cmd CMD..., need_netns;
 #  make_work		$work, a temporary directory removed on exit;
 #  emit_cases RE ARG...	the cases of the nftables-py corpus in $SHARED,
 #			one file each (run-nftables-py --emit ARG...),
@@ -35,6 +36,12 @@ need_cmd() {
 need_netns() {
 	unshare -n "$STOCK" list ruleset >/dev/null 2>&1 || {
 		echo "no root/nf_tables in a private netns"; exit $SKIP; }
+}
+
+need_kernel() {
+	need_nfts
+	need_cmd "$@"
+	need_netns
 }
 
 make_work() {
