@@ -341,6 +341,46 @@ static bool span_mode(struct tmpl_span *s, const struct expr *e,
 }
 
 /*
+ * The fast printer of bound anonymous set @s's elements, if its text
+ * (@text, @len) is theirs printed so, each from its bytes: the same
+ * type, order and width as the key it is bound to.
+ */
+static enum tmpl_fast set_fast(const struct set *s, const struct output_ctx *o,
+			       const char *text, size_t len)
+{
+	enum tmpl_fast fast = tmpl_fast_of(s->key->dtype, s->key->byteorder,
+					   s->key->len, o->flags);
+	const unsigned int kb = s->key->len / 8;
+	const struct expr *i;
+	uint8_t b[16];
+	char buf[24];
+	size_t pos;
+
+	if (!fast || !s->init || len < 4 || memcmp(text, "{ ", 2))
+		return TMPL_FAST_NONE;
+	pos = 2;
+	list_for_each_entry(i, &s->init->expressions, list) {
+		if (i->kind != EXPR_VALUE || i->dtype != s->key->dtype ||
+		    i->byteorder != BYTEORDER_BIG || i->len != s->key->len ||
+		    (i->flags & EXPR_F_EXISTING) || kb > sizeof(b))
+			return TMPL_FAST_NONE;
+		value_to_reg(&i->value, BYTEORDER_BIG, b, kb);
+		if (pos > 2) {
+			if (pos + 2 > len || memcmp(text + pos, ", ", 2))
+				return TMPL_FAST_NONE;
+			pos += 2;
+		}
+		*tmpl_fast_fmt(fast, buf, b) = '\0';
+		if (pos + strlen(buf) > len ||
+		    memcmp(text + pos, buf, strlen(buf)))
+			return TMPL_FAST_NONE;
+		pos += strlen(buf);
+	}
+	return pos + 2 == len && !memcmp(text + pos, " }", 2) ? fast :
+	       TMPL_FAST_NONE;
+}
+
+/*
  * A set hole: anonymous set @s (of slot @k) printed by a set reference,
  * bound to a key of a type whose values print alone; @o printed it.
  */
@@ -363,12 +403,32 @@ static bool set_span(struct list_tmpl_rec *rec, unsigned int k,
 		return false;
 	memset(sp, 0, sizeof(*sp));
 	sp->mode = TMPL_SET;
+	sp->fast = set_fast(s, o, *rec->buf + off, end - off);
 	sp->key = expr_clone(s->key);
 	sp->set_flags = rec->set_flags[k];
 	sp->set_dtype = rec->set_dtype[k];
 	sp->set_len = rec->set_len[k];
 	sp->set_order = rec->set_order[k];
 	return sp->key != NULL;
+}
+
+/*
+ * The fast printer of value hole @s (compare bytes @p, @n, printed as
+ * @text, @len), if its type has one and it prints them so.
+ */
+static enum tmpl_fast value_fast(const struct tmpl_span *s,
+				 const struct output_ctx *o, const uint8_t *p,
+				 unsigned int n, const char *text, size_t len)
+{
+	enum tmpl_fast fast = tmpl_fast_of(s->dtype, s->order, s->len,
+					   o->flags);
+	char buf[24], *end;
+
+	if (!fast || n * 8 != s->len)
+		return TMPL_FAST_NONE;
+	end = tmpl_fast_fmt(fast, buf, p);
+	return (size_t)(end - buf) == len && !memcmp(buf, text, len) ? fast :
+	       TMPL_FAST_NONE;
 }
 
 void list_tmpl_rec_value(struct output_ctx *octx, const struct expr *e)
@@ -413,6 +473,9 @@ void list_tmpl_rec_value(struct output_ctx *octx, const struct expr *e)
 		ok = v && prints_as(&o, v, *rec->buf + off, end - off);
 		expr_free(v);
 	}
+	if (ok && s.mode == TMPL_VALUE)
+		s.fast = value_fast(&s, &o, rec->cmp[k], rec->cmp_len[k],
+				    *rec->buf + off, end - off);
 	s.off = off;
 	s.end = end;
 	s.k = k;
@@ -489,6 +552,12 @@ void list_tmpl_add(struct list_tmpl *lt, const struct table *table,
 	}
 	memcpy(t->shape, shape, len);
 	t->hash = tmpl_hash_of(shape, len, m->family, table);
+	t->nslot = n;
+	for (k = 0; k < rec->ncmp; k++) {
+		t->slot_off[k] = (const uint8_t *)dx_payload(v[k]) -
+				 (const uint8_t *)dx_payload(m->exprs);
+		t->slot_len[k] = dx_payload_len(v[k]);
+	}
 	for (k = 0; k < rec->ncmp; k++) {
 		if (hole[k])
 			continue;

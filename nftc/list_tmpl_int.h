@@ -27,6 +27,18 @@ enum tmpl_mode {
 	TMPL_SET,	/* an anonymous set a lookup names: its elements */
 };
 
+/*
+ * Holes printed straight from their bytes (list_tmpl_print.c), chosen
+ * while recording where the type's printer gives the same text for
+ * every value of those bytes with the flags of the moment: a value of
+ * the compare's whole bytes, or each element of a packed anonymous set.
+ */
+enum tmpl_fast {
+	TMPL_FAST_NONE,
+	TMPL_FAST_IP4,		/* ipv4_addr: dotted quad */
+	TMPL_FAST_PORT,		/* inet_service, no service names: decimal */
+};
+
 struct tmpl_span {
 	uint32_t		off;
 	uint32_t		end;
@@ -39,6 +51,7 @@ struct tmpl_span {
 	unsigned int		len;
 	unsigned int		flags;
 	unsigned int		family;
+	enum tmpl_fast		fast;
 	/* TMPL_SET: the rule's key the set is bound to (owned), and the
 	 * set as the kernel has it (flags, key type) */
 	struct expr		*key;
@@ -62,6 +75,10 @@ struct tmpl {
 	uint32_t		text_len;
 	unsigned int		nspan;
 	struct tmpl_span	*spans;
+	/* where the slots' values are, in the expressions' payload */
+	unsigned int		nslot;
+	uint16_t		slot_off[TMPL_CMPS];
+	uint16_t		slot_len[TMPL_CMPS];
 };
 
 /*
@@ -72,8 +89,16 @@ struct tmpl {
  */
 #define TMPL_SAME_MAX	2
 
+/*
+ * @recent: by the length of its expressions, the template a rule of that
+ * length last used; a rule compared with it alone, outside its slots'
+ * values, needs no walk of its expressions and no hash.
+ */
+#define TMPL_RECENT	64
+
 struct list_tmpl {
 	struct tmpl		*bucket[TMPL_BUCKETS];
+	struct tmpl		*recent[TMPL_RECENT];
 	unsigned int		n;
 	unsigned int		same;
 };
@@ -96,5 +121,12 @@ uint64_t tmpl_hash_of(const uint8_t *p, uint32_t len, uint32_t family,
  * and sets). */
 struct expr *tmpl_span_value(const struct tmpl_span *s, const void *p,
 			     unsigned int n);
+
+/* Which fast printer prints values of @dt (@order, @len bits) with
+ * output @flags as the type's printer does, if any. */
+enum tmpl_fast tmpl_fast_of(const struct datatype *dt, enum byteorder order,
+			    unsigned int len, unsigned int flags);
+/* Value @p (of @fast's width) printed into @buf: the text's end. */
+char *tmpl_fast_fmt(enum tmpl_fast fast, char *buf, const uint8_t *p);
 
 #endif
