@@ -512,7 +512,8 @@ bool delin_pack_print(const struct delin_pack *p, unsigned int k, FILE *f)
 		hi = (uint32_t)r[4] << 24 | r[5] << 16 | r[6] << 8 | r[7];
 		x = lo ^ hi;
 		if (lo < hi && !(lo & x) && !(x & (x + 1))) {
-			s += sprintf(s, "/%d", 32 - __builtin_popcount(x));
+			*s++ = '/';
+			s = fmt_u8(s, 32 - __builtin_popcount(x));
 		} else {
 			*s++ = '-';
 			s = fmt_ip4(s, r + 4);
