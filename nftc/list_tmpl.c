@@ -353,7 +353,7 @@ static enum tmpl_fast set_fast(const struct set *s, const struct output_ctx *o,
 	const unsigned int kb = s->key->len / 8;
 	const struct expr *i;
 	uint8_t b[16];
-	char buf[24];
+	char buf[TMPL_FAST_MAX];
 	size_t pos;
 
 	if (!fast || !s->init || len < 4 || memcmp(text, "{ ", 2))
@@ -413,22 +413,20 @@ static bool set_span(struct list_tmpl_rec *rec, unsigned int k,
 }
 
 /*
- * The fast printer of value hole @s (compare bytes @p, @n, printed as
- * @text, @len), if its type has one and it prints them so.
+ * The fast printer of value or prefix hole @s (compare bytes @p, @n,
+ * printed as @text, @len), if its type has one and it prints them so.
  */
 static enum tmpl_fast value_fast(const struct tmpl_span *s,
 				 const struct output_ctx *o, const uint8_t *p,
 				 unsigned int n, const char *text, size_t len)
 {
-	enum tmpl_fast fast = tmpl_fast_of(s->dtype, s->order, s->len,
-					   o->flags);
-	char buf[24], *end;
+	struct tmpl_span f = *s;
+	char buf[TMPL_FAST_MAX], *end;
 
-	if (!fast || n * 8 != s->len)
-		return TMPL_FAST_NONE;
-	end = tmpl_fast_fmt(fast, buf, p);
-	return (size_t)(end - buf) == len && !memcmp(buf, text, len) ? fast :
-	       TMPL_FAST_NONE;
+	f.fast = tmpl_fast_of(s->dtype, s->order, s->len, o->flags);
+	end = tmpl_span_fast_fmt(&f, buf, p, n);
+	return end && (size_t)(end - buf) == len && !memcmp(buf, text, len) ?
+	       f.fast : TMPL_FAST_NONE;
 }
 
 void list_tmpl_rec_value(struct output_ctx *octx, const struct expr *e)
@@ -473,7 +471,7 @@ void list_tmpl_rec_value(struct output_ctx *octx, const struct expr *e)
 		ok = v && prints_as(&o, v, *rec->buf + off, end - off);
 		expr_free(v);
 	}
-	if (ok && s.mode == TMPL_VALUE)
+	if (ok)
 		s.fast = value_fast(&s, &o, rec->cmp[k], rec->cmp_len[k],
 				    *rec->buf + off, end - off);
 	s.off = off;

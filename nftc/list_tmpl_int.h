@@ -37,7 +37,11 @@ enum tmpl_fast {
 	TMPL_FAST_NONE,
 	TMPL_FAST_IP4,		/* ipv4_addr: dotted quad */
 	TMPL_FAST_PORT,		/* inet_service, no service names: decimal */
+	TMPL_FAST_IP6,		/* ipv6_addr: inet_ntop()'s text */
 };
+
+/* Room for a fast printer's text (an IPv6 prefix and ", "). */
+#define TMPL_FAST_MAX	64
 
 struct tmpl_span {
 	uint32_t		off;
@@ -90,15 +94,17 @@ struct tmpl {
 #define TMPL_SAME_MAX	2
 
 /*
- * @recent: by the length of its expressions, the template a rule of that
- * length last used; a rule compared with it alone, outside its slots'
- * values, needs no walk of its expressions and no hash.
+ * @recent: by the length of its expressions, the two templates rules of
+ * that length used last (the latest first); a rule compared with them
+ * alone, outside its slots' values, needs no walk of its expressions
+ * and no hash.
  */
 #define TMPL_RECENT	64
+#define TMPL_WAYS	2
 
 struct list_tmpl {
 	struct tmpl		*bucket[TMPL_BUCKETS];
-	struct tmpl		*recent[TMPL_RECENT];
+	struct tmpl		*recent[TMPL_RECENT][TMPL_WAYS];
 	unsigned int		n;
 	unsigned int		same;
 };
@@ -128,5 +134,12 @@ enum tmpl_fast tmpl_fast_of(const struct datatype *dt, enum byteorder order,
 			    unsigned int len, unsigned int flags);
 /* Value @p (of @fast's width) printed into @buf: the text's end. */
 char *tmpl_fast_fmt(enum tmpl_fast fast, char *buf, const uint8_t *p);
+/*
+ * Value or prefix hole @s with a fast printer, of compare bytes @p, @n,
+ * printed into @buf (TMPL_FAST_MAX bytes): the text's end, or NULL if
+ * not printed so.
+ */
+char *tmpl_span_fast_fmt(const struct tmpl_span *s, char *buf,
+			 const uint8_t *p, unsigned int n);
 
 #endif

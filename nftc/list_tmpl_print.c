@@ -4,6 +4,7 @@
  * earlier rule of its shape (list_tmpl.c records them).
  */
 #include <config.h>
+#include <arpa/inet.h>
 #include <stdlib.h>
 #include <string.h>
 #include <linux/netfilter/nf_tables.h>
@@ -23,6 +24,8 @@ enum tmpl_fast tmpl_fast_of(const struct datatype *dt, enum byteorder order,
 	if (dt == &inet_service_type && len == 16 &&
 	    !(flags & NFTC_OUTPUT_SERVICE))
 		return TMPL_FAST_PORT;
+	if (dt == &ip6addr_type && len == 128)
+		return TMPL_FAST_IP6;
 	return TMPL_FAST_NONE;
 }
 
@@ -32,6 +35,7 @@ static unsigned int fast_bytes(enum tmpl_fast fast)
 	static const unsigned int bytes[] = {
 		[TMPL_FAST_IP4]		= 4,
 		[TMPL_FAST_PORT]	= 2,
+		[TMPL_FAST_IP6]		= 16,
 	};
 
 	return bytes[fast];
@@ -44,11 +48,42 @@ char *tmpl_fast_fmt(enum tmpl_fast fast, char *buf, const uint8_t *p)
 		return fmt_ip4(buf, p);
 	case TMPL_FAST_PORT:
 		return fmt_u64(buf, (unsigned int)p[0] << 8 | p[1]);
+	case TMPL_FAST_IP6:
+		/* as ip6addr_type_print() */
+		if (!inet_ntop(AF_INET6, p, buf, INET6_ADDRSTRLEN))
+			break;
+		return buf + strlen(buf);
 	case TMPL_FAST_NONE:
 		break;
 	}
 	*buf = '\0';
 	return buf;
+}
+
+char *tmpl_span_fast_fmt(const struct tmpl_span *s, char *buf,
+			 const uint8_t *p, unsigned int n)
+{
+	unsigned int nb = fast_bytes(s->fast);
+	uint8_t b[16];
+	char *e;
+
+	if (!s->fast)
+		return NULL;
+	switch (s->mode) {
+	case TMPL_VALUE:
+		return n == nb ? tmpl_fast_fmt(s->fast, buf, p) : NULL;
+	case TMPL_PREFIX:
+		/* the compare's bytes, the rest of the address zero */
+		if (n > nb || nb > sizeof(b) || s->plen > nb * 8)
+			return NULL;
+		memcpy(b, p, n);
+		memset(b + n, 0, nb - n);
+		e = tmpl_fast_fmt(s->fast, buf, b);
+		*e++ = '/';
+		return fmt_u64(e, s->plen);
+	default:
+		return NULL;
+	}
 }
 
 static bool keyed_match(const struct tmpl *t, const struct nlattr *const *v,
@@ -101,7 +136,7 @@ static void lb_put(struct lbuf *lb, const void *p, size_t len)
 	lb->n += len;
 }
 
-/* Room for @len bytes at the end of @lb (at most 64). */
+/* Room for @len bytes at the end of @lb (at most TMPL_FAST_MAX). */
 static char *lb_room(struct lbuf *lb, size_t len)
 {
 	if (lb->n + len > sizeof(lb->b))
@@ -113,27 +148,30 @@ static void print_span(const struct tmpl_span *s, const struct nlattr *v,
 		       struct output_ctx *octx, struct lbuf *lb)
 {
 	struct output_ctx o = *octx;
-	struct expr *e;
+	struct expr *x;
 	uint64_t u;
-	char *p;
+	char *p, *e;
 
 	if (s->mode == TMPL_U64) {
 		memcpy(&u, dx_payload(v), sizeof(u));
-		p = lb_room(lb, 24);
+		p = lb_room(lb, TMPL_FAST_MAX);
 		lb->n += fmt_u64(p, be64toh(u)) - p;
 		return;
 	}
-	if (s->fast && dx_payload_len(v) == fast_bytes(s->fast)) {
-		p = lb_room(lb, 24);
-		lb->n += tmpl_fast_fmt(s->fast, p, dx_payload(v)) - p;
-		return;
+	if (s->fast) {
+		p = lb_room(lb, TMPL_FAST_MAX);
+		e = tmpl_span_fast_fmt(s, p, dx_payload(v), dx_payload_len(v));
+		if (e) {
+			lb->n += e - p;
+			return;
+		}
 	}
 	lb_flush(lb);
-	e = tmpl_span_value(s, dx_payload(v), dx_payload_len(v));
+	x = tmpl_span_value(s, dx_payload(v), dx_payload_len(v));
 	o.flags = s->flags;
 	o.family = s->family;
-	nftc_print_expr(&o, e);
-	expr_free(e);
+	nftc_print_expr(&o, x);
+	expr_free(x);
 }
 
 /*
@@ -190,7 +228,7 @@ static void print_set(const struct tmpl_span *sp, struct set *s,
 	if (n >= 0) {
 		lb_put(lb, "{ ", 2);
 		for (i = 0; i < n; i++, r += fast_bytes(sp->fast)) {
-			p = lb_room(lb, 24);
+			p = lb_room(lb, TMPL_FAST_MAX);
 			p = tmpl_fast_fmt(sp->fast, p, r);
 			if (i + 1 < n) {
 				*p++ = ',';
@@ -271,6 +309,16 @@ static bool print_from(const struct tmpl *t,
 	return true;
 }
 
+/* Way @w of @recent made the first (the others move down). */
+static void recent_use(struct tmpl **recent, unsigned int w)
+{
+	struct tmpl *t = recent[w];
+
+	for (; w > 0; w--)
+		recent[w] = recent[w - 1];
+	recent[0] = t;
+}
+
 bool list_tmpl_print(struct list_tmpl *lt, const struct table *table,
 		     const struct delin_set_index *sets,
 		     const struct delin_rmsg *m, struct output_ctx *octx,
@@ -279,6 +327,7 @@ bool list_tmpl_print(struct list_tmpl *lt, const struct table *table,
 	const struct nlattr *v[TMPL_CMPS];
 	uint8_t shape[SHAPE_MAX];
 	struct tmpl *t, **recent;
+	unsigned int w;
 	uint32_t len;
 	uint64_t h;
 	int n;
@@ -288,11 +337,17 @@ bool list_tmpl_print(struct list_tmpl *lt, const struct table *table,
 	lt->same = 0;
 	if (!lt->n || !m->exprs || m->udata)
 		return false;
-	recent = &lt->recent[dx_payload_len(m->exprs) % TMPL_RECENT];
-	t = *recent;
-	if (t && shape_match(t, table, m, v) &&
-	    keyed_match(t, v, t->nslot) && print_from(t, sets, v, octx, lead))
-		return true;
+	/* lengths are whole 32-bit words */
+	recent = lt->recent[dx_payload_len(m->exprs) / 4 % TMPL_RECENT];
+	for (w = 0; w < TMPL_WAYS; w++) {
+		t = recent[w];
+		if (t && shape_match(t, table, m, v) &&
+		    keyed_match(t, v, t->nslot) &&
+		    print_from(t, sets, v, octx, lead)) {
+			recent_use(recent, w);
+			return true;
+		}
+	}
 	n = tmpl_cmp_values(m, v);
 	if (n < 0)
 		return false;
@@ -311,6 +366,7 @@ bool list_tmpl_print(struct list_tmpl *lt, const struct table *table,
 	}
 	if (!t || !print_from(t, sets, v, octx, lead))
 		return false;
-	*recent = t;
+	recent[TMPL_WAYS - 1] = t;
+	recent_use(recent, TMPL_WAYS - 1);
 	return true;
 }
