@@ -199,6 +199,40 @@ struct set *delin_find_set(struct delin_rule_ctx *c,
 			   const struct dx *e, uint16_t name_attr,
 			   uint16_t id_attr);
 
+/*
+ * struct delin_set_attrs - what a set declaration is made from, as
+ * libnftnl's getters give it (host order, 0 or NULL when absent): read
+ * from libnftnl's object (nftc_delinearize_set) or from a dump message
+ * in place (delin_set_msg.c)
+ */
+struct delin_set_attrs {
+	uint32_t	family;
+	const char	*table;
+	const char	*name;
+	bool		has_handle;
+	uint64_t	handle;
+	bool		has_id;
+	uint32_t	id;
+	uint32_t	flags;
+	const void	*udata;
+	uint32_t	udata_len;
+	const uint8_t	*concat;	/* field lengths, bytes */
+	uint32_t	concat_len;
+	uint32_t	key_type;
+	uint32_t	key_len;
+	uint32_t	obj_type;
+	bool		has_data_type;
+	uint32_t	data_type;
+	uint32_t	data_len;
+	uint64_t	timeout;
+	uint32_t	gc_int;
+	uint32_t	size;
+	uint32_t	policy;
+};
+
+/* delin_set.c: the declaration of @a (no expressions), or NULL. */
+struct set *delin_set_from(const struct delin_set_attrs *a);
+
 /* delin_set.c: anonymous sets are typed by the rule that uses them. */
 #define SET_F_DELIN_BOUND	(1u << 24)
 void delin_set_bind(struct set *set, const struct expr *key);

@@ -301,6 +301,30 @@ int delin_pack_unpack(struct set *set)
 	return unpack(set, p);
 }
 
+int delin_pack_plain(const struct set *set, unsigned int kb,
+		     const uint8_t **v)
+{
+	const struct delin_pack *p = set->dpack;
+
+	if (!p || p->off || p->interval || p->kb != kb || p->rec != kb ||
+	    p->order != BYTEORDER_BIG)
+		return -1;
+	*v = p->v;
+	return p->n;
+}
+
+void delin_pack_drop(struct set *set)
+{
+	struct delin_pack *p = set->dpack;
+
+	if (!p || p->off)
+		return;
+	free(p->v);
+	p->v = NULL;
+	p->n = p->cap = 0;
+	p->off = true;
+}
+
 int delin_pack_msg(struct set *set, const struct nlmsghdr *nlh, bool anon)
 {
 	struct delin_pack *p = set->dpack;
@@ -488,7 +512,8 @@ bool delin_pack_print(const struct delin_pack *p, unsigned int k, FILE *f)
 		hi = (uint32_t)r[4] << 24 | r[5] << 16 | r[6] << 8 | r[7];
 		x = lo ^ hi;
 		if (lo < hi && !(lo & x) && !(x & (x + 1))) {
-			s += sprintf(s, "/%d", 32 - __builtin_popcount(x));
+			*s++ = '/';
+			s = fmt_u8(s, 32 - __builtin_popcount(x));
 		} else {
 			*s++ = '-';
 			s = fmt_ip4(s, r + 4);

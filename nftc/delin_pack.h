@@ -32,6 +32,16 @@ struct delin_pack;
 int delin_pack_msg(struct set *set, const struct nlmsghdr *nlh, bool anon);
 /* @set's packed elements as IR in set->init (in their sorted order). */
 int delin_pack_unpack(struct set *set);
+/*
+ * @set's packed records, if it is packed, has no intervals and its keys
+ * are @kb bytes, most significant first (a big endian key): their count
+ * (in their sorted order, that of delin_pack_unpack()), records at *@v;
+ * else -1.
+ */
+int delin_pack_plain(const struct set *set, unsigned int kb,
+		     const uint8_t **v);
+/* @set's packed elements gone (printed from their bytes). */
+void delin_pack_drop(struct set *set);
 /* All elements in: sort them, fold intervals. False if not packed. */
 bool delin_pack_done(struct set *set);
 void delin_pack_free(struct delin_pack *p);

@@ -451,81 +451,75 @@ static int set_stmt_cb(struct nftnl_expr *e, void *data)
 	return 0;
 }
 
-static void set_handle(struct set *set, const struct nftnl_set *nls)
+static void set_handle(struct set *set, const struct delin_set_attrs *a)
 {
-	set->handle.family = nftnl_set_get_u32(nls, NFTNL_SET_FAMILY);
-	set->handle.table.name = dup_str(nftnl_set_get_str(nls,
-							   NFTNL_SET_TABLE));
-	set->handle.set.name = dup_str(nftnl_set_get_str(nls, NFTNL_SET_NAME));
-	if (nftnl_set_is_set(nls, NFTNL_SET_HANDLE)) {
-		set->handle.handle.id = nftnl_set_get_u64(nls,
-							  NFTNL_SET_HANDLE);
+	set->handle.family = a->family;
+	set->handle.table.name = dup_str(a->table);
+	set->handle.set.name = dup_str(a->name);
+	if (a->has_handle) {
+		set->handle.handle.id = a->handle;
 		set->handle.handle.present = true;
 	}
 	/* a batch refers to a set it creates by id */
-	if (nftnl_set_is_set(nls, NFTNL_SET_ID))
-		set->handle.set_id = nftnl_set_get_u32(nls, NFTNL_SET_ID);
+	if (a->has_id)
+		set->handle.set_id = a->id;
 }
 
 /* A map's data: typeof expression, verdict or a type's placeholder. */
-static struct expr *set_data_expr(struct set *set, const struct nftnl_set *nls,
+static struct expr *set_data_expr(struct set *set,
+				  const struct delin_set_attrs *a,
 				  const struct set_ud *ud, uint32_t dorder)
 {
-	uint32_t dt = nftnl_set_get_u32(nls, NFTNL_SET_DATA_TYPE), v;
 	struct expr *e = NULL;
+	uint32_t v;
 
 	if (ud->tb.a[NFTNL_UDATA_SET_DATA_TYPEOF])
 		e = typeof_expr(ud->tb.a[NFTNL_UDATA_SET_DATA_TYPEOF]);
 	if (e)
 		set->data_typeof = true;
-	else if (dt == NFT_DATA_VERDICT)
+	else if (a->data_type == NFT_DATA_VERDICT)
 		e = expr_alloc(&delin_loc, EXPR_VALUE, &verdict_type,
 			       BYTEORDER_INVALID, 0);
 	else
-		e = type_expr(dt, nftnl_set_get_u32(nls, NFTNL_SET_DATA_LEN),
-			      dorder, NULL, 0);
+		e = type_expr(a->data_type, a->data_len, dorder, NULL, 0);
 	if (e && ud_u32(ud->tb.a[NFTNL_UDATA_SET_DATA_INTERVAL], &v) && v)
 		e->flags |= EXPR_F_INTERVAL;
 	return e;
 }
 
 /**
- * nftc_delinearize_set - a set declaration with its types and options
+ * delin_set_from - a set declaration with its types and options
  */
-struct set *nftc_delinearize_set(const struct nftnl_set *nls)
+struct set *delin_set_from(const struct delin_set_attrs *a)
 {
 	struct set *set = set_alloc(&delin_loc);
 	uint8_t field_len[NFT_REG32_COUNT] = { 0 };
 	unsigned int nfields = 0;
-	uint32_t len, korder = 0, dorder = 0, v;
+	uint32_t korder = 0, dorder = 0, v;
 	struct set_ud ud = { 0 };
-	const void *p;
 	struct expr *e;
 
 	if (!set)
 		return NULL;
-	set_handle(set, nls);
-	set->flags = nftnl_set_get_u32(nls, NFTNL_SET_FLAGS);
-	if (nftnl_set_is_set(nls, NFTNL_SET_USERDATA)) {
-		p = nftnl_set_get_data(nls, NFTNL_SET_USERDATA, &len);
-		if (p)
-			nftnl_udata_parse(p, len, set_ud_cb, &ud.tb);
-	}
+	set_handle(set, a);
+	set->flags = a->flags;
+	if (a->udata)
+		nftnl_udata_parse(a->udata, a->udata_len, set_ud_cb, &ud.tb);
 	ud_u32(ud.tb.a[NFTNL_UDATA_SET_KEYBYTEORDER], &korder);
 	ud_u32(ud.tb.a[NFTNL_UDATA_SET_DATABYTEORDER], &dorder);
 	if (ud_u32(ud.tb.a[NFTNL_UDATA_SET_MERGE_ELEMENTS], &v) && v)
 		set->automerge = true;
 	if (ud.tb.a[NFTNL_UDATA_SET_COMMENT]) {
-		const struct nftnl_udata *a = ud.tb.a[NFTNL_UDATA_SET_COMMENT];
-		const char *s = nftnl_udata_get(a);
+		const struct nftnl_udata *c = ud.tb.a[NFTNL_UDATA_SET_COMMENT];
+		const char *s = nftnl_udata_get(c);
 
-		if (nftnl_udata_len(a) && s[nftnl_udata_len(a) - 1] == '\0')
+		if (nftnl_udata_len(c) && s[nftnl_udata_len(c) - 1] == '\0')
 			set->comment = strdup(s);
 	}
-	if (nftnl_set_is_set(nls, NFTNL_SET_DESC_CONCAT)) {
-		p = nftnl_set_get_data(nls, NFTNL_SET_DESC_CONCAT, &len);
-		nfields = len < sizeof(field_len) ? len : sizeof(field_len);
-		memcpy(field_len, p, nfields);
+	if (a->concat) {
+		nfields = a->concat_len < sizeof(field_len) ?
+			  a->concat_len : sizeof(field_len);
+		memcpy(field_len, a->concat, nfields);
 		while (nfields && !field_len[nfields - 1])
 			nfields--;
 	}
@@ -534,24 +528,22 @@ struct set *nftc_delinearize_set(const struct nftnl_set *nls)
 	if (ud.tb.a[NFTNL_UDATA_SET_KEY_TYPEOF] &&
 	    !(set->flags & SET_F_ANONYMOUS))
 		e = typeof_expr(ud.tb.a[NFTNL_UDATA_SET_KEY_TYPEOF]);
-	if (e && delin_key_bytes(e) != nftnl_set_get_u32(nls, NFTNL_SET_KEY_LEN)) {
+	if (e && delin_key_bytes(e) != a->key_len) {
 		expr_free(e);	/* a description we read differently */
 		e = NULL;
 	}
 	if (e) {
 		set->key_typeof = true;
 	} else {
-		e = type_expr(nftnl_set_get_u32(nls, NFTNL_SET_KEY_TYPE),
-			      nftnl_set_get_u32(nls, NFTNL_SET_KEY_LEN), korder,
-			      field_len, nfields);
+		e = type_expr(a->key_type, a->key_len, korder, field_len,
+			      nfields);
 	}
 	set->key = e;
 	if (set->flags & SET_F_OBJECT)
-		set->objtype = nftnl_set_get_u32(nls, NFTNL_SET_OBJ_TYPE);
-	if ((set->flags & SET_F_MAP) && nftnl_set_is_set(nls,
-							 NFTNL_SET_DATA_TYPE))
-		set->data = set_data_expr(set, nls, &ud, dorder);
-	set->timeout = nftnl_set_get_u64(nls, NFTNL_SET_TIMEOUT);
+		set->objtype = a->obj_type;
+	if ((set->flags & SET_F_MAP) && a->has_data_type)
+		set->data = set_data_expr(set, a, &ud, dorder);
+	set->timeout = a->timeout;
 	/*
 	 * Stock lists "flags timeout" only beside another flag when the set
 	 * has a default timeout (the flag alone adds nothing to it).
@@ -559,11 +551,49 @@ struct set *nftc_delinearize_set(const struct nftnl_set *nls)
 	if (set->timeout &&
 	    !(set->flags & (SET_F_CONSTANT | SET_F_INTERVAL | SET_F_EVAL)))
 		set->flags &= ~SET_F_TIMEOUT;
-	set->gc_int = nftnl_set_get_u32(nls, NFTNL_SET_GC_INTERVAL);
-	set->size = nftnl_set_get_u32(nls, NFTNL_SET_DESC_SIZE);
-	set->policy = nftnl_set_get_u32(nls, NFTNL_SET_POLICY);
-	nftnl_set_expr_foreach(nls, set_stmt_cb, set);
+	set->gc_int = a->gc_int;
+	set->size = a->size;
+	set->policy = a->policy;
 	set->init = list_expr_alloc(&delin_loc, EXPR_SET);
+	return set;
+}
+
+/**
+ * nftc_delinearize_set - a set declaration read by libnftnl
+ */
+struct set *nftc_delinearize_set(const struct nftnl_set *nls)
+{
+	struct delin_set_attrs a = {
+		.family		= nftnl_set_get_u32(nls, NFTNL_SET_FAMILY),
+		.table		= nftnl_set_get_str(nls, NFTNL_SET_TABLE),
+		.name		= nftnl_set_get_str(nls, NFTNL_SET_NAME),
+		.has_handle	= nftnl_set_is_set(nls, NFTNL_SET_HANDLE),
+		.handle		= nftnl_set_get_u64(nls, NFTNL_SET_HANDLE),
+		.has_id		= nftnl_set_is_set(nls, NFTNL_SET_ID),
+		.id		= nftnl_set_get_u32(nls, NFTNL_SET_ID),
+		.flags		= nftnl_set_get_u32(nls, NFTNL_SET_FLAGS),
+		.key_type	= nftnl_set_get_u32(nls, NFTNL_SET_KEY_TYPE),
+		.key_len	= nftnl_set_get_u32(nls, NFTNL_SET_KEY_LEN),
+		.obj_type	= nftnl_set_get_u32(nls, NFTNL_SET_OBJ_TYPE),
+		.has_data_type	= nftnl_set_is_set(nls, NFTNL_SET_DATA_TYPE),
+		.data_type	= nftnl_set_get_u32(nls, NFTNL_SET_DATA_TYPE),
+		.data_len	= nftnl_set_get_u32(nls, NFTNL_SET_DATA_LEN),
+		.timeout	= nftnl_set_get_u64(nls, NFTNL_SET_TIMEOUT),
+		.gc_int		= nftnl_set_get_u32(nls, NFTNL_SET_GC_INTERVAL),
+		.size		= nftnl_set_get_u32(nls, NFTNL_SET_DESC_SIZE),
+		.policy		= nftnl_set_get_u32(nls, NFTNL_SET_POLICY),
+	};
+	struct set *set;
+
+	if (nftnl_set_is_set(nls, NFTNL_SET_USERDATA))
+		a.udata = nftnl_set_get_data(nls, NFTNL_SET_USERDATA,
+					     &a.udata_len);
+	if (nftnl_set_is_set(nls, NFTNL_SET_DESC_CONCAT))
+		a.concat = nftnl_set_get_data(nls, NFTNL_SET_DESC_CONCAT,
+					      &a.concat_len);
+	set = delin_set_from(&a);
+	if (set)
+		nftnl_set_expr_foreach(nls, set_stmt_cb, set);
 	return set;
 }
 

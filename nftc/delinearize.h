@@ -99,6 +99,13 @@ struct flowtable *nftc_delinearize_flowtable(const struct nftnl_flowtable *f);
  * order, comment). Elements are added with nftc_delinearize_set_elems().
  */
 struct set *nftc_delinearize_set(const struct nftnl_set *nls);
+/*
+ * The set of dump message @nlh read in place (delin_set_msg.c), NULL
+ * without memory; with *@other set (and NULL), a message to give to
+ * libnftnl (expressions, concatenations, attributes not known there).
+ */
+struct nlmsghdr;
+struct set *delin_set_msg(const struct nlmsghdr *nlh, bool *other);
 
 /*
  * Add the elements held by @nls (a set element dump) to @set->init,

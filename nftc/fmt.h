@@ -27,16 +27,32 @@ static inline char *fmt_u64(char *s, uint64_t v)
 	return s;
 }
 
-/* "a.b.c.d" of 4 bytes in network order into @s (16 bytes); the end. */
+/* Decimal @v (0-255) into @s, not NUL-terminated; the end. */
+static inline char *fmt_u8(char *s, unsigned int v)
+{
+	if (v >= 100) {
+		*s++ = '0' + v / 100;
+		v %= 100;
+		*s++ = '0' + v / 10;
+	} else if (v >= 10) {
+		*s++ = '0' + v / 10;
+	}
+	*s++ = '0' + v % 10;
+	return s;
+}
+
+/* "a.b.c.d" of 4 bytes in network order into @s (16 bytes),
+ * NUL-terminated; the end. */
 static inline char *fmt_ip4(char *s, const uint8_t *a)
 {
-	unsigned int i;
-
-	for (i = 0; i < 4; i++) {
-		if (i)
-			*s++ = '.';
-		s = fmt_u64(s, a[i]);
-	}
+	s = fmt_u8(s, a[0]);
+	*s++ = '.';
+	s = fmt_u8(s, a[1]);
+	*s++ = '.';
+	s = fmt_u8(s, a[2]);
+	*s++ = '.';
+	s = fmt_u8(s, a[3]);
+	*s = '\0';
 	return s;
 }
 

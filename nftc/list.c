@@ -219,15 +219,20 @@ static int chain_cb(const struct nlmsghdr *nlh, void *data)
 static int set_cb(const struct nlmsghdr *nlh, void *data)
 {
 	struct dump_ctx *d = data;
-	struct nftnl_set *nls = nftnl_set_alloc();
-	struct set *s = NULL;
+	struct nftnl_set *nls;
+	struct set *s;
 	struct table *t;
+	bool other;
 
-	if (!nls)
-		return MNL_CB_ERROR;
-	if (nftnl_set_nlmsg_parse(nlh, nls) == 0)
-		s = nftc_delinearize_set(nls);
-	nftnl_set_free(nls);
+	s = delin_set_msg(nlh, &other);
+	if (other) {
+		nls = nftnl_set_alloc();
+		if (!nls)
+			return MNL_CB_ERROR;
+		if (nftnl_set_nlmsg_parse(nlh, nls) == 0)
+			s = nftc_delinearize_set(nls);
+		nftnl_set_free(nls);
+	}
 	if (!s)
 		return MNL_CB_OK;
 	t = table_find(d->rs, s->handle.family, s->handle.table.name);
@@ -503,26 +508,26 @@ static int dump_elems(struct dump_ctx *d)
 {
 	struct table *t;
 	struct set *s;
-	struct nftnl_set *nls;
 	struct nlmsghdr *nlh;
 	int ret;
 
 	list_for_each_entry(t, &d->rs->tables, list) {
 		list_for_each_entry(s, &t->sets, list) {
-			nls = nftnl_set_alloc();
-			if (!nls)
-				return -ENOMEM;
-			nftnl_set_set_str(nls, NFTNL_SET_TABLE,
-					  t->handle.table.name);
-			nftnl_set_set_str(nls, NFTNL_SET_NAME,
-					  s->handle.set.name);
+			/* the request libnftnl's set object would make, its
+			 * two names put in directly (20,000 anonymous sets
+			 * are as many requests) */
 			d->seq++;
 			nlh = nftnl_nlmsg_build_hdr(d->buf, NFT_MSG_GETSETELEM,
 						    t->handle.family,
 						    NLM_F_DUMP | NLM_F_ACK,
 						    d->seq);
-			nftnl_set_elems_nlmsg_build_payload(nlh, nls);
-			nftnl_set_free(nls);
+			if (s->handle.set.name)
+				mnl_attr_put_strz(nlh, NFTA_SET_ELEM_LIST_SET,
+						  s->handle.set.name);
+			if (t->handle.table.name)
+				mnl_attr_put_strz(nlh,
+						  NFTA_SET_ELEM_LIST_TABLE,
+						  t->handle.table.name);
 			d->set = s;
 			ret = dump_run(d, nlh, elem_cb, d);
 			d->set = NULL;

@@ -29,87 +29,17 @@
 #include <stdlib.h>
 #include <string.h>
 #include <linux/netfilter/nf_tables.h>
-#include "list_tmpl.h"
-#include "delin_int.h"
+#include "list_tmpl_int.h"
 #include "printer.h"
 #include "value.h"
 #include "fmt.h"
-
-#define TMPL_BUCKETS	256
-#define TMPL_MAX	1024	/* templates kept in all */
-#define SHAPE_MAX	4096	/* bytes of expressions */
-
-/*
- * How a hole's value comes from its compare's bytes: as the decompiler
- * reads them; a field of them (the printer splits a load of adjacent
- * fields, "ip ttl 1 ip protocol 6" is one compare); the first bytes of
- * an address (a shortened load, "ip daddr 10.1.0.0/16").
- */
-enum tmpl_mode {
-	TMPL_VALUE,
-	TMPL_FIELD,
-	TMPL_PREFIX,
-	TMPL_U64,	/* a limit's rate, in decimal */
-	TMPL_SET,	/* an anonymous set a lookup names: its elements */
-};
-
-struct tmpl_span {
-	uint32_t		off;
-	uint32_t		end;
-	unsigned int		k;
-	enum tmpl_mode		mode;
-	unsigned int		shift;		/* TMPL_FIELD */
-	unsigned int		plen;		/* TMPL_PREFIX */
-	const struct datatype	*dtype;
-	enum byteorder		order;
-	unsigned int		len;
-	unsigned int		flags;
-	unsigned int		family;
-	/* TMPL_SET: the rule's key the set is bound to (owned), and the
-	 * set as the kernel has it (flags, key type) */
-	struct expr		*key;
-	uint32_t		set_flags;
-	const struct datatype	*set_dtype;
-	unsigned int		set_len;
-	enum byteorder		set_order;
-};
-
-struct tmpl {
-	struct tmpl		*next;
-	const struct table	*table;
-	uint32_t		family;
-	uint64_t		hash;
-	uint8_t			*shape;
-	uint32_t		shape_len;
-	uint32_t		keyed_mask;	/* bit k: compare k keyed */
-	uint8_t			*keyed;		/* their bytes, in order */
-	uint32_t		keyed_len;
-	char			*text;
-	uint32_t		text_len;
-	unsigned int		nspan;
-	struct tmpl_span	*spans;
-};
-
-/*
- * @same: templates of the shape of the rule last looked up (whatever
- * their keyed values): a shape whose values are mostly keyed (a limit's
- * rate, a protocol merged with the field before it) is recorded twice,
- * not for every rule.
- */
-#define TMPL_SAME_MAX	2
-
-struct list_tmpl {
-	struct tmpl		*bucket[TMPL_BUCKETS];
-	unsigned int		n;
-	unsigned int		same;
-};
 
 struct list_tmpl *list_tmpl_new(void)
 {
 	return calloc(1, sizeof(struct list_tmpl));
 }
 
-static void tmpl_free(struct tmpl *t)
+void tmpl_free(struct tmpl *t)
 {
 	unsigned int i;
 
@@ -188,7 +118,7 @@ static const struct nlattr *slot_value(const struct nlattr *data,
  * The values of @m's compares and limits (slots), in order: their
  * count, or -1 if there are more than TMPL_CMPS or one without a value.
  */
-static int cmp_values(const struct delin_rmsg *m, const struct nlattr **v)
+int tmpl_cmp_values(const struct delin_rmsg *m, const struct nlattr **v)
 {
 	const struct nlattr *e, *a, *data;
 	enum slot_kind kind;
@@ -218,7 +148,7 @@ static int cmp_values(const struct delin_rmsg *m, const struct nlattr **v)
 }
 
 /* @m's expressions with the compares' values zeroed, into @buf. */
-static uint32_t shape_of(const struct delin_rmsg *m,
+uint32_t tmpl_shape_of(const struct delin_rmsg *m,
 			 const struct nlattr *const *v, int n, uint8_t *buf)
 {
 	const uint8_t *base = dx_payload(m->exprs);
@@ -234,7 +164,7 @@ static uint32_t shape_of(const struct delin_rmsg *m,
 	return len;
 }
 
-static uint64_t hash_of(const uint8_t *p, uint32_t len, uint32_t family,
+uint64_t tmpl_hash_of(const uint8_t *p, uint32_t len, uint32_t family,
 			const struct table *t)
 {
 	uint64_t h = 0x9e3779b97f4a7c15ull ^ len ^ ((uint64_t)family << 40) ^
@@ -252,26 +182,6 @@ static uint64_t hash_of(const uint8_t *p, uint32_t len, uint32_t family,
 	return h ^ (h >> 29);
 }
 
-/* ------------------------------------------------------------ reusing */
-
-static bool keyed_match(const struct tmpl *t, const struct nlattr *const *v,
-			int n)
-{
-	const uint8_t *p = t->keyed;
-	uint16_t len;
-	int k;
-
-	for (k = 0; k < n; k++) {
-		if (!(t->keyed_mask & (1u << k)))
-			continue;
-		len = dx_payload_len(v[k]);
-		if (memcmp(p, dx_payload(v[k]), len))
-			return false;
-		p += len;
-	}
-	return true;
-}
-
 /* The compare's bytes as one big endian value. */
 static void raw_value(struct value *x, const void *p, unsigned int n)
 {
@@ -282,8 +192,8 @@ static void raw_value(struct value *x, const void *p, unsigned int n)
 }
 
 /* The value of hole @s from compare bytes @p, @n. */
-static struct expr *span_value(const struct tmpl_span *s, const void *p,
-			       unsigned int n)
+struct expr *tmpl_span_value(const struct tmpl_span *s, const void *p,
+			     unsigned int n)
 {
 	struct value x;
 	struct expr *v;
@@ -312,128 +222,6 @@ static struct expr *span_value(const struct tmpl_span *s, const void *p,
 	return NULL;
 }
 
-static void print_span(const struct tmpl_span *s, const struct nlattr *v,
-		       struct output_ctx *octx)
-{
-	struct output_ctx o = *octx;
-	char buf[24];
-	struct expr *e;
-	uint64_t u;
-
-	if (s->mode == TMPL_U64) {
-		memcpy(&u, dx_payload(v), sizeof(u));
-		fmt_u64(buf, be64toh(u));
-		fputs(buf, octx->f);
-		return;
-	}
-	e = span_value(s, dx_payload(v), dx_payload_len(v));
-	o.flags = s->flags;
-	o.family = s->family;
-	nftc_print_expr(&o, e);
-	expr_free(e);
-}
-
-/*
- * The anonymous sets @t's set holes name in @v, into @set: false unless
- * each is there, not bound yet, and as the template's was in the kernel.
- */
-static bool sets_resolve(const struct tmpl *t,
-			 const struct delin_set_index *sets,
-			 const struct nlattr *const *v, struct set **set)
-{
-	const struct tmpl_span *sp;
-	struct set *s;
-	unsigned int i;
-
-	for (i = 0; i < t->nspan; i++) {
-		sp = &t->spans[i];
-		if (sp->mode != TMPL_SET)
-			continue;
-		s = sets ? delin_set_index_lookup(sets, dx_payload(v[sp->k])) :
-			   NULL;
-		if (!s || !s->key || (s->flags & SET_F_DELIN_BOUND) ||
-		    s->flags != sp->set_flags || s->data ||
-		    s->key->dtype != sp->set_dtype ||
-		    s->key->len != sp->set_len ||
-		    s->key->byteorder != sp->set_order)
-			return false;
-		set[sp->k] = s;
-	}
-	return true;
-}
-
-/*
- * Anonymous set @s bound to the template's key, as the rule that looks
- * it up binds it, printed, and its elements freed (no other rule uses
- * them).
- */
-static void print_set(const struct tmpl_span *sp, struct set *s,
-		      struct output_ctx *octx)
-{
-	struct output_ctx o = *octx;
-	struct expr *ref;
-
-	delin_set_bind(s, sp->key);
-	ref = set_ref_expr_alloc(&internal_location, set_get(s));
-	o.flags = sp->flags;
-	o.family = sp->family;
-	nftc_print_expr(&o, ref);
-	expr_free(ref);
-	expr_free(s->init);
-	s->init = NULL;
-}
-
-bool list_tmpl_print(struct list_tmpl *lt, const struct table *table,
-		     const struct delin_set_index *sets,
-		     const struct delin_rmsg *m, struct output_ctx *octx,
-		     const char *lead)
-{
-	struct set *set[TMPL_CMPS];
-	const struct nlattr *v[TMPL_CMPS];
-	uint8_t shape[SHAPE_MAX];
-	const struct tmpl *t;
-	uint32_t len, pos;
-	uint64_t h;
-	unsigned int i;
-	int n;
-
-	if (!lt)
-		return false;
-	lt->same = 0;
-	if (!lt->n || !m->exprs || m->udata)
-		return false;
-	n = cmp_values(m, v);
-	if (n < 0)
-		return false;
-	len = shape_of(m, v, n, shape);
-	if (!len)
-		return false;
-	h = hash_of(shape, len, m->family, table);
-	lt->same = 0;
-	for (t = lt->bucket[h % TMPL_BUCKETS]; t; t = t->next) {
-		if (t->hash != h || t->table != table ||
-		    t->family != m->family || t->shape_len != len ||
-		    memcmp(t->shape, shape, len))
-			continue;
-		if (keyed_match(t, v, n))
-			break;
-		lt->same++;
-	}
-	if (!t || !sets_resolve(t, sets, v, set))
-		return false;
-	fputs(lead, octx->f);
-	for (pos = 0, i = 0; i < t->nspan; i++) {
-		fwrite(t->text + pos, 1, t->spans[i].off - pos, octx->f);
-		if (t->spans[i].mode == TMPL_SET)
-			print_set(&t->spans[i], set[t->spans[i].k], octx);
-		else
-			print_span(&t->spans[i], v[t->spans[i].k], octx);
-		pos = t->spans[i].end;
-	}
-	fwrite(t->text + pos, 1, t->text_len - pos, octx->f);
-	return true;
-}
-
 /* ---------------------------------------------------------- recording */
 
 bool list_tmpl_rec_start(struct list_tmpl_rec *rec,
@@ -446,7 +234,7 @@ bool list_tmpl_rec_start(struct list_tmpl_rec *rec,
 	memset(rec, 0, sizeof(*rec));
 	if (!lt || lt->n >= TMPL_MAX || lt->same >= TMPL_SAME_MAX || !m->exprs || m->udata || dx_payload_len(m->exprs) > SHAPE_MAX)
 		return false;
-	n = cmp_values(m, v);
+	n = tmpl_cmp_values(m, v);
 	if (n < 0)
 		return false;
 	for (k = 0; k < n; k++) {
@@ -553,6 +341,46 @@ static bool span_mode(struct tmpl_span *s, const struct expr *e,
 }
 
 /*
+ * The fast printer of bound anonymous set @s's elements, if its text
+ * (@text, @len) is theirs printed so, each from its bytes: the same
+ * type, order and width as the key it is bound to.
+ */
+static enum tmpl_fast set_fast(const struct set *s, const struct output_ctx *o,
+			       const char *text, size_t len)
+{
+	enum tmpl_fast fast = tmpl_fast_of(s->key->dtype, s->key->byteorder,
+					   s->key->len, o->flags);
+	const unsigned int kb = s->key->len / 8;
+	const struct expr *i;
+	uint8_t b[16];
+	char buf[TMPL_FAST_MAX];
+	size_t pos;
+
+	if (!fast || !s->init || len < 4 || memcmp(text, "{ ", 2))
+		return TMPL_FAST_NONE;
+	pos = 2;
+	list_for_each_entry(i, &s->init->expressions, list) {
+		if (i->kind != EXPR_VALUE || i->dtype != s->key->dtype ||
+		    i->byteorder != BYTEORDER_BIG || i->len != s->key->len ||
+		    (i->flags & EXPR_F_EXISTING) || kb > sizeof(b))
+			return TMPL_FAST_NONE;
+		value_to_reg(&i->value, BYTEORDER_BIG, b, kb);
+		if (pos > 2) {
+			if (pos + 2 > len || memcmp(text + pos, ", ", 2))
+				return TMPL_FAST_NONE;
+			pos += 2;
+		}
+		*tmpl_fast_fmt(fast, buf, b) = '\0';
+		if (pos + strlen(buf) > len ||
+		    memcmp(text + pos, buf, strlen(buf)))
+			return TMPL_FAST_NONE;
+		pos += strlen(buf);
+	}
+	return pos + 2 == len && !memcmp(text + pos, " }", 2) ? fast :
+	       TMPL_FAST_NONE;
+}
+
+/*
  * A set hole: anonymous set @s (of slot @k) printed by a set reference,
  * bound to a key of a type whose values print alone; @o printed it.
  */
@@ -575,12 +403,30 @@ static bool set_span(struct list_tmpl_rec *rec, unsigned int k,
 		return false;
 	memset(sp, 0, sizeof(*sp));
 	sp->mode = TMPL_SET;
+	sp->fast = set_fast(s, o, *rec->buf + off, end - off);
 	sp->key = expr_clone(s->key);
 	sp->set_flags = rec->set_flags[k];
 	sp->set_dtype = rec->set_dtype[k];
 	sp->set_len = rec->set_len[k];
 	sp->set_order = rec->set_order[k];
 	return sp->key != NULL;
+}
+
+/*
+ * The fast printer of value or prefix hole @s (compare bytes @p, @n,
+ * printed as @text, @len), if its type has one and it prints them so.
+ */
+static enum tmpl_fast value_fast(const struct tmpl_span *s,
+				 const struct output_ctx *o, const uint8_t *p,
+				 unsigned int n, const char *text, size_t len)
+{
+	struct tmpl_span f = *s;
+	char buf[TMPL_FAST_MAX], *end;
+
+	f.fast = tmpl_fast_of(s->dtype, s->order, s->len, o->flags);
+	end = tmpl_span_fast_fmt(&f, buf, p, n);
+	return end && (size_t)(end - buf) == len && !memcmp(buf, text, len) ?
+	       f.fast : TMPL_FAST_NONE;
 }
 
 void list_tmpl_rec_value(struct output_ctx *octx, const struct expr *e)
@@ -621,10 +467,13 @@ void list_tmpl_rec_value(struct output_ctx *octx, const struct expr *e)
 	ok = off >= 0 && end >= off && span_mode(&s, e, rec->cmp[k],
 						 rec->cmp_len[k]);
 	if (ok) {
-		v = span_value(&s, rec->cmp[k], rec->cmp_len[k]);
+		v = tmpl_span_value(&s, rec->cmp[k], rec->cmp_len[k]);
 		ok = v && prints_as(&o, v, *rec->buf + off, end - off);
 		expr_free(v);
 	}
+	if (ok)
+		s.fast = value_fast(&s, &o, rec->cmp[k], rec->cmp_len[k],
+				    *rec->buf + off, end - off);
 	s.off = off;
 	s.end = end;
 	s.k = k;
@@ -670,10 +519,10 @@ void list_tmpl_add(struct list_tmpl *lt, const struct table *table,
 
 	if (!lt || lt->n >= TMPL_MAX || rec->bad || rec->cur != rec->ncmp)
 		return;
-	n = cmp_values(m, v);
+	n = tmpl_cmp_values(m, v);
 	if (n != (int)rec->ncmp)
 		return;
-	len = shape_of(m, v, n, shape);
+	len = tmpl_shape_of(m, v, n, shape);
 	if (!len)
 		return;
 	for (i = 0; i < rec->nspan; i++)
@@ -700,7 +549,13 @@ void list_tmpl_add(struct list_tmpl *lt, const struct table *table,
 		return;
 	}
 	memcpy(t->shape, shape, len);
-	t->hash = hash_of(shape, len, m->family, table);
+	t->hash = tmpl_hash_of(shape, len, m->family, table);
+	t->nslot = n;
+	for (k = 0; k < rec->ncmp; k++) {
+		t->slot_off[k] = (const uint8_t *)dx_payload(v[k]) -
+				 (const uint8_t *)dx_payload(m->exprs);
+		t->slot_len[k] = dx_payload_len(v[k]);
+	}
 	for (k = 0; k < rec->ncmp; k++) {
 		if (hole[k])
 			continue;
