@@ -165,6 +165,10 @@ int main(int argc, char **argv)
 		family = NFPROTO_IPV6;
 	if (!dashdash)		/* each rule printed as it is read */
 		flags |= XLATE_F_STREAM;
+	/* rules printed from an earlier rule's text; 0: each on its own */
+	if (!getenv("NFTKIT_XLATE_MEMO") ||
+	    strcmp(getenv("NFTKIT_XLATE_MEMO"), "0"))
+		flags |= XLATE_F_MEMO;
 	ctx = xlate_ctx_alloc(family, flags);
 	if (!ctx) {
 		fprintf(stderr, "ipt2nft: out of memory\n");

@@ -322,11 +322,20 @@ static int read_rule(struct xlate_ctx *ctx, struct xl_table *t,
 {
 	struct handle h = { .family = ctx->family };
 	struct xl_rule r = { .ctx = ctx, .table = t, .chain = c };
+	struct xl_memo_cap *cap = NULL;
 	struct xl_rule_ent *ent;
+	bool memo;
 	int ret;
 
 	/* a common rule the stream writes itself, without a parse */
 	if (ctx->stream && xl_stream_fast(ctx, t, c, tok, n, loc, insert)) {
+		ctx->stats.rules++;
+		return 0;
+	}
+	/* a rule printed from an earlier one's text (memo.c) */
+	memo = ctx->flags & XLATE_F_MEMO && ctx->flags & XLATE_F_STREAM &&
+	       !ctx->cmd_mode && !ctx->stream;
+	if (memo && xl_memo_try(ctx, t, c, tok, n, insert)) {
 		ctx->stats.rules++;
 		return 0;
 	}
@@ -336,12 +345,16 @@ static int read_rule(struct xlate_ctx *ctx, struct xl_table *t,
 	r.loc = *loc;
 	ctx->stats.rules++;
 	ctx->err_kind = XL_ERR_PARAM;
+	cap = memo && xl_memo_learning(ctx) ? xl_memo_begin(ctx, t) : NULL;
+	r.memo_want = cap != NULL;
 	ret = xl_parse_rule(&r, tok, n);
 	free(r.comment);
 	if (ret == 1) {
 		/* -4/-6 of the other family: iptables skips it too */
 		ctx->stats.rules--;
 		rule_free(r.rule);
+		if (cap)
+			xl_memo_end(ctx, t, c, loc, false);
 		return 0;
 	}
 	if (ret < 0) {
@@ -356,7 +369,11 @@ static int read_rule(struct xlate_ctx *ctx, struct xl_table *t,
 	}
 	if (ctx->flags & XLATE_F_STREAM && !ctx->cmd_mode) {
 		/* evaluated, printed and freed at once */
-		xl_out_rule(ctx, t, c, r.rule, loc, insert, r.inexact);
+		xl_out_rule_cap(ctx, t, c, r.rule, loc, insert, r.inexact,
+				cap);
+		if (cap)
+			xl_memo_end(ctx, t, c, loc, ret == 0 && r.memo_ok &&
+				    !r.inexact);
 		return ret < 0 ? -1 : 0;
 	}
 	ent = calloc(1, sizeof(*ent));
@@ -984,6 +1001,7 @@ void xlate_ctx_free(struct xlate_ctx *ctx)
 	if (!ctx)
 		return;
 	xl_out_free(ctx);
+	xl_memo_free(ctx);
 	list_for_each_entry_safe(t, tn, &ctx->tables, list) {
 		list_for_each_entry_safe(c, cn, &t->chains, list)
 			chain_free_xl(c);
