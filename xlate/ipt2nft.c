@@ -211,6 +211,13 @@ int main(int argc, char **argv)
 		fprintf(stderr, "ipt2nft: %u rules: %u translated, %u "
 			"approximated, %u not translated\n", st->rules,
 			st->translated, st->inexact, st->failed);
+	if (getenv("NFTKIT_XLATE_MEMO_STATS")) {
+		unsigned long h, tm, pr;
+
+		xlate_memo_stats(ctx, &h, &tm, &pr);
+		fprintf(stderr, "ipt2nft: memo: %lu hits, %lu templates, %lu "
+			"probes\n", h, tm, pr);
+	}
 	xlate_ctx_free(ctx);
 	return ret < 0 ? 2 : ret;
 }

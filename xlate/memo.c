@@ -111,6 +111,8 @@ struct xl_memo {
 	unsigned int		nents;
 	unsigned long		rules;
 	unsigned long		probes;
+	unsigned long		hits;
+	unsigned long		tmpls;
 	/* the rule being looked up */
 	unsigned char		key[MEMO_KEY + 8];
 	size_t			klen;		/* of the shape's key */
@@ -709,8 +711,10 @@ int xl_memo_try(struct xlate_ctx *ctx, struct xl_table *t, struct xl_chain *c,
 		if (e && e->dead)
 			return 0;
 	}
-	if (e && e->text)
+	if (e && e->text) {
+		m->hits++;
 		return memo_print(ctx, t, c, insert, e, m, tok);
+	}
 	/* a miss: learn from it when allowed */
 	if (++s->seen < 2 || m->nents >= MEMO_ENTS_MAX ||
 	    m->probes > MEMO_PROBE0 + m->rules / 4)
@@ -1200,6 +1204,17 @@ void xl_memo_end(struct xlate_ctx *ctx, struct xl_table *t, struct xl_chain *c,
 	e->nslots = ns;
 	e->text = text;
 	e->tlen = tlen;
+	m->tmpls++;
+}
+
+void xlate_memo_stats(const struct xlate_ctx *ctx, unsigned long *hits,
+		      unsigned long *templates, unsigned long *probes)
+{
+	const struct xl_memo *m = ctx->memo;
+
+	*hits = m ? m->hits : 0;
+	*templates = m ? m->tmpls : 0;
+	*probes = m ? m->probes : 0;
 }
 
 void xl_memo_free(struct xlate_ctx *ctx)

@@ -257,4 +257,11 @@ int xlate_stream_status(const struct xlate_ctx *ctx);
  */
 bool xlate_tcp_flag_list(const char *s, uint8_t *flags);
 
+/*
+ * XLATE_F_MEMO's work: rules printed from a template, templates made,
+ * probe translations run (for benchmarks and tests).
+ */
+void xlate_memo_stats(const struct xlate_ctx *ctx, unsigned long *hits,
+		      unsigned long *templates, unsigned long *probes);
+
 #endif
