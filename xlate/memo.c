@@ -424,7 +424,13 @@ static size_t memo_key(const struct xlate_ctx *ctx, const struct xl_table *t,
 		       unsigned char *key, struct memo_hole *h,
 		       unsigned int *nh)
 {
-	const void *ids[2] = { t, c->hook ? (const void *)c : NULL };
+	/*
+	 * The table; a base chain, or any user chain; the table's last
+	 * chain: chains are only ever added, and a rule's words may mean
+	 * another thing once there is one more ("-j LOG" and a chain LOG).
+	 */
+	const void *ids[3] = { t, c->hook ? (const void *)c : NULL,
+			       t->chains.prev };
 	struct keyw kw = { .k = key, .h = h };
 	unsigned int i, pk = MO_NONE;
 	const char *w;
@@ -870,8 +876,8 @@ static const char *probe_text(struct xlate_ctx *ctx, struct xl_table *t,
 }
 
 /*
- * The words with hole @i's value @v: @ptok points into @buf where that
- * word is; false when the key changes (another class).
+ * The words with the values @pv of the holes in @which, the words
+ * changed rebuilt in @buf; false when the key changes (another class).
  */
 static bool probe_words(struct xlate_ctx *ctx, struct xl_table *t,
 			struct xl_chain *c, const struct memo_hole *hs,
@@ -879,75 +885,79 @@ static bool probe_words(struct xlate_ctx *ctx, struct xl_table *t,
 			struct xl_token *ptok, char *buf, size_t cap)
 {
 	struct xl_memo *m = ctx->memo;
-	unsigned int i, k, nh, word = ~0u;
-	size_t len, plen;
-	char v[24];
+	unsigned int i, k, nh;
+	size_t at = 0, len, plen;
+	char v[24], *w;
 
 	memcpy(ptok, m->tok, m->n * sizeof(*ptok));
-	for (i = 0; i < m->nholes; i++) {
-		if (!(which & (1u << i)))
-			continue;
-		if (word != ~0u && hs[i].word != word)
-			return false;	/* one word at a time */
-		word = hs[i].word;
-	}
-	if (word == ~0u)
+	if (!which)
 		return false;
-	/* the word rebuilt, its holes' values replaced from the end */
-	len = strlen(m->tok[word].text);
-	if (len + 1 > cap)
-		return false;
-	memcpy(buf, m->tok[word].text, len + 1);
-	for (k = m->nholes; k-- > 0; ) {
-		if (!(which & (1u << k)))
+	for (i = 0; i < m->n; i++) {
+		for (k = 0; k < m->nholes; k++) {
+			if (which & (1u << k) && hs[k].word == i)
+				break;
+		}
+		if (k == m->nholes)
 			continue;
-		plen = input_fmt(&hs[k], pv[k], v);
-		if (len - hs[k].len + plen + 1 > cap)
+		/* word @i rebuilt, its holes' values replaced from the end */
+		w = buf + at;
+		len = strlen(m->tok[i].text);
+		if (at + len + 1 > cap)
 			return false;
-		memmove(buf + hs[k].off + plen, buf + hs[k].off + hs[k].len,
-			len - hs[k].off - hs[k].len + 1);
-		memcpy(buf + hs[k].off, v, plen);
-		len = len - hs[k].len + plen;
+		memcpy(w, m->tok[i].text, len + 1);
+		for (k = m->nholes; k-- > 0; ) {
+			if (!(which & (1u << k)) || hs[k].word != i)
+				continue;
+			plen = input_fmt(&hs[k], pv[k], v);
+			if (at + len - hs[k].len + plen + 1 > cap)
+				return false;
+			memmove(w + hs[k].off + plen, w + hs[k].off + hs[k].len,
+				len - hs[k].off - hs[k].len + 1);
+			memcpy(w + hs[k].off, v, plen);
+			len = len - hs[k].len + plen;
+		}
+		ptok[i].text = w;
+		at += len + 1;
 	}
-	ptok[word].text = buf;
 	return memo_key(ctx, t, c, ptok, m->n, ~0u, NULL, m->pkey, m->pholes,
 			&nh) == m->klen && nh == m->nholes &&
 	       !memcmp(m->pkey, m->key, m->klen);
 }
 
-/* Candidate values of hole @h's class, in order: near first, then far. */
+/*
+ * Candidate values of hole @h's class, alternately near (the lowest
+ * bits, the last digit) and far (the highest bits, the first digit).
+ */
 static unsigned int probe_values(const struct memo_hole *h, uint32_t *out)
 {
-	unsigned int n = 0, b;
-	uint32_t v = h->v, p10 = 1, x;
+	uint32_t v = h->v, p10 = 1, x, bits[32];
+	unsigned int n = 0, nb = 0, b;
 
 	switch (h->kind) {
 	case MK_ADDR:
-		for (b = 32 - h->plen; b < 32 && n < 6; b++)
-			out[n++] = v ^ (1u << b);
-		out[n++] = v ^ 0x80000000u;
-		out[n++] = v ^ 0x40000000u;
-		break;
 	case MK_MARK:
-		for (b = 0; b < 32 && n < 6; b++) {
-			if (h->mask & (1u << b))
-				out[n++] = v ^ (1u << b);
+		/* the bits that print: the network part, the mask's */
+		for (b = 0; b < 32; b++) {
+			if (h->kind == MK_ADDR ? b >= 32 - h->plen :
+						 !!(h->mask & (1u << b)))
+				bits[nb++] = 1u << b;
 		}
-		for (b = 32; b-- > 0 && n < 10; ) {
-			if (h->mask & (1u << b))
-				out[n++] = v ^ (1u << b);
+		for (b = 0; b < nb && n < 12; b++) {
+			out[n++] = v ^ bits[b];
+			if (n < 12)
+				out[n++] = v ^ bits[nb - 1 - b];
 		}
 		break;
 	default:
-		out[n++] = v + 1;
-		out[n++] = v - 1;
-		out[n++] = v + 2;
-		out[n++] = v - 2;
 		for (x = v; x >= 10; x /= 10)
 			p10 *= 10;
+		out[n++] = v + 1;
 		out[n++] = x < 9 ? v + p10 : v - p10;
+		out[n++] = v - 1;
 		out[n++] = v + 30000;
+		out[n++] = v + 2;
 		out[n++] = v - 30000;
+		out[n++] = v - 2;
 		out[n++] = v + 1000;
 		out[n++] = v - 1000;
 		out[n++] = v + 100;
@@ -964,7 +974,8 @@ static unsigned int probe_values(const struct memo_hole *h, uint32_t *out)
 static bool hole_prove(struct xlate_ctx *ctx, struct xl_table *t,
 		       struct xl_chain *c, const struct location *loc,
 		       unsigned int i, const char *text, size_t tlen,
-		       struct memo_slot *slot, uint32_t *pv1, bool *broken)
+		       struct memo_slot *slot, uint32_t *pv1, uint32_t *pv2,
+		       bool *broken)
 {
 	struct xl_memo *m = ctx->memo;
 	const struct memo_hole *h = &m->holes[i];
@@ -1015,8 +1026,7 @@ static bool hole_prove(struct xlate_ctx *ctx, struct xl_table *t,
 			if (found < 0 || (where >= 0 && found != where))
 				break;
 			where = found;
-			if (!got)
-				*pv1 = cand[k];
+			*(got ? pv2 : pv1) = cand[k];
 			got++;
 		}
 		if (got == 2)
@@ -1038,63 +1048,54 @@ static int slot_cmp(const void *a, const void *b)
 	return x->off < y->off ? -1 : x->off > y->off;
 }
 
-/*
- * All slots changed at once (a word at a time: each word's holes
- * together), the text as the template predicts it.
- */
+/* All slots changed at once: the text as the template predicts it. */
 static bool slots_together(struct xlate_ctx *ctx, struct xl_table *t,
 			   struct xl_chain *c, const struct location *loc,
 			   const char *text, size_t tlen,
 			   const struct memo_slot *slots, unsigned int ns,
-			   const uint32_t *pv, bool *broken)
+			   const uint32_t *pv1, const uint32_t *pv2,
+			   bool *broken)
 {
 	struct xl_memo *m = ctx->memo;
 	struct xl_token ptok[MEMO_WORDS];
-	char buf[512], v[24], *want;
-	unsigned int i, j;
-	uint32_t which;
-	size_t at, n, plen, wl;
+	const uint32_t *pv = pv1;
+	char buf[2048], *want;
+	uint32_t which = 0;
+	size_t at, wl, plen;
 	const char *pt;
+	unsigned int j;
 	bool ok;
 
-	for (i = 0; i < ns; i++) {
-		unsigned int word = m->holes[slots[i].hole].word;
-
-		which = 0;
-		for (j = 0; j < ns; j++) {
-			if (m->holes[slots[j].hole].word == word)
-				which |= 1u << slots[j].hole;
-		}
-		if (__builtin_popcount(which) < 2 ||
-		    (which & ((1u << slots[i].hole) - 1)))
-			continue;	/* a word of one slot, or done */
+	for (j = 0; j < ns; j++)
+		which |= 1u << slots[j].hole;
+	if (ns < 2)
+		return true;	/* hole_prove() did it */
+	/* the first probes of each, else the second (distinct ports) */
+	if (!probe_words(ctx, t, c, m->holes, pv, which, ptok, buf,
+			 sizeof(buf))) {
+		pv = pv2;
 		if (!probe_words(ctx, t, c, m->holes, pv, which, ptok, buf,
 				 sizeof(buf)))
 			return false;
-		want = malloc(tlen + ns * 24 + 1);
-		if (!want)
-			return false;
-		for (at = 0, wl = 0, j = 0; j < ns; j++) {
-			const struct memo_slot *s = &slots[j];
-			uint32_t x = which & (1u << s->hole) ? pv[s->hole] :
-				     m->holes[s->hole].v;
-
-			memcpy(want + wl, text + at, s->off - at);
-			wl += s->off - at;
-			n = slot_fmt(s->fmt, &m->holes[s->hole], x, v);
-			memcpy(want + wl, v, n);
-			wl += n;
-			at = s->off + s->len;
-		}
-		memcpy(want + wl, text + at, tlen - at);
-		wl += tlen - at;
-		pt = probe_text(ctx, t, c, loc, ptok, &plen, broken);
-		ok = pt && plen == wl && !memcmp(pt, want, wl);
-		free(want);
-		if (!ok)
-			return false;
 	}
-	return true;
+	want = malloc(tlen + ns * 24 + 1);
+	if (!want)
+		return false;
+	for (at = 0, wl = 0, j = 0; j < ns; j++) {
+		const struct memo_slot *s = &slots[j];
+
+		memcpy(want + wl, text + at, s->off - at);
+		wl += s->off - at;
+		wl += slot_fmt(s->fmt, &m->holes[s->hole], pv[s->hole],
+			       want + wl);
+		at = s->off + s->len;
+	}
+	memcpy(want + wl, text + at, tlen - at);
+	wl += tlen - at;
+	pt = probe_text(ctx, t, c, loc, ptok, &plen, broken);
+	ok = pt && plen == wl && !memcmp(pt, want, wl);
+	free(want);
+	return ok;
 }
 
 static void ent_fail(struct memo_ent *s)
@@ -1109,7 +1110,7 @@ void xl_memo_end(struct xlate_ctx *ctx, struct xl_table *t, struct xl_chain *c,
 	struct xl_memo *m = ctx->memo;
 	struct memo_ent *s = m ? m->shape : NULL, *e;
 	struct memo_slot slots[MEMO_HOLES];
-	uint32_t exact = 0, pv[MEMO_HOLES];
+	uint32_t exact = 0, pv[MEMO_HOLES], pv2[MEMO_HOLES];
 	unsigned int i, ns = 0;
 	bool broken = false;
 	char *text = NULL;
@@ -1132,11 +1133,11 @@ void xl_memo_end(struct xlate_ctx *ctx, struct xl_table *t, struct xl_chain *c,
 	memcpy(text, m->cap.buf, tlen);
 	text[tlen] = '\0';
 	for (i = 0; i < m->nholes; i++) {
-		pv[i] = m->holes[i].v;
+		pv[i] = pv2[i] = m->holes[i].v;
 		if (s->learned && (s->exact & (1u << i)))
 			continue;
 		if (hole_prove(ctx, t, c, loc, i, text, tlen, &slots[ns],
-			       &pv[i], &broken))
+			       &pv[i], &pv2[i], &broken))
 			ns++;
 		else
 			exact |= 1u << i;
@@ -1155,7 +1156,7 @@ void xl_memo_end(struct xlate_ctx *ctx, struct xl_table *t, struct xl_chain *c,
 			break;
 	}
 	if (i < ns || !slots_together(ctx, t, c, loc, text, tlen, slots, ns,
-				      pv, &broken) || broken) {
+				      pv, pv2, &broken) || broken) {
 		if (broken)
 			ctx->flags &= ~XLATE_F_MEMO;
 		free(text);
