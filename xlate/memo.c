@@ -11,16 +11,13 @@
  * What makes that exact:
  * - the key is the table, the chain (a base chain itself, user chains
  *   all alike: nothing in a rule's translation depends on which user
- *   chain it is in but the name in -c's lead, printed apart) and every
- *   word byte for byte, but for holes: a strict dotted quad after
- *   -s/-d (its prefix length, and whether host bits are set, stay in the
- *   key; a network part of 0 is no hole), a port 1..65534 or a range of
- *   two (low below high) after --dport/--sport, distinct such ports in
- *   a multiport list without ranges, a mark 0x1..0xffffffff after --mark
- *   (within its mask, not the mask itself), and the digit runs without a
- *   leading zero of a --comment or --log-prefix (their length stays in
- *   the key). Anything else, and any value outside those classes, is
- *   part of the key as it is;
+ *   chain it is in but the name in -c's lead, printed apart), the
+ *   table's last chain (chains are only added; "-j LOG" means a chain
+ *   once there is one of that name) and every word byte for byte, but
+ *   for holes: addresses after -s/-d, ports, multiport lists, marks and
+ *   the numbers in comments and log prefixes, each only within a class
+ *   of values that part of the key keeps (memo_key.c). Anything else,
+ *   and any value outside its class, is part of the key as it is;
  * - a template is made from a rule that went the whole way and did
  *   nothing but print its text: no diagnostic (parse or evaluator), no
  *   approximation, no set, chain or table declared, only extensions
@@ -48,27 +45,11 @@
 #include <string.h>
 #include <linux/netfilter.h>
 #include "xlate_int.h"
-#include "fmt.h"
+#include "memo_int.h"
 
 #define MEMO_BUCKETS	4096
 #define MEMO_ENTS_MAX	16384
-#define MEMO_HOLES	16
-#define MEMO_WORDS	128
-#define MEMO_KEY	4096
 #define MEMO_PROBE0	256	/* probes always allowed, then 1 per 4 rules */
-
-enum memo_kind { MK_ADDR, MK_PORT, MK_MARK, MK_DIGITS };
-enum memo_fmt { MF_DEC, MF_ADDR, MF_HEX8 };
-
-struct memo_hole {
-	uint8_t			kind;
-	uint8_t			plen;		/* MK_ADDR */
-	uint16_t		word;
-	uint16_t		off;		/* of the value in the word */
-	uint16_t		len;
-	uint32_t		v;
-	uint32_t		mask;		/* MK_MARK: its mask */
-};
 
 struct memo_slot {
 	uint32_t		off;		/* in the template's text */
@@ -135,361 +116,6 @@ struct xl_memo {
 	struct memo_hole	pholes[MEMO_HOLES];
 };
 
-/* ---------------------------------------------------------------- keys */
-
-enum memo_opt { MO_NONE, MO_ADDR, MO_PORT, MO_MPORT, MO_MARK, MO_TEXT };
-
-/* The long options whose argument may hold holes, by their third char. */
-static const struct {
-	const char	*name;
-	uint8_t		kind;
-} memo_opts[] = {
-	{ "--comment", MO_TEXT },
-	{ "--dport", MO_PORT },
-	{ "--dports", MO_MPORT },
-	{ "--destination", MO_ADDR },
-	{ "--destination-port", MO_PORT },
-	{ "--destination-ports", MO_MPORT },
-	{ "--dst", MO_ADDR },
-	{ "--log-prefix", MO_TEXT },
-	{ "--mark", MO_MARK },
-	{ "--ports", MO_MPORT },
-	{ "--sport", MO_PORT },
-	{ "--sports", MO_MPORT },
-	{ "--source", MO_ADDR },
-	{ "--source-port", MO_PORT },
-	{ "--source-ports", MO_MPORT },
-	{ "--src", MO_ADDR },
-};
-
-/* What the argument after option word @w may hold. */
-static unsigned int opt_kind(const char *w)
-{
-	unsigned int k;
-
-	if (w[0] != '-')
-		return MO_NONE;
-	if (w[1] != '-')
-		return (w[1] == 's' || w[1] == 'd') && !w[2] ? MO_ADDR :
-							      MO_NONE;
-	for (k = 0; k < sizeof(memo_opts) / sizeof(memo_opts[0]); k++) {
-		if (memo_opts[k].name[2] == w[2] &&
-		    !strcmp(memo_opts[k].name + 3, w + 3))
-			return memo_opts[k].kind;
-	}
-	return MO_NONE;
-}
-
-/* A decimal without a leading zero, at most 9 digits: its length. */
-static unsigned int dec_parse(const char *s, uint32_t *v)
-{
-	unsigned int n = 0;
-
-	*v = 0;
-	if (s[0] == '0')
-		return 0;
-	while (s[n] >= '0' && s[n] <= '9' && n < 10)
-		*v = *v * 10 + (s[n++] - '0');
-	return n < 10 ? n : 0;
-}
-
-/* "0x" and 1-8 lowercase hex digits: its length, 0 if none. */
-static unsigned int hex_parse(const char *s, uint32_t *v)
-{
-	unsigned int n = 2;
-	int d;
-
-	*v = 0;
-	if (s[0] != '0' || s[1] != 'x')
-		return 0;
-	for (;; n++) {
-		if (s[n] >= '0' && s[n] <= '9')
-			d = s[n] - '0';
-		else if (s[n] >= 'a' && s[n] <= 'f')
-			d = s[n] - 'a' + 10;
-		else
-			break;
-		if (n == 10)
-			return 0;
-		*v = *v << 4 | (uint32_t)d;
-	}
-	return n > 2 ? n : 0;
-}
-
-static uint32_t prefix_mask(unsigned int plen)
-{
-	return plen ? ~0u << (32 - plen) : 0;
-}
-
-struct keyw {
-	unsigned char		*k;
-	size_t			len;
-	struct memo_hole	*h;
-	unsigned int		nh;
-	bool			full;
-};
-
-static void key_put(struct keyw *kw, const void *p, size_t n)
-{
-	if (kw->len + n > MEMO_KEY) {
-		kw->full = true;
-		return;
-	}
-	memcpy(kw->k + kw->len, p, n);
-	kw->len += n;
-}
-
-static struct memo_hole *hole_add(struct keyw *kw, unsigned int kind,
-				  unsigned int word, unsigned int off,
-				  unsigned int len, uint32_t v)
-{
-	struct memo_hole *h;
-	unsigned char mk[2] = { 1, (unsigned char)('A' + kind) };
-
-	if (kw->nh == MEMO_HOLES)
-		return NULL;
-	h = &kw->h[kw->nh++];
-	memset(h, 0, sizeof(*h));
-	h->kind = kind;
-	h->word = word;
-	h->off = off;
-	h->len = len;
-	h->v = v;
-	key_put(kw, mk, 2);
-	return h;
-}
-
-/* -s/-d: "A" or "A/P"; false when it is no hole. */
-static bool key_addr(struct keyw *kw, const char *w, unsigned int word)
-{
-	uint8_t a[4];
-	const char *e = fmt_parse_ip4(w, a);
-	uint32_t v, plen = 32, mask;
-	unsigned int n;
-	struct memo_hole *h;
-	char cls;
-
-	if (!e || (*e && *e != '/'))
-		return false;
-	if (*e == '/') {
-		if (e[1] == '0' && !e[2])
-			return false;
-		n = dec_parse(e + 1, &plen);
-		if (!n || e[1 + n] || plen > 32)
-			return false;
-	}
-	v = (uint32_t)a[0] << 24 | a[1] << 16 | a[2] << 8 | a[3];
-	mask = prefix_mask(plen);
-	if (!(v & mask))
-		return false;
-	cls = v & ~mask ? 'h' : 'n';
-	h = hole_add(kw, MK_ADDR, word, 0, e - w, v);
-	if (!h)
-		return false;
-	h->plen = plen;
-	key_put(kw, &cls, 1);
-	key_put(kw, e, strlen(e));
-	return true;
-}
-
-static bool port_ok(uint32_t v, unsigned int n)
-{
-	return n && v >= 1 && v <= 65534;
-}
-
-/* --dport: "N" or "N:M", N < M. */
-static bool key_port(struct keyw *kw, const char *w, unsigned int word)
-{
-	uint32_t lo, hi = 0;
-	unsigned int n = dec_parse(w, &lo), m = 0;
-	unsigned int nh = kw->nh;
-	size_t len = kw->len;
-
-	if (!port_ok(lo, n))
-		return false;
-	if (w[n] == ':') {
-		m = dec_parse(w + n + 1, &hi);
-		if (!port_ok(hi, m) || w[n + 1 + m] || hi <= lo)
-			return false;
-	} else if (w[n]) {
-		return false;
-	}
-	if (!hole_add(kw, MK_PORT, word, 0, n, lo))
-		return false;
-	if (w[n]) {
-		key_put(kw, ":", 1);
-		if (!hole_add(kw, MK_PORT, word, n + 1, m, hi)) {
-			kw->nh = nh;
-			kw->len = len;
-			return false;
-		}
-	}
-	return true;
-}
-
-/* multiport: "N,N,..." distinct, no ranges. */
-static bool key_mport(struct keyw *kw, const char *w, unsigned int word)
-{
-	unsigned int nh = kw->nh, i, j, n;
-	size_t len = kw->len, off = 0;
-	uint32_t v;
-
-	for (i = 0;; i++) {
-		n = dec_parse(w + off, &v);
-		if (!port_ok(v, n) || (w[off + n] && w[off + n] != ',') ||
-		    !hole_add(kw, MK_PORT, word, off, n, v))
-			goto undo;
-		for (j = nh; j + 1 < kw->nh; j++) {
-			if (kw->h[j].v == v)
-				goto undo;
-		}
-		off += n;
-		if (!w[off])
-			return true;
-		key_put(kw, ",", 1);
-		off++;
-	}
-undo:
-	kw->nh = nh;
-	kw->len = len;
-	return false;
-}
-
-/* --mark: "0xV" or "0xV/0xM", V not 0, within M, not M. */
-static bool key_mark(struct keyw *kw, const char *w, unsigned int word)
-{
-	uint32_t v, mask = ~0u;
-	unsigned int n = hex_parse(w, &v), m;
-	struct memo_hole *h;
-
-	if (!n || !v)
-		return false;
-	if (w[n] == '/') {
-		m = hex_parse(w + n + 1, &mask);
-		if (!m || w[n + 1 + m])
-			return false;
-	} else if (w[n]) {
-		return false;
-	}
-	if ((v & ~mask) || v == mask)
-		return false;
-	h = hole_add(kw, MK_MARK, word, 0, n, v);
-	if (!h)
-		return false;
-	h->mask = mask;
-	key_put(kw, w + n, strlen(w + n));
-	return true;
-}
-
-/* --comment, --log-prefix: the digit runs, their length in the key. */
-static void key_text(struct keyw *kw, const char *w, unsigned int word)
-{
-	size_t i = 0, run;
-	unsigned int n;
-	uint32_t v;
-	char len;
-
-	while (w[i]) {
-		for (run = i; w[run] && !(w[run] >= '0' && w[run] <= '9');
-		     run++)
-			;
-		key_put(kw, w + i, run - i);
-		i = run;
-		if (!w[i])
-			break;
-		n = dec_parse(w + i, &v);
-		if (n && !(w[i + n] >= '0' && w[i + n] <= '9') &&
-		    hole_add(kw, MK_DIGITS, word, i, n, v)) {
-			len = (char)('0' + n);
-			key_put(kw, &len, 1);
-			i += n;
-			continue;
-		}
-		/* a run with a leading zero, or too long: as it is */
-		for (run = i; w[run] >= '0' && w[run] <= '9'; run++)
-			;
-		key_put(kw, w + i, run - i);
-		i = run;
-	}
-}
-
-/*
- * The shape's key of the words @w[0..n) (@w[over] replaced by @otext
- * when @otext), its holes in @h: the key's length, 0 when the rule is
- * no candidate.
- */
-static size_t memo_key(const struct xlate_ctx *ctx, const struct xl_table *t,
-		       const struct xl_chain *c, const struct xl_token *tok,
-		       unsigned int n, unsigned int over, const char *otext,
-		       unsigned char *key, struct memo_hole *h,
-		       unsigned int *nh)
-{
-	/*
-	 * The table; a base chain, or any user chain; the table's last
-	 * chain: chains are only ever added, and a rule's words may mean
-	 * another thing once there is one more ("-j LOG" and a chain LOG).
-	 */
-	const void *ids[3] = { t, c->hook ? (const void *)c : NULL,
-			       t->chains.prev };
-	struct keyw kw = { .k = key, .h = h };
-	unsigned int i, pk = MO_NONE;
-	const char *w;
-	size_t len;
-
-	if (n > MEMO_WORDS)
-		return 0;
-	key_put(&kw, ids, sizeof(ids));
-	for (i = 0; i < n; i++, pk = opt_kind(w)) {
-		w = i == over && otext ? otext : tok[i].text;
-		if (i)
-			key_put(&kw, "", 1);
-		switch (pk) {
-		case MO_ADDR:
-			if (ctx->family == NFPROTO_IPV4 && key_addr(&kw, w, i))
-				continue;
-			break;
-		case MO_PORT:
-			if (key_port(&kw, w, i))
-				continue;
-			break;
-		case MO_MPORT:
-			if (key_mport(&kw, w, i))
-				continue;
-			break;
-		case MO_MARK:
-			if (key_mark(&kw, w, i))
-				continue;
-			break;
-		case MO_TEXT:
-			key_text(&kw, w, i);
-			continue;
-		}
-		/* a literal, which must not read as a hole's mark */
-		for (len = 0; w[len]; len++) {
-			if ((unsigned char)w[len] < 3)
-				return 0;
-		}
-		key_put(&kw, w, len);
-	}
-	*nh = kw.nh;
-	return kw.full ? 0 : kw.len;
-}
-
-/* 8 bytes at a time, the last ones zero-extended. */
-static uint32_t key_hash(const unsigned char *k, size_t n)
-{
-	uint64_t h = n * 0x9e3779b97f4a7c15ull, w;
-	size_t i;
-
-	for (i = 0; i < n; i += 8) {
-		w = 0;
-		memcpy(&w, k + i, n - i >= 8 ? 8 : n - i);
-		h = (h ^ w) * 0xff51afd7ed558ccdull;
-		h ^= h >> 32;
-	}
-	return (uint32_t)h;
-}
-
 static struct memo_ent *ent_find(struct xl_memo *m, const unsigned char *k,
 				 size_t n, uint32_t hash)
 {
@@ -547,87 +173,6 @@ static bool key2(struct xl_memo *m, const struct xl_token *tok, uint32_t exact)
 	return true;
 }
 
-/* ---------------------------------------------------------- formatting */
-
-/* A slot's text for value @v of hole @h into @s (24 bytes): its length. */
-static size_t slot_fmt(unsigned int fmt, const struct memo_hole *h,
-		       uint32_t v, char *s)
-{
-	static const char hex[] = "0123456789abcdef";
-	uint8_t a[4];
-	uint32_t x;
-	int i;
-
-	switch (fmt) {
-	case MF_ADDR:
-		x = v & prefix_mask(h->plen);
-		a[0] = x >> 24;
-		a[1] = x >> 16;
-		a[2] = x >> 8;
-		a[3] = x;
-		return fmt_ip4(s, a) - s;
-	case MF_HEX8:
-		s[0] = '0';
-		s[1] = 'x';
-		for (i = 0; i < 8; i++)
-			s[2 + i] = hex[(v >> (28 - 4 * i)) & 15];
-		s[10] = '\0';
-		return 10;
-	default:
-		return fmt_u64(s, v) - s;
-	}
-}
-
-/* The value @v as the input writes it (a probe's word). */
-static size_t input_fmt(const struct memo_hole *h, uint32_t v, char *s)
-{
-	static const char hex[] = "0123456789abcdef";
-	uint8_t a[4];
-	char tmp[8];
-	int n = 0;
-	size_t k = 2;
-
-	switch (h->kind) {
-	case MK_ADDR:
-		a[0] = v >> 24;
-		a[1] = v >> 16;
-		a[2] = v >> 8;
-		a[3] = v;
-		return fmt_ip4(s, a) - s;
-	case MK_MARK:
-		s[0] = '0';
-		s[1] = 'x';
-		do {
-			tmp[n++] = hex[v & 15];
-			v >>= 4;
-		} while (v);
-		while (n)
-			s[k++] = tmp[--n];
-		s[k] = '\0';
-		return k;
-	default:
-		return fmt_u64(s, v) - s;
-	}
-}
-
-static const uint8_t *hole_fmts(const struct memo_hole *h, unsigned int *n)
-{
-	static const uint8_t addr[] = { MF_ADDR }, dec[] = { MF_DEC },
-			     mark[] = { MF_HEX8, MF_DEC };
-
-	switch (h->kind) {
-	case MK_ADDR:
-		*n = 1;
-		return addr;
-	case MK_MARK:
-		*n = 2;
-		return mark;
-	default:
-		*n = 1;
-		return dec;
-	}
-}
-
 /* ----------------------------------------------------------------- hits */
 
 static int memo_print(struct xlate_ctx *ctx, struct xl_table *t,
@@ -655,12 +200,12 @@ static int memo_print(struct xlate_ctx *ctx, struct xl_table *t,
 		memcpy(out + n, e->text + at, s->off - at);
 		n += s->off - at;
 		if ((s->fmt == MF_DEC && h->kind != MK_MARK) ||
-		    (s->fmt == MF_ADDR && !(h->v & ~prefix_mask(h->plen)))) {
+		    (s->fmt == MF_ADDR && !(h->v & ~xl_memo_prefix_mask(h->plen)))) {
 			/* prints as the input wrote it */
 			memcpy(out + n, tok[h->word].text + h->off, h->len);
 			n += h->len;
 		} else {
-			n += slot_fmt(s->fmt, h, h->v, out + n);
+			n += xl_memo_slot_fmt(s->fmt, h, h->v, out + n);
 		}
 		at = s->off + s->len;
 	}
@@ -693,11 +238,11 @@ int xl_memo_try(struct xlate_ctx *ctx, struct xl_table *t, struct xl_chain *c,
 		return 0;
 	m->learning = false;
 	m->rules++;
-	m->klen = memo_key(ctx, t, c, tok, n, ~0u, NULL, m->key, m->holes,
-			   &m->nholes);
+	m->klen = xl_memo_key(ctx, t, c, tok, n, m->key, m->holes,
+			      &m->nholes);
 	if (!m->klen)
 		return 0;
-	hash = key_hash(m->key, m->klen);
+	hash = xl_memo_hash(m->key, m->klen);
 	s = ent_find(m, m->key, m->klen, hash);
 	if (!s) {
 		/* learned the second time it is seen */
@@ -712,7 +257,7 @@ int xl_memo_try(struct xlate_ctx *ctx, struct xl_table *t, struct xl_chain *c,
 	if (s->learned && s->exact) {
 		if (!key2(m, tok, s->exact))
 			return 0;
-		hash = key_hash(m->key, m->k2len);
+		hash = xl_memo_hash(m->key, m->k2len);
 		e = ent_find(m, m->key, m->k2len, hash);
 		if (e && e->dead)
 			return 0;
@@ -908,7 +453,7 @@ static bool probe_words(struct xlate_ctx *ctx, struct xl_table *t,
 		for (k = m->nholes; k-- > 0; ) {
 			if (!(which & (1u << k)) || hs[k].word != i)
 				continue;
-			plen = input_fmt(&hs[k], pv[k], v);
+			plen = xl_memo_input_fmt(&hs[k], pv[k], v);
 			if (at + len - hs[k].len + plen + 1 > cap)
 				return false;
 			memmove(w + hs[k].off + plen, w + hs[k].off + hs[k].len,
@@ -919,52 +464,9 @@ static bool probe_words(struct xlate_ctx *ctx, struct xl_table *t,
 		ptok[i].text = w;
 		at += len + 1;
 	}
-	return memo_key(ctx, t, c, ptok, m->n, ~0u, NULL, m->pkey, m->pholes,
-			&nh) == m->klen && nh == m->nholes &&
+	return xl_memo_key(ctx, t, c, ptok, m->n, m->pkey, m->pholes,
+			   &nh) == m->klen && nh == m->nholes &&
 	       !memcmp(m->pkey, m->key, m->klen);
-}
-
-/*
- * Candidate values of hole @h's class, alternately near (the lowest
- * bits, the last digit) and far (the highest bits, the first digit).
- */
-static unsigned int probe_values(const struct memo_hole *h, uint32_t *out)
-{
-	uint32_t v = h->v, p10 = 1, x, bits[32];
-	unsigned int n = 0, nb = 0, b;
-
-	switch (h->kind) {
-	case MK_ADDR:
-	case MK_MARK:
-		/* the bits that print: the network part, the mask's */
-		for (b = 0; b < 32; b++) {
-			if (h->kind == MK_ADDR ? b >= 32 - h->plen :
-						 !!(h->mask & (1u << b)))
-				bits[nb++] = 1u << b;
-		}
-		for (b = 0; b < nb && n < 12; b++) {
-			out[n++] = v ^ bits[b];
-			if (n < 12)
-				out[n++] = v ^ bits[nb - 1 - b];
-		}
-		break;
-	default:
-		for (x = v; x >= 10; x /= 10)
-			p10 *= 10;
-		out[n++] = v + 1;
-		out[n++] = x < 9 ? v + p10 : v - p10;
-		out[n++] = v - 1;
-		out[n++] = v + 30000;
-		out[n++] = v + 2;
-		out[n++] = v - 30000;
-		out[n++] = v - 2;
-		out[n++] = v + 1000;
-		out[n++] = v - 1000;
-		out[n++] = v + 100;
-		out[n++] = v - 100;
-		break;
-	}
-	return n;
 }
 
 /*
@@ -982,15 +484,15 @@ static bool hole_prove(struct xlate_ctx *ctx, struct xl_table *t,
 	struct xl_token ptok[MEMO_WORDS];
 	uint32_t cand[16], pv[MEMO_HOLES];
 	unsigned int nc, f, nf, k, got = 0;
-	const uint8_t *fmts = hole_fmts(h, &nf);
+	const uint8_t *fmts = xl_memo_hole_fmts(h, &nf);
 	char s0[24], sp[24], buf[512];
 	size_t l0, lp, plen;
 	const char *pt, *at;
 	long where = -1;
 
-	nc = probe_values(h, cand);
+	nc = xl_memo_probe_values(h, cand);
 	for (f = 0; f < nf; f++) {
-		l0 = slot_fmt(fmts[f], h, h->v, s0);
+		l0 = xl_memo_slot_fmt(fmts[f], h, h->v, s0);
 		got = 0;
 		where = -1;
 		for (k = 0; k < nc && got < 2; k++) {
@@ -1001,7 +503,7 @@ static bool hole_prove(struct xlate_ctx *ctx, struct xl_table *t,
 			    !probe_words(ctx, t, c, m->holes, pv, 1u << i,
 					 ptok, buf, sizeof(buf)))
 				continue;
-			lp = slot_fmt(fmts[f], h, cand[k], sp);
+			lp = xl_memo_slot_fmt(fmts[f], h, cand[k], sp);
 			if (lp == l0 && !memcmp(sp, s0, l0))
 				continue;	/* prints the same */
 			pt = probe_text(ctx, t, c, loc, ptok, &plen, broken);
@@ -1086,8 +588,8 @@ static bool slots_together(struct xlate_ctx *ctx, struct xl_table *t,
 
 		memcpy(want + wl, text + at, s->off - at);
 		wl += s->off - at;
-		wl += slot_fmt(s->fmt, &m->holes[s->hole], pv[s->hole],
-			       want + wl);
+		wl += xl_memo_slot_fmt(s->fmt, &m->holes[s->hole],
+				       pv[s->hole], want + wl);
 		at = s->off + s->len;
 	}
 	memcpy(want + wl, text + at, tlen - at);
@@ -1181,7 +683,7 @@ void xl_memo_end(struct xlate_ctx *ctx, struct xl_table *t, struct xl_chain *c,
 			free(text);
 			return;
 		}
-		hash = key_hash(m->key, m->k2len);
+		hash = xl_memo_hash(m->key, m->k2len);
 		e = ent_find(m, m->key, m->k2len, hash);
 		if (!e)
 			e = ent_add(m, m->key, m->k2len, hash);
