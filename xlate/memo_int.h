@@ -39,7 +39,8 @@ size_t xl_memo_key(const struct xlate_ctx *ctx, const struct xl_table *t,
 		   const struct xl_chain *c, const struct xl_token *tok,
 		   unsigned int n, unsigned char *key, struct memo_hole *h,
 		   unsigned int *nh);
-uint32_t xl_memo_hash(const unsigned char *k, size_t n);
+/* The hash of key @k[0..n), which has 8 bytes of room after @n. */
+uint32_t xl_memo_hash(unsigned char *k, size_t n);
 uint32_t xl_memo_prefix_mask(unsigned int plen);
 /* Value @v of @h as formatter @fmt prints it into @s (24 bytes). */
 size_t xl_memo_slot_fmt(unsigned int fmt, const struct memo_hole *h,

@@ -320,17 +320,18 @@ size_t xl_memo_key(const struct xlate_ctx *ctx, const struct xl_table *t,
 	const void *ids[3] = { t, c->hook ? (const void *)c : NULL,
 			       t->chains.prev };
 	struct keyw kw = { .k = key, .h = h };
+	unsigned char *k, *end = key + MEMO_KEY;
 	unsigned int i, pk = MO_NONE;
+	const unsigned char *p;
 	const char *w;
-	size_t len;
 
 	if (n > MEMO_WORDS)
 		return 0;
 	key_put(&kw, ids, sizeof(ids));
 	for (i = 0; i < n; i++, pk = opt_kind(w)) {
 		w = tok[i].text;
-		if (i)
-			key_put(&kw, "", 1);
+		if (i && kw.len < MEMO_KEY)
+			kw.k[kw.len++] = '\0';
 		switch (pk) {
 		case MO_ADDR:
 			if (ctx->family == NFPROTO_IPV4 && key_addr(&kw, w, i))
@@ -352,26 +353,30 @@ size_t xl_memo_key(const struct xlate_ctx *ctx, const struct xl_table *t,
 			key_text(&kw, w, i);
 			continue;
 		}
-		/* a literal, which must not read as a hole's mark */
-		for (len = 0; w[len]; len++) {
-			if ((unsigned char)w[len] < 3)
+		/* a literal, no byte of which could read as a hole's mark */
+		for (p = (const unsigned char *)w, k = kw.k + kw.len; *p; p++) {
+			if (*p < 3 || k == end)
 				return 0;
+			*k++ = *p;
 		}
-		key_put(&kw, w, len);
+		kw.len = k - kw.k;
 	}
 	*nh = kw.nh;
 	return kw.full ? 0 : kw.len;
 }
 
-/* 8 bytes at a time, the last ones zero-extended. */
-uint32_t xl_memo_hash(const unsigned char *k, size_t n)
+/*
+ * 8 bytes at a time; @k has 8 bytes of room after @n, which are zeroed
+ * (the tail's bytes are not the key's).
+ */
+uint32_t xl_memo_hash(unsigned char *k, size_t n)
 {
 	uint64_t h = n * 0x9e3779b97f4a7c15ull, w;
 	size_t i;
 
+	memset(k + n, 0, 8);
 	for (i = 0; i < n; i += 8) {
-		w = 0;
-		memcpy(&w, k + i, n - i >= 8 ? 8 : n - i);
+		memcpy(&w, k + i, 8);
 		h = (h ^ w) * 0xff51afd7ed558ccdull;
 		h ^= h >> 32;
 	}

@@ -69,6 +69,7 @@ struct xl_text {
 
 struct xl_chain_text {
 	struct chain		*decl;		/* evaluated, in the cache */
+	struct table		*table;		/* the cache's, of @decl */
 	FILE			*app;
 	struct xl_text		app_text;
 	FILE			*ins;
@@ -624,6 +625,12 @@ static struct xl_chain_text *out_target(struct xlate_ctx *ctx,
 	}
 	if (!o->fatal)
 		out_decls(o, t);
+	tx = c->text;
+	if (tx && tx->table && !o->fatal) {
+		/* found before: the cache keeps its tables to the end */
+		*cachedp = tx->table;
+		return tx;
+	}
 	cached = table_cache_find(o->nft, ctx->family, t->layout->name);
 	tx = cached ? chain_text(c) : NULL;
 	if (tx && !tx->decl)
@@ -632,6 +639,7 @@ static struct xl_chain_text *out_target(struct xlate_ctx *ctx,
 		o->fatal = true;
 		return NULL;
 	}
+	tx->table = cached;
 	*cachedp = cached;
 	return tx;
 }

@@ -175,14 +175,26 @@ static struct xl_table *table_get(struct xlate_ctx *ctx,
 	return t;
 }
 
+/* A chain's iptables name, hashed (xl_chain_find()). */
+static uint32_t chain_hash(const char *name, size_t *len)
+{
+	uint32_t h = 2166136261u;
+	size_t n = 0;
+
+	for (; name[n]; n++)
+		h = (h ^ (unsigned char)name[n]) * 16777619u;
+	*len = n;
+	return h;
+}
+
 struct xl_chain *xl_chain_find(struct xl_table *t, const char *name)
 {
 	struct xl_chain *c;
-
-	size_t n = strlen(name);
+	size_t n;
+	uint32_t h = chain_hash(name, &n);
 
 	list_for_each_entry(c, &t->chains, list) {
-		if (c->name[0] != name[0])	/* most differ at once */
+		if (c->hash != h && !c->renamed)	/* most differ at once */
 			continue;
 		if (!strcmp(c->name, name) ||
 		    (c->renamed && !strncmp(c->name, name, n) &&
@@ -231,6 +243,7 @@ struct xl_chain *xl_chain_add(struct xl_table *t, const char *name,
 			     const struct location *loc)
 {
 	struct xl_chain *c = xl_chain_find(t, name);
+	size_t n;
 
 	if (c)
 		return c;
@@ -238,6 +251,7 @@ struct xl_chain *xl_chain_add(struct xl_table *t, const char *name,
 	if (!c)
 		return NULL;
 	c->name = strdup(name);
+	c->hash = chain_hash(name, &n);
 	c->hook = compat_chain_find(t->layout, name);
 	if (!c->hook && chain_keyword(name)) {
 		free(c->name);
@@ -391,9 +405,14 @@ static int read_rule(struct xlate_ctx *ctx, struct xl_table *t,
 	return ret < 0 ? -1 : 0;
 }
 
+/* @t is short option @s ("-A") or long option @l ("--append"). */
 static bool is_opt(const char *t, const char *s, const char *l)
 {
-	return !strcmp(t, s) || !strcmp(t, l);
+	if (t[0] != '-')
+		return false;
+	if (t[1] != '-')
+		return t[1] == s[1] && !t[2];
+	return !strcmp(t, l);
 }
 
 /* "-A CHAIN ...", "-I CHAIN [N] ...", "-N CHAIN", "[p:b] -A ..." */
@@ -487,7 +506,7 @@ static int read_line(struct xlate_ctx *ctx, struct xl_table **cur,
 	if (l->n == 0 || l->tok[0].text[0] == '#')
 		return 0;
 	t0 = l->tok[0].text;
-	if (!strcmp(t0, "*") && l->n > 1) {
+	if (t0[0] == '*' && !t0[1] && l->n > 1) {
 		/* "* nat": iptables-restore skips the blank */
 		tok_text_free(l, l->tok[0].text);
 		l->owned = true;
@@ -513,7 +532,7 @@ static int read_line(struct xlate_ctx *ctx, struct xl_table **cur,
 		scan_table(ctx, *cur, l);
 		return 0;
 	}
-	if (!strcmp(t0, "COMMIT")) {
+	if (t0[0] == 'C' && !strcmp(t0, "COMMIT")) {
 		if (!*cur)
 			return line_error(ctx, &l->tok[0].loc, "COMMIT outside "
 					  "a table%s", "");

@@ -47,6 +47,7 @@ struct xl_rule_ent {
 struct xl_chain {
 	struct list_head	list;
 	char			*name;
+	uint32_t		hash;		/* of the iptables name */
 	const struct compat_chain	*hook;
 	int			policy;
 	uint64_t		packets;
