@@ -986,15 +986,17 @@ static int scan_exts(struct xl_parse *p)
 /*
  * The extensions whose mapping does nothing but build the rule's IR: no
  * set, meter or chain declared, nothing noted for later rules, nothing
- * looked up outside the input (memo.c prints later rules of the same
- * words from this one's text).
+ * looked up outside the input, and whose libxtables parse writes nothing
+ * to stderr on a rule it takes (NFLOG warns of --nflog-range, libxt_iprange
+ * has an fprintf: neither is here). memo.c prints later rules of the same
+ * words from this one's text.
  */
 static const char *const xl_memo_exts[] = {
 	"CHECKSUM", "CLASSIFY", "CONNMARK", "DNAT", "DSCP", "HL", "LOG",
-	"MARK", "MASQUERADE", "NFLOG", "NFQUEUE", "NOTRACK", "REDIRECT",
+	"MARK", "MASQUERADE", "NFQUEUE", "NOTRACK", "REDIRECT",
 	"REJECT", "SNAT", "TCPMSS", "TOS", "TTL",
 	"addrtype", "ah", "comment", "connmark", "conntrack", "dscp", "esp",
-	"hl", "icmp", "icmp6", "iprange", "length", "limit", "mac", "mark",
+	"hl", "icmp", "icmp6", "length", "limit", "mac", "mark",
 	"multiport", "owner", "pkttype", "state", "tcp", "tcpmss", "tos",
 	"ttl", "udp", "udplite",
 };
