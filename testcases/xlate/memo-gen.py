@@ -134,6 +134,8 @@ SHAPES = [
     "%s" % (addr(r), port(r), text(r), r.choice(USER)),
     lambda r: "-4 -s %s -j ACCEPT" % addr(r),
     lambda r: "-6 -p tcp --dport %s -j ACCEPT" % port(r),
+    lambda r: "-j NFLOG --nflog-group %d --nflog-range %d" % (
+        r.randrange(3), r.randrange(3)),
 ]
 NAT = [
     lambda r: "-p tcp -m tcp --dport %s -j DNAT --to-destination %s:%s" % (
@@ -155,7 +157,7 @@ def edge(seed, n):
         out += [":%s - [0:0]" % c for c in USER]
         count = n if table == "filter" else n // 4
         for i in range(count):
-            chain = rng.choice(BASE[table] + USER[:2])
+            chain = rng.choice(BASE[table] + USER[:2] + ["counter"])
             line = "-%s %s %s" % ("I" if rng.randrange(20) == 0 else "A",
                                   chain, rng.choice(shapes)(rng))
             if rng.randrange(10) == 0:
