@@ -24,11 +24,13 @@
  *   rule.c lists as doing nothing else (recent, hashlimit, connlimit,
  *   set, ... never);
  * - a hole becomes a slot of the text only when proven: the rule is
- *   translated again (nothing kept) with two other values of the same
- *   class, and each time the text differs from the template's exactly
- *   in one place, the one where the slot's own formatter (decimal,
- *   dotted quad of the masked address, 0x%08x) put the value and now
- *   puts the probe's; then once more with all slots changed at once.
+ *   translated again (nothing kept) with another value of the same
+ *   class (one near: low bits, last digit), and the text differs from
+ *   the template's exactly in one place, the one where the slot's own
+ *   formatter (decimal, dotted quad of the masked address, 0x%08x) put
+ *   the value and now puts the probe's; then once more with every slot
+ *   changed at once to a far value (high bits, first digit), the text
+ *   exactly what the template predicts.
  *   A hole that fails is exact-matched from then on (its value goes
  *   into a second key);
  * - a shape is learned the second time it is seen; a bounded number of
@@ -470,8 +472,10 @@ static bool probe_words(struct xlate_ctx *ctx, struct xl_table *t,
 }
 
 /*
- * Hole @i proven a slot of @text: two probes, each differing from
- * @text only where formatter @fmt put the value. Its place in @slot.
+ * Hole @i proven a slot of @text: a probe (*@pv1) whose text differs
+ * from @text only where formatter @fmt put the value, at one place,
+ * @slot. *@pv2 is another value of the class, far from the first, for
+ * slots_together().
  */
 static bool hole_prove(struct xlate_ctx *ctx, struct xl_table *t,
 		       struct xl_chain *c, const struct location *loc,
@@ -506,6 +510,12 @@ static bool hole_prove(struct xlate_ctx *ctx, struct xl_table *t,
 			lp = xl_memo_slot_fmt(fmts[f], h, cand[k], sp);
 			if (lp == l0 && !memcmp(sp, s0, l0))
 				continue;	/* prints the same */
+			if (got) {
+				/* the far one: slots_together() probes it */
+				*pv2 = cand[k];
+				got++;
+				break;
+			}
 			pt = probe_text(ctx, t, c, loc, ptok, &plen, broken);
 			if (!pt || plen != tlen - l0 + lp)
 				break;
@@ -528,7 +538,7 @@ static bool hole_prove(struct xlate_ctx *ctx, struct xl_table *t,
 			if (found < 0 || (where >= 0 && found != where))
 				break;
 			where = found;
-			*(got ? pv2 : pv1) = cand[k];
+			*pv1 = cand[k];
 			got++;
 		}
 		if (got == 2)
@@ -550,7 +560,10 @@ static int slot_cmp(const void *a, const void *b)
 	return x->off < y->off ? -1 : x->off > y->off;
 }
 
-/* All slots changed at once: the text as the template predicts it. */
+/*
+ * All slots changed at once: the text as the template predicts it (each
+ * hole's second probe value, hole_prove() having checked its first).
+ */
 static bool slots_together(struct xlate_ctx *ctx, struct xl_table *t,
 			   struct xl_chain *c, const struct location *loc,
 			   const char *text, size_t tlen,
@@ -560,7 +573,7 @@ static bool slots_together(struct xlate_ctx *ctx, struct xl_table *t,
 {
 	struct xl_memo *m = ctx->memo;
 	struct xl_token ptok[MEMO_WORDS];
-	const uint32_t *pv = pv1;
+	const uint32_t *pv = pv2;
 	char buf[2048], *want;
 	uint32_t which = 0;
 	size_t at, wl, plen;
@@ -570,12 +583,15 @@ static bool slots_together(struct xlate_ctx *ctx, struct xl_table *t,
 
 	for (j = 0; j < ns; j++)
 		which |= 1u << slots[j].hole;
-	if (ns < 2)
-		return true;	/* hole_prove() did it */
-	/* the first probes of each, else the second (distinct ports) */
+	if (!ns)
+		return true;
+	/*
+	 * The second (far) values of each, else, when the key changes
+	 * (ports of a list equal), the first ones together.
+	 */
 	if (!probe_words(ctx, t, c, m->holes, pv, which, ptok, buf,
 			 sizeof(buf))) {
-		pv = pv2;
+		pv = pv1;
 		if (!probe_words(ctx, t, c, m->holes, pv, which, ptok, buf,
 				 sizeof(buf)))
 			return false;
