@@ -33,8 +33,10 @@
  *   exactly what the template predicts.
  *   A hole that fails is exact-matched from then on (its value goes
  *   into a second key);
- * - a shape is learned the second time it is seen; a bounded number of
- *   probes (256 + a quarter of the rules) and of entries.
+ * - a shape is learned the third time it is seen (real-world files have
+ *   many shapes seen twice, whose learning would cost more than it
+ *   saves); a bounded number of probes (32 + an eighth of the rules)
+ *   and of entries.
  * A hit prints what xl_out_rule() would (lead, text), counts the rule
  * translated and takes its place as the full path does; declarations
  * made since are evaluated first, as for any rule.
@@ -51,7 +53,8 @@
 
 #define MEMO_BUCKETS	4096
 #define MEMO_ENTS_MAX	16384
-#define MEMO_PROBE0	256	/* probes always allowed, then 1 per 4 rules */
+#define MEMO_PROBE0	32	/* probes always allowed, then 1 per 8 rules */
+#define MEMO_SEEN	3	/* a shape is learned when seen this often */
 
 struct memo_slot {
 	uint32_t		off;		/* in the template's text */
@@ -247,7 +250,7 @@ int xl_memo_try(struct xlate_ctx *ctx, struct xl_table *t, struct xl_chain *c,
 	hash = xl_memo_hash(m->key, m->klen);
 	s = ent_find(m, m->key, m->klen, hash);
 	if (!s) {
-		/* learned the second time it is seen */
+		/* learned the MEMO_SEEN-th time it is seen */
 		s = ent_add(m, m->key, m->klen, hash);
 		if (s)
 			s->seen = 1;
@@ -269,8 +272,8 @@ int xl_memo_try(struct xlate_ctx *ctx, struct xl_table *t, struct xl_chain *c,
 		return memo_print(ctx, t, c, insert, e, m, tok);
 	}
 	/* a miss: learn from it when allowed */
-	if (++s->seen < 2 || m->nents >= MEMO_ENTS_MAX ||
-	    m->probes > MEMO_PROBE0 + m->rules / 4)
+	if (++s->seen < MEMO_SEEN || m->nents >= MEMO_ENTS_MAX ||
+	    m->probes > MEMO_PROBE0 + m->rules / 8)
 		return 0;
 	for (len = 0, i = 0; i < n; i++)
 		len += strlen(tok[i].text) + 1;
