@@ -75,9 +75,15 @@ static int line_error(struct xlate_ctx *ctx, const struct location *loc,
 	return erec_error(&ctx->erq, loc, fmt, arg);
 }
 
-/* What ends a word's unquoted run: a blank, or a quote. */
+/*
+ * What ends a word's unquoted run: a blank, or a quote; and what may end
+ * the line (the byte after it is one of them: its newline, the '\r'
+ * cut off its end, or the NUL after the input), which ends the run only
+ * there: one test a byte instead of two.
+ */
 static const bool word_stop[256] = {
 	[' '] = true, ['\t'] = true, ['"'] = true,
+	['\n'] = true, ['\r'] = true, ['\0'] = true,
 };
 
 /*
@@ -107,15 +113,22 @@ static int tokenize(struct xlate_ctx *ctx, struct xl_line *l)
 	memcpy(buf, text, len);
 	l->n = 0;
 	while (i < len) {
-		while (i < len && (text[i] == ' ' || text[i] == '\t'))
+		/* text[len] is no blank (word_stop) */
+		while (text[i] == ' ' || text[i] == '\t')
 			i++;
 		if (i >= len)
 			break;
 		start = i;
 		quoted = false;
 		/* the unquoted run: in the arena already */
-		while (i < len && !word_stop[(unsigned char)text[i]])
-			i++;
+		for (;;) {
+			while (!word_stop[(unsigned char)text[i]])
+				i++;
+			if (i >= len || text[i] == ' ' || text[i] == '\t' ||
+			    text[i] == '"')
+				break;
+			i++;	/* a '\n', '\r' or NUL inside the line */
+		}
 		w = i;
 		if (i < len && text[i] == '"') {
 			/* a quote: up to the closing one, which ends the word */
