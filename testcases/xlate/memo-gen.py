@@ -6,6 +6,11 @@
                                        and edge values, each shape often
                                        enough that the memo is hit with
                                        the edge values
+    memo-gen.py mutate FILE SEED > FILE
+                                       FILE with each rule followed by
+                                       four copies, their addresses and
+                                       numbers (any, not only where the
+                                       memo has holes) changed at random
     memo-gen.py conformance TSV FAMILY > FILE
                                        the conformance corpus's commands
                                        of FAMILY (ip, ip6) as one save
@@ -13,6 +18,7 @@
 """
 import csv
 import random
+import re
 import shlex
 import sys
 
@@ -224,9 +230,46 @@ def conformance(tsv, family):
     print("\n".join(out))
 
 
+QUAD = re.compile(r"\b(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})\b")
+NUM = re.compile(r"(?<![\d.])\d+(?![\d.])")
+
+
+def mutate(path, seed):
+    rng = random.Random(seed)
+
+    def quad(m):
+        if rng.randrange(3) == 0:
+            return m.group(0)
+        return "%d.%d.%d.%d" % (rng.randrange(1, 255), rng.randrange(256),
+                                rng.randrange(256), rng.randrange(256))
+
+    def num(m):
+        d = len(m.group(0))
+        if rng.randrange(3) == 0:
+            return m.group(0)
+        return str(rng.randrange(10 ** (d - 1) if d > 1 else 0, 10 ** d))
+
+    def mut(line):
+        # the command, chain and option words stay: values change
+        w = line.split(" ")
+        return " ".join(x if i < 2 or x.startswith("-") else
+                        NUM.sub(num, QUAD.sub(quad, x))
+                        for i, x in enumerate(w))
+
+    out = []
+    with open(path, errors="replace") as f:
+        for line in f.read().split("\n"):
+            out.append(line)
+            if line.startswith(("-A ", "-I ")):
+                out += [mut(line) for _ in range(4)]
+    print("\n".join(out))
+
+
 def main():
     if len(sys.argv) == 4 and sys.argv[1] == "edge":
         edge(int(sys.argv[2]), int(sys.argv[3]))
+    elif len(sys.argv) == 4 and sys.argv[1] == "mutate":
+        mutate(sys.argv[2], int(sys.argv[3]))
     elif len(sys.argv) == 4 and sys.argv[1] == "conformance":
         conformance(sys.argv[2], sys.argv[3])
     else:

@@ -5,9 +5,10 @@
 # (NFTKIT_XLATE_MEMO=0): stdout, stderr and exit status must be the
 # same. Inputs: every $NFTKIT_SHARED/realworld file, the bench file
 # (xlate-gen.py), the conformance corpus's commands as save files
-# (ip, ip6) and generated files of many shapes with random and edge
-# values (memo-gen.py), each with "", -6, -c, --counters, -c --counters
-# and -s. The memo must also have been used: hits on the bench file and
+# (ip, ip6), generated files of many shapes with random and edge
+# values, and every realworld file with each rule followed by four
+# copies of other addresses and numbers (memo-gen.py), each with "",
+# -6, -c, --counters, -c --counters and -s. The memo must also have been used: hits on the bench file and
 # on the edge files, or the comparison proves nothing.
 here=${srcdir:-$(dirname "$0")/..}
 IPT2NFT=${top_builddir:-../..}/xlate/ipt2nft
@@ -37,7 +38,14 @@ hits() {
 		sed -n 's/^ipt2nft: memo: \([0-9]*\) hits.*/\1/p'
 }
 
-for f in "$tmp"/*.rules "$SHARED"/realworld/*.rules; do
+mkdir "$tmp/mut"
+for f in "$SHARED"/realworld/*.rules; do
+	[ -f "$f" ] || continue
+	python3 "$here/xlate/memo-gen.py" mutate "$f" 1 \
+		>"$tmp/mut/$(basename "$f")"
+done
+
+for f in "$tmp"/*.rules "$SHARED"/realworld/*.rules "$tmp"/mut/*.rules; do
 	[ -f "$f" ] || continue
 	for opts in "" "-6" "-c" "--counters" "-c --counters" "-s"; do
 		# shellcheck disable=SC2086
@@ -59,7 +67,8 @@ for f in "$tmp"/*.rules "$SHARED"/realworld/*.rules; do
 	done
 done
 echo "$runs runs compared"
-for f in bench edge1 edge2 edge3; do
+cat "$tmp"/mut/*.rules >"$tmp/mutated.rules"
+for f in bench edge1 edge2 edge3 mutated; do
 	h=$(hits "$tmp/$f.rules")
 	echo "memo hits on $f: ${h:-none}"
 	if [ "${h:-0}" -lt 200 ]; then
