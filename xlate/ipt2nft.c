@@ -165,6 +165,10 @@ int main(int argc, char **argv)
 		family = NFPROTO_IPV6;
 	if (!dashdash)		/* each rule printed as it is read */
 		flags |= XLATE_F_STREAM;
+	/* rules printed from an earlier rule's text; 0: each on its own */
+	if (!getenv("NFTKIT_XLATE_MEMO") ||
+	    strcmp(getenv("NFTKIT_XLATE_MEMO"), "0"))
+		flags |= XLATE_F_MEMO;
 	ctx = xlate_ctx_alloc(family, flags);
 	if (!ctx) {
 		fprintf(stderr, "ipt2nft: out of memory\n");
@@ -207,6 +211,13 @@ int main(int argc, char **argv)
 		fprintf(stderr, "ipt2nft: %u rules: %u translated, %u "
 			"approximated, %u not translated\n", st->rules,
 			st->translated, st->inexact, st->failed);
+	if (getenv("NFTKIT_XLATE_MEMO_STATS")) {
+		unsigned long h, tm, pr;
+
+		xlate_memo_stats(ctx, &h, &tm, &pr);
+		fprintf(stderr, "ipt2nft: memo: %lu hits, %lu templates, %lu "
+			"probes\n", h, tm, pr);
+	}
 	xlate_ctx_free(ctx);
 	return ret < 0 ? 2 : ret;
 }

@@ -38,6 +38,7 @@ struct xl_out {
 	/* XLATE_F_STREAM */
 	struct list_head	errs;		/* struct xl_out_errs */
 	long			seq;		/* rules evaluated */
+	unsigned long		ndiag;		/* records taken, ever */
 	bool			fatal;		/* a declaration failed */
 };
 
@@ -68,6 +69,7 @@ struct xl_text {
 
 struct xl_chain_text {
 	struct chain		*decl;		/* evaluated, in the cache */
+	struct table		*table;		/* the cache's, of @decl */
 	FILE			*app;
 	struct xl_text		app_text;
 	FILE			*ins;
@@ -309,6 +311,7 @@ static void take_errors_keyed(struct xl_out *o, const struct xl_table *t,
 	list_for_each_entry_safe(e, n, &o->nft->erq.records, list) {
 		list_del(&e->list);
 		list_add_tail(&e->list, &oe->recs);
+		o->ndiag++;
 		if (e->type == EREC_ERROR)
 			oe->nerr++;
 	}
@@ -598,41 +601,93 @@ void xl_out_free(struct xlate_ctx *ctx)
 	ctx->out = NULL;
 }
 
+/*
+ * Where a rule of @c goes: the table's and chain's declarations made so
+ * far evaluated, @c's text and its evaluated declaration. NULL when the
+ * rule is dropped: no output context (@*oom set), or a declaration
+ * failed (the translation is fatal from then on).
+ */
+static struct xl_chain_text *out_target(struct xlate_ctx *ctx,
+					struct xl_table *t,
+					struct xl_chain *c,
+					struct table **cachedp, bool *oom)
+{
+	struct xl_out *o = ctx->out;
+	struct xl_chain_text *tx;
+	struct table *cached;
+
+	*oom = false;
+	if (!o)
+		o = ctx->out = out_alloc(ctx);
+	if (!o) {
+		*oom = true;
+		return NULL;
+	}
+	if (!o->fatal)
+		out_decls(o, t);
+	tx = c->text;
+	if (tx && tx->table && !o->fatal) {
+		/* found before: the cache keeps its tables to the end */
+		*cachedp = tx->table;
+		return tx;
+	}
+	cached = table_cache_find(o->nft, ctx->family, t->layout->name);
+	tx = cached ? chain_text(c) : NULL;
+	if (tx && !tx->decl)
+		tx->decl = chain_cache_find(cached, c->name);
+	if (o->fatal || !tx || !tx->decl) {
+		o->fatal = true;
+		return NULL;
+	}
+	tx->table = cached;
+	*cachedp = cached;
+	return tx;
+}
+
+/* "add rule FAMILY TABLE CHAIN " with -c, the ruleset's indent else. */
+static void rule_lead(const struct xlate_ctx *ctx, const char *table,
+		      const char *chain, FILE *f)
+{
+	if (ctx->flags & XLATE_F_COMMANDS)
+		fprintf(f, "add rule %s %s %s ", nftc_family_name(ctx->family),
+			table, chain);
+	else
+		nftc_puts("\t\t", f);
+}
+
 void xl_out_rule(struct xlate_ctx *ctx, struct xl_table *t, struct xl_chain *c,
 		 struct rule *rule, const struct location *loc, bool insert,
 		 bool inexact)
 {
-	bool commands = ctx->flags & XLATE_F_COMMANDS;
+	xl_out_rule_cap(ctx, t, c, rule, loc, insert, inexact, NULL);
+}
+
+void xl_out_rule_cap(struct xlate_ctx *ctx, struct xl_table *t,
+		     struct xl_chain *c, struct rule *rule,
+		     const struct location *loc, bool insert, bool inexact,
+		     struct xl_memo_cap *cap)
+{
 	struct output_ctx octx = { .family = ctx->family };
-	struct xl_out *o = ctx->out;
 	struct xl_chain_text *tx;
 	struct list_head *mark;
 	struct table *cached;
+	struct xl_out *o;
 	struct expr *dev;
+	bool oom;
 	long pos;
 
 	if (!rule) {
 		ctx->stats.failed++;
 		return;
 	}
-	if (!o)
-		o = ctx->out = out_alloc(ctx);
-	if (!o) {
+	tx = out_target(ctx, t, c, &cached, &oom);
+	if (!tx) {
 		rule_free(rule);
-		ctx->stats.failed++;
+		if (oom)
+			ctx->stats.failed++;
 		return;
 	}
-	if (!o->fatal)
-		out_decls(o, t);
-	cached = table_cache_find(o->nft, ctx->family, t->layout->name);
-	tx = cached ? chain_text(c) : NULL;
-	if (tx && !tx->decl)
-		tx->decl = chain_cache_find(cached, c->name);
-	if (o->fatal || !tx || !tx->decl) {
-		rule_free(rule);
-		o->fatal = true;
-		return;
-	}
+	o = ctx->out;
 	pos = insert ? -++o->seq : ++o->seq;
 	mark = cached->sets.prev;
 	dev = dup_dev_save(rule);
@@ -658,18 +713,96 @@ void xl_out_rule(struct xlate_ctx *ctx, struct xl_table *t, struct xl_chain *c,
 	octx.flags = o->oflags;
 	octx.f = chain_text_file(tx, insert);
 	if (octx.f) {
-		if (commands)
-			fprintf(octx.f, "add rule %s %s %s ",
-				nftc_family_name(ctx->family),
-				rule->handle.table.name,
-				rule->handle.chain.name);
-		else
-			nftc_puts("\t\t", octx.f);
+		rule_lead(ctx, rule->handle.table.name,
+			  rule->handle.chain.name, octx.f);
 		nftc_print_rule(&octx, rule);
 		nftc_putc('\n', octx.f);
+		if (cap) {
+			/* the same text again, for memo.c */
+			octx.f = cap->f;
+			nftc_print_rule(&octx, rule);
+			nftc_putc('\n', cap->f);
+			cap->done = fflush(cap->f) == 0;
+		}
 	}
 	rule_free(rule);
 	drop_anon_sets(cached, mark);
+}
+
+/*
+ * memo.c's probe: @rule (taken over) evaluated and printed into @f as
+ * xl_out_rule() would, but nothing kept: not its diagnostics (0 only
+ * when there were none), nor the anonymous sets it made, nor a count.
+ * -1 as well when it would have left a set in the table.
+ */
+int xl_out_probe(struct xlate_ctx *ctx, struct xl_table *t, struct xl_chain *c,
+		 struct rule *rule, FILE *f)
+{
+	struct output_ctx octx = { .family = ctx->family, .f = f };
+	struct xl_out *o = ctx->out;
+	struct xl_chain_text *tx = c->text;
+	struct list_head *mark;
+	struct table *cached;
+	struct expr *dev;
+	int ret = -1;
+
+	cached = o ? table_cache_find(o->nft, ctx->family, t->layout->name) :
+		     NULL;
+	if (!cached || o->fatal || !tx || !tx->decl) {
+		rule_free(rule);
+		return -1;
+	}
+	mark = cached->sets.prev;
+	dev = dup_dev_save(rule);
+	if (nftc_evaluate_rule(o->nft, cached, tx->decl, rule) == 0 &&
+	    list_empty(&o->nft->erq.records)) {
+		dup_dev_restore(rule, dev);
+		dev = NULL;
+		octx.flags = o->oflags;
+		nftc_print_rule(&octx, rule);
+		nftc_putc('\n', f);
+		ret = 0;
+	}
+	expr_free(dev);
+	if (!list_empty(&o->nft->erq.records)) {
+		erec_queue_free(&o->nft->erq);
+		o->nft->erq.num_errors = 0;
+	}
+	rule_free(rule);
+	drop_anon_sets(cached, mark);
+	return cached->sets.prev == mark ? ret : -1;
+}
+
+unsigned long xl_out_diag_count(const struct xlate_ctx *ctx)
+{
+	return ctx->out ? ctx->out->ndiag + ctx->out->fatal : 0;
+}
+
+/*
+ * memo.c's hit: where the rule's text goes (its lead printed), counted
+ * as xl_out_rule() counts a rule translated exactly; NULL when the rule
+ * is dropped as xl_out_rule() would drop it.
+ */
+FILE *xl_out_memo_file(struct xlate_ctx *ctx, struct xl_table *t,
+		       struct xl_chain *c, bool insert)
+{
+	struct xl_chain_text *tx;
+	struct table *cached;
+	bool oom;
+	FILE *f;
+
+	tx = out_target(ctx, t, c, &cached, &oom);
+	if (!tx) {
+		if (oom)
+			ctx->stats.failed++;
+		return NULL;
+	}
+	++ctx->out->seq;	/* the place a rule's diagnostics would have */
+	ctx->stats.translated++;
+	f = chain_text_file(tx, insert);
+	if (f)
+		rule_lead(ctx, t->layout->name, c->name, f);
+	return f;
 }
 
 static struct chain *decl_chain(struct xl_out *o, const char *table,

@@ -75,9 +75,15 @@ static int line_error(struct xlate_ctx *ctx, const struct location *loc,
 	return erec_error(&ctx->erq, loc, fmt, arg);
 }
 
-/* What ends a word's unquoted run: a blank, or a quote. */
+/*
+ * What ends a word's unquoted run: a blank, or a quote; and what may end
+ * the line (the byte after it is one of them: its newline, the '\r'
+ * cut off its end, or the NUL after the input), which ends the run only
+ * there: one test a byte instead of two.
+ */
 static const bool word_stop[256] = {
 	[' '] = true, ['\t'] = true, ['"'] = true,
+	['\n'] = true, ['\r'] = true, ['\0'] = true,
 };
 
 /*
@@ -107,15 +113,22 @@ static int tokenize(struct xlate_ctx *ctx, struct xl_line *l)
 	memcpy(buf, text, len);
 	l->n = 0;
 	while (i < len) {
-		while (i < len && (text[i] == ' ' || text[i] == '\t'))
+		/* text[len] is no blank (word_stop) */
+		while (text[i] == ' ' || text[i] == '\t')
 			i++;
 		if (i >= len)
 			break;
 		start = i;
 		quoted = false;
 		/* the unquoted run: in the arena already */
-		while (i < len && !word_stop[(unsigned char)text[i]])
-			i++;
+		for (;;) {
+			while (!word_stop[(unsigned char)text[i]])
+				i++;
+			if (i >= len || text[i] == ' ' || text[i] == '\t' ||
+			    text[i] == '"')
+				break;
+			i++;	/* a '\n', '\r' or NUL inside the line */
+		}
 		w = i;
 		if (i < len && text[i] == '"') {
 			/* a quote: up to the closing one, which ends the word */
@@ -175,14 +188,26 @@ static struct xl_table *table_get(struct xlate_ctx *ctx,
 	return t;
 }
 
+/* A chain's iptables name, hashed (xl_chain_find()). */
+static uint32_t chain_hash(const char *name, size_t *len)
+{
+	uint32_t h = 2166136261u;
+	size_t n = 0;
+
+	for (; name[n]; n++)
+		h = (h ^ (unsigned char)name[n]) * 16777619u;
+	*len = n;
+	return h;
+}
+
 struct xl_chain *xl_chain_find(struct xl_table *t, const char *name)
 {
 	struct xl_chain *c;
-
-	size_t n = strlen(name);
+	size_t n;
+	uint32_t h = chain_hash(name, &n);
 
 	list_for_each_entry(c, &t->chains, list) {
-		if (c->name[0] != name[0])	/* most differ at once */
+		if (c->hash != h && !c->renamed)	/* most differ at once */
 			continue;
 		if (!strcmp(c->name, name) ||
 		    (c->renamed && !strncmp(c->name, name, n) &&
@@ -231,6 +256,7 @@ struct xl_chain *xl_chain_add(struct xl_table *t, const char *name,
 			     const struct location *loc)
 {
 	struct xl_chain *c = xl_chain_find(t, name);
+	size_t n;
 
 	if (c)
 		return c;
@@ -238,6 +264,7 @@ struct xl_chain *xl_chain_add(struct xl_table *t, const char *name,
 	if (!c)
 		return NULL;
 	c->name = strdup(name);
+	c->hash = chain_hash(name, &n);
 	c->hook = compat_chain_find(t->layout, name);
 	if (!c->hook && chain_keyword(name)) {
 		free(c->name);
@@ -322,11 +349,20 @@ static int read_rule(struct xlate_ctx *ctx, struct xl_table *t,
 {
 	struct handle h = { .family = ctx->family };
 	struct xl_rule r = { .ctx = ctx, .table = t, .chain = c };
+	struct xl_memo_cap *cap = NULL;
 	struct xl_rule_ent *ent;
+	bool memo;
 	int ret;
 
 	/* a common rule the stream writes itself, without a parse */
 	if (ctx->stream && xl_stream_fast(ctx, t, c, tok, n, loc, insert)) {
+		ctx->stats.rules++;
+		return 0;
+	}
+	/* a rule printed from an earlier one's text (memo.c) */
+	memo = ctx->flags & XLATE_F_MEMO && ctx->flags & XLATE_F_STREAM &&
+	       !ctx->cmd_mode && !ctx->stream;
+	if (memo && xl_memo_try(ctx, t, c, tok, n, insert)) {
 		ctx->stats.rules++;
 		return 0;
 	}
@@ -336,12 +372,16 @@ static int read_rule(struct xlate_ctx *ctx, struct xl_table *t,
 	r.loc = *loc;
 	ctx->stats.rules++;
 	ctx->err_kind = XL_ERR_PARAM;
+	cap = memo && xl_memo_learning(ctx) ? xl_memo_begin(ctx, t) : NULL;
+	r.memo_want = cap != NULL;
 	ret = xl_parse_rule(&r, tok, n);
 	free(r.comment);
 	if (ret == 1) {
 		/* -4/-6 of the other family: iptables skips it too */
 		ctx->stats.rules--;
 		rule_free(r.rule);
+		if (cap)
+			xl_memo_end(ctx, t, c, loc, false);
 		return 0;
 	}
 	if (ret < 0) {
@@ -356,7 +396,11 @@ static int read_rule(struct xlate_ctx *ctx, struct xl_table *t,
 	}
 	if (ctx->flags & XLATE_F_STREAM && !ctx->cmd_mode) {
 		/* evaluated, printed and freed at once */
-		xl_out_rule(ctx, t, c, r.rule, loc, insert, r.inexact);
+		xl_out_rule_cap(ctx, t, c, r.rule, loc, insert, r.inexact,
+				cap);
+		if (cap)
+			xl_memo_end(ctx, t, c, loc, ret == 0 && r.memo_ok &&
+				    !r.inexact);
 		return ret < 0 ? -1 : 0;
 	}
 	ent = calloc(1, sizeof(*ent));
@@ -374,9 +418,14 @@ static int read_rule(struct xlate_ctx *ctx, struct xl_table *t,
 	return ret < 0 ? -1 : 0;
 }
 
+/* @t is short option @s ("-A") or long option @l ("--append"). */
 static bool is_opt(const char *t, const char *s, const char *l)
 {
-	return !strcmp(t, s) || !strcmp(t, l);
+	if (t[0] != '-')
+		return false;
+	if (t[1] != '-')
+		return t[1] == s[1] && !t[2];
+	return !strcmp(t, l);
 }
 
 /* "-A CHAIN ...", "-I CHAIN [N] ...", "-N CHAIN", "[p:b] -A ..." */
@@ -470,7 +519,7 @@ static int read_line(struct xlate_ctx *ctx, struct xl_table **cur,
 	if (l->n == 0 || l->tok[0].text[0] == '#')
 		return 0;
 	t0 = l->tok[0].text;
-	if (!strcmp(t0, "*") && l->n > 1) {
+	if (t0[0] == '*' && !t0[1] && l->n > 1) {
 		/* "* nat": iptables-restore skips the blank */
 		tok_text_free(l, l->tok[0].text);
 		l->owned = true;
@@ -496,7 +545,7 @@ static int read_line(struct xlate_ctx *ctx, struct xl_table **cur,
 		scan_table(ctx, *cur, l);
 		return 0;
 	}
-	if (!strcmp(t0, "COMMIT")) {
+	if (t0[0] == 'C' && !strcmp(t0, "COMMIT")) {
 		if (!*cur)
 			return line_error(ctx, &l->tok[0].loc, "COMMIT outside "
 					  "a table%s", "");
@@ -984,6 +1033,7 @@ void xlate_ctx_free(struct xlate_ctx *ctx)
 	if (!ctx)
 		return;
 	xl_out_free(ctx);
+	xl_memo_free(ctx);
 	list_for_each_entry_safe(t, tn, &ctx->tables, list) {
 		list_for_each_entry_safe(c, cn, &t->chains, list)
 			chain_free_xl(c);

@@ -984,6 +984,41 @@ static int scan_exts(struct xl_parse *p)
 }
 
 /*
+ * The extensions whose mapping does nothing but build the rule's IR: no
+ * set, meter or chain declared, nothing noted for later rules, nothing
+ * looked up outside the input, and whose libxtables parse writes nothing
+ * to stderr on a rule it takes (NFLOG warns of --nflog-range, libxt_iprange
+ * has an fprintf: neither is here). memo.c prints later rules of the same
+ * words from this one's text.
+ */
+static const char *const xl_memo_exts[] = {
+	"CHECKSUM", "CLASSIFY", "CONNMARK", "DNAT", "DSCP", "HL", "LOG",
+	"MARK", "MASQUERADE", "NFQUEUE", "NOTRACK", "REDIRECT",
+	"REJECT", "SNAT", "TCPMSS", "TOS", "TTL",
+	"addrtype", "ah", "comment", "connmark", "conntrack", "dscp", "esp",
+	"hl", "icmp", "icmp6", "length", "limit", "mac", "mark",
+	"multiport", "owner", "pkttype", "state", "tcp", "tcpmss", "tos",
+	"ttl", "udp", "udplite",
+};
+
+static bool exts_memo_ok(struct xl_parse *p)
+{
+	struct xl_ext *e;
+	unsigned int k;
+
+	list_for_each_entry(e, xl_xt_exts(p->xr), list) {
+		for (k = 0; k < sizeof(xl_memo_exts) / sizeof(xl_memo_exts[0]);
+		     k++) {
+			if (!xl_strcmp0(e->name, xl_memo_exts[k]))
+				break;
+		}
+		if (k == sizeof(xl_memo_exts) / sizeof(xl_memo_exts[0]))
+			return false;
+	}
+	return true;
+}
+
+/*
  * Parse the options of @tok, then either build the IR rule or, with
  * @scan, only look at the extensions parsed (xl_scan_ext).
  */
@@ -1017,6 +1052,8 @@ static int parse_rule(struct xl_rule *r, struct xl_token *tok,
 		goto out;
 	}
 	ret = scan ? scan_exts(&p) : build_rule(&p);
+	if (!scan && r->memo_want && ret == 0)
+		r->memo_ok = exts_memo_ok(&p);
 out:
 	free(p.src.list);
 	free(p.dst.list);

@@ -44,6 +44,10 @@ struct xlate_ctx;
  *              the output text, not the whole file's IR; xlate_print()
  *              then writes the ruleset out. The output is the same;
  *              xlate_sources() sees only chains then (no rules).
+ * @XLATE_F_MEMO: with XLATE_F_STREAM, a rule that differs from one seen
+ *              before only by values its text was proven to print as
+ *              they are is printed from that text (xlate/memo.c); the
+ *              output is the same
  */
 enum xlate_flags {
 	XLATE_F_COMMANDS	= (1 << 0),
@@ -52,6 +56,7 @@ enum xlate_flags {
 	XLATE_F_XT		= (1 << 3),
 	XLATE_F_SYSTEM_IFACES	= (1 << 4),
 	XLATE_F_STREAM		= (1 << 5),
+	XLATE_F_MEMO		= (1 << 6),
 };
 
 /**
@@ -251,5 +256,12 @@ int xlate_stream_status(const struct xlate_ctx *ctx);
  * (xtports.c, which parses --tcp-flags this way without libxtables).
  */
 bool xlate_tcp_flag_list(const char *s, uint8_t *flags);
+
+/*
+ * XLATE_F_MEMO's work: rules printed from a template, templates made,
+ * probe translations run (for benchmarks and tests).
+ */
+void xlate_memo_stats(const struct xlate_ctx *ctx, unsigned long *hits,
+		      unsigned long *templates, unsigned long *probes);
 
 #endif

@@ -6,6 +6,7 @@
  * libxtables glue and the extension mappings. */
 
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdint.h>
 #include "list.h"
 #include "location.h"
@@ -46,6 +47,7 @@ struct xl_rule_ent {
 struct xl_chain {
 	struct list_head	list;
 	char			*name;
+	uint32_t		hash;		/* of the iptables name */
 	const struct compat_chain	*hook;
 	int			policy;
 	uint64_t		packets;
@@ -138,6 +140,8 @@ struct xlate_ctx {
 	const char		*mapped;
 	/* output.c: XLATE_F_STREAM's evaluator and printed text */
 	struct xl_out		*out;
+	/* memo.c: XLATE_F_MEMO's translations of rules seen before */
+	struct xl_memo		*memo;
 };
 
 /**
@@ -215,6 +219,10 @@ struct xl_rule {
 	bool			proto_needed;
 	char			*comment;
 	unsigned int		ext_size;	/* of the extension mapped */
+	/* memo.c: asks whether every extension is one memo_ok() knows
+	 * has no effect beyond the rule's text (xl_parse_rule() says) */
+	bool			memo_want;
+	bool			memo_ok;
 };
 
 /* xtables.c: libxtables glue; every call is guarded against exit. */
@@ -375,6 +383,53 @@ int xl_output(struct xlate_ctx *ctx, FILE *f);
 void xl_out_rule(struct xlate_ctx *ctx, struct xl_table *t, struct xl_chain *c,
 		 struct rule *rule, const struct location *loc, bool insert,
 		 bool inexact);
+/*
+ * The same, with the rule's printed text (not its lead) also written to
+ * @cap->f for memo.c: @cap->done says it is all there.
+ */
+struct xl_memo_cap {
+	FILE		*f;
+	char		*buf;
+	size_t		len;
+	bool		done;
+};
+void xl_out_rule_cap(struct xlate_ctx *ctx, struct xl_table *t,
+		     struct xl_chain *c, struct rule *rule,
+		     const struct location *loc, bool insert, bool inexact,
+		     struct xl_memo_cap *cap);
+/*
+ * memo.c's probe: @rule (taken over) evaluated and printed into @f as
+ * xl_out_rule() prints it, nothing kept or counted; 0 only when the
+ * evaluator said nothing.
+ */
+int xl_out_probe(struct xlate_ctx *ctx, struct xl_table *t, struct xl_chain *c,
+		 struct rule *rule, FILE *f);
+/*
+ * memo.c's hit: the stream a rule of @c is printed to, its lead written
+ * and the rule counted as translated, as xl_out_rule() does; NULL when
+ * xl_out_rule() would drop the rule.
+ */
+FILE *xl_out_memo_file(struct xlate_ctx *ctx, struct xl_table *t,
+		       struct xl_chain *c, bool insert);
+/* The evaluator's diagnostics kept so far (memo.c: did a rule add?). */
+unsigned long xl_out_diag_count(const struct xlate_ctx *ctx);
+
+/*
+ * memo.c (XLATE_F_MEMO): a rule printed from an earlier rule's text.
+ * xl_memo_try(): 1 when the rule was printed so (nothing else to do),
+ * 0 when it must be translated; then, if xl_memo_learning(), the
+ * translation goes through xl_memo_begin() (before the parse; its
+ * capture to xl_out_rule_cap()) and xl_memo_end() (after the output,
+ * @ok when it parsed, every extension memo_ok).
+ */
+int xl_memo_try(struct xlate_ctx *ctx, struct xl_table *t, struct xl_chain *c,
+		struct xl_token *tok, unsigned int n, bool insert);
+bool xl_memo_learning(const struct xlate_ctx *ctx);
+struct xl_memo_cap *xl_memo_begin(struct xlate_ctx *ctx, struct xl_table *t);
+void xl_memo_end(struct xlate_ctx *ctx, struct xl_table *t, struct xl_chain *c,
+		 const struct location *loc, bool ok);
+void xl_memo_free(struct xlate_ctx *ctx);
+
 /* What the streaming output holds of @c (chain_free_xl()). */
 void xl_chain_text_free(struct xl_chain *c);
 /* xlate_ctx_free(): the streaming output's state. */

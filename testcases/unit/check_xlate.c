@@ -1181,15 +1181,17 @@ static const char stream_file[] =
 	"-A FORWARD -m recent --name r --set\nCOMMIT\n";
 
 /* the printed text, then the diagnostics as ipt2nft prints them */
-static char *stream_run(unsigned int flags, int *ret)
+static char *stream_run_text(const char *text, unsigned int flags, int *ret,
+			     unsigned long *hits)
 {
 	struct xlate_ctx *ctx = xlate_ctx_alloc(NFPROTO_IPV4, flags);
 	const struct error_record *e;
+	unsigned long tm, pr;
 	char *buf = NULL;
 	size_t len;
 	FILE *f;
 
-	xlate_read_save(ctx, "f", strdup(stream_file));
+	xlate_read_save(ctx, "f", strdup(text));
 	f = open_memstream(&buf, &len);
 	*ret = xlate_print(ctx, f);
 	list_for_each_entry(e, &xlate_errors(ctx)->records, list)
@@ -1198,8 +1200,15 @@ static char *stream_run(unsigned int flags, int *ret)
 		xlate_stats(ctx)->translated, xlate_stats(ctx)->inexact,
 		xlate_stats(ctx)->failed);
 	fclose(f);
+	if (hits)
+		xlate_memo_stats(ctx, hits, &tm, &pr);
 	xlate_ctx_free(ctx);
 	return buf;
+}
+
+static char *stream_run(unsigned int flags, int *ret)
+{
+	return stream_run_text(stream_file, flags, ret, NULL);
 }
 
 START_TEST(test_stream_same)
@@ -1225,6 +1234,66 @@ START_TEST(test_stream_same)
 		free(whole);
 		free(streamed);
 	}
+}
+END_TEST
+
+/*
+ * The memo (xlate/memo.c) prints what the full path prints: rules of a
+ * few shapes with varied values, and the stream test's file, repeated;
+ * every flag set. Rules with effects beyond their text (connlimit's
+ * set, recent, a warning) are never printed from a template.
+ */
+START_TEST(test_memo_same)
+{
+	static const unsigned int flags[] = {
+		XLATE_F_STREAM, XLATE_F_STREAM | XLATE_F_COMMANDS,
+		XLATE_F_STREAM | XLATE_F_COUNTERS,
+		XLATE_F_STREAM | XLATE_F_COMMANDS | XLATE_F_COUNTERS,
+		XLATE_F_STREAM | XLATE_F_NO_COUNTER,
+	};
+	static const char *const shapes[] = {
+		"-A INPUT -s 10.%u.1.%u/24 -j DROP\n",
+		"-A u1 -p tcp -m tcp --dport %u:%u -j ACCEPT\n",
+		"-A FORWARD -p udp -m multiport --dports %u,%u -j ACCEPT\n",
+		"-A OUTPUT -m mark --mark 0x%x/0xff%x -j RETURN\n",
+		"-A INPUT -m comment --comment \"c %u %u\" -j LOG\n",
+		"[%u:%u] -A INPUT -p tcp --dport 22 -j ACCEPT\n",
+	};
+	char *text = NULL, *on, *off;
+	unsigned long hits, nohits;
+	unsigned int i, k;
+	size_t len;
+	int ret, mret;
+	FILE *f;
+
+	f = open_memstream(&text, &len);
+	fputs("*filter\n:INPUT ACCEPT [0:0]\n:FORWARD ACCEPT [0:0]\n"
+	      ":OUTPUT ACCEPT [0:0]\n:u1 - [0:0]\n", f);
+	for (i = 1; i < 200; i++) {
+		k = i % (sizeof(shapes) / sizeof(shapes[0]));
+		fprintf(f, shapes[k], i % 7 ? i : 0, i * 7 % 300);
+		if (i % 5 == 0)	/* never from a template: a set each */
+			fputs("-A OUTPUT -p tcp -m connlimit "
+			      "--connlimit-above 5 -j REJECT\n", f);
+	}
+	fputs("COMMIT\n", f);
+	fputs(stream_file, f);
+	fputs(stream_file, f);
+	fclose(f);
+	for (i = 0; i < sizeof(flags) / sizeof(flags[0]); i++) {
+		off = stream_run_text(text, flags[i], &ret, &nohits);
+		on = stream_run_text(text, flags[i] | XLATE_F_MEMO, &mret,
+				     &hits);
+		ck_assert_str_eq(on, off);
+		ck_assert_int_eq(mret, ret);
+		ck_assert_uint_eq(nohits, 0);
+		ck_assert_uint_gt(hits, 50);
+		/* connlimit's sets: connlimit0 .. one per rule */
+		ck_assert_ptr_nonnull(strstr(on, "connlimit38"));
+		free(on);
+		free(off);
+	}
+	free(text);
 }
 END_TEST
 
@@ -1260,6 +1329,7 @@ static Suite *xlate_suite(void)
 	tcase_add_test(tc, test_xttcpflags);
 	tcase_add_test(tc, test_recent_window);
 	tcase_add_test(tc, test_stream_same);
+	tcase_add_test(tc, test_memo_same);
 	suite_add_tcase(s, tc);
 	return s;
 }
