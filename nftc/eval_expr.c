@@ -14,6 +14,7 @@
 #include "stmt.h"
 #include "rule.h"
 #include "keys.h"
+#include "rule_memo.h"
 
 #define REG32_BITS	32
 
@@ -304,6 +305,10 @@ int expr_evaluate_symbol(struct eval_ctx *ctx, struct expr **expr)
 		expr_free(res);
 		return -1;
 	}
+	if (ctx->nft->memo_rec)
+		rule_memo_note_sym(ctx->nft->memo_rec, &res->location,
+				   ctx->ectx.dtype, ctx->ectx.len,
+				   ctx->ectx.byteorder, res);
 	expr_replace(expr, res);
 	return 0;
 }

@@ -99,6 +99,9 @@ struct parser_state {
 	bool			scan_off;
 	unsigned int		chain_ids;
 	unsigned int		scope_depth;
+	/* rule_memo.h: the memo, and whether the last token ended a line */
+	struct rule_memo	*memo;
+	int			memo_last_tok;
 };
 
 struct pipeline;

@@ -1,0 +1,843 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Rule memo: compiled rule templates, the load-side twin of the listing
+ * templates (list_tmpl.c).
+ *
+ * Big files repeat a few rule shapes with other addresses and ports.
+ * Each line of a chain body is first read here as tokens (the parser
+ * has just taken the separator before it: the grammar arms the memo).
+ * The line's key is its tokens, every keyword by identity and every
+ * word by its text, except literals (numbers, dotted quads, IPv6-like
+ * words) that no operator but == or != touches: those are holes, keyed
+ * by their class only. A key seen before with a template leads to:
+ *  - a hit: the template's message copied, each hole's bytes written by
+ *    converting its text exactly as the evaluator does (the same
+ *    function, expr_evaluate_symbol(), with the context it had, range
+ *    checks included) and laid out as the linearizer does; any failure
+ *    and the line goes to the parser;
+ *  - otherwise the tokens go to the parser, which compiles the rule the
+ *    full way (pipeline_rule()) while the evaluator and the linearizer
+ *    note what they do with the hole tokens (recording).
+ *
+ * What makes a hit exact:
+ * - the same tokens in the same chain body since the last thing that
+ *   was not a rule (the memo is cleared then): the same parse, the
+ *   same context;
+ * - a hole is one only if its token was converted once, as a constant
+ *   of an integer, address, port or mark type (never a protocol, which
+ *   would set the protocol context), that conversion is repeated here
+ *   with the same bytes, and those bytes are found exactly once among
+ *   the message's compare data; every other literal of the rule is an
+ *   exact part of the template (its text must be equal);
+ * - a template is on probation until a rule of its key with other hole
+ *   values compiled the full way gives the message the template would
+ *   give; a hole never seen with another value is made exact; one
+ *   mismatch and the template is dead.
+ * Diagnostics only come from the full path: a file with any goes the
+ * whole-file way (pipeline.c), which does not use the memo.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <libmnl/libmnl.h>
+#include "parser_state.h"
+#include "rule_memo.h"
+#include "pipeline.h"
+#include "evaluate.h"
+#include "lin_int.h"
+#include "linearize.h"
+#define YYSTYPE NFT_STYPE
+#define YYLTYPE struct location
+#include "parser.h"
+
+#define MEMO_TOKS	64	/* tokens of a line at most */
+#define MEMO_HOLES	16
+#define MEMO_NOTES	32
+#define MEMO_BUCKETS	1024
+#define MEMO_KEY_MAX	1024
+#define MEMO_MSG_MAX	4096
+#define MEMO_TMPLS	4	/* templates of one key */
+#define MEMO_TRIES	3	/* probation rules before promotion */
+#define MEMO_VAL_MAX	16	/* bytes of a hole's value */
+
+enum hole_class {
+	HC_NONE,
+	HC_NUM,
+	HC_IP4,
+	HC_IP6,
+};
+
+struct memo_tok {
+	int		tok;
+	NFT_STYPE	val;
+	struct location	loc;
+};
+
+enum tmpl_state {
+	TS_PROBATION,
+	TS_ACTIVE,
+	TS_DEAD,
+};
+
+/* how the bytes of hole k come from its text */
+struct memo_hole {
+	const struct datatype	*dtype;
+	enum byteorder		bo;
+	unsigned int		len;		/* context width, bits */
+	uint32_t		off;		/* in the message */
+	uint32_t		n;
+	bool			exact;
+	bool			verified;
+	uint8_t			first[MEMO_VAL_MAX];
+};
+
+struct memo_tmpl {
+	struct memo_tmpl	*next;
+	enum tmpl_state		state;
+	unsigned int		tries;
+	unsigned int		nhole;
+	struct memo_hole	hole[MEMO_HOLES];
+	char			*text[MEMO_HOLES];	/* first rule's */
+	uint8_t			*msg;
+	uint32_t		msg_len;
+};
+
+struct memo_key {
+	struct memo_key		*next;
+	uint64_t		hash;
+	uint32_t		len;
+	unsigned int		ntmpl;
+	struct memo_tmpl	*tmpls;
+	uint8_t			key[];
+};
+
+struct memo_sym_note {
+	struct location		loc;
+	const struct datatype	*dtype;
+	enum byteorder		bo;
+	unsigned int		len;
+	bool			ok;
+	uint8_t			val[MEMO_VAL_MAX];
+	unsigned int		n;
+};
+
+struct rule_memo_rec {
+	unsigned int		nsym;
+	struct memo_sym_note	sym[MEMO_NOTES];
+	unsigned int		ncmp;
+	uint32_t		cmp_off[MEMO_NOTES];
+	uint32_t		cmp_len[MEMO_NOTES];
+	bool			overflow;
+};
+
+struct rule_memo {
+	struct nftc_ctx		*nft;
+	struct pipeline		*p;
+	struct parser_state	*state;
+	struct chain		*arm;
+	struct chain		*chain;		/* the line's */
+	/* the line */
+	struct memo_tok		tok[MEMO_TOKS + 1];
+	unsigned int		ntok;
+	unsigned int		rpos;		/* next to replay */
+	bool			replaying;
+	unsigned int		hole_tok[MEMO_HOLES];
+	unsigned int		nhole;
+	uint8_t			keybuf[MEMO_KEY_MAX];
+	uint32_t		keylen;
+	/* a rule compiled the full way to record or check */
+	struct memo_key		*pend_key;
+	struct memo_tmpl	*pend_tmpl;	/* on probation: check */
+	char			*pend_text[MEMO_HOLES];
+	unsigned int		pend_nhole;
+	struct location		pend_loc;
+	uint8_t			pend_msg[MEMO_MSG_MAX];	/* expected */
+	bool			recording;
+	struct rule_memo_rec	rec;
+	struct memo_key		*bucket[MEMO_BUCKETS];
+	unsigned int		nkeys;
+	/* giving up on files of shapes that never repeat */
+	unsigned int		hits;
+	unsigned int		records;
+};
+
+/* ------------------------------------------------------------ set up */
+
+struct rule_memo *rule_memo_new(struct nftc_ctx *nft, struct pipeline *p)
+{
+	const char *env = getenv(RULE_MEMO_ENV);
+	struct rule_memo *m;
+
+	if (env && !strcmp(env, "0"))
+		return NULL;
+	m = calloc(1, sizeof(*m));
+	if (!m)
+		return NULL;
+	m->nft = nft;
+	m->p = p;
+	return m;
+}
+
+static void tmpl_free(struct memo_tmpl *t)
+{
+	unsigned int i;
+
+	for (i = 0; i < MEMO_HOLES; i++)
+		free(t->text[i]);
+	free(t->msg);
+	free(t);
+}
+
+static void pend_reset(struct rule_memo *m)
+{
+	unsigned int i;
+
+	for (i = 0; i < m->pend_nhole; i++) {
+		free(m->pend_text[i]);
+		m->pend_text[i] = NULL;
+	}
+	m->pend_nhole = 0;
+	m->pend_key = NULL;
+	m->pend_tmpl = NULL;
+}
+
+void rule_memo_clear(struct rule_memo *m)
+{
+	struct memo_key *k, *n;
+	struct memo_tmpl *t, *tn;
+	unsigned int i;
+
+	if (!m)
+		return;
+	m->arm = NULL;
+	pend_reset(m);
+	for (i = 0; i < MEMO_BUCKETS && m->nkeys; i++) {
+		for (k = m->bucket[i]; k; k = n) {
+			n = k->next;
+			for (t = k->tmpls; t; t = tn) {
+				tn = t->next;
+				tmpl_free(t);
+			}
+			free(k);
+		}
+		m->bucket[i] = NULL;
+	}
+	m->nkeys = 0;
+}
+
+void rule_memo_free(struct rule_memo *m)
+{
+	unsigned int i;
+
+	if (!m)
+		return;
+	rule_memo_clear(m);
+	/* tokens read but never given to the parser */
+	for (i = m->rpos; m->replaying && i < m->ntok; i++) {
+		if (m->tok[i].tok == STRING || m->tok[i].tok == NUM ||
+		    m->tok[i].tok == QUOTED_STRING ||
+		    m->tok[i].tok == VARIABLE)
+			free(m->tok[i].val.string);
+	}
+	free(m);
+}
+
+void rule_memo_attach(struct rule_memo *m, struct parser_state *state)
+{
+	if (m)
+		m->state = state;
+}
+
+void rule_memo_arm(struct rule_memo *m, struct chain *chain)
+{
+	if (!m)
+		return;
+	m->arm = NULL;
+	/*
+	 * Only if the parser asked for nothing past the separator (or the
+	 * chain's '{'): the next token it asks for starts a line.
+	 */
+	if (m->state && !m->replaying && m->state->memo_last_tok != 0 &&
+	    chain)
+		m->arm = chain;
+}
+
+/* ------------------------------------------------------------ tokens */
+
+static bool tok_has_text(int tok)
+{
+	return tok == STRING || tok == NUM || tok == QUOTED_STRING ||
+	       tok == VARIABLE;
+}
+
+static enum hole_class text_class(int tok, const char *s)
+{
+	unsigned int dots = 0, colons = 0, digits = 0;
+	const char *p;
+
+	if (tok == NUM)
+		return HC_NUM;
+	if (tok != STRING)
+		return HC_NONE;
+	for (p = s; *p; p++) {
+		if (*p == '.')
+			dots++;
+		else if (*p == ':')
+			colons++;
+		else if (*p >= '0' && *p <= '9')
+			digits++;
+		else if (!((*p >= 'a' && *p <= 'f') ||
+			   (*p >= 'A' && *p <= 'F')))
+			return HC_NONE;
+	}
+	if (!colons && dots == 3 && digits == (unsigned int)(p - s) - 3)
+		return HC_IP4;
+	if (colons >= 2)
+		return HC_IP6;
+	return HC_NONE;
+}
+
+/* Tokens next to which a literal is not a plain value. */
+static bool tok_plain_neighbour(int tok)
+{
+	switch (tok) {
+	case '/': case '-': case ':': case '.': case ',': case '&':
+	case '|': case '^': case '*': case '+': case '[': case ']':
+	case '(': case ')': case '<': case '>': case '=': case '!':
+	case LSHIFT: case RSHIFT: case LT: case GT: case LTE: case GTE:
+	case COMMA:
+		return false;
+	default:
+		return true;
+	}
+}
+
+static void key_put(struct rule_memo *m, const void *p, uint32_t n)
+{
+	if (m->keylen + n > MEMO_KEY_MAX) {
+		m->keylen = MEMO_KEY_MAX + 1;
+		return;
+	}
+	memcpy(m->keybuf + m->keylen, p, n);
+	m->keylen += n;
+}
+
+/* The key of the line's tokens (separator excluded); false if none. */
+static bool line_key(struct rule_memo *m)
+{
+	unsigned int i, n = m->ntok - 1;
+	enum hole_class c;
+	uint32_t len;
+	uint8_t cb;
+
+	m->keylen = 0;
+	m->nhole = 0;
+	for (i = 0; i < n; i++) {
+		const struct memo_tok *t = &m->tok[i];
+
+		key_put(m, &t->tok, sizeof(t->tok));
+		if (!tok_has_text(t->tok)) {
+			key_put(m, &t->val.kw, sizeof(t->val.kw));
+			continue;
+		}
+		c = text_class(t->tok, t->val.string);
+		if (c != HC_NONE &&
+		    (i == 0 || tok_plain_neighbour(m->tok[i - 1].tok)) &&
+		    (i + 1 == n || tok_plain_neighbour(m->tok[i + 1].tok)) &&
+		    m->nhole < MEMO_HOLES) {
+			m->hole_tok[m->nhole++] = i;
+			cb = c;
+			key_put(m, &cb, 1);
+			continue;
+		}
+		cb = HC_NONE;
+		len = strlen(t->val.string);
+		key_put(m, &cb, 1);
+		key_put(m, &len, sizeof(len));
+		key_put(m, t->val.string, len);
+	}
+	return m->keylen <= MEMO_KEY_MAX;
+}
+
+static uint64_t key_hash(const uint8_t *p, uint32_t len)
+{
+	uint64_t h = 0x9e3779b97f4a7c15ull ^ len, w;
+	uint32_t i;
+
+	for (i = 0; i + 8 <= len; i += 8) {
+		memcpy(&w, p + i, 8);
+		h = (h ^ w) * 0xff51afd7ed558ccdull;
+		h ^= h >> 32;
+	}
+	for (; i < len; i++)
+		h = (h ^ p[i]) * 0x100000001b3ull;
+	return h ^ (h >> 29);
+}
+
+static struct memo_key *key_find(struct rule_memo *m, uint64_t h)
+{
+	struct memo_key *k;
+
+	for (k = m->bucket[h % MEMO_BUCKETS]; k; k = k->next)
+		if (k->hash == h && k->len == m->keylen &&
+		    !memcmp(k->key, m->keybuf, m->keylen))
+			return k;
+	return NULL;
+}
+
+static struct memo_key *key_add(struct rule_memo *m, uint64_t h)
+{
+	struct memo_key *k = calloc(1, sizeof(*k) + m->keylen);
+
+	if (!k)
+		return NULL;
+	k->hash = h;
+	k->len = m->keylen;
+	memcpy(k->key, m->keybuf, m->keylen);
+	k->next = m->bucket[h % MEMO_BUCKETS];
+	m->bucket[h % MEMO_BUCKETS] = k;
+	m->nkeys++;
+	return k;
+}
+
+static const char *hole_text(const struct rule_memo *m, unsigned int k)
+{
+	return m->tok[m->hole_tok[k]].val.string;
+}
+
+/* The template of @k whose exact holes have the line's texts. */
+static struct memo_tmpl *tmpl_find(struct rule_memo *m, struct memo_key *k)
+{
+	struct memo_tmpl *t;
+	unsigned int i;
+
+	for (t = k->tmpls; t; t = t->next) {
+		for (i = 0; i < t->nhole; i++)
+			if (t->hole[i].exact &&
+			    strcmp(t->text[i], hole_text(m, i)))
+				break;
+		if (i == t->nhole)
+			return t;
+	}
+	return NULL;
+}
+
+/* ------------------------------------------------------- conversions */
+
+/* Types whose constants are plain values in a compare. */
+static bool dtype_plain(const struct datatype *dt)
+{
+	return dt == &ipaddr_type || dt == &ip6addr_type ||
+	       dt == &inet_service_type || dt == &integer_type ||
+	       dt == &mark_type;
+}
+
+/*
+ * Hole text @text as the evaluator makes it a constant in the context
+ * of @h, laid out as the linearizer lays it out, into @buf. Returns its
+ * length, 0 on any error (none is left queued).
+ */
+static unsigned int hole_convert(struct rule_memo *m,
+				 const struct memo_hole *h, const char *text,
+				 const struct location *loc, uint8_t *buf)
+{
+	struct eval_ctx ctx = { .nft = m->nft };
+	struct erec_queue *q = &m->nft->erq;
+	unsigned int n = 0;
+	struct expr *e;
+
+	if (q->num_errors || !list_empty(&q->records))
+		return 0;
+	e = symbol_expr_alloc(loc, SYMBOL_VALUE, text);
+	if (!e)
+		return 0;
+	expr_set_context(&ctx, h->dtype, h->bo, h->len);
+	if (expr_evaluate_symbol(&ctx, &e) == 0 && e->kind == EXPR_VALUE &&
+	    list_empty(&q->records) && !q->num_errors &&
+	    BITS_TO_BYTES(e->len) <= MEMO_VAL_MAX)
+		n = lin_value_data(e, buf, MEMO_VAL_MAX);
+	expr_free(e);
+	if (q->num_errors || !list_empty(&q->records)) {
+		erec_queue_free(q);
+		n = 0;
+	}
+	return n;
+}
+
+/* The message of @t with the line's hole values into @out; false if not. */
+static bool tmpl_fill(struct rule_memo *m, const struct memo_tmpl *t,
+		      uint8_t *out)
+{
+	uint8_t v[MEMO_VAL_MAX];
+	unsigned int i;
+
+	memcpy(out, t->msg, t->msg_len);
+	for (i = 0; i < t->nhole; i++) {
+		const struct memo_hole *h = &t->hole[i];
+
+		if (h->exact)
+			continue;
+		if (hole_convert(m, h, hole_text(m, i),
+				 &m->tok[m->hole_tok[i]].loc, v) != h->n)
+			return false;
+		memcpy(out + h->off, v, h->n);
+	}
+	return true;
+}
+
+/* ------------------------------------------------------------- lexing */
+
+static void tok_free(struct memo_tok *t)
+{
+	if (tok_has_text(t->tok))
+		free(t->val.string);
+}
+
+static int replay(struct rule_memo *m, NFT_STYPE *lval,
+		  struct location *lloc)
+{
+	const struct memo_tok *t = &m->tok[m->rpos++];
+
+	*lval = t->val;
+	*lloc = t->loc;
+	if (m->rpos == m->ntok)
+		m->replaying = false;
+	m->state->memo_last_tok = t->tok == NEWLINE || t->tok == SEMICOLON;
+	return t->tok;
+}
+
+/* The rule's location as the parser makes it: first to last token. */
+static struct location line_loc(const struct rule_memo *m)
+{
+	struct location l = m->tok[0].loc;
+	const struct location *e = &m->tok[m->ntok - 2].loc;
+
+	if (e->indesc == l.indesc) {
+		l.last_line = e->last_line;
+		l.last_column = e->last_column;
+	}
+	return l;
+}
+
+/* The line to the parser, maybe recording or checking what it makes. */
+static int line_replay(struct rule_memo *m, NFT_STYPE *lval,
+		       struct location *lloc, struct memo_key *k,
+		       struct memo_tmpl *t)
+{
+	unsigned int i;
+
+	pend_reset(m);
+	if (k && m->ntok > 1) {
+		for (i = 0; i < m->nhole; i++) {
+			m->pend_text[i] = strdup(hole_text(m, i));
+			m->pend_nhole = i + 1;
+			if (!m->pend_text[i])
+				break;
+		}
+		if (i == m->nhole) {
+			m->pend_key = k;
+			m->pend_tmpl = t;
+			m->pend_loc = line_loc(m);
+		} else {
+			pend_reset(m);
+		}
+	}
+	m->rpos = 0;
+	m->replaying = true;
+	return replay(m, lval, lloc);
+}
+
+static bool tok_ends_line(int tok)
+{
+	return tok == NEWLINE || tok == SEMICOLON;
+}
+
+/* Tokens after which the line is left to the parser as it is. */
+static bool tok_stops_line(int tok)
+{
+	return tok <= 0 || tok == '{' || tok == '}' || tok == '@' ||
+	       tok == '$' || tok == VARIABLE || tok == JUNK;
+}
+
+static int memo_line(struct rule_memo *m, NFT_STYPE *lval,
+		     struct location *lloc)
+{
+	uint8_t msg[MEMO_MSG_MAX];
+	struct memo_tmpl *t = NULL;
+	struct memo_key *k;
+	struct memo_tok *tk;
+	struct location loc;
+	uint64_t h;
+	unsigned int i;
+
+	m->ntok = 0;
+	for (;;) {
+		tk = &m->tok[m->ntok++];
+		memset(&tk->val, 0, sizeof(tk->val));
+		tk->tok = nft_lex_raw(&tk->val, &tk->loc, m->state->scanner);
+		if (m->ntok == 1 && (tok_ends_line(tk->tok) ||
+				     tok_stops_line(tk->tok))) {
+			/* an empty line, the body's end */
+			*lval = tk->val;
+			*lloc = tk->loc;
+			m->state->memo_last_tok = tok_ends_line(tk->tok);
+			return tk->tok;
+		}
+		if (tok_ends_line(tk->tok))
+			break;
+		if (tok_stops_line(tk->tok) || m->ntok == MEMO_TOKS)
+			return line_replay(m, lval, lloc, NULL, NULL);
+	}
+	if (!line_key(m))
+		return line_replay(m, lval, lloc, NULL, NULL);
+	h = key_hash(m->keybuf, m->keylen);
+	k = key_find(m, h);
+	if (k)
+		t = tmpl_find(m, k);
+	if (t && t->state == TS_ACTIVE && tmpl_fill(m, t, msg)) {
+		loc = line_loc(m);
+		if (pipeline_memo_emit(m->p, m->chain, &loc, msg,
+				       t->msg_len) == 0) {
+			m->hits++;
+			for (i = 0; i + 1 < m->ntok; i++)
+				tok_free(&m->tok[i]);
+			tk = &m->tok[m->ntok - 1];
+			*lval = tk->val;
+			*lloc = tk->loc;
+			m->state->memo_last_tok = 1;
+			return tk->tok;
+		}
+		return line_replay(m, lval, lloc, NULL, NULL);
+	}
+	if (t && t->state == TS_PROBATION) {
+		if (!tmpl_fill(m, t, m->pend_msg))
+			return line_replay(m, lval, lloc, NULL, NULL);
+		return line_replay(m, lval, lloc, k, t);
+	}
+	if (t)		/* dead */
+		return line_replay(m, lval, lloc, NULL, NULL);
+	/* shapes that do not repeat: stop recording */
+	if (m->records > 256 && m->hits < m->records)
+		return line_replay(m, lval, lloc, NULL, NULL);
+	if (!k) {
+		k = key_add(m, h);
+		if (!k)
+			return line_replay(m, lval, lloc, NULL, NULL);
+	}
+	if (k->ntmpl >= MEMO_TMPLS)
+		return line_replay(m, lval, lloc, NULL, NULL);
+	return line_replay(m, lval, lloc, k, NULL);
+}
+
+int rule_memo_lex(struct rule_memo *m, void *lvalp, struct location *lloc)
+{
+	NFT_STYPE *lval = lvalp;
+	struct chain *c;
+	int tok;
+
+	if (m->replaying)
+		return replay(m, lval, lloc);
+	if (m->arm) {
+		c = m->arm;
+		m->arm = NULL;
+		m->chain = c;
+		return memo_line(m, lval, lloc);
+	}
+	memset(lval, 0, sizeof(*lval));
+	tok = nft_lex_raw(lval, lloc, m->state->scanner);
+	m->state->memo_last_tok = tok == NEWLINE || tok == SEMICOLON ||
+				  tok == '{';
+	return tok;
+}
+
+/* ---------------------------------------------------------- recording */
+
+void rule_memo_note_sym(struct rule_memo_rec *rec,
+			const struct location *loc,
+			const struct datatype *dtype, unsigned int len,
+			enum byteorder bo, const struct expr *res)
+{
+	struct memo_sym_note *s;
+
+	if (rec->nsym == MEMO_NOTES) {
+		rec->overflow = true;
+		return;
+	}
+	s = &rec->sym[rec->nsym++];
+	memset(s, 0, sizeof(*s));
+	s->loc = *loc;
+	s->dtype = dtype;
+	s->bo = bo;
+	s->len = len;
+	s->ok = res->kind == EXPR_VALUE &&
+		BITS_TO_BYTES(res->len) <= MEMO_VAL_MAX;
+	if (s->ok)
+		s->n = lin_value_data(res, s->val, MEMO_VAL_MAX);
+	s->ok = s->ok && s->n;
+}
+
+void rule_memo_note_cmp(struct rule_memo_rec *rec, uint32_t off,
+			uint32_t len)
+{
+	if (rec->ncmp == MEMO_NOTES) {
+		rec->overflow = true;
+		return;
+	}
+	rec->cmp_off[rec->ncmp] = off;
+	rec->cmp_len[rec->ncmp++] = len;
+}
+
+void rule_memo_rule_begin(struct rule_memo *m, const struct chain *c,
+			  const struct rule *r)
+{
+	if (!m)
+		return;
+	m->recording = false;
+	if (!m->pend_key || m->replaying || c != m->chain ||
+	    memcmp(&r->location, &m->pend_loc, sizeof(r->location)) ||
+	    r->comment) {
+		pend_reset(m);
+		return;
+	}
+	m->recording = true;
+	memset(&m->rec, 0, offsetof(struct rule_memo_rec, sym));
+	m->rec.ncmp = 0;
+	m->rec.overflow = false;
+	m->nft->memo_rec = &m->rec;
+}
+
+static bool same_loc_start(const struct location *a,
+			   const struct location *b)
+{
+	return a->indesc == b->indesc && a->first_line == b->first_line &&
+	       a->first_column == b->first_column;
+}
+
+/* Where the hole bytes @v, @n are in the compare data of @msg: once. */
+static bool hole_find(const struct rule_memo_rec *rec, const uint8_t *msg,
+		      const uint8_t *v, unsigned int n, uint32_t *off)
+{
+	unsigned int i, found = 0;
+	uint32_t o;
+
+	for (i = 0; i < rec->ncmp; i++) {
+		for (o = 0; o + n <= rec->cmp_len[i]; o++) {
+			if (memcmp(msg + rec->cmp_off[i] + o, v, n))
+				continue;
+			*off = rec->cmp_off[i] + o;
+			found++;
+		}
+	}
+	return found == 1;
+}
+
+/* A template from the rule just compiled, message @nlh. */
+static void record(struct rule_memo *m, const struct nlmsghdr *nlh)
+{
+	const struct rule_memo_rec *rec = &m->rec;
+	const struct memo_sym_note *s, *one;
+	const uint8_t *msg = (const void *)nlh;
+	uint8_t v[MEMO_VAL_MAX];
+	struct memo_key *k = m->pend_key;
+	struct memo_tmpl *t;
+	struct memo_hole *h;
+	unsigned int i, j, cnt;
+
+	if (rec->overflow || nlh->nlmsg_len > MEMO_MSG_MAX)
+		return;
+	t = calloc(1, sizeof(*t));
+	if (!t)
+		return;
+	t->nhole = m->pend_nhole;
+	t->msg_len = nlh->nlmsg_len;
+	t->msg = malloc(t->msg_len);
+	if (!t->msg) {
+		tmpl_free(t);
+		return;
+	}
+	memcpy(t->msg, msg, t->msg_len);
+	for (i = 0; i < t->nhole; i++) {
+		h = &t->hole[i];
+		t->text[i] = m->pend_text[i];
+		m->pend_text[i] = NULL;
+		h->exact = true;
+		one = NULL;
+		for (cnt = 0, j = 0; j < rec->nsym; j++) {
+			s = &rec->sym[j];
+			if (same_loc_start(&s->loc,
+					   &m->tok[m->hole_tok[i]].loc)) {
+				one = s;
+				cnt++;
+			}
+		}
+		if (cnt != 1 || !one->ok || !dtype_plain(one->dtype))
+			continue;
+		h->dtype = one->dtype;
+		h->bo = one->bo;
+		h->len = one->len;
+		h->n = one->n;
+		/* the conversion here gives the evaluator's bytes */
+		if (hole_convert(m, h, t->text[i], &one->loc, v) != one->n ||
+		    memcmp(v, one->val, one->n) ||
+		    !hole_find(rec, msg, v, one->n, &h->off))
+			continue;
+		memcpy(h->first, v, h->n);
+		h->exact = false;
+	}
+	m->pend_nhole = 0;
+	t->next = k->tmpls;
+	k->tmpls = t;
+	k->ntmpl++;
+	m->records++;
+}
+
+/* The rule just compiled, on probation template @t: as @t makes it? */
+static void check(struct rule_memo *m, struct memo_tmpl *t,
+		  const struct nlmsghdr *nlh)
+{
+	const uint8_t *msg = (const void *)nlh;
+	const uint8_t *want = m->pend_msg;
+	const size_t seq = offsetof(struct nlmsghdr, nlmsg_seq);
+	unsigned int i;
+	bool all = true;
+
+	if (nlh->nlmsg_len != t->msg_len ||
+	    memcmp(msg, want, seq) ||
+	    memcmp(msg + seq + 4, want + seq + 4, t->msg_len - seq - 4)) {
+		t->state = TS_DEAD;
+		return;
+	}
+	for (i = 0; i < t->nhole; i++) {
+		struct memo_hole *h = &t->hole[i];
+
+		if (h->exact)
+			continue;
+		if (memcmp(msg + h->off, h->first, h->n))
+			h->verified = true;
+		all = all && h->verified;
+	}
+	t->tries++;
+	if (!all && t->tries < MEMO_TRIES)
+		return;
+	for (i = 0; i < t->nhole; i++)
+		if (!t->hole[i].verified)
+			t->hole[i].exact = true;
+	t->state = TS_ACTIVE;
+}
+
+void rule_memo_rule_end(struct rule_memo *m, const struct nlmsghdr *nlh)
+{
+	if (!m || !m->recording)
+		return;
+	m->recording = false;
+	m->nft->memo_rec = NULL;
+	if (nlh) {
+		if (m->pend_tmpl)
+			check(m, m->pend_tmpl, nlh);
+		else
+			record(m, nlh);
+	} else if (m->pend_tmpl) {
+		m->pend_tmpl->state = TS_DEAD;
+	}
+	pend_reset(m);
+}
