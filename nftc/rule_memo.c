@@ -54,11 +54,12 @@
 #define MEMO_HOLES	16
 #define MEMO_NOTES	32
 #define MEMO_BUCKETS	1024
-#define MEMO_KEY_MAX	1024
+#define MEMO_KEY_WORDS	256
 #define MEMO_MSG_MAX	4096
 #define MEMO_TMPLS	4	/* templates of one key */
 #define MEMO_TRIES	3	/* probation rules before promotion */
 #define MEMO_VAL_MAX	16	/* bytes of a hole's value */
+#define MEMO_ARENA	4096	/* token texts of a line */
 
 enum hole_class {
 	HC_NONE,
@@ -108,7 +109,7 @@ struct memo_key {
 	uint32_t		len;
 	unsigned int		ntmpl;
 	struct memo_tmpl	*tmpls;
-	uint8_t			key[];
+	uint64_t		key[];
 };
 
 struct memo_sym_note {
@@ -138,13 +139,15 @@ struct rule_memo {
 	struct chain		*chain;		/* the line's */
 	/* the line */
 	struct memo_tok		tok[MEMO_TOKS + 1];
+	char			arena[MEMO_ARENA];
 	unsigned int		ntok;
 	unsigned int		rpos;		/* next to replay */
 	bool			replaying;
 	unsigned int		hole_tok[MEMO_HOLES];
 	unsigned int		nhole;
-	uint8_t			keybuf[MEMO_KEY_MAX];
-	uint32_t		keylen;
+	uint64_t		keybuf[MEMO_KEY_WORDS];
+	uint32_t		keylen;		/* words */
+	uint64_t		hash;
 	/* a rule compiled the full way to record or check */
 	struct memo_key		*pend_key;
 	struct memo_tmpl	*pend_tmpl;	/* on probation: check */
@@ -225,6 +228,23 @@ void rule_memo_clear(struct rule_memo *m)
 	m->nkeys = 0;
 }
 
+static bool tok_has_text(int tok)
+{
+	return tok == STRING || tok == NUM || tok == QUOTED_STRING ||
+	       tok == VARIABLE;
+}
+
+static bool in_arena(const struct rule_memo *m, const char *s)
+{
+	return s >= m->arena && s < m->arena + MEMO_ARENA;
+}
+
+static void tok_free(const struct rule_memo *m, struct memo_tok *t)
+{
+	if (tok_has_text(t->tok) && !in_arena(m, t->val.string))
+		free(t->val.string);
+}
+
 void rule_memo_free(struct rule_memo *m)
 {
 	unsigned int i;
@@ -233,12 +253,8 @@ void rule_memo_free(struct rule_memo *m)
 		return;
 	rule_memo_clear(m);
 	/* tokens read but never given to the parser */
-	for (i = m->rpos; m->replaying && i < m->ntok; i++) {
-		if (m->tok[i].tok == STRING || m->tok[i].tok == NUM ||
-		    m->tok[i].tok == QUOTED_STRING ||
-		    m->tok[i].tok == VARIABLE)
-			free(m->tok[i].val.string);
-	}
+	for (i = m->rpos; m->replaying && i < m->ntok; i++)
+		tok_free(m, &m->tok[i]);
 	free(m);
 }
 
@@ -264,11 +280,6 @@ void rule_memo_arm(struct rule_memo *m, struct chain *chain)
 
 /* ------------------------------------------------------------ tokens */
 
-static bool tok_has_text(int tok)
-{
-	return tok == STRING || tok == NUM || tok == QUOTED_STRING ||
-	       tok == VARIABLE;
-}
 
 static enum hole_class text_class(int tok, const char *s)
 {
@@ -312,66 +323,72 @@ static bool tok_plain_neighbour(int tok)
 	}
 }
 
-static void key_put(struct rule_memo *m, const void *p, uint32_t n)
+/*
+ * Key words: a keyword is its name's (static) address, other tokens
+ * without text their number, a hole its class and token, an exact text
+ * its length and token, then its bytes. The tags keep them apart.
+ */
+#define KEY_HOLE	(1ull << 48)
+#define KEY_TEXT	(2ull << 48)
+
+static void key_word(struct rule_memo *m, uint64_t w)
 {
-	if (m->keylen + n > MEMO_KEY_MAX) {
-		m->keylen = MEMO_KEY_MAX + 1;
-		return;
+	if (m->keylen < MEMO_KEY_WORDS) {
+		m->keybuf[m->keylen++] = w;
+		m->hash = (m->hash ^ w) * 0xff51afd7ed558ccdull;
+		m->hash ^= m->hash >> 32;
+	} else {
+		m->keylen = MEMO_KEY_WORDS + 1;
 	}
-	memcpy(m->keybuf + m->keylen, p, n);
-	m->keylen += n;
 }
 
 /* The key of the line's tokens (separator excluded); false if none. */
 static bool line_key(struct rule_memo *m)
 {
 	unsigned int i, n = m->ntok - 1;
+	const struct memo_tok *t;
 	enum hole_class c;
-	uint32_t len;
-	uint8_t cb;
+	const char *q;
+	uint64_t w;
+	size_t len;
 
 	m->keylen = 0;
 	m->nhole = 0;
+	m->hash = 0x9e3779b97f4a7c15ull;
 	for (i = 0; i < n; i++) {
-		const struct memo_tok *t = &m->tok[i];
-
-		key_put(m, &t->tok, sizeof(t->tok));
+		t = &m->tok[i];
 		if (!tok_has_text(t->tok)) {
-			key_put(m, &t->val.kw, sizeof(t->val.kw));
+			key_word(m, t->val.kw ? (uint64_t)(uintptr_t)t->val.kw :
+				 (uint64_t)(uint32_t)t->tok);
 			continue;
 		}
-		c = text_class(t->tok, t->val.string);
-		if (c != HC_NONE &&
+		q = t->val.string;
+		if (!q)
+			return false;
+		c = text_class(t->tok, q);
+		if (c != HC_NONE && m->nhole < MEMO_HOLES &&
 		    (i == 0 || tok_plain_neighbour(m->tok[i - 1].tok)) &&
-		    (i + 1 == n || tok_plain_neighbour(m->tok[i + 1].tok)) &&
-		    m->nhole < MEMO_HOLES) {
+		    (i + 1 == n || tok_plain_neighbour(m->tok[i + 1].tok))) {
 			m->hole_tok[m->nhole++] = i;
-			cb = c;
-			key_put(m, &cb, 1);
+			key_word(m, KEY_HOLE | (uint64_t)c << 32 |
+				    (uint32_t)t->tok);
 			continue;
 		}
-		cb = HC_NONE;
-		len = strlen(t->val.string);
-		key_put(m, &cb, 1);
-		key_put(m, &len, sizeof(len));
-		key_put(m, t->val.string, len);
+		len = strlen(q);
+		if (len > MEMO_KEY_WORDS * 8)
+			return false;
+		key_word(m, KEY_TEXT | (uint64_t)len << 32 | (uint32_t)t->tok);
+		for (; len >= 8; len -= 8, q += 8) {
+			memcpy(&w, q, 8);
+			key_word(m, w);
+		}
+		if (len) {
+			w = 0;
+			memcpy(&w, q, len);
+			key_word(m, w);
+		}
 	}
-	return m->keylen <= MEMO_KEY_MAX;
-}
-
-static uint64_t key_hash(const uint8_t *p, uint32_t len)
-{
-	uint64_t h = 0x9e3779b97f4a7c15ull ^ len, w;
-	uint32_t i;
-
-	for (i = 0; i + 8 <= len; i += 8) {
-		memcpy(&w, p + i, 8);
-		h = (h ^ w) * 0xff51afd7ed558ccdull;
-		h ^= h >> 32;
-	}
-	for (; i < len; i++)
-		h = (h ^ p[i]) * 0x100000001b3ull;
-	return h ^ (h >> 29);
+	return m->keylen <= MEMO_KEY_WORDS;
 }
 
 static struct memo_key *key_find(struct rule_memo *m, uint64_t h)
@@ -380,20 +397,20 @@ static struct memo_key *key_find(struct rule_memo *m, uint64_t h)
 
 	for (k = m->bucket[h % MEMO_BUCKETS]; k; k = k->next)
 		if (k->hash == h && k->len == m->keylen &&
-		    !memcmp(k->key, m->keybuf, m->keylen))
+		    !memcmp(k->key, m->keybuf, m->keylen * 8))
 			return k;
 	return NULL;
 }
 
 static struct memo_key *key_add(struct rule_memo *m, uint64_t h)
 {
-	struct memo_key *k = calloc(1, sizeof(*k) + m->keylen);
+	struct memo_key *k = calloc(1, sizeof(*k) + m->keylen * 8);
 
 	if (!k)
 		return NULL;
 	k->hash = h;
 	k->len = m->keylen;
-	memcpy(k->key, m->keybuf, m->keylen);
+	memcpy(k->key, m->keybuf, m->keylen * 8);
 	k->next = m->bucket[h % MEMO_BUCKETS];
 	m->bucket[h % MEMO_BUCKETS] = k;
 	m->nkeys++;
@@ -443,20 +460,29 @@ static unsigned int hole_convert(struct rule_memo *m,
 {
 	struct eval_ctx ctx = { .nft = m->nft };
 	struct erec_queue *q = &m->nft->erq;
+	struct expr sym, *e;
 	unsigned int n = 0;
-	struct expr *e;
 
 	if (q->num_errors || !list_empty(&q->records))
 		return 0;
-	e = symbol_expr_alloc(loc, SYMBOL_VALUE, text);
-	if (!e)
-		return 0;
-	expr_set_context(&ctx, h->dtype, h->bo, h->len);
-	if (expr_evaluate_symbol(&ctx, &e) == 0 && e->kind == EXPR_VALUE &&
-	    list_empty(&q->records) && !q->num_errors &&
-	    BITS_TO_BYTES(e->len) <= MEMO_VAL_MAX)
+	/* the parser's symbol of the literal, on the stack */
+	memset(&sym, 0, offsetof(struct expr, sym) + sizeof(sym.sym));
+	sym.location = *loc;
+	sym.kind = EXPR_SYMBOL;
+	sym.byteorder = BYTEORDER_INVALID;
+	sym.flags = EXPR_F_CONSTANT | EXPR_F_SINGLETON;
+	sym.refcnt = 1;
+	sym.sym.symtype = SYMBOL_VALUE;
+	sym.sym.identifier = (char *)text;
+	ctx.ectx.dtype = h->dtype;
+	ctx.ectx.byteorder = h->bo;
+	ctx.ectx.len = h->len;
+	if (eval_symbol_constant(&ctx, &sym, &e) == 0 &&
+	    e->kind == EXPR_VALUE && list_empty(&q->records) &&
+	    !q->num_errors && BITS_TO_BYTES(e->len) <= MEMO_VAL_MAX)
 		n = lin_value_data(e, buf, MEMO_VAL_MAX);
-	expr_free(e);
+	if (e)
+		expr_free(e);
 	if (q->num_errors || !list_empty(&q->records)) {
 		erec_queue_free(q);
 		n = 0;
@@ -487,12 +513,6 @@ static bool tmpl_fill(struct rule_memo *m, const struct memo_tmpl *t,
 
 /* ------------------------------------------------------------- lexing */
 
-static void tok_free(struct memo_tok *t)
-{
-	if (tok_has_text(t->tok))
-		free(t->val.string);
-}
-
 static int replay(struct rule_memo *m, NFT_STYPE *lval,
 		  struct location *lloc)
 {
@@ -500,6 +520,9 @@ static int replay(struct rule_memo *m, NFT_STYPE *lval,
 
 	*lval = t->val;
 	*lloc = t->loc;
+	/* the parser owns its strings */
+	if (tok_has_text(t->tok) && in_arena(m, t->val.string))
+		lval->string = strdup(t->val.string);
 	if (m->rpos == m->ntok)
 		m->replaying = false;
 	m->state->memo_last_tok = t->tok == NEWLINE || t->tok == SEMICOLON;
@@ -571,26 +594,29 @@ static int memo_line(struct rule_memo *m, NFT_STYPE *lval,
 	unsigned int i;
 
 	m->ntok = 0;
+	m->state->memo_arena = m->arena;
+	m->state->memo_arena_used = 0;
+	m->state->memo_arena_size = MEMO_ARENA;
 	for (;;) {
 		tk = &m->tok[m->ntok++];
-		memset(&tk->val, 0, sizeof(tk->val));
+		tk->val.kw = NULL;
 		tk->tok = nft_lex_raw(&tk->val, &tk->loc, m->state->scanner);
-		if (m->ntok == 1 && (tok_ends_line(tk->tok) ||
-				     tok_stops_line(tk->tok))) {
-			/* an empty line, the body's end */
-			*lval = tk->val;
-			*lloc = tk->loc;
-			m->state->memo_last_tok = tok_ends_line(tk->tok);
-			return tk->tok;
-		}
-		if (tok_ends_line(tk->tok))
+		if (tok_ends_line(tk->tok) || tok_stops_line(tk->tok) ||
+		    m->ntok == MEMO_TOKS)
 			break;
-		if (tok_stops_line(tk->tok) || m->ntok == MEMO_TOKS)
-			return line_replay(m, lval, lloc, NULL, NULL);
 	}
+	m->state->memo_arena = NULL;
+	if (m->ntok == 1) {
+		/* an empty line, the body's end */
+		m->rpos = 0;
+		m->replaying = true;
+		return replay(m, lval, lloc);
+	}
+	if (!tok_ends_line(tk->tok))
+		return line_replay(m, lval, lloc, NULL, NULL);
 	if (!line_key(m))
 		return line_replay(m, lval, lloc, NULL, NULL);
-	h = key_hash(m->keybuf, m->keylen);
+	h = m->hash ^ (m->hash >> 29);
 	k = key_find(m, h);
 	if (k)
 		t = tmpl_find(m, k);
@@ -600,7 +626,7 @@ static int memo_line(struct rule_memo *m, NFT_STYPE *lval,
 				       t->msg_len) == 0) {
 			m->hits++;
 			for (i = 0; i + 1 < m->ntok; i++)
-				tok_free(&m->tok[i]);
+				tok_free(m, &m->tok[i]);
 			tk = &m->tok[m->ntok - 1];
 			*lval = tk->val;
 			*lloc = tk->loc;
