@@ -654,7 +654,8 @@ struct rule_memo *pipeline_memo(struct pipeline *p)
 
 int pipeline_memo_emit(struct pipeline *p, struct chain *c,
 		       const struct location *loc, const void *msg,
-		       uint32_t len)
+		       uint32_t len, const struct pipeline_patch *patch,
+		       unsigned int n)
 {
 	const struct nlmsghdr *m = msg;
 	const struct nfgenmsg *g = mnl_nlmsg_get_payload(m);
@@ -676,6 +677,9 @@ int pipeline_memo_emit(struct pipeline *p, struct chain *c,
 	seq = nlh->nlmsg_seq;
 	memcpy(nlh, msg, len);
 	nlh->nlmsg_seq = seq;
+	while (n--)
+		memcpy((char *)nlh + patch[n].off, patch[n].data,
+		       patch[n].len);
 	if (p->dbg) {
 		if (nftc_lin_rule_debug(p->dbg, nlh) < 0)
 			return pipe_fail(p);

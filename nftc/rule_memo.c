@@ -61,6 +61,15 @@
 #define MEMO_VAL_MAX	16	/* bytes of a hole's value */
 #define MEMO_ARENA	4096	/* token texts of a line */
 
+/* what a token is for the memo (rule_memo.tokinfo) */
+#define TOKINFO_MAX	1024
+enum {
+	TI_TEXT		= 1 << 0,	/* carries a malloc'ed string */
+	TI_END		= 1 << 1,	/* ends a line */
+	TI_STOP		= 1 << 2,	/* the line is the parser's */
+	TI_NOTPLAIN	= 1 << 3,	/* a literal next to it is no hole */
+};
+
 enum hole_class {
 	HC_NONE,
 	HC_NUM,
@@ -86,7 +95,8 @@ struct memo_hole {
 	enum byteorder		bo;
 	unsigned int		len;		/* context width, bits */
 	uint32_t		off;		/* in the message */
-	uint32_t		n;
+	uint32_t		n;		/* bytes written there */
+	uint32_t		full;		/* of the value */
 	bool			exact;
 	bool			verified;
 	uint8_t			first[MEMO_VAL_MAX];
@@ -144,6 +154,7 @@ struct rule_memo {
 	unsigned int		rpos;		/* next to replay */
 	bool			replaying;
 	unsigned int		hole_tok[MEMO_HOLES];
+	unsigned int		hole_plen[MEMO_HOLES];	/* "A/24": 24 */
 	unsigned int		nhole;
 	uint64_t		keybuf[MEMO_KEY_WORDS];
 	uint32_t		keylen;		/* words */
@@ -159,12 +170,19 @@ struct rule_memo {
 	struct rule_memo_rec	rec;
 	struct memo_key		*bucket[MEMO_BUCKETS];
 	unsigned int		nkeys;
+	struct eval_ctx		ectx;		/* for hole_convert() */
+	uint8_t			val[MEMO_HOLES][MEMO_VAL_MAX];
+	struct pipeline_patch	patch[MEMO_HOLES];
+	unsigned int		npatch;
+	uint8_t			tokinfo[TOKINFO_MAX];
 	/* giving up on files of shapes that never repeat */
 	unsigned int		hits;
 	unsigned int		records;
 };
 
 /* ------------------------------------------------------------ set up */
+
+static void tokinfo_init(uint8_t *ti);
 
 struct rule_memo *rule_memo_new(struct nftc_ctx *nft, struct pipeline *p)
 {
@@ -178,6 +196,8 @@ struct rule_memo *rule_memo_new(struct nftc_ctx *nft, struct pipeline *p)
 		return NULL;
 	m->nft = nft;
 	m->p = p;
+	m->ectx.nft = nft;
+	tokinfo_init(m->tokinfo);
 	return m;
 }
 
@@ -234,6 +254,51 @@ static bool tok_has_text(int tok)
 	       tok == VARIABLE;
 }
 
+static bool tok_ends_line(int tok)
+{
+	return tok == NEWLINE || tok == SEMICOLON;
+}
+
+/* Tokens after which the line is left to the parser as it is. */
+static bool tok_stops_line(int tok)
+{
+	return tok <= 0 || tok == '{' || tok == '}' || tok == '@' ||
+	       tok == '$' || tok == VARIABLE || tok == JUNK ||
+	       tok >= TOKINFO_MAX;
+}
+
+/* Tokens next to which a literal is not a plain value. */
+static bool tok_plain_neighbour(int tok)
+{
+	switch (tok) {
+	case '/': case '-': case ':': case '.': case ',': case '&':
+	case '|': case '^': case '*': case '+': case '[': case ']':
+	case '(': case ')': case '<': case '>': case '=': case '!':
+	case LSHIFT: case RSHIFT: case LT: case GT: case LTE: case GTE:
+	case COMMA:
+		return false;
+	default:
+		return true;
+	}
+}
+
+static void tokinfo_init(uint8_t *ti)
+{
+	int tok;
+
+	for (tok = 0; tok < TOKINFO_MAX; tok++)
+		ti[tok] = (tok_has_text(tok) ? TI_TEXT : 0) |
+			  (tok_ends_line(tok) ? TI_END : 0) |
+			  (tok_stops_line(tok) ? TI_STOP : 0) |
+			  (tok_plain_neighbour(tok) ? 0 : TI_NOTPLAIN);
+}
+
+/* The token's info; numbers past the table stop a line. */
+static inline unsigned int ti(const struct rule_memo *m, int tok)
+{
+	return (unsigned int)tok < TOKINFO_MAX ? m->tokinfo[tok] : TI_STOP;
+}
+
 static bool in_arena(const struct rule_memo *m, const char *s)
 {
 	return s >= m->arena && s < m->arena + MEMO_ARENA;
@@ -241,7 +306,7 @@ static bool in_arena(const struct rule_memo *m, const char *s)
 
 static void tok_free(const struct rule_memo *m, struct memo_tok *t)
 {
-	if (tok_has_text(t->tok) && !in_arena(m, t->val.string))
+	if ((ti(m, t->tok) & TI_TEXT) && !in_arena(m, t->val.string))
 		free(t->val.string);
 }
 
@@ -308,19 +373,30 @@ static enum hole_class text_class(int tok, const char *s)
 	return HC_NONE;
 }
 
-/* Tokens next to which a literal is not a plain value. */
-static bool tok_plain_neighbour(int tok)
+/*
+ * An address followed by "/N" (@i: the '/') with N whole bytes, no more
+ * than 128 bits, written in decimal without leading zeros, and a plain
+ * neighbour after: N, else 0. The linearizer compares the leading N / 8
+ * bytes of the address as converted, nothing else of it (lin_prefix()).
+ */
+static unsigned int prefix_len(const struct rule_memo *m, unsigned int i,
+			       unsigned int n)
 {
-	switch (tok) {
-	case '/': case '-': case ':': case '.': case ',': case '&':
-	case '|': case '^': case '*': case '+': case '[': case ']':
-	case '(': case ')': case '<': case '>': case '=': case '!':
-	case LSHIFT: case RSHIFT: case LT: case GT: case LTE: case GTE:
-	case COMMA:
-		return false;
-	default:
-		return true;
+	const char *q;
+	unsigned int v = 0;
+
+	if (i + 1 >= n || m->tok[i].tok != '/' || m->tok[i + 1].tok != NUM ||
+	    (i + 2 < n && (ti(m, m->tok[i + 2].tok) & TI_NOTPLAIN)))
+		return 0;
+	q = m->tok[i + 1].val.string;
+	if (!q || q[0] < '1' || q[0] > '9' || strlen(q) > 3)
+		return 0;
+	for (; *q; q++) {
+		if (*q < '0' || *q > '9')
+			return 0;
+		v = v * 10 + (*q - '0');
 	}
+	return v <= 128 && v % 8 == 0 ? v : 0;
 }
 
 /*
@@ -347,6 +423,7 @@ static bool line_key(struct rule_memo *m)
 {
 	unsigned int i, n = m->ntok - 1;
 	const struct memo_tok *t;
+	unsigned int plen;
 	enum hole_class c;
 	const char *q;
 	uint64_t w;
@@ -357,7 +434,7 @@ static bool line_key(struct rule_memo *m)
 	m->hash = 0x9e3779b97f4a7c15ull;
 	for (i = 0; i < n; i++) {
 		t = &m->tok[i];
-		if (!tok_has_text(t->tok)) {
+		if (!(ti(m, t->tok) & TI_TEXT)) {
 			key_word(m, t->val.kw ? (uint64_t)(uintptr_t)t->val.kw :
 				 (uint64_t)(uint32_t)t->tok);
 			continue;
@@ -366,12 +443,15 @@ static bool line_key(struct rule_memo *m)
 		if (!q)
 			return false;
 		c = text_class(t->tok, q);
+		plen = 0;
 		if (c != HC_NONE && m->nhole < MEMO_HOLES &&
-		    (i == 0 || tok_plain_neighbour(m->tok[i - 1].tok)) &&
-		    (i + 1 == n || tok_plain_neighbour(m->tok[i + 1].tok))) {
+		    (i == 0 || !(ti(m, m->tok[i - 1].tok) & TI_NOTPLAIN)) &&
+		    (i + 1 == n || !(ti(m, m->tok[i + 1].tok) & TI_NOTPLAIN) ||
+		     (plen = prefix_len(m, i + 1, n)))) {
+			m->hole_plen[m->nhole] = plen;
 			m->hole_tok[m->nhole++] = i;
-			key_word(m, KEY_HOLE | (uint64_t)c << 32 |
-				    (uint32_t)t->tok);
+			key_word(m, KEY_HOLE | (uint64_t)plen << 40 |
+				    (uint64_t)c << 32 | (uint32_t)t->tok);
 			continue;
 		}
 		len = strlen(q);
@@ -458,7 +538,7 @@ static unsigned int hole_convert(struct rule_memo *m,
 				 const struct memo_hole *h, const char *text,
 				 const struct location *loc, uint8_t *buf)
 {
-	struct eval_ctx ctx = { .nft = m->nft };
+	struct eval_ctx *ctx = &m->ectx;
 	struct erec_queue *q = &m->nft->erq;
 	struct expr sym, *e;
 	unsigned int n = 0;
@@ -474,10 +554,10 @@ static unsigned int hole_convert(struct rule_memo *m,
 	sym.refcnt = 1;
 	sym.sym.symtype = SYMBOL_VALUE;
 	sym.sym.identifier = (char *)text;
-	ctx.ectx.dtype = h->dtype;
-	ctx.ectx.byteorder = h->bo;
-	ctx.ectx.len = h->len;
-	if (eval_symbol_constant(&ctx, &sym, &e) == 0 &&
+	ctx->ectx.dtype = h->dtype;
+	ctx->ectx.byteorder = h->bo;
+	ctx->ectx.len = h->len;
+	if (eval_symbol_constant(ctx, &sym, &e) == 0 &&
 	    e->kind == EXPR_VALUE && list_empty(&q->records) &&
 	    !q->num_errors && BITS_TO_BYTES(e->len) <= MEMO_VAL_MAX)
 		n = lin_value_data(e, buf, MEMO_VAL_MAX);
@@ -490,24 +570,42 @@ static unsigned int hole_convert(struct rule_memo *m,
 	return n;
 }
 
-/* The message of @t with the line's hole values into @out; false if not. */
-static bool tmpl_fill(struct rule_memo *m, const struct memo_tmpl *t,
-		      uint8_t *out)
+/* The line's hole values for @t, into m->patch; false if not. */
+static bool tmpl_values(struct rule_memo *m, const struct memo_tmpl *t)
 {
-	uint8_t v[MEMO_VAL_MAX];
+	struct pipeline_patch *pt;
 	unsigned int i;
 
-	memcpy(out, t->msg, t->msg_len);
+	m->npatch = 0;
 	for (i = 0; i < t->nhole; i++) {
 		const struct memo_hole *h = &t->hole[i];
 
 		if (h->exact)
 			continue;
 		if (hole_convert(m, h, hole_text(m, i),
-				 &m->tok[m->hole_tok[i]].loc, v) != h->n)
+				 &m->tok[m->hole_tok[i]].loc, m->val[i]) !=
+		    h->full)
 			return false;
-		memcpy(out + h->off, v, h->n);
+		pt = &m->patch[m->npatch++];
+		pt->off = h->off;
+		pt->len = h->n;
+		pt->data = m->val[i];
 	}
+	return true;
+}
+
+/* The message of @t with the line's hole values into @out; false if not. */
+static bool tmpl_fill(struct rule_memo *m, const struct memo_tmpl *t,
+		      uint8_t *out)
+{
+	unsigned int i;
+
+	if (!tmpl_values(m, t))
+		return false;
+	memcpy(out, t->msg, t->msg_len);
+	for (i = 0; i < m->npatch; i++)
+		memcpy(out + m->patch[i].off, m->patch[i].data,
+		       m->patch[i].len);
 	return true;
 }
 
@@ -521,7 +619,7 @@ static int replay(struct rule_memo *m, NFT_STYPE *lval,
 	*lval = t->val;
 	*lloc = t->loc;
 	/* the parser owns its strings */
-	if (tok_has_text(t->tok) && in_arena(m, t->val.string))
+	if ((ti(m, t->tok) & TI_TEXT) && in_arena(m, t->val.string))
 		lval->string = strdup(t->val.string);
 	if (m->rpos == m->ntok)
 		m->replaying = false;
@@ -570,22 +668,9 @@ static int line_replay(struct rule_memo *m, NFT_STYPE *lval,
 	return replay(m, lval, lloc);
 }
 
-static bool tok_ends_line(int tok)
-{
-	return tok == NEWLINE || tok == SEMICOLON;
-}
-
-/* Tokens after which the line is left to the parser as it is. */
-static bool tok_stops_line(int tok)
-{
-	return tok <= 0 || tok == '{' || tok == '}' || tok == '@' ||
-	       tok == '$' || tok == VARIABLE || tok == JUNK;
-}
-
 static int memo_line(struct rule_memo *m, NFT_STYPE *lval,
 		     struct location *lloc)
 {
-	uint8_t msg[MEMO_MSG_MAX];
 	struct memo_tmpl *t = NULL;
 	struct memo_key *k;
 	struct memo_tok *tk;
@@ -601,7 +686,7 @@ static int memo_line(struct rule_memo *m, NFT_STYPE *lval,
 		tk = &m->tok[m->ntok++];
 		tk->val.kw = NULL;
 		tk->tok = nft_lex_raw(&tk->val, &tk->loc, m->state->scanner);
-		if (tok_ends_line(tk->tok) || tok_stops_line(tk->tok) ||
+		if ((ti(m, tk->tok) & (TI_END | TI_STOP)) ||
 		    m->ntok == MEMO_TOKS)
 			break;
 	}
@@ -612,7 +697,7 @@ static int memo_line(struct rule_memo *m, NFT_STYPE *lval,
 		m->replaying = true;
 		return replay(m, lval, lloc);
 	}
-	if (!tok_ends_line(tk->tok))
+	if (!(ti(m, tk->tok) & TI_END))
 		return line_replay(m, lval, lloc, NULL, NULL);
 	if (!line_key(m))
 		return line_replay(m, lval, lloc, NULL, NULL);
@@ -620,10 +705,10 @@ static int memo_line(struct rule_memo *m, NFT_STYPE *lval,
 	k = key_find(m, h);
 	if (k)
 		t = tmpl_find(m, k);
-	if (t && t->state == TS_ACTIVE && tmpl_fill(m, t, msg)) {
+	if (t && t->state == TS_ACTIVE && tmpl_values(m, t)) {
 		loc = line_loc(m);
-		if (pipeline_memo_emit(m->p, m->chain, &loc, msg,
-				       t->msg_len) == 0) {
+		if (pipeline_memo_emit(m->p, m->chain, &loc, t->msg,
+				       t->msg_len, m->patch, m->npatch) == 0) {
 			m->hits++;
 			for (i = 0; i + 1 < m->ntok; i++)
 				tok_free(m, &m->tok[i]);
@@ -741,12 +826,16 @@ static bool same_loc_start(const struct location *a,
 
 /* Where the hole bytes @v, @n are in the compare data of @msg: once. */
 static bool hole_find(const struct rule_memo_rec *rec, const uint8_t *msg,
-		      const uint8_t *v, unsigned int n, uint32_t *off)
+		      const uint8_t *v, unsigned int n, bool whole,
+		      uint32_t *off)
 {
 	unsigned int i, found = 0;
 	uint32_t o;
 
 	for (i = 0; i < rec->ncmp; i++) {
+		/* a prefix's bytes are a compare's whole data */
+		if (whole && rec->cmp_len[i] != n)
+			continue;
 		for (o = 0; o + n <= rec->cmp_len[i]; o++) {
 			if (memcmp(msg + rec->cmp_off[i] + o, v, n))
 				continue;
@@ -801,11 +890,13 @@ static void record(struct rule_memo *m, const struct nlmsghdr *nlh)
 		h->dtype = one->dtype;
 		h->bo = one->bo;
 		h->len = one->len;
-		h->n = one->n;
+		h->full = one->n;
+		h->n = m->hole_plen[i] ? m->hole_plen[i] / 8 : one->n;
 		/* the conversion here gives the evaluator's bytes */
-		if (hole_convert(m, h, t->text[i], &one->loc, v) != one->n ||
+		if (h->n > one->n ||
+		    hole_convert(m, h, t->text[i], &one->loc, v) != one->n ||
 		    memcmp(v, one->val, one->n) ||
-		    !hole_find(rec, msg, v, one->n, &h->off))
+		    !hole_find(rec, msg, v, h->n, !!m->hole_plen[i], &h->off))
 			continue;
 		memcpy(h->first, v, h->n);
 		h->exact = false;
