@@ -389,6 +389,12 @@ static int expr_evaluate_prefix(struct eval_ctx *ctx, struct expr **expr)
 	return 0;
 }
 
+/* The bounds of a range, as evaluated: in order? (also rule_memo.c) */
+bool eval_range_ordered(const struct expr *lo, const struct expr *hi)
+{
+	return value_cmp(&lo->value, &hi->value) <= 0;
+}
+
 static int expr_evaluate_range(struct eval_ctx *ctx, struct expr **expr)
 {
 	struct expr *r = *expr, *lo, *hi;
@@ -400,7 +406,7 @@ static int expr_evaluate_range(struct eval_ctx *ctx, struct expr **expr)
 	hi = r->pair.right;
 	if (lo->kind != EXPR_VALUE || hi->kind != EXPR_VALUE)
 		return expr_error(ctx, r, "Range bounds must be constant");
-	if (value_cmp(&lo->value, &hi->value) > 0)
+	if (!eval_range_ordered(lo, hi))
 		return expr_error(ctx, r, "Range has zero or negative size");
 	expr_set_type(r, lo->dtype, lo->byteorder, lo->len);
 	r->flags |= EXPR_F_CONSTANT;

@@ -96,6 +96,7 @@ void expr_pctx_update(struct eval_ctx *ctx, const struct expr *rel);
 int expr_evaluate_symbol(struct eval_ctx *ctx, struct expr **expr);
 int eval_symbol_constant(struct eval_ctx *ctx, const struct expr *sym,
 			 struct expr **res);
+bool eval_range_ordered(const struct expr *lo, const struct expr *hi);
 
 /* eval_stmt.c: every statement kind. */
 int stmt_evaluate(struct eval_ctx *ctx, struct stmt *stmt);

@@ -8,8 +8,10 @@
  * has just taken the separator before it: the grammar arms the memo).
  * The line's key is its tokens, every keyword by identity and every
  * word by its text, except literals (numbers, dotted quads, IPv6-like
- * words) that no operator but == or != touches: those are holes, keyed
- * by their class only. A key seen before with a template leads to:
+ * words) that no operator but == or != touches, the address of a
+ * whole-byte prefix ("A/24", the length exact) and the bounds of a
+ * range ("A-B"): those are holes, keyed by their class only. A key seen
+ * before with a template leads to:
  *  - a hit: the template's message copied, each hole's bytes written by
  *    converting its text exactly as the evaluator does (the same
  *    function, expr_evaluate_symbol(), with the context it had, range
@@ -26,9 +28,13 @@
  * - a hole is one only if its token was converted once, as a constant
  *   of an integer, address, port or mark type (never a protocol, which
  *   would set the protocol context), that conversion is repeated here
- *   with the same bytes, and those bytes are found exactly once among
- *   the message's compare data; every other literal of the rule is an
- *   exact part of the template (its text must be equal);
+ *   with the same bytes, and those bytes (for a prefix their leading
+ *   length / 8 bytes, a compare's whole data: lin_prefix() compares
+ *   nothing else) are found exactly once among the message's compare
+ *   data; every other literal of the rule is an exact part of the
+ *   template (its text must be equal);
+ * - a range's bounds are holes both or neither, and on a hit they must
+ *   pass the evaluator's own order check (eval_range_ordered());
  * - a template is on probation until a rule of its key with other hole
  *   values compiled the full way gives the message the template would
  *   give; a hole never seen with another value is made exact; one
@@ -40,145 +46,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <libmnl/libmnl.h>
-#include "parser_state.h"
-#include "rule_memo.h"
+#include "rule_memo_int.h"
 #include "pipeline.h"
 #include "evaluate.h"
 #include "lin_int.h"
 #include "linearize.h"
-#define YYSTYPE NFT_STYPE
-#define YYLTYPE struct location
-#include "parser.h"
-
-#define MEMO_TOKS	64	/* tokens of a line at most */
-#define MEMO_HOLES	16
-#define MEMO_NOTES	32
-#define MEMO_BUCKETS	1024
-#define MEMO_KEY_WORDS	256
-#define MEMO_MSG_MAX	4096
-#define MEMO_TMPLS	4	/* templates of one key */
-#define MEMO_TRIES	3	/* probation rules before promotion */
-#define MEMO_VAL_MAX	16	/* bytes of a hole's value */
-#define MEMO_ARENA	4096	/* token texts of a line */
-
-/* what a token is for the memo (rule_memo.tokinfo) */
-#define TOKINFO_MAX	1024
-enum {
-	TI_TEXT		= 1 << 0,	/* carries a malloc'ed string */
-	TI_END		= 1 << 1,	/* ends a line */
-	TI_STOP		= 1 << 2,	/* the line is the parser's */
-	TI_NOTPLAIN	= 1 << 3,	/* a literal next to it is no hole */
-};
-
-enum hole_class {
-	HC_NONE,
-	HC_NUM,
-	HC_IP4,
-	HC_IP6,
-};
-
-struct memo_tok {
-	int		tok;
-	NFT_STYPE	val;
-	struct location	loc;
-};
-
-enum tmpl_state {
-	TS_PROBATION,
-	TS_ACTIVE,
-	TS_DEAD,
-};
-
-/* how the bytes of hole k come from its text */
-struct memo_hole {
-	const struct datatype	*dtype;
-	enum byteorder		bo;
-	unsigned int		len;		/* context width, bits */
-	uint32_t		off;		/* in the message */
-	uint32_t		n;		/* bytes written there */
-	uint32_t		full;		/* of the value */
-	bool			exact;
-	bool			verified;
-	uint8_t			first[MEMO_VAL_MAX];
-};
-
-struct memo_tmpl {
-	struct memo_tmpl	*next;
-	enum tmpl_state		state;
-	unsigned int		tries;
-	unsigned int		nhole;
-	struct memo_hole	hole[MEMO_HOLES];
-	char			*text[MEMO_HOLES];	/* first rule's */
-	uint8_t			*msg;
-	uint32_t		msg_len;
-};
-
-struct memo_key {
-	struct memo_key		*next;
-	uint64_t		hash;
-	uint32_t		len;
-	unsigned int		ntmpl;
-	struct memo_tmpl	*tmpls;
-	uint64_t		key[];
-};
-
-struct memo_sym_note {
-	struct location		loc;
-	const struct datatype	*dtype;
-	enum byteorder		bo;
-	unsigned int		len;
-	bool			ok;
-	uint8_t			val[MEMO_VAL_MAX];
-	unsigned int		n;
-};
-
-struct rule_memo_rec {
-	unsigned int		nsym;
-	struct memo_sym_note	sym[MEMO_NOTES];
-	unsigned int		ncmp;
-	uint32_t		cmp_off[MEMO_NOTES];
-	uint32_t		cmp_len[MEMO_NOTES];
-	bool			overflow;
-};
-
-struct rule_memo {
-	struct nftc_ctx		*nft;
-	struct pipeline		*p;
-	struct parser_state	*state;
-	struct chain		*arm;
-	struct chain		*chain;		/* the line's */
-	/* the line */
-	struct memo_tok		tok[MEMO_TOKS + 1];
-	char			arena[MEMO_ARENA];
-	unsigned int		ntok;
-	unsigned int		rpos;		/* next to replay */
-	bool			replaying;
-	unsigned int		hole_tok[MEMO_HOLES];
-	unsigned int		hole_plen[MEMO_HOLES];	/* "A/24": 24 */
-	unsigned int		nhole;
-	uint64_t		keybuf[MEMO_KEY_WORDS];
-	uint32_t		keylen;		/* words */
-	uint64_t		hash;
-	/* a rule compiled the full way to record or check */
-	struct memo_key		*pend_key;
-	struct memo_tmpl	*pend_tmpl;	/* on probation: check */
-	char			*pend_text[MEMO_HOLES];
-	unsigned int		pend_nhole;
-	struct location		pend_loc;
-	uint8_t			pend_msg[MEMO_MSG_MAX];	/* expected */
-	bool			recording;
-	struct rule_memo_rec	rec;
-	struct memo_key		*bucket[MEMO_BUCKETS];
-	unsigned int		nkeys;
-	struct eval_ctx		ectx;		/* for hole_convert() */
-	uint8_t			val[MEMO_HOLES][MEMO_VAL_MAX];
-	struct pipeline_patch	patch[MEMO_HOLES];
-	unsigned int		npatch;
-	uint8_t			tokinfo[TOKINFO_MAX];
-	/* giving up on files of shapes that never repeat */
-	unsigned int		hits;
-	unsigned int		records;
-};
 
 /* ------------------------------------------------------------ set up */
 
@@ -201,7 +73,7 @@ struct rule_memo *rule_memo_new(struct nftc_ctx *nft, struct pipeline *p)
 	return m;
 }
 
-static void tmpl_free(struct memo_tmpl *t)
+void memo_tmpl_free(struct memo_tmpl *t)
 {
 	unsigned int i;
 
@@ -211,7 +83,7 @@ static void tmpl_free(struct memo_tmpl *t)
 	free(t);
 }
 
-static void pend_reset(struct rule_memo *m)
+void memo_pend_reset(struct rule_memo *m)
 {
 	unsigned int i;
 
@@ -233,13 +105,13 @@ void rule_memo_clear(struct rule_memo *m)
 	if (!m)
 		return;
 	m->arm = NULL;
-	pend_reset(m);
+	memo_pend_reset(m);
 	for (i = 0; i < MEMO_BUCKETS && m->nkeys; i++) {
 		for (k = m->bucket[i]; k; k = n) {
 			n = k->next;
 			for (t = k->tmpls; t; t = tn) {
 				tn = t->next;
-				tmpl_free(t);
+				memo_tmpl_free(t);
 			}
 			free(k);
 		}
@@ -406,6 +278,19 @@ static unsigned int prefix_len(const struct rule_memo *m, unsigned int i,
  */
 #define KEY_HOLE	(1ull << 48)
 #define KEY_TEXT	(2ull << 48)
+#define KEY_RANGE	(4ull << 48)
+
+/* Tokens @i, @i + 2 are "A-B" of literals of class @c, plain around. */
+static bool is_range(const struct rule_memo *m, unsigned int i,
+		     unsigned int n, enum hole_class c)
+{
+	const struct memo_tok *b = &m->tok[i + 2];
+
+	return i + 2 < n && m->tok[i + 1].tok == '-' &&
+	       b->tok == m->tok[i].tok && b->val.string &&
+	       text_class(b->tok, b->val.string) == c &&
+	       (i + 3 == n || !(ti(m, m->tok[i + 3].tok) & TI_NOTPLAIN));
+}
 
 static void key_word(struct rule_memo *m, uint64_t w)
 {
@@ -423,7 +308,7 @@ static bool line_key(struct rule_memo *m)
 {
 	unsigned int i, n = m->ntok - 1;
 	const struct memo_tok *t;
-	unsigned int plen;
+	unsigned int plen, range_hi = 0;
 	enum hole_class c;
 	const char *q;
 	uint64_t w;
@@ -444,11 +329,31 @@ static bool line_key(struct rule_memo *m)
 			return false;
 		c = text_class(t->tok, q);
 		plen = 0;
+		if (i == range_hi) {
+			m->hole_plen[m->nhole] = 0;
+			m->hole_range[m->nhole] = RANGE_HI;
+			m->hole_tok[m->nhole++] = i;
+			key_word(m, KEY_HOLE | KEY_RANGE | (uint64_t)c << 32 |
+				    (uint32_t)t->tok);
+			continue;
+		}
+		if (c != HC_NONE && m->nhole + 1 < MEMO_HOLES &&
+		    (i == 0 || !(ti(m, m->tok[i - 1].tok) & TI_NOTPLAIN)) &&
+		    is_range(m, i, n, c)) {
+			range_hi = i + 2;
+			m->hole_plen[m->nhole] = 0;
+			m->hole_range[m->nhole] = RANGE_LO;
+			m->hole_tok[m->nhole++] = i;
+			key_word(m, KEY_HOLE | KEY_RANGE | (uint64_t)c << 32 |
+				    (uint32_t)t->tok);
+			continue;
+		}
 		if (c != HC_NONE && m->nhole < MEMO_HOLES &&
 		    (i == 0 || !(ti(m, m->tok[i - 1].tok) & TI_NOTPLAIN)) &&
 		    (i + 1 == n || !(ti(m, m->tok[i + 1].tok) & TI_NOTPLAIN) ||
 		     (plen = prefix_len(m, i + 1, n)))) {
 			m->hole_plen[m->nhole] = plen;
+			m->hole_range[m->nhole] = 0;
 			m->hole_tok[m->nhole++] = i;
 			key_word(m, KEY_HOLE | (uint64_t)plen << 40 |
 				    (uint64_t)c << 32 | (uint32_t)t->tok);
@@ -497,11 +402,6 @@ static struct memo_key *key_add(struct rule_memo *m, uint64_t h)
 	return k;
 }
 
-static const char *hole_text(const struct rule_memo *m, unsigned int k)
-{
-	return m->tok[m->hole_tok[k]].val.string;
-}
-
 /* The template of @k whose exact holes have the line's texts. */
 static struct memo_tmpl *tmpl_find(struct rule_memo *m, struct memo_key *k)
 {
@@ -517,96 +417,6 @@ static struct memo_tmpl *tmpl_find(struct rule_memo *m, struct memo_key *k)
 			return t;
 	}
 	return NULL;
-}
-
-/* ------------------------------------------------------- conversions */
-
-/* Types whose constants are plain values in a compare. */
-static bool dtype_plain(const struct datatype *dt)
-{
-	return dt == &ipaddr_type || dt == &ip6addr_type ||
-	       dt == &inet_service_type || dt == &integer_type ||
-	       dt == &mark_type;
-}
-
-/*
- * Hole text @text as the evaluator makes it a constant in the context
- * of @h, laid out as the linearizer lays it out, into @buf. Returns its
- * length, 0 on any error (none is left queued).
- */
-static unsigned int hole_convert(struct rule_memo *m,
-				 const struct memo_hole *h, const char *text,
-				 const struct location *loc, uint8_t *buf)
-{
-	struct eval_ctx *ctx = &m->ectx;
-	struct erec_queue *q = &m->nft->erq;
-	struct expr sym, *e;
-	unsigned int n = 0;
-
-	if (q->num_errors || !list_empty(&q->records))
-		return 0;
-	/* the parser's symbol of the literal, on the stack */
-	memset(&sym, 0, offsetof(struct expr, sym) + sizeof(sym.sym));
-	sym.location = *loc;
-	sym.kind = EXPR_SYMBOL;
-	sym.byteorder = BYTEORDER_INVALID;
-	sym.flags = EXPR_F_CONSTANT | EXPR_F_SINGLETON;
-	sym.refcnt = 1;
-	sym.sym.symtype = SYMBOL_VALUE;
-	sym.sym.identifier = (char *)text;
-	ctx->ectx.dtype = h->dtype;
-	ctx->ectx.byteorder = h->bo;
-	ctx->ectx.len = h->len;
-	if (eval_symbol_constant(ctx, &sym, &e) == 0 &&
-	    e->kind == EXPR_VALUE && list_empty(&q->records) &&
-	    !q->num_errors && BITS_TO_BYTES(e->len) <= MEMO_VAL_MAX)
-		n = lin_value_data(e, buf, MEMO_VAL_MAX);
-	if (e)
-		expr_free(e);
-	if (q->num_errors || !list_empty(&q->records)) {
-		erec_queue_free(q);
-		n = 0;
-	}
-	return n;
-}
-
-/* The line's hole values for @t, into m->patch; false if not. */
-static bool tmpl_values(struct rule_memo *m, const struct memo_tmpl *t)
-{
-	struct pipeline_patch *pt;
-	unsigned int i;
-
-	m->npatch = 0;
-	for (i = 0; i < t->nhole; i++) {
-		const struct memo_hole *h = &t->hole[i];
-
-		if (h->exact)
-			continue;
-		if (hole_convert(m, h, hole_text(m, i),
-				 &m->tok[m->hole_tok[i]].loc, m->val[i]) !=
-		    h->full)
-			return false;
-		pt = &m->patch[m->npatch++];
-		pt->off = h->off;
-		pt->len = h->n;
-		pt->data = m->val[i];
-	}
-	return true;
-}
-
-/* The message of @t with the line's hole values into @out; false if not. */
-static bool tmpl_fill(struct rule_memo *m, const struct memo_tmpl *t,
-		      uint8_t *out)
-{
-	unsigned int i;
-
-	if (!tmpl_values(m, t))
-		return false;
-	memcpy(out, t->msg, t->msg_len);
-	for (i = 0; i < m->npatch; i++)
-		memcpy(out + m->patch[i].off, m->patch[i].data,
-		       m->patch[i].len);
-	return true;
 }
 
 /* ------------------------------------------------------------- lexing */
@@ -647,7 +457,7 @@ static int line_replay(struct rule_memo *m, NFT_STYPE *lval,
 {
 	unsigned int i;
 
-	pend_reset(m);
+	memo_pend_reset(m);
 	if (k && m->ntok > 1) {
 		for (i = 0; i < m->nhole; i++) {
 			m->pend_text[i] = strdup(hole_text(m, i));
@@ -660,7 +470,7 @@ static int line_replay(struct rule_memo *m, NFT_STYPE *lval,
 			m->pend_tmpl = t;
 			m->pend_loc = line_loc(m);
 		} else {
-			pend_reset(m);
+			memo_pend_reset(m);
 		}
 	}
 	m->rpos = 0;
@@ -759,202 +569,4 @@ int rule_memo_lex(struct rule_memo *m, void *lvalp, struct location *lloc)
 	m->state->memo_last_tok = tok == NEWLINE || tok == SEMICOLON ||
 				  tok == '{';
 	return tok;
-}
-
-/* ---------------------------------------------------------- recording */
-
-void rule_memo_note_sym(struct rule_memo_rec *rec,
-			const struct location *loc,
-			const struct datatype *dtype, unsigned int len,
-			enum byteorder bo, const struct expr *res)
-{
-	struct memo_sym_note *s;
-
-	if (rec->nsym == MEMO_NOTES) {
-		rec->overflow = true;
-		return;
-	}
-	s = &rec->sym[rec->nsym++];
-	memset(s, 0, sizeof(*s));
-	s->loc = *loc;
-	s->dtype = dtype;
-	s->bo = bo;
-	s->len = len;
-	s->ok = res->kind == EXPR_VALUE &&
-		BITS_TO_BYTES(res->len) <= MEMO_VAL_MAX;
-	if (s->ok)
-		s->n = lin_value_data(res, s->val, MEMO_VAL_MAX);
-	s->ok = s->ok && s->n;
-}
-
-void rule_memo_note_cmp(struct rule_memo_rec *rec, uint32_t off,
-			uint32_t len)
-{
-	if (rec->ncmp == MEMO_NOTES) {
-		rec->overflow = true;
-		return;
-	}
-	rec->cmp_off[rec->ncmp] = off;
-	rec->cmp_len[rec->ncmp++] = len;
-}
-
-void rule_memo_rule_begin(struct rule_memo *m, const struct chain *c,
-			  const struct rule *r)
-{
-	if (!m)
-		return;
-	m->recording = false;
-	if (!m->pend_key || m->replaying || c != m->chain ||
-	    memcmp(&r->location, &m->pend_loc, sizeof(r->location)) ||
-	    r->comment) {
-		pend_reset(m);
-		return;
-	}
-	m->recording = true;
-	memset(&m->rec, 0, offsetof(struct rule_memo_rec, sym));
-	m->rec.ncmp = 0;
-	m->rec.overflow = false;
-	m->nft->memo_rec = &m->rec;
-}
-
-static bool same_loc_start(const struct location *a,
-			   const struct location *b)
-{
-	return a->indesc == b->indesc && a->first_line == b->first_line &&
-	       a->first_column == b->first_column;
-}
-
-/* Where the hole bytes @v, @n are in the compare data of @msg: once. */
-static bool hole_find(const struct rule_memo_rec *rec, const uint8_t *msg,
-		      const uint8_t *v, unsigned int n, bool whole,
-		      uint32_t *off)
-{
-	unsigned int i, found = 0;
-	uint32_t o;
-
-	for (i = 0; i < rec->ncmp; i++) {
-		/* a prefix's bytes are a compare's whole data */
-		if (whole && rec->cmp_len[i] != n)
-			continue;
-		for (o = 0; o + n <= rec->cmp_len[i]; o++) {
-			if (memcmp(msg + rec->cmp_off[i] + o, v, n))
-				continue;
-			*off = rec->cmp_off[i] + o;
-			found++;
-		}
-	}
-	return found == 1;
-}
-
-/* A template from the rule just compiled, message @nlh. */
-static void record(struct rule_memo *m, const struct nlmsghdr *nlh)
-{
-	const struct rule_memo_rec *rec = &m->rec;
-	const struct memo_sym_note *s, *one;
-	const uint8_t *msg = (const void *)nlh;
-	uint8_t v[MEMO_VAL_MAX];
-	struct memo_key *k = m->pend_key;
-	struct memo_tmpl *t;
-	struct memo_hole *h;
-	unsigned int i, j, cnt;
-
-	if (rec->overflow || nlh->nlmsg_len > MEMO_MSG_MAX)
-		return;
-	t = calloc(1, sizeof(*t));
-	if (!t)
-		return;
-	t->nhole = m->pend_nhole;
-	t->msg_len = nlh->nlmsg_len;
-	t->msg = malloc(t->msg_len);
-	if (!t->msg) {
-		tmpl_free(t);
-		return;
-	}
-	memcpy(t->msg, msg, t->msg_len);
-	for (i = 0; i < t->nhole; i++) {
-		h = &t->hole[i];
-		t->text[i] = m->pend_text[i];
-		m->pend_text[i] = NULL;
-		h->exact = true;
-		one = NULL;
-		for (cnt = 0, j = 0; j < rec->nsym; j++) {
-			s = &rec->sym[j];
-			if (same_loc_start(&s->loc,
-					   &m->tok[m->hole_tok[i]].loc)) {
-				one = s;
-				cnt++;
-			}
-		}
-		if (cnt != 1 || !one->ok || !dtype_plain(one->dtype))
-			continue;
-		h->dtype = one->dtype;
-		h->bo = one->bo;
-		h->len = one->len;
-		h->full = one->n;
-		h->n = m->hole_plen[i] ? m->hole_plen[i] / 8 : one->n;
-		/* the conversion here gives the evaluator's bytes */
-		if (h->n > one->n ||
-		    hole_convert(m, h, t->text[i], &one->loc, v) != one->n ||
-		    memcmp(v, one->val, one->n) ||
-		    !hole_find(rec, msg, v, h->n, !!m->hole_plen[i], &h->off))
-			continue;
-		memcpy(h->first, v, h->n);
-		h->exact = false;
-	}
-	m->pend_nhole = 0;
-	t->next = k->tmpls;
-	k->tmpls = t;
-	k->ntmpl++;
-	m->records++;
-}
-
-/* The rule just compiled, on probation template @t: as @t makes it? */
-static void check(struct rule_memo *m, struct memo_tmpl *t,
-		  const struct nlmsghdr *nlh)
-{
-	const uint8_t *msg = (const void *)nlh;
-	const uint8_t *want = m->pend_msg;
-	const size_t seq = offsetof(struct nlmsghdr, nlmsg_seq);
-	unsigned int i;
-	bool all = true;
-
-	if (nlh->nlmsg_len != t->msg_len ||
-	    memcmp(msg, want, seq) ||
-	    memcmp(msg + seq + 4, want + seq + 4, t->msg_len - seq - 4)) {
-		t->state = TS_DEAD;
-		return;
-	}
-	for (i = 0; i < t->nhole; i++) {
-		struct memo_hole *h = &t->hole[i];
-
-		if (h->exact)
-			continue;
-		if (memcmp(msg + h->off, h->first, h->n))
-			h->verified = true;
-		all = all && h->verified;
-	}
-	t->tries++;
-	if (!all && t->tries < MEMO_TRIES)
-		return;
-	for (i = 0; i < t->nhole; i++)
-		if (!t->hole[i].verified)
-			t->hole[i].exact = true;
-	t->state = TS_ACTIVE;
-}
-
-void rule_memo_rule_end(struct rule_memo *m, const struct nlmsghdr *nlh)
-{
-	if (!m || !m->recording)
-		return;
-	m->recording = false;
-	m->nft->memo_rec = NULL;
-	if (nlh) {
-		if (m->pend_tmpl)
-			check(m, m->pend_tmpl, nlh);
-		else
-			record(m, nlh);
-	} else if (m->pend_tmpl) {
-		m->pend_tmpl->state = TS_DEAD;
-	}
-	pend_reset(m);
 }

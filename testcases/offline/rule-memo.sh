@@ -159,19 +159,46 @@ SHAPES = [
 ]
 PH = re.compile(r"\{(A|B|P|N8|N4|N6|N16|N32|M|PL6|PL)\}")
 
+def order(c, t):
+    """A sort key for a value of class c, None if it is not one."""
+    try:
+        if c == "A":
+            return tuple(int(x) for x in t.split("."))
+        return int(t, 0)
+    except ValueError:
+        return None
+
 def fill(shape, bad_at=None):
+    """Random and edge values; a range's bounds in order unless bad_at
+    is the range's low bound (then inverted) or its high bound (then a
+    bad value)."""
     holes = PH.findall(shape)
     k = [0]
+    vals = []
     def rep(m):
         c = m.group(1)
         i = k[0]
         k[0] += 1
         if bad_at == i:
-            return R.choice(BAD[c])
-        if R.random() < 0.3:
-            return R.choice(EDGE[c])
-        return RANDOM[c]()
-    return PH.sub(rep, shape), len(holes)
+            v = R.choice(BAD[c])
+        elif R.random() < 0.3:
+            v = R.choice(EDGE[c])
+        else:
+            v = RANDOM[c]()
+        vals.append(v)
+        return "\x00%d\x00" % i
+    text = PH.sub(rep, shape)
+    for i in range(len(holes) - 1):
+        if "\x00%d\x00-\x00%d\x00" % (i, i + 1) not in text:
+            continue
+        a, b = order(holes[i], vals[i]), order(holes[i], vals[i + 1])
+        if a is None or b is None or bad_at == i + 1:
+            continue
+        if (a > b) != (bad_at == i):
+            vals[i], vals[i + 1] = vals[i + 1], vals[i]
+    for i, v in enumerate(vals):
+        text = text.replace("\x00%d\x00" % i, v)
+    return text, len(holes)
 
 for fi in range(160):
     family = R.choice(["inet", "inet", "ip"])
