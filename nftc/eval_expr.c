@@ -285,8 +285,8 @@ static int constant_adopt_context(struct eval_ctx *ctx, struct expr *e)
  * What expr_evaluate_symbol() replaces the symbol with, into *@res
  * (also for the rule memo, rule_memo.c, which converts literals so).
  */
-int eval_symbol_constant(struct eval_ctx *ctx, const struct expr *sym,
-			 struct expr **res)
+static inline int symbol_constant(struct eval_ctx *ctx,
+				  const struct expr *sym, struct expr **res)
 {
 	struct dt_parse_ctx pctx = {
 		.erq		= &ctx->nft->erq,
@@ -313,6 +313,12 @@ int eval_symbol_constant(struct eval_ctx *ctx, const struct expr *sym,
 	return 0;
 }
 
+int eval_symbol_constant(struct eval_ctx *ctx, const struct expr *sym,
+			 struct expr **res)
+{
+	return symbol_constant(ctx, sym, res);
+}
+
 /**
  * expr_evaluate_symbol - parse an EXPR_SYMBOL in the context's type
  */
@@ -320,7 +326,7 @@ int expr_evaluate_symbol(struct eval_ctx *ctx, struct expr **expr)
 {
 	struct expr *res;
 
-	if (eval_symbol_constant(ctx, *expr, &res) < 0)
+	if (symbol_constant(ctx, *expr, &res) < 0)
 		return -1;
 	if (ctx->nft->memo_rec)
 		rule_memo_note_sym(ctx->nft->memo_rec, &res->location,

@@ -26,11 +26,11 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <libmnl/libmnl.h>
+#include <linux/netfilter/nfnetlink.h>
 #include "pipeline.h"
 #include "evaluate.h"
 #include "linearize.h"
-#include <libmnl/libmnl.h>
-#include <linux/netfilter/nfnetlink.h>
 #include "rule_memo.h"
 
 /**
@@ -576,9 +576,9 @@ static bool rule_binds_chain(const struct rule *r)
 bool pipeline_rule(struct pipeline *p, struct chain *c, struct rule *r)
 {
 	struct pipe_block *b = p ? &p->block : NULL;
-	struct nftc_batch *seg;
+	struct nftc_batch *seg = NULL;
+	unsigned int ids, nmsgs = 0;
 	struct list_head *tail;
-	unsigned int ids, nmsgs;
 	struct cmd cmd;
 	bool borrowed;
 	int ret;
@@ -610,9 +610,11 @@ bool pipeline_rule(struct pipeline *p, struct chain *c, struct rule *r)
 		pipe_fail(p);
 		goto out;
 	}
-	seg = item_last(p) ? item_last(p)->seg : NULL;
-	nmsgs = seg ? nftc_batch_num_msgs(seg) : 0;
-	rule_memo_rule_begin(p->memo, c, r);
+	if (p->memo) {
+		seg = item_last(p) ? item_last(p)->seg : NULL;
+		nmsgs = seg ? nftc_batch_num_msgs(seg) : 0;
+		rule_memo_rule_begin(p->memo, c, r);
+	}
 	ret = nftc_evaluate_rule(p->nft, b->cache, c, r);
 	if (p->nft->next_set_id != ids)
 		b->rules_used_ids = true;
@@ -631,12 +633,14 @@ bool pipeline_rule(struct pipeline *p, struct chain *c, struct rule *r)
 	cmd.rule = r;
 	ret = pipe_lin_rule(p, &cmd);
 	/* the rule's one message, to record or check (rule_memo.c) */
-	if (item_last(p) && item_last(p)->seg != seg)
-		nmsgs = 0;
-	seg = item_last(p) ? item_last(p)->seg : NULL;
-	rule_memo_rule_end(p->memo, ret == 0 && seg &&
-			   nftc_batch_num_msgs(seg) == nmsgs + 1 ?
-			   nftc_batch_last_msg(seg) : NULL);
+	if (p->memo) {
+		if (item_last(p) && item_last(p)->seg != seg)
+			nmsgs = 0;
+		seg = item_last(p) ? item_last(p)->seg : NULL;
+		rule_memo_rule_end(p->memo, ret == 0 && seg &&
+				   nftc_batch_num_msgs(seg) == nmsgs + 1 ?
+				   nftc_batch_last_msg(seg) : NULL);
+	}
 	cache_drop_anon(b->cache, tail);
 out:
 	if (borrowed) {

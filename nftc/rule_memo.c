@@ -541,6 +541,8 @@ static int memo_line(struct rule_memo *m, NFT_STYPE *lval,
 	if (m->records > 256 && m->hits < m->records)
 		return line_replay(m, lval, lloc, NULL, NULL);
 	if (!k) {
+		if (m->nkeys >= MEMO_KEYS)
+			return line_replay(m, lval, lloc, NULL, NULL);
 		k = key_add(m, h);
 		if (!k)
 			return line_replay(m, lval, lloc, NULL, NULL);

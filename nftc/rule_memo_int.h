@@ -23,6 +23,7 @@
 #define MEMO_KEY_WORDS	256
 #define MEMO_MSG_MAX	4096
 #define MEMO_TMPLS	4	/* templates of one key */
+#define MEMO_KEYS	4096	/* keys of one chain body */
 #define MEMO_TRIES	3	/* probation rules before promotion */
 #define MEMO_VAL_MAX	16	/* bytes of a hole's value */
 #define MEMO_ARENA	4096	/* token texts of a line */
