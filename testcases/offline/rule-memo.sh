@@ -16,7 +16,9 @@
 #   comments, two rules a line, jumps) with random and edge values (0,
 #   max, hex, leading zeros) in varying orders so that memo hits happen
 #   with them, most with one bad value (max+1, malformed addresses, /33,
-#   inverted ranges, conflicting protocols) after a shape is memoized.
+#   inverted ranges, conflicting protocols) after a shape is memoized;
+# - ranges in order (equal bounds too) until one is inverted after the
+#   shape is memoized, whole-byte prefixes with host bits.
 # No root needed.
 set -u
 SKIP=77
@@ -218,6 +220,42 @@ for fi in range(160):
           "table %s t {\n\tchain c {\n\t\ttype filter hook input priority "
           "0; policy accept;\n\t\t%s\n\t}\n\tchain other {\n\t}\n}\n"
           % (family, sep.join(out)))
+
+# ranges: bounds in order (equal ones too) until one is inverted, once
+# the shape is memoized; host bits under whole-byte prefixes
+RANGES = [
+    ("tcp dport %s-%s accept", lambda: R.randrange(65536), str),
+    ("udp sport != %s-%s drop", lambda: R.randrange(65536), str),
+    ("ip saddr %s-%s drop", lambda: R.randrange(1 << 32),
+     lambda v: "%d.%d.%d.%d" % (v >> 24, (v >> 16) & 255, (v >> 8) & 255,
+                                v & 255)),
+    ("meta mark %s-%s counter", lambda: R.randrange(1 << 32), hex),
+    ("ip6 daddr %s-%s accept", lambda: R.randrange(1 << 64),
+     lambda v: "2001:db8::%x:%x" % (v >> 48, v & 0xffff)),
+]
+for k, (fmt, draw, show) in enumerate(RANGES):
+    for bad in (None, 5, 40):
+        out = []
+        for j in range(50):
+            a, b = sorted((draw(), draw()))
+            if j % 7 == 3:
+                b = a
+            if j == bad:
+                a, b = b + 1, a
+            out.append(fmt % (show(a), show(b)))
+        write("range-%d-%s.nft" % (k, bad), "table inet t {\n\tchain c {\n"
+              "\t\t%s\n\t}\n}\n" % "\n\t\t".join(out))
+out = []
+for j in range(60):
+    plen = (8, 16, 24, 32)[j % 4]
+    out.append("ip daddr %d.%d.%d.%d/%d drop" % (
+        R.randrange(256), R.randrange(256), R.randrange(256),
+        R.randrange(256), plen))
+    out.append("ip6 saddr 2001:db8:%x:%x::%x/%d accept" % (
+        R.randrange(65536), R.randrange(65536), R.randrange(65536),
+        (16, 48, 64, 120)[j % 4]))
+write("prefix-host-bits.nft", "table inet t {\n\tchain c {\n\t\t%s\n"
+      "\t}\n}\n" % "\n\t\t".join(out))
 
 # ------------------------------------------------ the tests/py corpus
 def bump(rule):
