@@ -18,7 +18,8 @@
 #   with them, most with one bad value (max+1, malformed addresses, /33,
 #   inverted ranges, conflicting protocols) after a shape is memoized;
 # - ranges in order (equal bounds too) until one is inverted after the
-#   shape is memoized, whole-byte prefixes with host bits.
+#   shape is memoized, whole-byte prefixes with host bits; bit fields
+#   and narrow fields memoized, then given a value past their width.
 # No root needed.
 set -u
 SKIP=77
@@ -256,6 +257,20 @@ for j in range(60):
         (16, 48, 64, 120)[j % 4]))
 write("prefix-host-bits.nft", "table inet t {\n\tchain c {\n\t\t%s\n"
       "\t}\n}\n" % "\n\t\t".join(out))
+
+# fields narrower than their bytes or shifted: ten values, then one
+# past the field (the evaluator's checks, not the memo's, must decide)
+FIELDS = ["ip hdrlength %s drop", "ip version %s accept", "ip dscp %s accept",
+          "tcp doff %s drop", "ip6 flowlabel %s accept", "ip frag-off %s drop",
+          "ip6 dscp %s accept", "ip ecn %s accept", "tcp flags %s accept",
+          "ip ttl %s drop", "udp dport %s accept", "ct mark %s accept"]
+for k, fmt in enumerate(FIELDS):
+    for b, bad in enumerate(["4", "15", "16", "0x10", "63", "64", "256",
+                             "4096", "65536", "1048576", "4294967296"]):
+        lines = [fmt % v for v in (0, 5, 3, 7, 2, 1, 4, 6, 1, 0)]
+        lines.append(fmt % bad)
+        write("field-%d-%d.nft" % (k, b), "table inet t {\n\tchain c {"
+              "\n\t\t%s\n\t}\n}\n" % "\n\t\t".join(lines))
 
 # ------------------------------------------------ the tests/py corpus
 def bump(rule):
