@@ -67,6 +67,7 @@ struct nftc_batch {
 	unsigned int		locs_cap;
 	const struct cmd	*cur_cmd;
 	struct location		cur_loc;
+	const struct nlmsghdr	*last;
 };
 
 static struct batch_chunk *batch_tail(const struct nftc_batch *b)
@@ -271,6 +272,7 @@ void nftc_batch_segment_reset(struct nftc_batch *b)
 	b->num_msgs = 0;
 	b->ended = false;
 	b->nlocs = 0;
+	b->last = NULL;
 	b->cur_cmd = NULL;
 	b->cur_loc = internal_location;
 }
@@ -554,7 +556,16 @@ static int batch_obj_commit(struct nftc_batch *b, struct nlmsghdr *nlh)
 		return ret;
 	}
 	b->num_msgs++;
+	b->last = nlh;
 	return 0;
+}
+
+/**
+ * nftc_batch_last_msg - the object message appended last (NULL: none)
+ */
+const struct nlmsghdr *nftc_batch_last_msg(const struct nftc_batch *b)
+{
+	return b->last;
 }
 
 struct nlmsghdr *batch_obj_begin(struct nftc_batch *b, uint16_t type,

@@ -14,6 +14,7 @@
 #include "stmt.h"
 #include "rule.h"
 #include "keys.h"
+#include "rule_memo.h"
 
 #define REG32_BITS	32
 
@@ -265,31 +266,58 @@ static int constant_adopt_context(struct eval_ctx *ctx, struct expr *e)
 }
 
 /**
- * expr_evaluate_symbol - parse an EXPR_SYMBOL in the context's type
+ * eval_symbol_constant - the constant symbol @sym is in the context's type
+ *
+ * What expr_evaluate_symbol() replaces the symbol with, into *@res
+ * (also for the rule memo, rule_memo.c, which converts literals so).
  */
-int expr_evaluate_symbol(struct eval_ctx *ctx, struct expr **expr)
+static inline int symbol_constant(struct eval_ctx *ctx,
+				  const struct expr *sym, struct expr **res)
 {
 	struct dt_parse_ctx pctx = {
 		.erq		= &ctx->nft->erq,
 		.resolver	= ctx->nft->resolver,
 	};
-	struct expr *res = NULL;
 
+	*res = NULL;
 	if (!ctx->ectx.dtype || ctx->ectx.dtype->type == TYPE_INVALID)
-		return expr_error(ctx, *expr,
+		return expr_error(ctx, sym,
 				  "Can't parse symbolic invalid expressions");
-	if (dtype_is_string(ctx->ectx.dtype) && !(*expr)->sym.identifier[0])
-		return expr_error(ctx, *expr, "Empty string is not allowed");
-	if (datatype_parse_symbol(&pctx, ctx->ectx.dtype, *expr, &res) < 0)
+	if (dtype_is_string(ctx->ectx.dtype) && !sym->sym.identifier[0])
+		return expr_error(ctx, sym, "Empty string is not allowed");
+	if (datatype_parse_symbol(&pctx, ctx->ectx.dtype, sym, res) < 0)
 		return -1;
-	if (!res)
-		return expr_error(ctx, *expr, "Could not parse %s",
+	if (!*res)
+		return expr_error(ctx, sym, "Could not parse %s",
 				  ctx->ectx.dtype->desc);
-	res->location = (*expr)->location;
-	if (constant_adopt_context(ctx, res) < 0) {
-		expr_free(res);
+	(*res)->location = sym->location;
+	if (constant_adopt_context(ctx, *res) < 0) {
+		expr_free(*res);
+		*res = NULL;
 		return -1;
 	}
+	return 0;
+}
+
+int eval_symbol_constant(struct eval_ctx *ctx, const struct expr *sym,
+			 struct expr **res)
+{
+	return symbol_constant(ctx, sym, res);
+}
+
+/**
+ * expr_evaluate_symbol - parse an EXPR_SYMBOL in the context's type
+ */
+int expr_evaluate_symbol(struct eval_ctx *ctx, struct expr **expr)
+{
+	struct expr *res;
+
+	if (symbol_constant(ctx, *expr, &res) < 0)
+		return -1;
+	if (ctx->nft->memo_rec)
+		rule_memo_note_sym(ctx->nft->memo_rec, &res->location,
+				   ctx->ectx.dtype, ctx->ectx.len,
+				   ctx->ectx.byteorder, res);
 	expr_replace(expr, res);
 	return 0;
 }
@@ -353,6 +381,12 @@ static int expr_evaluate_prefix(struct eval_ctx *ctx, struct expr **expr)
 	return 0;
 }
 
+/* The bounds of a range, as evaluated: in order? (also rule_memo.c) */
+bool eval_range_ordered(const struct expr *lo, const struct expr *hi)
+{
+	return value_cmp(&lo->value, &hi->value) <= 0;
+}
+
 static int expr_evaluate_range(struct eval_ctx *ctx, struct expr **expr)
 {
 	struct expr *r = *expr, *lo, *hi;
@@ -364,7 +398,7 @@ static int expr_evaluate_range(struct eval_ctx *ctx, struct expr **expr)
 	hi = r->pair.right;
 	if (lo->kind != EXPR_VALUE || hi->kind != EXPR_VALUE)
 		return expr_error(ctx, r, "Range bounds must be constant");
-	if (value_cmp(&lo->value, &hi->value) > 0)
+	if (!eval_range_ordered(lo, hi))
 		return expr_error(ctx, r, "Range has zero or negative size");
 	expr_set_type(r, lo->dtype, lo->byteorder, lo->len);
 	r->flags |= EXPR_F_CONSTANT;

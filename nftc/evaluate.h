@@ -97,6 +97,9 @@ int expr_byteorder_to_big(struct eval_ctx *ctx, struct expr **expr);
 void expr_pctx_update(struct eval_ctx *ctx, const struct expr *rel);
 /* Parse EXPR_SYMBOL *expr with the context's type into a constant. */
 int expr_evaluate_symbol(struct eval_ctx *ctx, struct expr **expr);
+int eval_symbol_constant(struct eval_ctx *ctx, const struct expr *sym,
+			 struct expr **res);
+bool eval_range_ordered(const struct expr *lo, const struct expr *hi);
 
 /* eval_stmt.c: every statement kind. */
 int stmt_evaluate(struct eval_ctx *ctx, struct stmt *stmt);

@@ -15,6 +15,7 @@
 #include "lin_int.h"
 #include "expr.h"
 #include "rule.h"
+#include "rule_memo.h"
 
 #define REG32_BITS		32
 #define REG_SLOTS_PER_REG128	4
@@ -634,6 +635,9 @@ static void lin_cmp_data(struct lin_ctx *ctx, enum nft_registers sreg,
 	nlw_put_u32(nlh, NFTA_CMP_SREG, htonl(sreg));
 	nlw_put_u32(nlh, NFTA_CMP_OP, htonl(op));
 	nlw_put_data(nlh, NFTA_CMP_DATA, buf, len);
+	if (ctx->nft && ctx->nft->memo_rec && nlh == ctx->nlh)
+		rule_memo_note_cmp(ctx->nft->memo_rec,
+				   nlh->nlmsg_len - NLA_ALIGN(len), len);
 	lin_emit_end(ctx, loc);
 }
 

@@ -651,6 +651,15 @@ static int lin_rule_write(struct lin_cmd_ctx *cctx, struct nlmsghdr *nlh,
 	return nft->erq.num_errors != errors ? -1 : 0;
 }
 
+int nftc_lin_rule_debug(FILE *out, const struct nlmsghdr *nlh)
+{
+	int ret = lin_rule_debug_bound(out, nlh, false);
+
+	if (ret == 1)
+		ret = lin_rule_debug(out, nlh, false);
+	return ret;
+}
+
 static int lin_rule_add(struct lin_cmd_ctx *ctx, uint16_t flags)
 {
 	const struct cmd *cmd = ctx->cmd;

@@ -69,6 +69,10 @@ unsigned int nftc_batch_num_msgs(const struct nftc_batch *batch);
 void nftc_batch_set_source(struct nftc_batch *batch, const struct cmd *cmd,
 			   const struct location *loc);
 /* Which command produced message @seq (NULL for begin/end/unknown). */
+const struct nlmsghdr *nftc_batch_last_msg(const struct nftc_batch *b);
+/* Print rule message @nlh as --debug=netlink does (0, or < 0). */
+int nftc_lin_rule_debug(FILE *out, const struct nlmsghdr *nlh);
+
 const struct nftc_seq_loc *nftc_batch_seq_lookup(
 	const struct nftc_batch *batch, uint32_t seq);
 

@@ -53,6 +53,8 @@ struct nftc_ctx {
 	uint32_t			next_rule_id;
 	FILE				*echo;
 	unsigned int			echo_oflags;
+	/* rule_memo.c: notes of the rule being recorded, or NULL */
+	struct rule_memo_rec		*memo_rec;
 };
 
 struct nftc_ctx *nftc_ctx_alloc(void);

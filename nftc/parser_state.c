@@ -20,6 +20,7 @@
 #include "input_map.h"
 #include "rule.h"
 #include "evaluate.h"
+#include "rule_memo.h"
 
 void parser_state_init(struct parser_state *state, struct nftc_ctx *nft,
 		       struct list_head *cmds)
@@ -397,6 +398,8 @@ int nftc_parse_file_pipe(struct nftc_ctx *ctx, const char *path,
 
 	parser_state_init(&state, ctx, cmds);
 	state.pipe = p;
+	state.memo = pipeline_memo(p);
+	rule_memo_attach(state.memo, &state);
 	if (!data)
 		data = input_map_file(path, &size, &map_len);
 	if (!data)

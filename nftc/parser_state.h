@@ -99,6 +99,13 @@ struct parser_state {
 	bool			scan_off;
 	unsigned int		chain_ids;
 	unsigned int		scope_depth;
+	/* rule_memo.h: the memo, and whether the last token ended a line */
+	struct rule_memo	*memo;
+	int			memo_last_tok;
+	/* token texts of the line the memo reads (scanner_dup()) */
+	char			*memo_arena;
+	unsigned int		memo_arena_used;
+	unsigned int		memo_arena_size;
 };
 
 struct pipeline;

@@ -26,9 +26,12 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <libmnl/libmnl.h>
+#include <linux/netfilter/nfnetlink.h>
 #include "pipeline.h"
 #include "evaluate.h"
 #include "linearize.h"
+#include "rule_memo.h"
 
 /**
  * struct pipe_item - a piece of the output, in source order
@@ -94,6 +97,7 @@ struct pipeline {
 	bool			failed;
 	struct list_head	items;
 	struct pipe_block	block;
+	struct rule_memo	*memo;
 };
 
 static struct pipeline *pipeline_alloc(struct nftc_ctx *nft)
@@ -107,9 +111,11 @@ static struct pipeline *pipeline_alloc(struct nftc_ctx *nft)
 	init_list_head(&p->block.chain_cmds);
 	init_list_head(&p->block.set_cmds);
 	p->debug = nft->debug & NFTC_DEBUG_NETLINK;
+	p->memo = rule_memo_new(nft, p);
 	if (p->debug) {
 		p->dbg = tmpfile();
 		if (!p->dbg) {
+			rule_memo_free(p->memo);
 			free(p);
 			return NULL;
 		}
@@ -139,6 +145,7 @@ static void pipeline_free(struct pipeline *p)
 		free(i);
 	}
 	block_reset(&p->block);
+	rule_memo_free(p->memo);
 	if (p->dbg)
 		fclose(p->dbg);
 	free(p);
@@ -569,8 +576,9 @@ static bool rule_binds_chain(const struct rule *r)
 bool pipeline_rule(struct pipeline *p, struct chain *c, struct rule *r)
 {
 	struct pipe_block *b = p ? &p->block : NULL;
+	struct nftc_batch *seg = NULL;
+	unsigned int ids, nmsgs = 0;
 	struct list_head *tail;
-	unsigned int ids;
 	struct cmd cmd;
 	bool borrowed;
 	int ret;
@@ -602,10 +610,16 @@ bool pipeline_rule(struct pipeline *p, struct chain *c, struct rule *r)
 		pipe_fail(p);
 		goto out;
 	}
+	if (p->memo) {
+		seg = item_last(p) ? item_last(p)->seg : NULL;
+		nmsgs = seg ? nftc_batch_num_msgs(seg) : 0;
+		rule_memo_rule_begin(p->memo, c, r);
+	}
 	ret = nftc_evaluate_rule(p->nft, b->cache, c, r);
 	if (p->nft->next_set_id != ids)
 		b->rules_used_ids = true;
 	if (ret < 0 || !pipe_ok(p)) {
+		rule_memo_rule_end(p->memo, NULL);
 		pipe_fail(p);
 		goto out;
 	}
@@ -617,7 +631,16 @@ bool pipeline_rule(struct pipeline *p, struct chain *c, struct rule *r)
 	cmd.obj = CMD_OBJ_RULE;
 	cmd.handle = r->handle;
 	cmd.rule = r;
-	pipe_lin_rule(p, &cmd);
+	ret = pipe_lin_rule(p, &cmd);
+	/* the rule's one message, to record or check (rule_memo.c) */
+	if (p->memo) {
+		if (item_last(p) && item_last(p)->seg != seg)
+			nmsgs = 0;
+		seg = item_last(p) ? item_last(p)->seg : NULL;
+		rule_memo_rule_end(p->memo, ret == 0 && seg &&
+				   nftc_batch_num_msgs(seg) == nmsgs + 1 ?
+				   nftc_batch_last_msg(seg) : NULL);
+	}
 	cache_drop_anon(b->cache, tail);
 out:
 	if (borrowed) {
@@ -626,6 +649,47 @@ out:
 	}
 	rule_free(r);
 	return true;
+}
+
+struct rule_memo *pipeline_memo(struct pipeline *p)
+{
+	return p ? p->memo : NULL;
+}
+
+int pipeline_memo_emit(struct pipeline *p, struct chain *c,
+		       const struct location *loc, const void *msg,
+		       uint32_t len, const struct pipeline_patch *patch,
+		       unsigned int n)
+{
+	const struct nlmsghdr *m = msg;
+	const struct nfgenmsg *g = mnl_nlmsg_get_payload(m);
+	struct pipe_block *b = &p->block;
+	struct nlmsghdr *nlh;
+	struct pipe_item *i;
+	uint32_t seq;
+
+	if (!b->active || !b->chain_name || b->chain != c || !c ||
+	    !pipe_ok(p))
+		return -1;
+	i = item_seg(p);
+	if (!i)
+		return -1;
+	nlh = nftc_batch_msg_begin(i->seg, m->nlmsg_type & 0xff,
+				   m->nlmsg_flags, g->nfgen_family, loc);
+	if (!nlh)
+		return -1;
+	seq = nlh->nlmsg_seq;
+	memcpy(nlh, msg, len);
+	nlh->nlmsg_seq = seq;
+	while (n--)
+		memcpy((char *)nlh + patch[n].off, patch[n].data,
+		       patch[n].len);
+	if (p->dbg) {
+		if (nftc_lin_rule_debug(p->dbg, nlh) < 0)
+			return pipe_fail(p);
+		i->dbg_end = ftell(p->dbg);
+	}
+	return nftc_batch_msg_end(i->seg, nlh) < 0 ? pipe_fail(p) : 0;
 }
 
 bool pipeline_chain_end(struct pipeline *p, struct chain *c,

@@ -53,6 +53,23 @@ void pipeline_chain_begin(struct pipeline *p, struct table *decl,
  * freed it), false when the parser keeps it in @c as usual.
  */
 bool pipeline_rule(struct pipeline *p, struct chain *c, struct rule *r);
+/* rule_memo.h: the pipeline's rule memo (NULL: none) */
+struct rule_memo *pipeline_memo(struct pipeline *p);
+/*
+ * A rule of chain @c written by the memo: rule message @msg (@len
+ * bytes, its sequence number replaced) with the @n patches of @patch
+ * written over it, source @loc. 0, or -1 if the pipeline cannot take it
+ * now (nothing appended then).
+ */
+struct pipeline_patch {
+	uint32_t	off;
+	uint32_t	len;
+	const void	*data;
+};
+int pipeline_memo_emit(struct pipeline *p, struct chain *c,
+		       const struct location *loc, const void *msg,
+		       uint32_t len, const struct pipeline_patch *patch,
+		       unsigned int n);
 /*
  * End of chain @c of a block (@loc: the whole declaration). true when
  * the pipeline holds @c already: the parser drops its own reference and

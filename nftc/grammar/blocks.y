@@ -50,11 +50,13 @@ table_line	:	FLAGS STRING
 			}
 		|	CHAIN chain_name
 			{
+				rule_memo_clear(state->memo);
 				pipeline_chain_begin(state->pipe, $<table>0, $2,
 						     &@2);
 			}
 			chain_body
 			{
+				rule_memo_clear(state->memo);
 				/* a streamed chain is its command's already */
 				if (pipeline_chain_end(state->pipe, $4, &@$)) {
 					free($2);
@@ -129,10 +131,24 @@ chain_block	:	%empty
 				$$ = chain_alloc();
 				$$->handle.chain_id = ++state->chain_ids;
 				state->scope_depth++;
+				rule_memo_arm(state->memo, $$);
 			}
 		|	chain_block stmt_sep
+			{
+				$$ = $1;
+				rule_memo_arm(state->memo, $1);
+			}
 		|	chain_block common_block
+			{
+				$$ = $1;
+				rule_memo_clear(state->memo);
+				rule_memo_arm(state->memo, $1);
+			}
 		|	chain_block chain_line stmt_sep
+			{
+				$$ = $1;
+				rule_memo_arm(state->memo, $1);
+			}
 		|	chain_block error stmt_sep
 			{
 				$$ = $1;
@@ -143,23 +159,27 @@ chain_block	:	%empty
 
 chain_line	:	TYPE STRING HOOK STRING dev_spec PRIORITY prio_expr
 			{
+				rule_memo_clear(state->memo);
 				pipeline_chain_attr(state->pipe, $<chain>0);
 				chain_set_hook($<chain>0, $2, &@2, $4, &@4, $5, $7);
 			}
 		|	POLICY policy_expr
 			{
+				rule_memo_clear(state->memo);
 				pipeline_chain_attr(state->pipe, $<chain>0);
 				expr_free($<chain>0->policy);
 				$<chain>0->policy = $2;
 			}
 		|	COMMENT string
 			{
+				rule_memo_clear(state->memo);
 				pipeline_chain_attr(state->pipe, $<chain>0);
 				free($<chain>0->comment);
 				$<chain>0->comment = $2;
 			}
 		|	DEVICES '=' set_expr
 			{
+				rule_memo_clear(state->memo);
 				pipeline_chain_attr(state->pipe, $<chain>0);
 				expr_free($<chain>0->devices);
 				$<chain>0->devices = devices_from_set($3);

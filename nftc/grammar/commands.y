@@ -24,6 +24,7 @@
 
 %code requires {
 #include "parser_state.h"
+#include "rule_memo.h"
 }
 
 %code {

@@ -1,0 +1,574 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Rule memo: compiled rule templates, the load-side twin of the listing
+ * templates (list_tmpl.c).
+ *
+ * Big files repeat a few rule shapes with other addresses and ports.
+ * Each line of a chain body is first read here as tokens (the parser
+ * has just taken the separator before it: the grammar arms the memo).
+ * The line's key is its tokens, every keyword by identity and every
+ * word by its text, except literals (numbers, dotted quads, IPv6-like
+ * words) that no operator but == or != touches, the address of a
+ * whole-byte prefix ("A/24", the length exact) and the bounds of a
+ * range ("A-B"): those are holes, keyed by their class only. A key seen
+ * before with a template leads to:
+ *  - a hit: the template's message copied, each hole's bytes written by
+ *    converting its text exactly as the evaluator does (the same
+ *    function, expr_evaluate_symbol(), with the context it had, range
+ *    checks included) and laid out as the linearizer does; any failure
+ *    and the line goes to the parser;
+ *  - otherwise the tokens go to the parser, which compiles the rule the
+ *    full way (pipeline_rule()) while the evaluator and the linearizer
+ *    note what they do with the hole tokens (recording).
+ *
+ * What makes a hit exact:
+ * - the same tokens in the same chain body since the last thing that
+ *   was not a rule (the memo is cleared then): the same parse, the
+ *   same context;
+ * - a hole is one only if its token was converted once, as a constant
+ *   of an integer, address, port or mark type (never a protocol, which
+ *   would set the protocol context), that conversion is repeated here
+ *   with the same bytes, and those bytes (for a prefix their leading
+ *   length / 8 bytes, a compare's whole data: lin_prefix() compares
+ *   nothing else) are found exactly once among the message's compare
+ *   data; every other literal of the rule is an exact part of the
+ *   template (its text must be equal);
+ * - a range's bounds are holes both or neither, and on a hit they must
+ *   pass the evaluator's own order check (eval_range_ordered());
+ * - a template is on probation until a rule of its key with other hole
+ *   values compiled the full way gives the message the template would
+ *   give; a hole never seen with another value is made exact; one
+ *   mismatch and the template is dead.
+ * Diagnostics only come from the full path: a file with any goes the
+ * whole-file way (pipeline.c), which does not use the memo.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <libmnl/libmnl.h>
+#include "rule_memo_int.h"
+#include "pipeline.h"
+#include "evaluate.h"
+#include "lin_int.h"
+#include "linearize.h"
+
+/* ------------------------------------------------------------ set up */
+
+static void tokinfo_init(uint8_t *ti);
+
+struct rule_memo *rule_memo_new(struct nftc_ctx *nft, struct pipeline *p)
+{
+	const char *env = getenv(RULE_MEMO_ENV);
+	struct rule_memo *m;
+
+	if (env && !strcmp(env, "0"))
+		return NULL;
+	m = calloc(1, sizeof(*m));
+	if (!m)
+		return NULL;
+	m->nft = nft;
+	m->p = p;
+	m->ectx.nft = nft;
+	tokinfo_init(m->tokinfo);
+	return m;
+}
+
+void memo_tmpl_free(struct memo_tmpl *t)
+{
+	unsigned int i;
+
+	for (i = 0; i < MEMO_HOLES; i++)
+		free(t->text[i]);
+	free(t->msg);
+	free(t);
+}
+
+void memo_pend_reset(struct rule_memo *m)
+{
+	unsigned int i;
+
+	for (i = 0; i < m->pend_nhole; i++) {
+		free(m->pend_text[i]);
+		m->pend_text[i] = NULL;
+	}
+	m->pend_nhole = 0;
+	m->pend_key = NULL;
+	m->pend_tmpl = NULL;
+}
+
+void rule_memo_clear(struct rule_memo *m)
+{
+	struct memo_key *k, *n;
+	struct memo_tmpl *t, *tn;
+	unsigned int i;
+
+	if (!m)
+		return;
+	m->arm = NULL;
+	memo_pend_reset(m);
+	for (i = 0; i < MEMO_BUCKETS && m->nkeys; i++) {
+		for (k = m->bucket[i]; k; k = n) {
+			n = k->next;
+			for (t = k->tmpls; t; t = tn) {
+				tn = t->next;
+				memo_tmpl_free(t);
+			}
+			free(k);
+		}
+		m->bucket[i] = NULL;
+	}
+	m->nkeys = 0;
+}
+
+static bool tok_has_text(int tok)
+{
+	return tok == STRING || tok == NUM || tok == QUOTED_STRING ||
+	       tok == VARIABLE;
+}
+
+static bool tok_ends_line(int tok)
+{
+	return tok == NEWLINE || tok == SEMICOLON;
+}
+
+/* Tokens after which the line is left to the parser as it is. */
+static bool tok_stops_line(int tok)
+{
+	return tok <= 0 || tok == '{' || tok == '}' || tok == '@' ||
+	       tok == '$' || tok == VARIABLE || tok == JUNK ||
+	       tok >= TOKINFO_MAX;
+}
+
+/* Tokens next to which a literal is not a plain value. */
+static bool tok_plain_neighbour(int tok)
+{
+	switch (tok) {
+	case '/': case '-': case ':': case '.': case ',': case '&':
+	case '|': case '^': case '*': case '+': case '[': case ']':
+	case '(': case ')': case '<': case '>': case '=': case '!':
+	case LSHIFT: case RSHIFT: case LT: case GT: case LTE: case GTE:
+	case COMMA:
+		return false;
+	default:
+		return true;
+	}
+}
+
+static void tokinfo_init(uint8_t *ti)
+{
+	int tok;
+
+	for (tok = 0; tok < TOKINFO_MAX; tok++)
+		ti[tok] = (tok_has_text(tok) ? TI_TEXT : 0) |
+			  (tok_ends_line(tok) ? TI_END : 0) |
+			  (tok_stops_line(tok) ? TI_STOP : 0) |
+			  (tok_plain_neighbour(tok) ? 0 : TI_NOTPLAIN);
+}
+
+/* The token's info; numbers past the table stop a line. */
+static inline unsigned int ti(const struct rule_memo *m, int tok)
+{
+	return (unsigned int)tok < TOKINFO_MAX ? m->tokinfo[tok] : TI_STOP;
+}
+
+static bool in_arena(const struct rule_memo *m, const char *s)
+{
+	return s >= m->arena && s < m->arena + MEMO_ARENA;
+}
+
+static void tok_free(const struct rule_memo *m, struct memo_tok *t)
+{
+	if ((ti(m, t->tok) & TI_TEXT) && !in_arena(m, t->val.string))
+		free(t->val.string);
+}
+
+void rule_memo_free(struct rule_memo *m)
+{
+	unsigned int i;
+
+	if (!m)
+		return;
+	rule_memo_clear(m);
+	/* tokens read but never given to the parser */
+	for (i = m->rpos; m->replaying && i < m->ntok; i++)
+		tok_free(m, &m->tok[i]);
+	free(m);
+}
+
+void rule_memo_attach(struct rule_memo *m, struct parser_state *state)
+{
+	if (m)
+		m->state = state;
+}
+
+void rule_memo_arm(struct rule_memo *m, struct chain *chain)
+{
+	if (!m)
+		return;
+	m->arm = NULL;
+	/*
+	 * Only if the parser asked for nothing past the separator (or the
+	 * chain's '{'): the next token it asks for starts a line.
+	 */
+	if (m->state && !m->replaying && m->state->memo_last_tok != 0 &&
+	    chain)
+		m->arm = chain;
+}
+
+/* ------------------------------------------------------------ tokens */
+
+
+static enum hole_class text_class(int tok, const char *s)
+{
+	unsigned int dots = 0, colons = 0, digits = 0;
+	const char *p;
+
+	if (tok == NUM)
+		return HC_NUM;
+	if (tok != STRING)
+		return HC_NONE;
+	for (p = s; *p; p++) {
+		if (*p == '.')
+			dots++;
+		else if (*p == ':')
+			colons++;
+		else if (*p >= '0' && *p <= '9')
+			digits++;
+		else if (!((*p >= 'a' && *p <= 'f') ||
+			   (*p >= 'A' && *p <= 'F')))
+			return HC_NONE;
+	}
+	if (!colons && dots == 3 && digits == (unsigned int)(p - s) - 3)
+		return HC_IP4;
+	if (colons >= 2)
+		return HC_IP6;
+	return HC_NONE;
+}
+
+/*
+ * An address followed by "/N" (@i: the '/') with N whole bytes, no more
+ * than 128 bits, written in decimal without leading zeros, and a plain
+ * neighbour after: N, else 0. The linearizer compares the leading N / 8
+ * bytes of the address as converted, nothing else of it (lin_prefix()).
+ */
+static unsigned int prefix_len(const struct rule_memo *m, unsigned int i,
+			       unsigned int n)
+{
+	const char *q;
+	unsigned int v = 0;
+
+	if (i + 1 >= n || m->tok[i].tok != '/' || m->tok[i + 1].tok != NUM ||
+	    (i + 2 < n && (ti(m, m->tok[i + 2].tok) & TI_NOTPLAIN)))
+		return 0;
+	q = m->tok[i + 1].val.string;
+	if (!q || q[0] < '1' || q[0] > '9' || strlen(q) > 3)
+		return 0;
+	for (; *q; q++) {
+		if (*q < '0' || *q > '9')
+			return 0;
+		v = v * 10 + (*q - '0');
+	}
+	return v <= 128 && v % 8 == 0 ? v : 0;
+}
+
+/*
+ * Key words: a keyword is its name's (static) address, other tokens
+ * without text their number, a hole its class and token, an exact text
+ * its length and token, then its bytes. The tags keep them apart.
+ */
+#define KEY_HOLE	(1ull << 48)
+#define KEY_TEXT	(2ull << 48)
+#define KEY_RANGE	(4ull << 48)
+
+/* Tokens @i, @i + 2 are "A-B" of literals of class @c, plain around. */
+static bool is_range(const struct rule_memo *m, unsigned int i,
+		     unsigned int n, enum hole_class c)
+{
+	const struct memo_tok *b = &m->tok[i + 2];
+
+	return i + 2 < n && m->tok[i + 1].tok == '-' &&
+	       b->tok == m->tok[i].tok && b->val.string &&
+	       text_class(b->tok, b->val.string) == c &&
+	       (i + 3 == n || !(ti(m, m->tok[i + 3].tok) & TI_NOTPLAIN));
+}
+
+static void key_word(struct rule_memo *m, uint64_t w)
+{
+	if (m->keylen < MEMO_KEY_WORDS) {
+		m->keybuf[m->keylen++] = w;
+		m->hash = (m->hash ^ w) * 0xff51afd7ed558ccdull;
+		m->hash ^= m->hash >> 32;
+	} else {
+		m->keylen = MEMO_KEY_WORDS + 1;
+	}
+}
+
+/* The key of the line's tokens (separator excluded); false if none. */
+static bool line_key(struct rule_memo *m)
+{
+	unsigned int i, n = m->ntok - 1;
+	const struct memo_tok *t;
+	unsigned int plen, range_hi = 0;
+	enum hole_class c;
+	const char *q;
+	uint64_t w;
+	size_t len;
+
+	m->keylen = 0;
+	m->nhole = 0;
+	m->hash = 0x9e3779b97f4a7c15ull;
+	for (i = 0; i < n; i++) {
+		t = &m->tok[i];
+		if (!(ti(m, t->tok) & TI_TEXT)) {
+			key_word(m, t->val.kw ? (uint64_t)(uintptr_t)t->val.kw :
+				 (uint64_t)(uint32_t)t->tok);
+			continue;
+		}
+		q = t->val.string;
+		if (!q)
+			return false;
+		c = text_class(t->tok, q);
+		plen = 0;
+		if (i == range_hi) {
+			m->hole_plen[m->nhole] = 0;
+			m->hole_range[m->nhole] = RANGE_HI;
+			m->hole_tok[m->nhole++] = i;
+			key_word(m, KEY_HOLE | KEY_RANGE | (uint64_t)c << 32 |
+				    (uint32_t)t->tok);
+			continue;
+		}
+		if (c != HC_NONE && m->nhole + 1 < MEMO_HOLES &&
+		    (i == 0 || !(ti(m, m->tok[i - 1].tok) & TI_NOTPLAIN)) &&
+		    is_range(m, i, n, c)) {
+			range_hi = i + 2;
+			m->hole_plen[m->nhole] = 0;
+			m->hole_range[m->nhole] = RANGE_LO;
+			m->hole_tok[m->nhole++] = i;
+			key_word(m, KEY_HOLE | KEY_RANGE | (uint64_t)c << 32 |
+				    (uint32_t)t->tok);
+			continue;
+		}
+		if (c != HC_NONE && m->nhole < MEMO_HOLES &&
+		    (i == 0 || !(ti(m, m->tok[i - 1].tok) & TI_NOTPLAIN)) &&
+		    (i + 1 == n || !(ti(m, m->tok[i + 1].tok) & TI_NOTPLAIN) ||
+		     (plen = prefix_len(m, i + 1, n)))) {
+			m->hole_plen[m->nhole] = plen;
+			m->hole_range[m->nhole] = 0;
+			m->hole_tok[m->nhole++] = i;
+			key_word(m, KEY_HOLE | (uint64_t)plen << 40 |
+				    (uint64_t)c << 32 | (uint32_t)t->tok);
+			continue;
+		}
+		len = strlen(q);
+		if (len > MEMO_KEY_WORDS * 8)
+			return false;
+		key_word(m, KEY_TEXT | (uint64_t)len << 32 | (uint32_t)t->tok);
+		for (; len >= 8; len -= 8, q += 8) {
+			memcpy(&w, q, 8);
+			key_word(m, w);
+		}
+		if (len) {
+			w = 0;
+			memcpy(&w, q, len);
+			key_word(m, w);
+		}
+	}
+	return m->keylen <= MEMO_KEY_WORDS;
+}
+
+static struct memo_key *key_find(struct rule_memo *m, uint64_t h)
+{
+	struct memo_key *k;
+
+	for (k = m->bucket[h % MEMO_BUCKETS]; k; k = k->next)
+		if (k->hash == h && k->len == m->keylen &&
+		    !memcmp(k->key, m->keybuf, m->keylen * 8))
+			return k;
+	return NULL;
+}
+
+static struct memo_key *key_add(struct rule_memo *m, uint64_t h)
+{
+	struct memo_key *k = calloc(1, sizeof(*k) + m->keylen * 8);
+
+	if (!k)
+		return NULL;
+	k->hash = h;
+	k->len = m->keylen;
+	memcpy(k->key, m->keybuf, m->keylen * 8);
+	k->next = m->bucket[h % MEMO_BUCKETS];
+	m->bucket[h % MEMO_BUCKETS] = k;
+	m->nkeys++;
+	return k;
+}
+
+/* The template of @k whose exact holes have the line's texts. */
+static struct memo_tmpl *tmpl_find(struct rule_memo *m, struct memo_key *k)
+{
+	struct memo_tmpl *t;
+	unsigned int i;
+
+	for (t = k->tmpls; t; t = t->next) {
+		for (i = 0; i < t->nhole; i++)
+			if (t->hole[i].exact &&
+			    strcmp(t->text[i], hole_text(m, i)))
+				break;
+		if (i == t->nhole)
+			return t;
+	}
+	return NULL;
+}
+
+/* ------------------------------------------------------------- lexing */
+
+static int replay(struct rule_memo *m, NFT_STYPE *lval,
+		  struct location *lloc)
+{
+	const struct memo_tok *t = &m->tok[m->rpos++];
+
+	*lval = t->val;
+	*lloc = t->loc;
+	/* the parser owns its strings */
+	if ((ti(m, t->tok) & TI_TEXT) && in_arena(m, t->val.string))
+		lval->string = strdup(t->val.string);
+	if (m->rpos == m->ntok)
+		m->replaying = false;
+	m->state->memo_last_tok = t->tok == NEWLINE || t->tok == SEMICOLON;
+	return t->tok;
+}
+
+/* The rule's location as the parser makes it: first to last token. */
+static struct location line_loc(const struct rule_memo *m)
+{
+	struct location l = m->tok[0].loc;
+	const struct location *e = &m->tok[m->ntok - 2].loc;
+
+	if (e->indesc == l.indesc) {
+		l.last_line = e->last_line;
+		l.last_column = e->last_column;
+	}
+	return l;
+}
+
+/* The line to the parser, maybe recording or checking what it makes. */
+static int line_replay(struct rule_memo *m, NFT_STYPE *lval,
+		       struct location *lloc, struct memo_key *k,
+		       struct memo_tmpl *t)
+{
+	unsigned int i;
+
+	memo_pend_reset(m);
+	if (k && m->ntok > 1) {
+		for (i = 0; i < m->nhole; i++) {
+			m->pend_text[i] = strdup(hole_text(m, i));
+			m->pend_nhole = i + 1;
+			if (!m->pend_text[i])
+				break;
+		}
+		if (i == m->nhole) {
+			m->pend_key = k;
+			m->pend_tmpl = t;
+			m->pend_loc = line_loc(m);
+		} else {
+			memo_pend_reset(m);
+		}
+	}
+	m->rpos = 0;
+	m->replaying = true;
+	return replay(m, lval, lloc);
+}
+
+static int memo_line(struct rule_memo *m, NFT_STYPE *lval,
+		     struct location *lloc)
+{
+	struct memo_tmpl *t = NULL;
+	struct memo_key *k;
+	struct memo_tok *tk;
+	struct location loc;
+	uint64_t h;
+	unsigned int i;
+
+	m->ntok = 0;
+	m->state->memo_arena = m->arena;
+	m->state->memo_arena_used = 0;
+	m->state->memo_arena_size = MEMO_ARENA;
+	for (;;) {
+		tk = &m->tok[m->ntok++];
+		tk->val.kw = NULL;
+		tk->tok = nft_lex_raw(&tk->val, &tk->loc, m->state->scanner);
+		if ((ti(m, tk->tok) & (TI_END | TI_STOP)) ||
+		    m->ntok == MEMO_TOKS)
+			break;
+	}
+	m->state->memo_arena = NULL;
+	if (m->ntok == 1) {
+		/* an empty line, the body's end */
+		m->rpos = 0;
+		m->replaying = true;
+		return replay(m, lval, lloc);
+	}
+	if (!(ti(m, tk->tok) & TI_END))
+		return line_replay(m, lval, lloc, NULL, NULL);
+	if (!line_key(m))
+		return line_replay(m, lval, lloc, NULL, NULL);
+	h = m->hash ^ (m->hash >> 29);
+	k = key_find(m, h);
+	if (k)
+		t = tmpl_find(m, k);
+	if (t && t->state == TS_ACTIVE && tmpl_values(m, t)) {
+		loc = line_loc(m);
+		if (pipeline_memo_emit(m->p, m->chain, &loc, t->msg,
+				       t->msg_len, m->patch, m->npatch) == 0) {
+			m->hits++;
+			for (i = 0; i + 1 < m->ntok; i++)
+				tok_free(m, &m->tok[i]);
+			tk = &m->tok[m->ntok - 1];
+			*lval = tk->val;
+			*lloc = tk->loc;
+			m->state->memo_last_tok = 1;
+			return tk->tok;
+		}
+		return line_replay(m, lval, lloc, NULL, NULL);
+	}
+	if (t && t->state == TS_PROBATION) {
+		if (!tmpl_fill(m, t, m->pend_msg))
+			return line_replay(m, lval, lloc, NULL, NULL);
+		return line_replay(m, lval, lloc, k, t);
+	}
+	if (t)		/* dead */
+		return line_replay(m, lval, lloc, NULL, NULL);
+	/* shapes that do not repeat: stop recording */
+	if (m->records > 256 && m->hits < m->records)
+		return line_replay(m, lval, lloc, NULL, NULL);
+	if (!k) {
+		if (m->nkeys >= MEMO_KEYS)
+			return line_replay(m, lval, lloc, NULL, NULL);
+		k = key_add(m, h);
+		if (!k)
+			return line_replay(m, lval, lloc, NULL, NULL);
+	}
+	if (k->ntmpl >= MEMO_TMPLS)
+		return line_replay(m, lval, lloc, NULL, NULL);
+	return line_replay(m, lval, lloc, k, NULL);
+}
+
+int rule_memo_lex(struct rule_memo *m, void *lvalp, struct location *lloc)
+{
+	NFT_STYPE *lval = lvalp;
+	struct chain *c;
+	int tok;
+
+	if (m->replaying)
+		return replay(m, lval, lloc);
+	if (m->arm) {
+		c = m->arm;
+		m->arm = NULL;
+		m->chain = c;
+		return memo_line(m, lval, lloc);
+	}
+	memset(lval, 0, sizeof(*lval));
+	tok = nft_lex_raw(lval, lloc, m->state->scanner);
+	m->state->memo_last_tok = tok == NEWLINE || tok == SEMICOLON ||
+				  tok == '{';
+	return tok;
+}

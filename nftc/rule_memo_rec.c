@@ -1,0 +1,348 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Rule memo (rule_memo.c): converting a line's literals as the evaluator
+ * does, and recording or checking templates from rules compiled the full
+ * way.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <libmnl/libmnl.h>
+#include "rule_memo_int.h"
+#include "lin_int.h"
+#include "linearize.h"
+
+/* ------------------------------------------------------- conversions */
+
+/* Types whose constants are plain values in a compare. */
+static bool dtype_plain(const struct datatype *dt)
+{
+	return dt == &ipaddr_type || dt == &ip6addr_type ||
+	       dt == &inet_service_type || dt == &integer_type ||
+	       dt == &mark_type;
+}
+
+/*
+ * Hole text @text as the evaluator makes it a constant in the context
+ * of @h, laid out as the linearizer lays it out, into @buf. Returns its
+ * length, 0 on any error (none is left queued).
+ */
+static unsigned int hole_convert(struct rule_memo *m,
+				 const struct memo_hole *h, const char *text,
+				 const struct location *loc, uint8_t *buf,
+				 struct expr **keep)
+{
+	struct eval_ctx *ctx = &m->ectx;
+	struct erec_queue *q = &m->nft->erq;
+	struct expr sym, *e;
+	unsigned int n = 0;
+
+	if (q->num_errors || !list_empty(&q->records))
+		return 0;
+	/* the parser's symbol of the literal, on the stack */
+	memset(&sym, 0, offsetof(struct expr, sym) + sizeof(sym.sym));
+	sym.location = *loc;
+	sym.kind = EXPR_SYMBOL;
+	sym.byteorder = BYTEORDER_INVALID;
+	sym.flags = EXPR_F_CONSTANT | EXPR_F_SINGLETON;
+	sym.refcnt = 1;
+	sym.sym.symtype = SYMBOL_VALUE;
+	sym.sym.identifier = (char *)text;
+	ctx->ectx.dtype = h->dtype;
+	ctx->ectx.byteorder = h->bo;
+	ctx->ectx.len = h->len;
+	if (eval_symbol_constant(ctx, &sym, &e) == 0 &&
+	    e->kind == EXPR_VALUE && list_empty(&q->records) &&
+	    !q->num_errors && BITS_TO_BYTES(e->len) <= MEMO_VAL_MAX)
+		n = lin_value_data(e, buf, MEMO_VAL_MAX);
+	if (keep && n) {
+		*keep = e;
+		e = NULL;
+	}
+	if (e)
+		expr_free(e);
+	if (q->num_errors || !list_empty(&q->records)) {
+		erec_queue_free(q);
+		n = 0;
+	}
+	return n;
+}
+
+/*
+ * The bounds of range holes @lo and @lo + 1 of the line, converted:
+ * in the order the evaluator wants (eval_range_ordered())?
+ */
+static bool range_ok(struct rule_memo *m, const struct memo_tmpl *t,
+		     unsigned int lo)
+{
+	struct expr *e[2] = { NULL, NULL };
+	uint8_t v[MEMO_VAL_MAX];
+	unsigned int i;
+	bool ok = true;
+
+	for (i = 0; i < 2 && ok; i++)
+		ok = hole_convert(m, &t->hole[lo + i], hole_text(m, lo + i),
+				  &m->tok[m->hole_tok[lo + i]].loc, v,
+				  &e[i]) == t->hole[lo + i].full;
+	ok = ok && eval_range_ordered(e[0], e[1]);
+	for (i = 0; i < 2; i++)
+		if (e[i])
+			expr_free(e[i]);
+	return ok;
+}
+
+/* The line's hole values for @t, into m->patch; false if not. */
+bool tmpl_values(struct rule_memo *m, const struct memo_tmpl *t)
+{
+	struct pipeline_patch *pt;
+	unsigned int i;
+
+	m->npatch = 0;
+	for (i = 0; i < t->nhole; i++) {
+		const struct memo_hole *h = &t->hole[i];
+
+		if (h->exact)
+			continue;
+		if (h->range == RANGE_LO && !range_ok(m, t, i))
+			return false;
+		if (hole_convert(m, h, hole_text(m, i),
+				 &m->tok[m->hole_tok[i]].loc, m->val[i],
+				 NULL) != h->full)
+			return false;
+		pt = &m->patch[m->npatch++];
+		pt->off = h->off;
+		pt->len = h->n;
+		pt->data = m->val[i];
+	}
+	return true;
+}
+
+/* The message of @t with the line's hole values into @out; false if not. */
+bool tmpl_fill(struct rule_memo *m, const struct memo_tmpl *t,
+		      uint8_t *out)
+{
+	unsigned int i;
+
+	if (!tmpl_values(m, t))
+		return false;
+	memcpy(out, t->msg, t->msg_len);
+	for (i = 0; i < m->npatch; i++)
+		memcpy(out + m->patch[i].off, m->patch[i].data,
+		       m->patch[i].len);
+	return true;
+}
+
+/* ---------------------------------------------------------- recording */
+
+void rule_memo_note_sym(struct rule_memo_rec *rec,
+			const struct location *loc,
+			const struct datatype *dtype, unsigned int len,
+			enum byteorder bo, const struct expr *res)
+{
+	struct memo_sym_note *s;
+
+	if (rec->nsym == MEMO_NOTES) {
+		rec->overflow = true;
+		return;
+	}
+	s = &rec->sym[rec->nsym++];
+	memset(s, 0, sizeof(*s));
+	s->loc = *loc;
+	s->dtype = dtype;
+	s->bo = bo;
+	s->len = len;
+	s->ok = res->kind == EXPR_VALUE &&
+		BITS_TO_BYTES(res->len) <= MEMO_VAL_MAX;
+	if (s->ok)
+		s->n = lin_value_data(res, s->val, MEMO_VAL_MAX);
+	s->ok = s->ok && s->n;
+}
+
+void rule_memo_note_cmp(struct rule_memo_rec *rec, uint32_t off,
+			uint32_t len)
+{
+	if (rec->ncmp == MEMO_NOTES) {
+		rec->overflow = true;
+		return;
+	}
+	rec->cmp_off[rec->ncmp] = off;
+	rec->cmp_len[rec->ncmp++] = len;
+}
+
+void rule_memo_rule_begin(struct rule_memo *m, const struct chain *c,
+			  const struct rule *r)
+{
+	if (!m)
+		return;
+	m->recording = false;
+	if (!m->pend_key || m->replaying || c != m->chain ||
+	    memcmp(&r->location, &m->pend_loc, sizeof(r->location)) ||
+	    r->comment) {
+		memo_pend_reset(m);
+		return;
+	}
+	m->recording = true;
+	memset(&m->rec, 0, offsetof(struct rule_memo_rec, sym));
+	m->rec.ncmp = 0;
+	m->rec.overflow = false;
+	m->nft->memo_rec = &m->rec;
+}
+
+static bool same_loc_start(const struct location *a,
+			   const struct location *b)
+{
+	return a->indesc == b->indesc && a->first_line == b->first_line &&
+	       a->first_column == b->first_column;
+}
+
+/* Where the hole bytes @v, @n are in the compare data of @msg: once. */
+static bool hole_find(const struct rule_memo_rec *rec, const uint8_t *msg,
+		      const uint8_t *v, unsigned int n, bool whole,
+		      uint32_t *off)
+{
+	unsigned int i, found = 0;
+	uint32_t o;
+
+	for (i = 0; i < rec->ncmp; i++) {
+		/* a prefix's bytes are a compare's whole data */
+		if (whole && rec->cmp_len[i] != n)
+			continue;
+		for (o = 0; o + n <= rec->cmp_len[i]; o++) {
+			if (memcmp(msg + rec->cmp_off[i] + o, v, n))
+				continue;
+			*off = rec->cmp_off[i] + o;
+			found++;
+		}
+	}
+	return found == 1;
+}
+
+/* Range bounds are holes both or neither (range_ok() wants both). */
+static void pairs_exact(struct memo_tmpl *t)
+{
+	unsigned int i;
+
+	for (i = 0; i + 1 < t->nhole; i++) {
+		if (t->hole[i].range != RANGE_LO ||
+		    (!t->hole[i].exact && !t->hole[i + 1].exact))
+			continue;
+		t->hole[i].exact = true;
+		t->hole[i + 1].exact = true;
+	}
+}
+
+/* A template from the rule just compiled, message @nlh. */
+static void record(struct rule_memo *m, const struct nlmsghdr *nlh)
+{
+	const struct rule_memo_rec *rec = &m->rec;
+	const struct memo_sym_note *s, *one;
+	const uint8_t *msg = (const void *)nlh;
+	uint8_t v[MEMO_VAL_MAX];
+	struct memo_key *k = m->pend_key;
+	struct memo_tmpl *t;
+	struct memo_hole *h;
+	unsigned int i, j, cnt;
+
+	if (rec->overflow || nlh->nlmsg_len > MEMO_MSG_MAX)
+		return;
+	t = calloc(1, sizeof(*t));
+	if (!t)
+		return;
+	t->nhole = m->pend_nhole;
+	t->msg_len = nlh->nlmsg_len;
+	t->msg = malloc(t->msg_len);
+	if (!t->msg) {
+		memo_tmpl_free(t);
+		return;
+	}
+	memcpy(t->msg, msg, t->msg_len);
+	for (i = 0; i < t->nhole; i++) {
+		h = &t->hole[i];
+		t->text[i] = m->pend_text[i];
+		m->pend_text[i] = NULL;
+		h->exact = true;
+		h->range = m->hole_range[i];
+		one = NULL;
+		for (cnt = 0, j = 0; j < rec->nsym; j++) {
+			s = &rec->sym[j];
+			if (same_loc_start(&s->loc,
+					   &m->tok[m->hole_tok[i]].loc)) {
+				one = s;
+				cnt++;
+			}
+		}
+		if (cnt != 1 || !one->ok || !dtype_plain(one->dtype))
+			continue;
+		h->dtype = one->dtype;
+		h->bo = one->bo;
+		h->len = one->len;
+		h->full = one->n;
+		h->n = m->hole_plen[i] ? m->hole_plen[i] / 8 : one->n;
+		/* the conversion here gives the evaluator's bytes */
+		if (h->n > one->n ||
+		    hole_convert(m, h, t->text[i], &one->loc, v, NULL) !=
+		    one->n ||
+		    memcmp(v, one->val, one->n) ||
+		    !hole_find(rec, msg, v, h->n, !!m->hole_plen[i], &h->off))
+			continue;
+		memcpy(h->first, v, h->n);
+		h->exact = false;
+	}
+	pairs_exact(t);
+	m->pend_nhole = 0;
+	t->next = k->tmpls;
+	k->tmpls = t;
+	k->ntmpl++;
+	m->records++;
+}
+
+/* The rule just compiled, on probation template @t: as @t makes it? */
+static void check(struct rule_memo *m, struct memo_tmpl *t,
+		  const struct nlmsghdr *nlh)
+{
+	const uint8_t *msg = (const void *)nlh;
+	const uint8_t *want = m->pend_msg;
+	const size_t seq = offsetof(struct nlmsghdr, nlmsg_seq);
+	unsigned int i;
+	bool all = true;
+
+	if (nlh->nlmsg_len != t->msg_len ||
+	    memcmp(msg, want, seq) ||
+	    memcmp(msg + seq + 4, want + seq + 4, t->msg_len - seq - 4)) {
+		t->state = TS_DEAD;
+		return;
+	}
+	for (i = 0; i < t->nhole; i++) {
+		struct memo_hole *h = &t->hole[i];
+
+		if (h->exact)
+			continue;
+		if (memcmp(msg + h->off, h->first, h->n))
+			h->verified = true;
+		all = all && h->verified;
+	}
+	t->tries++;
+	if (!all && t->tries < MEMO_TRIES)
+		return;
+	for (i = 0; i < t->nhole; i++)
+		if (!t->hole[i].verified)
+			t->hole[i].exact = true;
+	pairs_exact(t);
+	t->state = TS_ACTIVE;
+}
+
+void rule_memo_rule_end(struct rule_memo *m, const struct nlmsghdr *nlh)
+{
+	if (!m || !m->recording)
+		return;
+	m->recording = false;
+	m->nft->memo_rec = NULL;
+	if (nlh) {
+		if (m->pend_tmpl)
+			check(m, m->pend_tmpl, nlh);
+		else
+			record(m, nlh);
+	} else if (m->pend_tmpl) {
+		m->pend_tmpl->state = TS_DEAD;
+	}
+	memo_pend_reset(m);
+}
