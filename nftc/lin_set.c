@@ -552,54 +552,54 @@ static int typeof_id(const struct expr *e)
 }
 
 /* The attributes of one (non concat) typeof expression. */
-static void typeof_put_data(struct nftnl_udata_buf *ud, const struct expr *e)
+static void typeof_put_data(struct lin_ud *ud, const struct expr *e)
 {
 	if (!e)
 		return;
 	switch (e->kind) {
 	case EXPR_PAYLOAD:
 		if (e->payload.is_raw) {
-			nftnl_udata_put_u32(ud, UD_PAYLOAD_DESC, 0);
-			nftnl_udata_put_u32(ud, UD_PAYLOAD_TYPE, 0);
-			nftnl_udata_put_u32(ud, UD_PAYLOAD_BASE,
+			lin_ud_put_u32(ud, UD_PAYLOAD_DESC, 0);
+			lin_ud_put_u32(ud, UD_PAYLOAD_TYPE, 0);
+			lin_ud_put_u32(ud, UD_PAYLOAD_BASE,
 					    e->payload.base);
-			nftnl_udata_put_u32(ud, UD_PAYLOAD_OFFSET,
+			lin_ud_put_u32(ud, UD_PAYLOAD_OFFSET,
 					    e->payload.offset);
-			nftnl_udata_put_u32(ud, UD_PAYLOAD_LEN, e->len);
+			lin_ud_put_u32(ud, UD_PAYLOAD_LEN, e->len);
 			break;
 		}
-		nftnl_udata_put_u32(ud, UD_PAYLOAD_DESC, e->payload.desc->id);
-		nftnl_udata_put_u32(ud, UD_PAYLOAD_TYPE,
+		lin_ud_put_u32(ud, UD_PAYLOAD_DESC, e->payload.desc->id);
+		lin_ud_put_u32(ud, UD_PAYLOAD_TYPE,
 				    e->payload.tmpl - e->payload.desc->templates);
 		break;
 	case EXPR_META:
-		nftnl_udata_put_u32(ud, 0, e->meta.key);
+		lin_ud_put_u32(ud, 0, e->meta.key);
 		break;
 	case EXPR_CT:
-		nftnl_udata_put_u32(ud, 0, e->ct.key);
-		nftnl_udata_put_u32(ud, 1, (uint32_t)(int32_t)e->ct.direction);
+		lin_ud_put_u32(ud, 0, e->ct.key);
+		lin_ud_put_u32(ud, 1, (uint32_t)(int32_t)e->ct.direction);
 		break;
 	default:
 		break;
 	}
 }
 
-static void typeof_put_one(struct nftnl_udata_buf *ud, const struct expr *e,
+static void typeof_put_one(struct lin_ud *ud, const struct expr *e,
 			   int id)
 {
-	struct nftnl_udata *nest;
+	unsigned int nest;
 
-	nftnl_udata_put_u32(ud, 0, id);
-	nest = nftnl_udata_nest_start(ud, 1);
+	lin_ud_put_u32(ud, 0, id);
+	nest = lin_ud_nest_start(ud, 1);
 	typeof_put_data(ud, e);
-	nftnl_udata_nest_end(ud, nest);
+	lin_ud_nest_end(ud, nest);
 }
 
 /* Write @e under @attr; nothing when stock could not read it back. */
-static void typeof_put(struct nftnl_udata_buf *ud, unsigned int attr,
-		       const struct expr *e)
+static void typeof_put_nest(struct lin_ud *ud, unsigned int attr,
+			    const struct expr *e)
 {
-	struct nftnl_udata *top, *data, *member;
+	unsigned int top, data, member;
 	const struct expr *i;
 	unsigned int k = 0;
 
@@ -608,37 +608,55 @@ static void typeof_put(struct nftnl_udata_buf *ud, unsigned int attr,
 	if (e->kind != EXPR_CONCAT) {
 		if (typeof_id(e) < 0)
 			return;
-		top = nftnl_udata_nest_start(ud, attr);
+		top = lin_ud_nest_start(ud, attr);
 		typeof_put_one(ud, e, typeof_id(e));
-		nftnl_udata_nest_end(ud, top);
+		lin_ud_nest_end(ud, top);
 		return;
 	}
 	list_for_each_entry(i, &e->expressions, list) {
 		if (i->kind != EXPR_VALUE && typeof_id(i) < 0)
 			return;
 	}
-	top = nftnl_udata_nest_start(ud, attr);
-	nftnl_udata_put_u32(ud, 0, UD_TYPEOF_CONCAT);
-	data = nftnl_udata_nest_start(ud, 1);
+	top = lin_ud_nest_start(ud, attr);
+	lin_ud_put_u32(ud, 0, UD_TYPEOF_CONCAT);
+	data = lin_ud_nest_start(ud, 1);
 	/* members of "type a . b" are plain types: stock writes none */
 	list_for_each_entry(i, &e->expressions, list) {
 		if (i->kind == EXPR_VALUE)
 			break;
-		member = nftnl_udata_nest_start(ud, k++);
+		member = lin_ud_nest_start(ud, k++);
 		typeof_put_one(ud, i, typeof_id(i));
-		nftnl_udata_nest_end(ud, member);
+		lin_ud_nest_end(ud, member);
 	}
-	nftnl_udata_nest_end(ud, data);
-	nftnl_udata_nest_end(ud, top);
+	lin_ud_nest_end(ud, data);
+	lin_ud_nest_end(ud, top);
 }
 
-static void typeof_put_verdict(struct nftnl_udata_buf *ud)
+/*
+ * The same, left out whole if it does not fit the user data (a long
+ * concatenation): the kernel does not need it, stock then lists the
+ * set's types instead of its typeof.
+ */
+static void typeof_put(struct lin_ud *ud, unsigned int attr,
+		       const struct expr *e)
 {
-	struct nftnl_udata *top = nftnl_udata_nest_start(ud,
-					NFTNL_UDATA_SET_DATA_TYPEOF);
+	unsigned int at = ud->len;
+	bool full = ud->full;
+
+	ud->full = false;
+	typeof_put_nest(ud, attr, e);
+	if (ud->full)
+		ud->len = at;
+	ud->full |= full;
+}
+
+static void typeof_put_verdict(struct lin_ud *ud)
+{
+	unsigned int top = lin_ud_nest_start(ud,
+					     NFTNL_UDATA_SET_DATA_TYPEOF);
 
 	typeof_put_one(ud, NULL, UD_TYPEOF_VERDICT);
-	nftnl_udata_nest_end(ud, top);
+	lin_ud_nest_end(ud, top);
 }
 
 /*
@@ -654,25 +672,23 @@ static uint32_t udata_byteorder(const struct expr *e)
 	return e->byteorder;
 }
 
-static void set_add_udata(struct nftnl_set *nls, const struct set *set)
+static void set_add_udata(struct lin_ud *ud, const struct set *set)
 {
-	struct nftnl_udata_buf *ud;
 	uint32_t order;
 
-	ud = nftnl_udata_buf_alloc(NFT_USERDATA_MAXLEN);
-	if (!ud)
-		return;
+	ud->len = 0;
+	ud->full = false;
 	order = set->key->kind == EXPR_CONCAT ? BYTEORDER_INVALID :
 						 udata_byteorder(set->key);
-	nftnl_udata_put_u32(ud, NFTNL_UDATA_SET_KEYBYTEORDER, order);
+	lin_ud_put_u32(ud, NFTNL_UDATA_SET_KEYBYTEORDER, order);
 	if (set_is_map(set) && set->data) {
 		order = set->data->kind == EXPR_CONCAT ||
 			set->data->dtype == &verdict_type ?
 			BYTEORDER_INVALID : udata_byteorder(set->data);
-		nftnl_udata_put_u32(ud, NFTNL_UDATA_SET_DATABYTEORDER, order);
+		lin_ud_put_u32(ud, NFTNL_UDATA_SET_DATABYTEORDER, order);
 	}
 	if (set->automerge)
-		nftnl_udata_put_u32(ud, NFTNL_UDATA_SET_MERGE_ELEMENTS, 1);
+		lin_ud_put_u32(ud, NFTNL_UDATA_SET_MERGE_ELEMENTS, 1);
 	/*
 	 * Stock describes no key of an anonymous map (the lookup in the
 	 * rule gives it) and of map data only verdicts.
@@ -686,34 +702,39 @@ static void set_add_udata(struct nftnl_set *nls, const struct set *set)
 			typeof_put_verdict(ud);
 	}
 	if (set_is_map(set))
-		nftnl_udata_put_u32(ud, NFTNL_UDATA_SET_DATA_INTERVAL,
-				    set->data && (set->data->flags &
-						  EXPR_F_INTERVAL) ? 1 : 0);
+		lin_ud_put_u32(ud, NFTNL_UDATA_SET_DATA_INTERVAL,
+			       set->data && (set->data->flags &
+					     EXPR_F_INTERVAL) ? 1 : 0);
 	if (set->comment)
-		nftnl_udata_put_strz(ud, NFTNL_UDATA_SET_COMMENT,
-				     set->comment);
-	nftnl_set_set_data(nls, NFTNL_SET_USERDATA, nftnl_udata_buf_data(ud),
-			   nftnl_udata_buf_len(ud));
-	nftnl_udata_buf_free(ud);
+		lin_ud_put_strz(ud, NFTNL_UDATA_SET_COMMENT, set->comment);
 }
 
-static void set_add_concat_desc(struct nftnl_set *nls, const struct set *set)
+static void set_add_concat_desc(struct lin_set_decl *d, const struct set *set)
 {
-	uint8_t field_len[NFT_REG32_COUNT];
 	const struct expr *i;
-	unsigned int n = 0;
 
+	d->nfields = 0;
 	if (set->key->kind != EXPR_CONCAT || !(set->flags & SET_F_INTERVAL))
 		return;
 	list_for_each_entry(i, &set->key->expressions, list) {
-		if (n == NFT_REG32_COUNT)
+		if (d->nfields == NFT_REG32_COUNT)
 			break;
-		field_len[n++] = BITS_TO_BYTES(i->len);
+		d->field_len[d->nfields++] = BITS_TO_BYTES(i->len);
 	}
-	nftnl_set_set_data(nls, NFTNL_SET_DESC_CONCAT, field_len, n);
 }
 
-static void set_add_stmts(struct nftnl_set *nls, const struct set *set)
+static bool set_has_stmts(const struct set *set)
+{
+	const struct stmt *s;
+
+	list_for_each_entry(s, &set->stmts, list) {
+		if (s->kind == STMT_COUNTER)
+			return true;
+	}
+	return false;
+}
+
+static int set_add_stmts(struct nftnl_set *nls, const struct set *set)
 {
 	const struct stmt *s;
 	struct nftnl_expr *e;
@@ -723,9 +744,10 @@ static void set_add_stmts(struct nftnl_set *nls, const struct set *set)
 			continue;
 		e = nftnl_expr_alloc("counter");
 		if (!e)
-			return;
+			return -ENOMEM;
 		nftnl_set_add_expr(nls, e);
 	}
+	return 0;
 }
 
 /* Map data width: none for verdicts, low and high for interval data. */
@@ -741,43 +763,29 @@ static uint32_t data_len(const struct set *set)
 	return n;
 }
 
-static struct nftnl_set *set_build(const struct set *set, uint32_t family)
+static void set_compose(struct lin_set_decl *d, const struct set *set)
 {
-	struct nftnl_set *nls = nftnl_set_alloc();
-	uint32_t size;
-
-	if (!nls)
-		return NULL;
-	nftnl_set_set_str(nls, NFTNL_SET_TABLE, set->handle.table.name);
-	nftnl_set_set_str(nls, NFTNL_SET_NAME, set_name(set));
-	nftnl_set_set_u32(nls, NFTNL_SET_FAMILY, family);
-	nftnl_set_set_u32(nls, NFTNL_SET_FLAGS, set->flags & 0xffff);
-	nftnl_set_set_u32(nls, NFTNL_SET_KEY_TYPE, type_expr_id(set->key));
-	nftnl_set_set_u32(nls, NFTNL_SET_KEY_LEN, type_expr_bytes(set->key));
-	if (set_is_map(set) && set->data) {
-		nftnl_set_set_u32(nls, NFTNL_SET_DATA_TYPE,
-				  type_expr_id(set->data));
-		nftnl_set_set_u32(nls, NFTNL_SET_DATA_LEN, data_len(set));
+	d->table = set->handle.table.name;
+	d->name = set_name(set);
+	d->flags = set->flags & 0xffff;
+	d->key_type = type_expr_id(set->key);
+	d->key_len = type_expr_bytes(set->key);
+	d->has_data = set_is_map(set) && set->data;
+	if (d->has_data) {
+		d->data_type = type_expr_id(set->data);
+		d->data_len = data_len(set);
 	}
-	if (set->flags & SET_F_OBJECT)
-		nftnl_set_set_u32(nls, NFTNL_SET_OBJ_TYPE, set->objtype);
-	if (set->handle.set_id)
-		nftnl_set_set_u32(nls, NFTNL_SET_ID, set->handle.set_id);
-	if (set->timeout)
-		nftnl_set_set_u64(nls, NFTNL_SET_TIMEOUT, set->timeout);
-	if (set->gc_int)
-		nftnl_set_set_u32(nls, NFTNL_SET_GC_INTERVAL, set->gc_int);
-	if (set->policy)
-		nftnl_set_set_u32(nls, NFTNL_SET_POLICY, set->policy);
-	size = set->size;
-	if (!size && set_is_anonymous(set))
-		size = set_desc_size(set);
-	if (size)
-		nftnl_set_set_u32(nls, NFTNL_SET_DESC_SIZE, size);
-	set_add_concat_desc(nls, set);
-	set_add_stmts(nls, set);
-	set_add_udata(nls, set);
-	return nls;
+	d->has_obj = set->flags & SET_F_OBJECT;
+	d->obj_type = set->objtype;
+	d->set_id = set->handle.set_id;
+	d->timeout = set->timeout;
+	d->gc_int = set->gc_int;
+	d->policy = set->policy;
+	d->size = set->size;
+	if (!d->size && set_is_anonymous(set))
+		d->size = set_desc_size(set);
+	set_add_concat_desc(d, set);
+	set_add_udata(&d->ud, set);
 }
 
 /*
@@ -806,20 +814,52 @@ static void debug_print_empty_elems(FILE *out, const struct set *set)
 int lin_set_add(struct nftc_ctx *nft, struct nftc_batch *batch,
 		const struct set *set, uint32_t family, FILE *debug_out)
 {
-	struct nftnl_set *nls;
-	int ret;
+	bool debug = nft->debug & NFTC_DEBUG_NETLINK;
+	struct nftnl_set *nls = NULL;
+	struct lin_set_decl d;
+	struct nlmsghdr *nlh;
+	bool direct;
+	int ret = 0;
 
 	if (!set->key)
 		return -EINVAL;
-	nls = set_build(set, family);
-	if (!nls)
-		return -ENOMEM;
-	if (nft->debug & NFTC_DEBUG_NETLINK)
-		debug_print_set(debug_out, nls);
-	ret = batch_add_set(batch, NFT_MSG_NEWSET, NLM_F_CREATE, family, nls);
-	nftnl_set_free(nls);
-	if (ret == 0 && set_is_anonymous(set) && !set->init &&
-	    (nft->debug & NFTC_DEBUG_NETLINK))
+	memset(&d, 0, offsetof(struct lin_set_decl, ud));
+	set_compose(&d, set);
+	direct = lin_set_decl_direct(&d) && !set_has_stmts(set);
+	if (debug || !direct) {
+		nls = lin_set_decl_object(&d, family);
+		if (!nls || set_add_stmts(nls, set) < 0) {
+			if (nls)
+				nftnl_set_free(nls);
+			return -ENOMEM;
+		}
+		if (debug)
+			debug_print_set(debug_out, nls);
+	}
+	if (direct) {
+		nlh = batch_obj_begin(batch, NFT_MSG_NEWSET, NLM_F_CREATE,
+				      family);
+		if (!nlh)
+			ret = -ENOMEM;
+		if (nlh) {
+			lin_set_decl_put(nlh, &d);
+			/* --debug=netlink: the bytes must be libnftnl's */
+			if (nls)
+				ret = lin_set_decl_check(nlh, nls);
+			if (ret == 0)
+				ret = batch_obj_end(batch, nlh);
+		}
+	} else {
+		ret = batch_add_set(batch, NFT_MSG_NEWSET, NLM_F_CREATE,
+				    family, nls);
+	}
+	if (nls)
+		nftnl_set_free(nls);
+	if (ret == -EPROTO)
+		erec_error(&nft->erq, &set->location,
+			   "Could not process rule: set message of %s differs "
+			   "from libnftnl's", set_name(set));
+	if (ret == 0 && set_is_anonymous(set) && !set->init && debug)
 		debug_print_empty_elems(debug_out, set);
 	return ret;
 }
