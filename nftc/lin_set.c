@@ -102,6 +102,14 @@ static unsigned int lay_out(const struct expr *e, enum byteorder order,
 	case EXPR_SET_ELEM:
 		return lay_out(e->elem.key, order, hi, buf, size);
 	case EXPR_VALUE:
+		/* its own low and high end, without copying it twice */
+		n = BITS_TO_BYTES(e->len ? e->len : e->value.len);
+		if (n > size)
+			n = size;
+		if (order == BYTEORDER_INVALID)
+			order = e->byteorder;
+		value_to_reg(&e->value, order, buf, n);
+		return n;
 	case EXPR_RANGE:
 	case EXPR_PREFIX:
 		if (interval_key_range(e, &low, &high) < 0)
@@ -349,17 +357,41 @@ static int elems_add_segments(struct lin_elems *w, const struct set *set,
 	return 0;
 }
 
+/*
+ * Whether @i is only its key, a constant: elem_compose() would set
+ * nothing but the key (no flags, timeouts, statements, user data, data,
+ * KEY_END), so lin_elems_put_key() writes the same bytes.
+ */
+static bool elem_is_bare_key(const struct set *set, const struct expr *i)
+{
+	return i->kind == EXPR_SET_ELEM && i->elem.key &&
+	       i->elem.key->kind == EXPR_VALUE && !i->elem.timeout &&
+	       !i->elem.expiration && !i->elem.comment &&
+	       list_empty(&i->elem.stmts) && !(set->flags & SET_F_CONCAT);
+}
+
 static int elems_add_plain(struct lin_elems *w, const struct set *set,
 			   const struct expr *elems)
 {
+	unsigned int klen = type_expr_bytes(set->key);
+	enum byteorder order = set_key_order(set);
+	uint8_t key[NFT_DATA_VALUE_MAXLEN];
 	const struct expr *i;
 	int ret;
 
+	if (klen > sizeof(key))
+		klen = sizeof(key);
 	list_for_each_entry(i, &elems->expressions, list) {
 		if ((i->kind != EXPR_SET_ELEM && i->kind != EXPR_MAPPING) ||
 		    (i->flags & EXPR_F_EXISTING))
 			continue;
-		ret = elem_put(w, set, i, NULL, false, false);
+		if (!w->ref && klen && elem_is_bare_key(set, i)) {
+			memset(key, 0, klen);
+			lay_out(i->elem.key, order, false, key, klen);
+			ret = lin_elems_put_key(w, key, klen);
+		} else {
+			ret = elem_put(w, set, i, NULL, false, false);
+		}
 		if (ret < 0)
 			return ret;
 	}
