@@ -294,6 +294,9 @@ struct lin_set_decl {
 };
 
 bool lin_set_decl_direct(const struct lin_set_decl *d);
+/* lin_set_udata.c */
+struct set;
+void lin_set_udata(struct lin_ud *ud, const struct set *set);
 void lin_set_decl_put(struct nlmsghdr *nlh, const struct lin_set_decl *d);
 struct nftnl_set *lin_set_decl_object(const struct lin_set_decl *d,
 				      uint32_t family);
