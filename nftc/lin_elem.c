@@ -355,6 +355,7 @@ int lin_elems_put(struct lin_elems *w, const struct lin_elem *e)
 }
 
 struct key_arg {
+	uint32_t	flags;
 	const uint8_t	*key;
 	unsigned int	len;
 };
@@ -363,24 +364,26 @@ static int put_key(struct nlmsghdr *nlh, const void *arg)
 {
 	const struct key_arg *k = arg;
 
+	if (k->flags)
+		nlw_put_u32(nlh, NFTA_SET_ELEM_FLAGS, htonl(k->flags));
 	put_data(nlh, NFTA_SET_ELEM_KEY, k->key, k->len);
 	return 0;
 }
 
 /**
  * lin_elems_put_key - append an element that is only its key (@len
- * bytes of @key, @len > 0): the bytes lin_elems_put() writes for a
- * struct lin_elem with nothing else set, without composing one (the
- * elements of most anonymous sets)
+ * bytes of @key, @len > 0) and @flags (0: none; the end of an interval):
+ * the bytes lin_elems_put() writes for a struct lin_elem with nothing
+ * else set, without composing one (the elements of most anonymous sets)
  *
  * Not with --debug=netlink (lin_elems.ref): that keeps every element as
  * a libnftnl object, from a struct lin_elem. Returns 0 or a negative
  * errno.
  */
-int lin_elems_put_key(struct lin_elems *w, const uint8_t *key,
-		      unsigned int len)
+int lin_elems_put_key(struct lin_elems *w, uint32_t flags,
+		      const uint8_t *key, unsigned int len)
 {
-	struct key_arg k = { .key = key, .len = len };
+	struct key_arg k = { .flags = flags, .key = key, .len = len };
 	int ret;
 
 	if (w->ref)

@@ -243,8 +243,8 @@ int lin_elems_init(struct lin_elems *w, struct nftc_batch *batch,
 		   const char *table, const char *name, uint32_t set_id,
 		   bool debug);
 int lin_elems_put(struct lin_elems *w, const struct lin_elem *e);
-int lin_elems_put_key(struct lin_elems *w, const uint8_t *key,
-		      unsigned int len);
+int lin_elems_put_key(struct lin_elems *w, uint32_t flags,
+		      const uint8_t *key, unsigned int len);
 int lin_elems_finish(struct lin_elems *w, FILE *debug_out);
 void lin_elems_release(struct lin_elems *w);
 

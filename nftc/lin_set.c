@@ -284,6 +284,25 @@ static int elem_put(struct lin_elems *w, const struct set *set,
 	return lin_elems_put(w, &le);
 }
 
+/*
+ * Whether element @i is nothing but its key: elem_compose() would set
+ * no flags, timeouts, statements, user data or data, so
+ * lin_elems_put_key() writes the same bytes.
+ */
+static bool elem_is_bare(const struct expr *i)
+{
+	return i && i->kind == EXPR_SET_ELEM && !i->elem.timeout &&
+	       !i->elem.expiration && !i->elem.comment &&
+	       list_empty(&i->elem.stmts);
+}
+
+/* ... and its key a constant, no concatenation (no KEY_END either). */
+static bool elem_is_bare_key(const struct set *set, const struct expr *i)
+{
+	return elem_is_bare(i) && i->elem.key &&
+	       i->elem.key->kind == EXPR_VALUE && !(set->flags & SET_F_CONCAT);
+}
+
 struct segments {
 	struct lin_elems	*w;
 	const struct set	*set;
@@ -292,7 +311,20 @@ struct segments {
 static int segment_put(void *priv, const struct interval_point *p)
 {
 	const struct segments *sg = priv;
+	uint8_t key[NFT_DATA_VALUE_MAXLEN];
+	unsigned int klen;
 
+	/* an end, or a start that is only its key: no struct lin_elem */
+	if (!sg->w->ref && (p->end || (!p->open && elem_is_bare(p->elem)))) {
+		klen = type_expr_bytes(sg->set->key);
+		if (klen && klen <= sizeof(key)) {
+			value_to_reg(&p->key, set_key_order(sg->set), key,
+				     klen);
+			return lin_elems_put_key(sg->w, p->end ?
+						 NFT_SET_ELEM_INTERVAL_END : 0,
+						 key, klen);
+		}
+	}
 	return elem_put(sg->w, sg->set, p->end ? NULL : p->elem, &p->key,
 			p->end, p->open);
 }
@@ -357,19 +389,6 @@ static int elems_add_segments(struct lin_elems *w, const struct set *set,
 	return 0;
 }
 
-/*
- * Whether @i is only its key, a constant: elem_compose() would set
- * nothing but the key (no flags, timeouts, statements, user data, data,
- * KEY_END), so lin_elems_put_key() writes the same bytes.
- */
-static bool elem_is_bare_key(const struct set *set, const struct expr *i)
-{
-	return i->kind == EXPR_SET_ELEM && i->elem.key &&
-	       i->elem.key->kind == EXPR_VALUE && !i->elem.timeout &&
-	       !i->elem.expiration && !i->elem.comment &&
-	       list_empty(&i->elem.stmts) && !(set->flags & SET_F_CONCAT);
-}
-
 static int elems_add_plain(struct lin_elems *w, const struct set *set,
 			   const struct expr *elems)
 {
@@ -388,7 +407,7 @@ static int elems_add_plain(struct lin_elems *w, const struct set *set,
 		if (!w->ref && klen && elem_is_bare_key(set, i)) {
 			memset(key, 0, klen);
 			lay_out(i->elem.key, order, false, key, klen);
-			ret = lin_elems_put_key(w, key, klen);
+			ret = lin_elems_put_key(w, 0, key, klen);
 		} else {
 			ret = elem_put(w, set, i, NULL, false, false);
 		}

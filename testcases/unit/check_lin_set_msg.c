@@ -10,7 +10,8 @@
  *    types, ids, policies, sizes, concatenation fields, timeouts, gc
  *    intervals, user data), and lin_set_decl_check() finding one
  *    changed byte;
- *  - key-only elements (lin_elems_put_key) against the same elements
+ *  - key-only elements (lin_elems_put_key; interval ends with their
+ *    flag) against the same elements
  *    written by lin_elems_put(), whose messages lin_elems_finish()
  *    checks against libnftnl's element encoder, random key widths and
  *    counts up to several 64 KiB element lists.
@@ -293,9 +294,11 @@ static char *elems_batch(unsigned int n, unsigned int klen, bool keys,
 		for (j = 0; j < klen; j++)
 			e->key[j] = random();
 		e->key_len = klen;
+		/* interval ends: the flag and the key */
+		e->flags = random() % 3 ? 0 : NFT_SET_ELEM_INTERVAL_END;
 		if (keys)
-			ck_assert_int_eq(lin_elems_put_key(&w, e->key, klen),
-					 0);
+			ck_assert_int_eq(lin_elems_put_key(&w, e->flags,
+							   e->key, klen), 0);
 		else
 			ck_assert_int_eq(lin_elems_put(&w, e), 0);
 	}
