@@ -273,14 +273,23 @@ static int msg_close(struct lin_elems *w)
 	return ret;
 }
 
+/* How one element's attributes are written: put_elem() or put_key(). */
+typedef int (*elem_put_fn)(struct nlmsghdr *nlh, const void *arg);
+
+static int put_lin_elem(struct nlmsghdr *nlh, const void *arg)
+{
+	return put_elem(nlh, arg);
+}
+
 /*
- * Write @e as the next member of the open message's element list;
- * 1 if it took the list past 64 KiB: then it is cut off again.
+ * Write an element (@put with @arg) as the next member of the open
+ * message's element list; 1 if it took the list past 64 KiB: then it is
+ * cut off again.
  */
-static int elem_write(struct lin_elems *w, const struct lin_elem *e)
+static int elem_write(struct lin_elems *w, elem_put_fn put, const void *arg)
 {
 	struct nlattr *nest = nlw_nest_start(w->nlh, ++w->idx);
-	int ret = put_elem(w->nlh, e);
+	int ret = put(w->nlh, arg);
 
 	nlw_nest_end(w->nlh, nest);
 	if (ret < 0)
@@ -290,6 +299,29 @@ static int elem_write(struct lin_elems *w, const struct lin_elem *e)
 		return 1;
 	}
 	return 0;
+}
+
+/* Append an element; 1: it was cut and went into a new message. */
+static int elems_append(struct lin_elems *w, elem_put_fn put,
+			const void *arg)
+{
+	int ret;
+
+	if (!w->nlh && (ret = msg_open(w)) < 0)
+		return ret;
+	ret = elem_write(w, put, arg);
+	if (ret > 0) {
+		/* the list is full: the element opens the next message */
+		ret = msg_close(w);
+		if (ret == 0)
+			ret = msg_open(w);
+		if (ret == 0)
+			ret = elem_write(w, put, arg) > 0 ? -EMSGSIZE : 1;
+	}
+	if (ret < 0)
+		return ret;
+	w->count++;
+	return ret;
 }
 
 /* --debug=netlink: @e on the printed set (@times times) and the reference. */
@@ -315,25 +347,49 @@ static int elem_debug(struct lin_elems *w, const struct lin_elem *e,
  */
 int lin_elems_put(struct lin_elems *w, const struct lin_elem *e)
 {
-	unsigned int times = 1;
-	int ret;
+	int ret = elems_append(w, put_lin_elem, e);
 
-	if (!w->nlh && (ret = msg_open(w)) < 0)
-		return ret;
-	ret = elem_write(w, e);
-	if (ret > 0) {
-		/* the list is full: the element opens the next message */
-		times = 2;
-		ret = msg_close(w);
-		if (ret == 0)
-			ret = msg_open(w);
-		if (ret == 0)
-			ret = elem_write(w, e) > 0 ? -EMSGSIZE : 0;
-	}
 	if (ret < 0)
 		return ret;
-	w->count++;
-	return w->ref ? elem_debug(w, e, times) : 0;
+	return w->ref ? elem_debug(w, e, ret > 0 ? 2 : 1) : 0;
+}
+
+struct key_arg {
+	uint32_t	flags;
+	const uint8_t	*key;
+	unsigned int	len;
+};
+
+static int put_key(struct nlmsghdr *nlh, const void *arg)
+{
+	const struct key_arg *k = arg;
+
+	if (k->flags)
+		nlw_put_u32(nlh, NFTA_SET_ELEM_FLAGS, htonl(k->flags));
+	put_data(nlh, NFTA_SET_ELEM_KEY, k->key, k->len);
+	return 0;
+}
+
+/**
+ * lin_elems_put_key - append an element that is only its key (@len
+ * bytes of @key, @len > 0) and @flags (0: none; the end of an interval):
+ * the bytes lin_elems_put() writes for a struct lin_elem with nothing
+ * else set, without composing one (the elements of most anonymous sets)
+ *
+ * Not with --debug=netlink (lin_elems.ref): that keeps every element as
+ * a libnftnl object, from a struct lin_elem. Returns 0 or a negative
+ * errno.
+ */
+int lin_elems_put_key(struct lin_elems *w, uint32_t flags,
+		      const uint8_t *key, unsigned int len)
+{
+	struct key_arg k = { .flags = flags, .key = key, .len = len };
+	int ret;
+
+	if (w->ref)
+		return -EINVAL;
+	ret = elems_append(w, put_key, &k);
+	return ret < 0 ? ret : 0;
 }
 
 /* Compare the reference message in @ref with the @k-th one written. */

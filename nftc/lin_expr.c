@@ -513,13 +513,55 @@ static void lin_lookup_set(struct nftnl_expr *e, const struct set *set)
 	nftnl_expr_set_u32(e, NFTNL_EXPR_LOOKUP_SET_ID, set->handle.set_id);
 }
 
+/*
+ * A lookup of @set, written directly (lin_emit.c) in libnftnl's order:
+ * SREG, DREG (@has_dreg; verdict maps write NFT_REG_VERDICT, 0), SET, SET_ID, FLAGS (@flags 0: none). A
+ * rule with an anonymous set has one, and it cost as much as the rest of
+ * the rule through a libnftnl object. A name too long for the scratch
+ * message (the kernel refuses it anyway) still goes through libnftnl.
+ */
+static void lin_lookup_write(struct lin_ctx *ctx, enum nft_registers sreg,
+			     bool has_dreg, enum nft_registers dreg,
+			     const struct set *set, uint32_t flags,
+			     const struct location *loc)
+{
+	const char *name = set ? set->handle.set.name : NULL;
+	struct nftnl_expr *e;
+	struct nlmsghdr *nlh;
+
+	if (!name || strlen(name) < NFT_SET_MAXNAMELEN) {
+		nlh = lin_emit_begin(ctx, "lookup");
+		nlw_put_u32(nlh, NFTA_LOOKUP_SREG, htonl(sreg));
+		if (has_dreg)
+			nlw_put_u32(nlh, NFTA_LOOKUP_DREG, htonl(dreg));
+		if (name)
+			nlw_put_strz(nlh, NFTA_LOOKUP_SET, name);
+		if (set)
+			nlw_put_u32(nlh, NFTA_LOOKUP_SET_ID,
+				    htonl(set->handle.set_id));
+		if (flags)
+			nlw_put_u32(nlh, NFTA_LOOKUP_FLAGS, htonl(flags));
+		lin_emit_end(ctx, loc);
+		return;
+	}
+	e = alloc_nle("lookup");
+	if (!e)
+		return;
+	nftnl_expr_set_u32(e, NFTNL_EXPR_LOOKUP_SREG, sreg);
+	if (has_dreg)
+		nftnl_expr_set_u32(e, NFTNL_EXPR_LOOKUP_DREG, dreg);
+	lin_lookup_set(e, set);
+	if (flags)
+		nftnl_expr_set_u32(e, NFTNL_EXPR_LOOKUP_FLAGS, flags);
+	lin_add_expr(ctx, e, loc);
+}
+
 /* "KEY map { ... }" used as a value: lookup with a data register. */
 static void lin_map(struct lin_ctx *ctx, enum nft_registers dreg,
 		    const struct expr *expr)
 {
 	const struct expr *key = expr->map.key;
 	enum nft_registers sreg;
-	struct nftnl_expr *e;
 
 	/* Stock nft loads the key into the result register itself. */
 	if (dreg == NFT_REG_VERDICT) {
@@ -530,13 +572,8 @@ static void lin_map(struct lin_ctx *ctx, enum nft_registers dreg,
 		sreg = dreg;
 		lin_expr(ctx, sreg, key);
 	}
-	e = alloc_nle("lookup");
-	if (!e)
-		return;
-	nftnl_expr_set_u32(e, NFTNL_EXPR_LOOKUP_SREG, sreg);
-	nftnl_expr_set_u32(e, NFTNL_EXPR_LOOKUP_DREG, dreg);
-	lin_lookup_set(e, set_of(expr->map.mappings));
-	lin_add_expr(ctx, e, &expr->location);
+	lin_lookup_write(ctx, sreg, true, dreg, set_of(expr->map.mappings),
+			 0, &expr->location);
 }
 
 /**
@@ -749,16 +786,9 @@ static void lin_prefix(struct lin_ctx *ctx, enum nft_registers sreg,
 static void lin_lookup(struct lin_ctx *ctx, enum nft_registers sreg,
 		       const struct expr *rel)
 {
-	struct nftnl_expr *e = alloc_nle("lookup");
-
-	if (!e)
-		return;
-	nftnl_expr_set_u32(e, NFTNL_EXPR_LOOKUP_SREG, sreg);
-	lin_lookup_set(e, set_of(rel->pair.right));
-	if (rel->op == OP_NEQ)
-		nftnl_expr_set_u32(e, NFTNL_EXPR_LOOKUP_FLAGS,
-				   NFT_LOOKUP_F_INV);
-	lin_add_expr(ctx, e, &rel->location);
+	lin_lookup_write(ctx, sreg, false, 0, set_of(rel->pair.right),
+			 rel->op == OP_NEQ ? NFT_LOOKUP_F_INV : 0,
+			 &rel->location);
 }
 
 static bool is_flag_test(const struct expr *rel)

@@ -243,8 +243,65 @@ int lin_elems_init(struct lin_elems *w, struct nftc_batch *batch,
 		   const char *table, const char *name, uint32_t set_id,
 		   bool debug);
 int lin_elems_put(struct lin_elems *w, const struct lin_elem *e);
+int lin_elems_put_key(struct lin_elems *w, uint32_t flags,
+		      const uint8_t *key, unsigned int len);
 int lin_elems_finish(struct lin_elems *w, FILE *debug_out);
 void lin_elems_release(struct lin_elems *w);
+
+/**
+ * struct lin_ud - user data TLVs as libnftnl's udata writer lays them out
+ * (lin_set_msg.c); @full: a TLV did not fit and was left out
+ */
+struct lin_ud {
+	unsigned int		len;
+	bool			full;
+	uint8_t			buf[NFT_USERDATA_MAXLEN];
+};
+
+bool lin_ud_put(struct lin_ud *u, uint8_t type, unsigned int len,
+		const void *value);
+bool lin_ud_put_u32(struct lin_ud *u, uint8_t type, uint32_t v);
+bool lin_ud_put_strz(struct lin_ud *u, uint8_t type, const char *s);
+unsigned int lin_ud_nest_start(struct lin_ud *u, uint8_t type);
+void lin_ud_nest_end(struct lin_ud *u, unsigned int at);
+
+/**
+ * struct lin_set_decl - a set declaration as its NEWSET message carries
+ * it; zero @set_id, @policy, @size, @timeout, @gc_int: not sent
+ * @nfields: @field_len: NFTA_SET_DESC_CONCAT (0: none)
+ *
+ * Composed from the IR by lin_set.c, written by lin_set_msg.c.
+ */
+struct lin_set_decl {
+	const char		*table;
+	const char		*name;
+	uint32_t		flags;
+	uint32_t		key_type;
+	uint32_t		key_len;
+	bool			has_data;
+	bool			has_obj;
+	uint32_t		data_type;
+	uint32_t		data_len;
+	uint32_t		obj_type;
+	uint32_t		set_id;
+	uint32_t		policy;
+	uint32_t		size;
+	uint32_t		gc_int;
+	uint64_t		timeout;
+	unsigned int		nfields;
+	uint8_t			field_len[NFT_REG32_COUNT];
+	struct lin_ud		ud;
+};
+
+bool lin_set_decl_direct(const struct lin_set_decl *d);
+/* lin_set_udata.c */
+struct set;
+void lin_set_udata(struct lin_ud *ud, const struct set *set);
+void lin_set_decl_put(struct nlmsghdr *nlh, const struct lin_set_decl *d);
+struct nftnl_set *lin_set_decl_object(const struct lin_set_decl *d,
+				      uint32_t family);
+int lin_set_decl_check(const struct nlmsghdr *nlh,
+		       const struct nftnl_set *nls);
 
 /* linearize.c: text of a string constant or symbol; -1 if not one. */
 int lin_expr_to_string(const struct expr *expr, char *buf, size_t size);

@@ -102,6 +102,14 @@ static unsigned int lay_out(const struct expr *e, enum byteorder order,
 	case EXPR_SET_ELEM:
 		return lay_out(e->elem.key, order, hi, buf, size);
 	case EXPR_VALUE:
+		/* its own low and high end, without copying it twice */
+		n = BITS_TO_BYTES(e->len ? e->len : e->value.len);
+		if (n > size)
+			n = size;
+		if (order == BYTEORDER_INVALID)
+			order = e->byteorder;
+		value_to_reg(&e->value, order, buf, n);
+		return n;
 	case EXPR_RANGE:
 	case EXPR_PREFIX:
 		if (interval_key_range(e, &low, &high) < 0)
@@ -276,6 +284,25 @@ static int elem_put(struct lin_elems *w, const struct set *set,
 	return lin_elems_put(w, &le);
 }
 
+/*
+ * Whether element @i is nothing but its key: elem_compose() would set
+ * no flags, timeouts, statements, user data or data, so
+ * lin_elems_put_key() writes the same bytes.
+ */
+static bool elem_is_bare(const struct expr *i)
+{
+	return i && i->kind == EXPR_SET_ELEM && !i->elem.timeout &&
+	       !i->elem.expiration && !i->elem.comment &&
+	       list_empty(&i->elem.stmts);
+}
+
+/* ... and its key a constant, no concatenation (no KEY_END either). */
+static bool elem_is_bare_key(const struct set *set, const struct expr *i)
+{
+	return elem_is_bare(i) && i->elem.key &&
+	       i->elem.key->kind == EXPR_VALUE && !(set->flags & SET_F_CONCAT);
+}
+
 struct segments {
 	struct lin_elems	*w;
 	const struct set	*set;
@@ -284,7 +311,20 @@ struct segments {
 static int segment_put(void *priv, const struct interval_point *p)
 {
 	const struct segments *sg = priv;
+	uint8_t key[NFT_DATA_VALUE_MAXLEN];
+	unsigned int klen;
 
+	/* an end, or a start that is only its key: no struct lin_elem */
+	if (!sg->w->ref && (p->end || (!p->open && elem_is_bare(p->elem)))) {
+		klen = type_expr_bytes(sg->set->key);
+		if (klen && klen <= sizeof(key)) {
+			value_to_reg(&p->key, set_key_order(sg->set), key,
+				     klen);
+			return lin_elems_put_key(sg->w, p->end ?
+						 NFT_SET_ELEM_INTERVAL_END : 0,
+						 key, klen);
+		}
+	}
 	return elem_put(sg->w, sg->set, p->end ? NULL : p->elem, &p->key,
 			p->end, p->open);
 }
@@ -352,14 +392,25 @@ static int elems_add_segments(struct lin_elems *w, const struct set *set,
 static int elems_add_plain(struct lin_elems *w, const struct set *set,
 			   const struct expr *elems)
 {
+	unsigned int klen = type_expr_bytes(set->key);
+	enum byteorder order = set_key_order(set);
+	uint8_t key[NFT_DATA_VALUE_MAXLEN];
 	const struct expr *i;
 	int ret;
 
+	if (klen > sizeof(key))
+		klen = sizeof(key);
 	list_for_each_entry(i, &elems->expressions, list) {
 		if ((i->kind != EXPR_SET_ELEM && i->kind != EXPR_MAPPING) ||
 		    (i->flags & EXPR_F_EXISTING))
 			continue;
-		ret = elem_put(w, set, i, NULL, false, false);
+		if (!w->ref && klen && elem_is_bare_key(set, i)) {
+			memset(key, 0, klen);
+			lay_out(i->elem.key, order, false, key, klen);
+			ret = lin_elems_put_key(w, 0, key, klen);
+		} else {
+			ret = elem_put(w, set, i, NULL, false, false);
+		}
 		if (ret < 0)
 			return ret;
 	}
@@ -511,209 +562,32 @@ static uint32_t set_desc_size(const struct set *set)
 	return n;
 }
 
-/*
- * "typeof" expressions in set userdata, as stock nft writes them so it
- * lists the set with its typeof: a nest holding stock's expression type
- * number and a nest of that expression's own attributes. Only the
- * expressions stock knows how to describe there are written.
- */
-enum {
-	UD_TYPEOF_VERDICT	= 1,	/* stock's expression type numbers */
-	UD_TYPEOF_PAYLOAD	= 7,
-	UD_TYPEOF_META		= 9,
-	UD_TYPEOF_CT		= 12,
-	UD_TYPEOF_CONCAT	= 13,
-};
-
-enum {
-	UD_PAYLOAD_DESC,
-	UD_PAYLOAD_TYPE,
-	UD_PAYLOAD_BASE,
-	UD_PAYLOAD_OFFSET,
-	UD_PAYLOAD_LEN,
-};
-
-static int typeof_id(const struct expr *e)
+static void set_add_concat_desc(struct lin_set_decl *d, const struct set *set)
 {
-	switch (e->kind) {
-	case EXPR_VERDICT:
-		return UD_TYPEOF_VERDICT;
-	case EXPR_PAYLOAD:
-		return e->payload.is_raw || (e->payload.desc &&
-		       e->payload.desc->id <= PROTO_DESC_ETHER &&
-		       e->payload.tmpl) ? UD_TYPEOF_PAYLOAD : -1;
-	case EXPR_META:
-		return UD_TYPEOF_META;
-	case EXPR_CT:
-		return UD_TYPEOF_CT;
-	default:
-		return -1;
-	}
-}
-
-/* The attributes of one (non concat) typeof expression. */
-static void typeof_put_data(struct nftnl_udata_buf *ud, const struct expr *e)
-{
-	if (!e)
-		return;
-	switch (e->kind) {
-	case EXPR_PAYLOAD:
-		if (e->payload.is_raw) {
-			nftnl_udata_put_u32(ud, UD_PAYLOAD_DESC, 0);
-			nftnl_udata_put_u32(ud, UD_PAYLOAD_TYPE, 0);
-			nftnl_udata_put_u32(ud, UD_PAYLOAD_BASE,
-					    e->payload.base);
-			nftnl_udata_put_u32(ud, UD_PAYLOAD_OFFSET,
-					    e->payload.offset);
-			nftnl_udata_put_u32(ud, UD_PAYLOAD_LEN, e->len);
-			break;
-		}
-		nftnl_udata_put_u32(ud, UD_PAYLOAD_DESC, e->payload.desc->id);
-		nftnl_udata_put_u32(ud, UD_PAYLOAD_TYPE,
-				    e->payload.tmpl - e->payload.desc->templates);
-		break;
-	case EXPR_META:
-		nftnl_udata_put_u32(ud, 0, e->meta.key);
-		break;
-	case EXPR_CT:
-		nftnl_udata_put_u32(ud, 0, e->ct.key);
-		nftnl_udata_put_u32(ud, 1, (uint32_t)(int32_t)e->ct.direction);
-		break;
-	default:
-		break;
-	}
-}
-
-static void typeof_put_one(struct nftnl_udata_buf *ud, const struct expr *e,
-			   int id)
-{
-	struct nftnl_udata *nest;
-
-	nftnl_udata_put_u32(ud, 0, id);
-	nest = nftnl_udata_nest_start(ud, 1);
-	typeof_put_data(ud, e);
-	nftnl_udata_nest_end(ud, nest);
-}
-
-/* Write @e under @attr; nothing when stock could not read it back. */
-static void typeof_put(struct nftnl_udata_buf *ud, unsigned int attr,
-		       const struct expr *e)
-{
-	struct nftnl_udata *top, *data, *member;
 	const struct expr *i;
-	unsigned int k = 0;
 
-	if (e->kind == EXPR_VALUE)
-		return;
-	if (e->kind != EXPR_CONCAT) {
-		if (typeof_id(e) < 0)
-			return;
-		top = nftnl_udata_nest_start(ud, attr);
-		typeof_put_one(ud, e, typeof_id(e));
-		nftnl_udata_nest_end(ud, top);
-		return;
-	}
-	list_for_each_entry(i, &e->expressions, list) {
-		if (i->kind != EXPR_VALUE && typeof_id(i) < 0)
-			return;
-	}
-	top = nftnl_udata_nest_start(ud, attr);
-	nftnl_udata_put_u32(ud, 0, UD_TYPEOF_CONCAT);
-	data = nftnl_udata_nest_start(ud, 1);
-	/* members of "type a . b" are plain types: stock writes none */
-	list_for_each_entry(i, &e->expressions, list) {
-		if (i->kind == EXPR_VALUE)
-			break;
-		member = nftnl_udata_nest_start(ud, k++);
-		typeof_put_one(ud, i, typeof_id(i));
-		nftnl_udata_nest_end(ud, member);
-	}
-	nftnl_udata_nest_end(ud, data);
-	nftnl_udata_nest_end(ud, top);
-}
-
-static void typeof_put_verdict(struct nftnl_udata_buf *ud)
-{
-	struct nftnl_udata *top = nftnl_udata_nest_start(ud,
-					NFTNL_UDATA_SET_DATA_TYPEOF);
-
-	typeof_put_one(ud, NULL, UD_TYPEOF_VERDICT);
-	nftnl_udata_nest_end(ud, top);
-}
-
-/*
- * Byte order recorded in the set's userdata for @e. Strings are kept
- * as the bytes they are in memory, which we call big endian (no swap)
- * and stock calls host order: it reads a "big endian" string key back
- * byte-swapped, so record what stock records.
- */
-static uint32_t udata_byteorder(const struct expr *e)
-{
-	if (e->dtype && datatype_is_a(e->dtype, &string_type))
-		return BYTEORDER_HOST;
-	return e->byteorder;
-}
-
-static void set_add_udata(struct nftnl_set *nls, const struct set *set)
-{
-	struct nftnl_udata_buf *ud;
-	uint32_t order;
-
-	ud = nftnl_udata_buf_alloc(NFT_USERDATA_MAXLEN);
-	if (!ud)
-		return;
-	order = set->key->kind == EXPR_CONCAT ? BYTEORDER_INVALID :
-						 udata_byteorder(set->key);
-	nftnl_udata_put_u32(ud, NFTNL_UDATA_SET_KEYBYTEORDER, order);
-	if (set_is_map(set) && set->data) {
-		order = set->data->kind == EXPR_CONCAT ||
-			set->data->dtype == &verdict_type ?
-			BYTEORDER_INVALID : udata_byteorder(set->data);
-		nftnl_udata_put_u32(ud, NFTNL_UDATA_SET_DATABYTEORDER, order);
-	}
-	if (set->automerge)
-		nftnl_udata_put_u32(ud, NFTNL_UDATA_SET_MERGE_ELEMENTS, 1);
-	/*
-	 * Stock describes no key of an anonymous map (the lookup in the
-	 * rule gives it) and of map data only verdicts.
-	 */
-	if (!(set_is_anonymous(set) && set_is_map(set)))
-		typeof_put(ud, NFTNL_UDATA_SET_KEY_TYPEOF, set->key);
-	if (set_is_map(set) && set->data) {
-		if (!set_is_anonymous(set))
-			typeof_put(ud, NFTNL_UDATA_SET_DATA_TYPEOF, set->data);
-		else if (set->data->dtype == &verdict_type)
-			typeof_put_verdict(ud);
-	}
-	if (set_is_map(set))
-		nftnl_udata_put_u32(ud, NFTNL_UDATA_SET_DATA_INTERVAL,
-				    set->data && (set->data->flags &
-						  EXPR_F_INTERVAL) ? 1 : 0);
-	if (set->comment)
-		nftnl_udata_put_strz(ud, NFTNL_UDATA_SET_COMMENT,
-				     set->comment);
-	nftnl_set_set_data(nls, NFTNL_SET_USERDATA, nftnl_udata_buf_data(ud),
-			   nftnl_udata_buf_len(ud));
-	nftnl_udata_buf_free(ud);
-}
-
-static void set_add_concat_desc(struct nftnl_set *nls, const struct set *set)
-{
-	uint8_t field_len[NFT_REG32_COUNT];
-	const struct expr *i;
-	unsigned int n = 0;
-
+	d->nfields = 0;
 	if (set->key->kind != EXPR_CONCAT || !(set->flags & SET_F_INTERVAL))
 		return;
 	list_for_each_entry(i, &set->key->expressions, list) {
-		if (n == NFT_REG32_COUNT)
+		if (d->nfields == NFT_REG32_COUNT)
 			break;
-		field_len[n++] = BITS_TO_BYTES(i->len);
+		d->field_len[d->nfields++] = BITS_TO_BYTES(i->len);
 	}
-	nftnl_set_set_data(nls, NFTNL_SET_DESC_CONCAT, field_len, n);
 }
 
-static void set_add_stmts(struct nftnl_set *nls, const struct set *set)
+static bool set_has_stmts(const struct set *set)
+{
+	const struct stmt *s;
+
+	list_for_each_entry(s, &set->stmts, list) {
+		if (s->kind == STMT_COUNTER)
+			return true;
+	}
+	return false;
+}
+
+static int set_add_stmts(struct nftnl_set *nls, const struct set *set)
 {
 	const struct stmt *s;
 	struct nftnl_expr *e;
@@ -723,9 +597,10 @@ static void set_add_stmts(struct nftnl_set *nls, const struct set *set)
 			continue;
 		e = nftnl_expr_alloc("counter");
 		if (!e)
-			return;
+			return -ENOMEM;
 		nftnl_set_add_expr(nls, e);
 	}
+	return 0;
 }
 
 /* Map data width: none for verdicts, low and high for interval data. */
@@ -741,43 +616,29 @@ static uint32_t data_len(const struct set *set)
 	return n;
 }
 
-static struct nftnl_set *set_build(const struct set *set, uint32_t family)
+static void set_compose(struct lin_set_decl *d, const struct set *set)
 {
-	struct nftnl_set *nls = nftnl_set_alloc();
-	uint32_t size;
-
-	if (!nls)
-		return NULL;
-	nftnl_set_set_str(nls, NFTNL_SET_TABLE, set->handle.table.name);
-	nftnl_set_set_str(nls, NFTNL_SET_NAME, set_name(set));
-	nftnl_set_set_u32(nls, NFTNL_SET_FAMILY, family);
-	nftnl_set_set_u32(nls, NFTNL_SET_FLAGS, set->flags & 0xffff);
-	nftnl_set_set_u32(nls, NFTNL_SET_KEY_TYPE, type_expr_id(set->key));
-	nftnl_set_set_u32(nls, NFTNL_SET_KEY_LEN, type_expr_bytes(set->key));
-	if (set_is_map(set) && set->data) {
-		nftnl_set_set_u32(nls, NFTNL_SET_DATA_TYPE,
-				  type_expr_id(set->data));
-		nftnl_set_set_u32(nls, NFTNL_SET_DATA_LEN, data_len(set));
+	d->table = set->handle.table.name;
+	d->name = set_name(set);
+	d->flags = set->flags & 0xffff;
+	d->key_type = type_expr_id(set->key);
+	d->key_len = type_expr_bytes(set->key);
+	d->has_data = set_is_map(set) && set->data;
+	if (d->has_data) {
+		d->data_type = type_expr_id(set->data);
+		d->data_len = data_len(set);
 	}
-	if (set->flags & SET_F_OBJECT)
-		nftnl_set_set_u32(nls, NFTNL_SET_OBJ_TYPE, set->objtype);
-	if (set->handle.set_id)
-		nftnl_set_set_u32(nls, NFTNL_SET_ID, set->handle.set_id);
-	if (set->timeout)
-		nftnl_set_set_u64(nls, NFTNL_SET_TIMEOUT, set->timeout);
-	if (set->gc_int)
-		nftnl_set_set_u32(nls, NFTNL_SET_GC_INTERVAL, set->gc_int);
-	if (set->policy)
-		nftnl_set_set_u32(nls, NFTNL_SET_POLICY, set->policy);
-	size = set->size;
-	if (!size && set_is_anonymous(set))
-		size = set_desc_size(set);
-	if (size)
-		nftnl_set_set_u32(nls, NFTNL_SET_DESC_SIZE, size);
-	set_add_concat_desc(nls, set);
-	set_add_stmts(nls, set);
-	set_add_udata(nls, set);
-	return nls;
+	d->has_obj = set->flags & SET_F_OBJECT;
+	d->obj_type = set->objtype;
+	d->set_id = set->handle.set_id;
+	d->timeout = set->timeout;
+	d->gc_int = set->gc_int;
+	d->policy = set->policy;
+	d->size = set->size;
+	if (!d->size && set_is_anonymous(set))
+		d->size = set_desc_size(set);
+	set_add_concat_desc(d, set);
+	lin_set_udata(&d->ud, set);
 }
 
 /*
@@ -806,20 +667,52 @@ static void debug_print_empty_elems(FILE *out, const struct set *set)
 int lin_set_add(struct nftc_ctx *nft, struct nftc_batch *batch,
 		const struct set *set, uint32_t family, FILE *debug_out)
 {
-	struct nftnl_set *nls;
-	int ret;
+	bool debug = nft->debug & NFTC_DEBUG_NETLINK;
+	struct nftnl_set *nls = NULL;
+	struct lin_set_decl d;
+	struct nlmsghdr *nlh;
+	bool direct;
+	int ret = 0;
 
 	if (!set->key)
 		return -EINVAL;
-	nls = set_build(set, family);
-	if (!nls)
-		return -ENOMEM;
-	if (nft->debug & NFTC_DEBUG_NETLINK)
-		debug_print_set(debug_out, nls);
-	ret = batch_add_set(batch, NFT_MSG_NEWSET, NLM_F_CREATE, family, nls);
-	nftnl_set_free(nls);
-	if (ret == 0 && set_is_anonymous(set) && !set->init &&
-	    (nft->debug & NFTC_DEBUG_NETLINK))
+	memset(&d, 0, offsetof(struct lin_set_decl, ud));
+	set_compose(&d, set);
+	direct = lin_set_decl_direct(&d) && !set_has_stmts(set);
+	if (debug || !direct) {
+		nls = lin_set_decl_object(&d, family);
+		if (!nls || set_add_stmts(nls, set) < 0) {
+			if (nls)
+				nftnl_set_free(nls);
+			return -ENOMEM;
+		}
+		if (debug)
+			debug_print_set(debug_out, nls);
+	}
+	if (direct) {
+		nlh = batch_obj_begin(batch, NFT_MSG_NEWSET, NLM_F_CREATE,
+				      family);
+		if (!nlh)
+			ret = -ENOMEM;
+		if (nlh) {
+			lin_set_decl_put(nlh, &d);
+			/* --debug=netlink: the bytes must be libnftnl's */
+			if (nls)
+				ret = lin_set_decl_check(nlh, nls);
+			if (ret == 0)
+				ret = batch_obj_end(batch, nlh);
+		}
+	} else {
+		ret = batch_add_set(batch, NFT_MSG_NEWSET, NLM_F_CREATE,
+				    family, nls);
+	}
+	if (nls)
+		nftnl_set_free(nls);
+	if (ret == -EPROTO)
+		erec_error(&nft->erq, &set->location,
+			   "Could not process rule: set message of %s differs "
+			   "from libnftnl's", set_name(set));
+	if (ret == 0 && set_is_anonymous(set) && !set->init && debug)
 		debug_print_empty_elems(debug_out, set);
 	return ret;
 }
