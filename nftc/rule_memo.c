@@ -279,6 +279,26 @@ static unsigned int prefix_len(const struct rule_memo *m, unsigned int i,
 #define KEY_HOLE	(1ull << 48)
 #define KEY_TEXT	(2ull << 48)
 #define KEY_RANGE	(4ull << 48)
+#define KEY_LIMIT	(8ull << 48)
+
+/*
+ * Token @i is N of "limit rate [over|until] N / UNIT" (the packet form,
+ * limit_pkts()): the rate is a hole, the unit and the rest exact.
+ */
+static bool is_limit_rate(const struct rule_memo *m, unsigned int i,
+			  unsigned int n)
+{
+	unsigned int r = i;
+
+	if (m->tok[i].tok != NUM || i + 2 >= n || m->tok[i + 1].tok != '/' ||
+	    (m->tok[i + 2].tok != STRING && m->tok[i + 2].tok != META_UKEY) ||
+	    i < 2)
+		return false;
+	if (m->tok[r - 1].tok == OVER || m->tok[r - 1].tok == UNTIL)
+		r--;
+	return r >= 2 && m->tok[r - 1].tok == RATE &&
+	       m->tok[r - 2].tok == LIMIT;
+}
 
 /* Tokens @i, @i + 2 are "A-B" of literals of class @c, plain around. */
 static bool is_range(const struct rule_memo *m, unsigned int i,
@@ -329,9 +349,18 @@ static bool line_key(struct rule_memo *m)
 			return false;
 		c = text_class(t->tok, q);
 		plen = 0;
+		if (m->nhole < MEMO_HOLES && is_limit_rate(m, i, n)) {
+			m->hole_plen[m->nhole] = 0;
+			m->hole_range[m->nhole] = 0;
+			m->hole_kind[m->nhole] = HK_LIMIT_RATE;
+			m->hole_tok[m->nhole++] = i;
+			key_word(m, KEY_HOLE | KEY_LIMIT | (uint32_t)t->tok);
+			continue;
+		}
 		if (i == range_hi) {
 			m->hole_plen[m->nhole] = 0;
 			m->hole_range[m->nhole] = RANGE_HI;
+			m->hole_kind[m->nhole] = HK_CONST;
 			m->hole_tok[m->nhole++] = i;
 			key_word(m, KEY_HOLE | KEY_RANGE | (uint64_t)c << 32 |
 				    (uint32_t)t->tok);
@@ -343,6 +372,7 @@ static bool line_key(struct rule_memo *m)
 			range_hi = i + 2;
 			m->hole_plen[m->nhole] = 0;
 			m->hole_range[m->nhole] = RANGE_LO;
+			m->hole_kind[m->nhole] = HK_CONST;
 			m->hole_tok[m->nhole++] = i;
 			key_word(m, KEY_HOLE | KEY_RANGE | (uint64_t)c << 32 |
 				    (uint32_t)t->tok);
@@ -354,6 +384,7 @@ static bool line_key(struct rule_memo *m)
 		     (plen = prefix_len(m, i + 1, n)))) {
 			m->hole_plen[m->nhole] = plen;
 			m->hole_range[m->nhole] = 0;
+			m->hole_kind[m->nhole] = HK_CONST;
 			m->hole_tok[m->nhole++] = i;
 			key_word(m, KEY_HOLE | (uint64_t)plen << 40 |
 				    (uint64_t)c << 32 | (uint32_t)t->tok);

@@ -50,6 +50,12 @@ struct memo_tok {
 	struct location	loc;
 };
 
+/* what a hole's text is: a compare's constant or a limit's rate */
+enum {
+	HK_CONST	= 0,
+	HK_LIMIT_RATE	= 1,	/* "limit rate [over] N/UNIT": N */
+};
+
 /* "A-B": A is a range's low bound, B (the next hole) its high one */
 enum {
 	RANGE_LO	= 1,
@@ -73,6 +79,7 @@ struct memo_hole {
 	bool			exact;
 	bool			verified;
 	uint8_t			range;		/* RANGE_LO, RANGE_HI */
+	uint8_t			kind;		/* HK_* */
 	uint8_t			first[MEMO_VAL_MAX];
 };
 
@@ -130,6 +137,7 @@ struct rule_memo {
 	unsigned int		hole_tok[MEMO_HOLES];
 	unsigned int		hole_plen[MEMO_HOLES];	/* "A/24": 24 */
 	uint8_t			hole_range[MEMO_HOLES];
+	uint8_t			hole_kind[MEMO_HOLES];	/* HK_* */
 	unsigned int		nhole;
 	uint64_t		keybuf[MEMO_KEY_WORDS];
 	uint32_t		keylen;		/* words */

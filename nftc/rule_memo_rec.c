@@ -6,6 +6,9 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <endian.h>
+#include <linux/netfilter/nfnetlink.h>
+#include <linux/netfilter/nf_tables.h>
 #include <libmnl/libmnl.h>
 #include "rule_memo_int.h"
 #include "lin_int.h"
@@ -68,6 +71,49 @@ static unsigned int hole_convert(struct rule_memo *m,
 }
 
 /*
+ * A limit's rate text @text as the parser and the evaluator make it
+ * (the grammar's number: parse_u64(), limit_pkts(), stmt_evaluate()),
+ * laid out as lin_emit_stateful() writes NFTA_LIMIT_RATE (u64, big
+ * endian), into @buf. Returns 8, 0 on any error (none is left queued).
+ */
+static unsigned int limit_convert(struct rule_memo *m, const char *text,
+				  const struct location *loc, uint8_t *buf)
+{
+	struct erec_queue *q = &m->nft->erq;
+	struct stmt *s;
+	uint64_t rate, be;
+	unsigned int n = 0;
+
+	if (q->num_errors || !list_empty(&q->records) ||
+	    parse_u64(text, &rate) < 0)
+		return 0;
+	/* the unit is exact in the key; it does not touch the rate */
+	s = limit_pkts(m->state, loc, 0, rate, strdup("second"), loc, 0);
+	if (s && stmt_evaluate(&m->ectx, s) == 0 &&
+	    !q->num_errors && list_empty(&q->records)) {
+		be = htobe64(s->limit.rate);
+		memcpy(buf, &be, sizeof(be));
+		n = sizeof(be);
+	}
+	if (s)
+		stmt_free(s);
+	if (q->num_errors || !list_empty(&q->records)) {
+		erec_queue_free(q);
+		n = 0;
+	}
+	return n;
+}
+
+static unsigned int hole_value(struct rule_memo *m,
+			       const struct memo_hole *h, const char *text,
+			       const struct location *loc, uint8_t *buf)
+{
+	if (h->kind == HK_LIMIT_RATE)
+		return limit_convert(m, text, loc, buf);
+	return hole_convert(m, h, text, loc, buf, NULL);
+}
+
+/*
  * The bounds of range holes @lo and @lo + 1 of the line, converted:
  * in the order the evaluator wants (eval_range_ordered())?
  */
@@ -104,9 +150,9 @@ bool tmpl_values(struct rule_memo *m, const struct memo_tmpl *t)
 			continue;
 		if (h->range == RANGE_LO && !range_ok(m, t, i))
 			return false;
-		if (hole_convert(m, h, hole_text(m, i),
-				 &m->tok[m->hole_tok[i]].loc, m->val[i],
-				 NULL) != h->full)
+		if (hole_value(m, h, hole_text(m, i),
+			       &m->tok[m->hole_tok[i]].loc, m->val[i]) !=
+		    h->full)
 			return false;
 		pt = &m->patch[m->npatch++];
 		pt->off = h->off;
@@ -216,6 +262,59 @@ static bool hole_find(const struct rule_memo_rec *rec, const uint8_t *msg,
 	return found == 1;
 }
 
+/*
+ * Where the payload of NFTA_LIMIT_RATE of the one limit expression of
+ * rule message @msg is, 0 if there is not exactly one limit.
+ */
+static uint32_t limit_rate_off(const struct nlmsghdr *nlh)
+{
+	const struct nlattr *a, *el, *x, *d;
+	uint32_t off = 0;
+	unsigned int cnt = 0;
+
+	mnl_attr_for_each(a, nlh, sizeof(struct nfgenmsg)) {
+		if (mnl_attr_get_type(a) != NFTA_RULE_EXPRESSIONS)
+			continue;
+		mnl_attr_for_each_nested(el, a) {
+			const char *name = NULL;
+
+			mnl_attr_for_each_nested(x, el) {
+				if (mnl_attr_get_type(x) == NFTA_EXPR_NAME)
+					name = mnl_attr_get_str(x);
+				if (!name || strcmp(name, "limit") ||
+				    mnl_attr_get_type(x) != NFTA_EXPR_DATA)
+					continue;
+				cnt++;
+				mnl_attr_for_each_nested(d, x)
+					if (mnl_attr_get_type(d) ==
+					    NFTA_LIMIT_RATE &&
+					    mnl_attr_get_payload_len(d) == 8)
+						off = (const uint8_t *)
+						      mnl_attr_get_payload(d) -
+						      (const uint8_t *)nlh;
+			}
+		}
+	}
+	return cnt == 1 ? off : 0;
+}
+
+/* A limit rate hole @h of text @text: its value where the message has it. */
+static bool limit_hole(struct rule_memo *m, struct memo_hole *h,
+		       const char *text, const struct location *loc,
+		       const struct nlmsghdr *nlh, uint8_t *v)
+{
+	uint32_t off = limit_rate_off(nlh);
+
+	h->kind = HK_LIMIT_RATE;
+	h->full = h->n = 8;
+	if (!off || off + 8 > nlh->nlmsg_len ||
+	    limit_convert(m, text, loc, v) != 8 ||
+	    memcmp((const uint8_t *)nlh + off, v, 8))
+		return false;
+	h->off = off;
+	return true;
+}
+
 /* Range bounds are holes both or neither (range_ok() wants both). */
 static void pairs_exact(struct memo_tmpl *t)
 {
@@ -261,6 +360,14 @@ static void record(struct rule_memo *m, const struct nlmsghdr *nlh)
 		m->pend_text[i] = NULL;
 		h->exact = true;
 		h->range = m->hole_range[i];
+		if (m->hole_kind[i] == HK_LIMIT_RATE) {
+			if (limit_hole(m, h, t->text[i],
+				       &m->tok[m->hole_tok[i]].loc, nlh, v)) {
+				memcpy(h->first, v, h->n);
+				h->exact = false;
+			}
+			continue;
+		}
 		one = NULL;
 		for (cnt = 0, j = 0; j < rec->nsym; j++) {
 			s = &rec->sym[j];

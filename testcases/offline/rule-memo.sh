@@ -12,7 +12,9 @@
 #   when present) written as chain bodies, one file per .t file and
 #   table, each rule three times, and again with its numbers changed;
 # - generated files of rules of many shapes (compares, merged compares,
-#   prefixes, ranges, protocol numbers, bit fields, marks, IPv6, limits,
+#   prefixes, ranges, protocol numbers, bit fields, marks, IPv6, limits
+#   (rates and bursts at 0, 1, u32/u64 max and past them, hex, octal,
+#   "over", byte units; one shape a file too),
 #   comments, two rules a line, jumps) with random and edge values (0,
 #   max, hex, leading zeros) in varying orders so that memo hits happen
 #   with them, most with one bad value (max+1, malformed addresses, /33,
@@ -85,6 +87,10 @@ EDGE = {
     "M": ["0", "0xffffffff", "4294967295", "0x00000001", "1"],
     "PL": ["0", "1", "7", "8", "16", "24", "31", "32"],
     "PL6": ["0", "1", "64", "127", "128", "48"],
+    # limit rates (u64) and bursts (u32 in the message)
+    "LR": ["0", "1", "4294967295", "4294967296", "18446744073709551615",
+           "0xffffffffffffffff", "0x10", "010", "007", "999"],
+    "LB": ["0", "1", "5", "4294967295", "4294967296", "0xffffffff"],
 }
 RANDOM = {
     "A": ip4,
@@ -93,6 +99,9 @@ RANDOM = {
     "N8": num(8), "N4": num(4), "N6": num(6), "N16": num(16),
     "N32": num(32), "M": lambda: "0x%08x" % R.randrange(1 << 32),
     "PL": lambda: str(R.randrange(33)), "PL6": lambda: str(R.randrange(129)),
+    "LR": lambda: str(R.randrange(1, 1000) if R.random() < 0.7
+                      else R.randrange(1 << 64)),
+    "LB": num(16),
 }
 BAD = {
     "A": ["256.1.1.1", "1.2.3.256", "999.0.0.1", "01.2.3.4", "1.2.3.04",
@@ -107,6 +116,9 @@ BAD = {
     "M": ["4294967296", "0x100000000", "0x1ffffffff"],
     "PL": ["33", "032", "99"],
     "PL6": ["129", "0129"],
+    "LR": ["18446744073709551616", "99999999999999999999999",
+           "0x10000000000000000", "08", "0x"],
+    "LB": ["18446744073709551616", "0x1ffffffffffffffff"],
 }
 SHAPES = [
     "ip saddr {A} accept",
@@ -159,8 +171,19 @@ SHAPES = [
     "tcp dport {P} reject with tcp reset",
     "ip saddr {A} queue num {N16}",
     "meta skuid {N16} accept",
+    "limit rate {LR}/second accept",
+    "tcp flags syn tcp dport {P} limit rate {LR}/second accept",
+    "limit rate over {LR}/minute drop",
+    "limit rate until {LR}/hour counter accept",
+    "limit rate {LR}/day burst {LB} packets accept",
+    "ip saddr {A} limit rate over {LR}/second burst {LB} packets drop",
+    "limit rate {LR} bytes/second accept",
+    "limit rate over {LR} mbytes/second burst {LB} kbytes drop",
+    "limit rate {LR} kbytes/minute accept",
+    "limit rate {LR}/week accept",
+    "limit rate {LR}/second limit rate {LR}/minute accept",
 ]
-PH = re.compile(r"\{(A|B|P|N8|N4|N6|N16|N32|M|PL6|PL)\}")
+PH = re.compile(r"\{(A|B|P|N8|N4|N6|N16|N32|M|PL6|PL|LR|LB)\}")
 
 def order(c, t):
     """A sort key for a value of class c, None if it is not one."""
@@ -221,6 +244,17 @@ for fi in range(160):
           "table %s t {\n\tchain c {\n\t\ttype filter hook input priority "
           "0; policy accept;\n\t\t%s\n\t}\n\tchain other {\n\t}\n}\n"
           % (family, sep.join(out)))
+
+# limits: one shape a file, memoized, then hits with edge rates and
+# bursts (0, 1, u32 and u64 max and past them, hex, octal), a bad one late
+for k, shape in enumerate(s for s in SHAPES if "{LR}" in s):
+    for j in range(3):
+        out = [fill(shape)[0] for _ in range(40)]
+        if j:
+            line, _ = fill(shape, R.randrange(len(PH.findall(shape))))
+            out.insert(R.randrange(20, len(out) + 1), line)
+        write("limit-%d-%d.nft" % (k, j), "table inet t {\n\tchain c {"
+              "\n\t\t%s\n\t}\n}\n" % "\n\t\t".join(out))
 
 # ranges: bounds in order (equal ones too) until one is inverted, once
 # the shape is memoized; host bits under whole-byte prefixes
