@@ -300,6 +300,23 @@ static bool is_limit_rate(const struct rule_memo *m, unsigned int i,
 	       m->tok[r - 2].tok == LIMIT;
 }
 
+/*
+ * HK_LIMIT_RATE if number token @i is N above, HK_LIMIT_BURST if it is
+ * B of "limit rate [over|until] N / UNIT burst B packets", else 0.
+ */
+static unsigned int limit_kind(const struct rule_memo *m, unsigned int i,
+			       unsigned int n)
+{
+	int next = i + 1 < n ? m->tok[i + 1].tok : 0;
+
+	if (next == '/')
+		return is_limit_rate(m, i, n) ? HK_LIMIT_RATE : 0;
+	if (next == PACKETS && i >= 5 && m->tok[i - 1].tok == BURST &&
+	    is_limit_rate(m, i - 4, n))
+		return HK_LIMIT_BURST;
+	return 0;
+}
+
 /* Tokens @i, @i + 2 are "A-B" of literals of class @c, plain around. */
 static bool is_range(const struct rule_memo *m, unsigned int i,
 		     unsigned int n, enum hole_class c)
@@ -328,7 +345,7 @@ static bool line_key(struct rule_memo *m)
 {
 	unsigned int i, n = m->ntok - 1;
 	const struct memo_tok *t;
-	unsigned int plen, range_hi = 0;
+	unsigned int plen, kind, range_hi = 0;
 	enum hole_class c;
 	const char *q;
 	uint64_t w;
@@ -349,10 +366,11 @@ static bool line_key(struct rule_memo *m)
 			return false;
 		c = text_class(t->tok, q);
 		plen = 0;
-		if (m->nhole < MEMO_HOLES && is_limit_rate(m, i, n)) {
+		if (c == HC_NUM && m->nhole < MEMO_HOLES &&
+		    (kind = limit_kind(m, i, n))) {
 			m->hole_plen[m->nhole] = 0;
 			m->hole_range[m->nhole] = 0;
-			m->hole_kind[m->nhole] = HK_LIMIT_RATE;
+			m->hole_kind[m->nhole] = kind;
 			m->hole_tok[m->nhole++] = i;
 			key_word(m, KEY_HOLE | KEY_LIMIT | (uint32_t)t->tok);
 			continue;

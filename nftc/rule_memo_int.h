@@ -54,6 +54,7 @@ struct memo_tok {
 enum {
 	HK_CONST	= 0,
 	HK_LIMIT_RATE	= 1,	/* "limit rate [over] N/UNIT": N */
+	HK_LIMIT_BURST	= 2,	/* "... N/UNIT burst B packets": B */
 };
 
 /* "A-B": A is a range's low bound, B (the next hole) its high one */

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <endian.h>
+#include <arpa/inet.h>
 #include <linux/netfilter/nfnetlink.h>
 #include <linux/netfilter/nf_tables.h>
 #include <libmnl/libmnl.h>
@@ -71,29 +72,43 @@ static unsigned int hole_convert(struct rule_memo *m,
 }
 
 /*
- * A limit's rate text @text as the parser and the evaluator make it
- * (the grammar's number: parse_u64(), limit_pkts(), stmt_evaluate()),
- * laid out as lin_emit_stateful() writes NFTA_LIMIT_RATE (u64, big
- * endian), into @buf. Returns 8, 0 on any error (none is left queued).
+ * A limit's rate or burst text @text (@kind) as the parser and the
+ * evaluator make it (the grammar's number: parse_u64(), limit_pkts(),
+ * stmt_evaluate(), which makes a burst of 0 5), laid out as
+ * lin_emit_stateful() writes NFTA_LIMIT_RATE (u64, big endian) or
+ * NFTA_LIMIT_BURST (htonl() of the u64: its low 32 bits; written only
+ * if not 0), into @buf. Returns 8 or 4, 0 on any error (none is left
+ * queued).
  */
-static unsigned int limit_convert(struct rule_memo *m, const char *text,
+static unsigned int limit_convert(struct rule_memo *m, unsigned int kind,
+				  const char *text,
 				  const struct location *loc, uint8_t *buf)
 {
 	struct erec_queue *q = &m->nft->erq;
 	struct stmt *s;
-	uint64_t rate, be;
+	uint64_t v, be;
+	uint32_t be32;
 	unsigned int n = 0;
 
 	if (q->num_errors || !list_empty(&q->records) ||
-	    parse_u64(text, &rate) < 0)
+	    parse_u64(text, &v) < 0)
 		return 0;
-	/* the unit is exact in the key; it does not touch the rate */
-	s = limit_pkts(m->state, loc, 0, rate, strdup("second"), loc, 0);
+	/* the unit is exact in the key: it touches neither value */
+	if (kind == HK_LIMIT_RATE)
+		s = limit_pkts(m->state, loc, 0, v, strdup("second"), loc, 0);
+	else
+		s = limit_pkts(m->state, loc, 0, 1, strdup("second"), loc, v);
 	if (s && stmt_evaluate(&m->ectx, s) == 0 &&
 	    !q->num_errors && list_empty(&q->records)) {
-		be = htobe64(s->limit.rate);
-		memcpy(buf, &be, sizeof(be));
-		n = sizeof(be);
+		if (kind == HK_LIMIT_RATE) {
+			be = htobe64(s->limit.rate);
+			memcpy(buf, &be, sizeof(be));
+			n = sizeof(be);
+		} else if (s->limit.burst > 0) {
+			be32 = htonl(s->limit.burst);
+			memcpy(buf, &be32, sizeof(be32));
+			n = sizeof(be32);
+		}
 	}
 	if (s)
 		stmt_free(s);
@@ -108,8 +123,8 @@ static unsigned int hole_value(struct rule_memo *m,
 			       const struct memo_hole *h, const char *text,
 			       const struct location *loc, uint8_t *buf)
 {
-	if (h->kind == HK_LIMIT_RATE)
-		return limit_convert(m, text, loc, buf);
+	if (h->kind != HK_CONST)
+		return limit_convert(m, h->kind, text, loc, buf);
 	return hole_convert(m, h, text, loc, buf, NULL);
 }
 
@@ -263,10 +278,12 @@ static bool hole_find(const struct rule_memo_rec *rec, const uint8_t *msg,
 }
 
 /*
- * Where the payload of NFTA_LIMIT_RATE of the one limit expression of
- * rule message @msg is, 0 if there is not exactly one limit.
+ * Where the payload (@len bytes) of attribute @type of the one limit
+ * expression of rule message @nlh is, 0 if there is not exactly one
+ * limit or it has no such attribute.
  */
-static uint32_t limit_rate_off(const struct nlmsghdr *nlh)
+static uint32_t limit_attr_off(const struct nlmsghdr *nlh, uint16_t type,
+			       uint16_t len)
 {
 	const struct nlattr *a, *el, *x, *d;
 	uint32_t off = 0;
@@ -286,9 +303,8 @@ static uint32_t limit_rate_off(const struct nlmsghdr *nlh)
 					continue;
 				cnt++;
 				mnl_attr_for_each_nested(d, x)
-					if (mnl_attr_get_type(d) ==
-					    NFTA_LIMIT_RATE &&
-					    mnl_attr_get_payload_len(d) == 8)
+					if (mnl_attr_get_type(d) == type &&
+					    mnl_attr_get_payload_len(d) == len)
 						off = (const uint8_t *)
 						      mnl_attr_get_payload(d) -
 						      (const uint8_t *)nlh;
@@ -298,18 +314,22 @@ static uint32_t limit_rate_off(const struct nlmsghdr *nlh)
 	return cnt == 1 ? off : 0;
 }
 
-/* A limit rate hole @h of text @text: its value where the message has it. */
+/* Limit hole @h of text @text: its value where the message has it. */
 static bool limit_hole(struct rule_memo *m, struct memo_hole *h,
-		       const char *text, const struct location *loc,
+		       unsigned int kind, const char *text,
+		       const struct location *loc,
 		       const struct nlmsghdr *nlh, uint8_t *v)
 {
-	uint32_t off = limit_rate_off(nlh);
+	uint16_t len = kind == HK_LIMIT_RATE ? 8 : 4;
+	uint32_t off = limit_attr_off(nlh, kind == HK_LIMIT_RATE ?
+					   NFTA_LIMIT_RATE : NFTA_LIMIT_BURST,
+				      len);
 
-	h->kind = HK_LIMIT_RATE;
-	h->full = h->n = 8;
-	if (!off || off + 8 > nlh->nlmsg_len ||
-	    limit_convert(m, text, loc, v) != 8 ||
-	    memcmp((const uint8_t *)nlh + off, v, 8))
+	h->kind = kind;
+	h->full = h->n = len;
+	if (!off || off + len > nlh->nlmsg_len ||
+	    limit_convert(m, kind, text, loc, v) != len ||
+	    memcmp((const uint8_t *)nlh + off, v, len))
 		return false;
 	h->off = off;
 	return true;
@@ -360,8 +380,8 @@ static void record(struct rule_memo *m, const struct nlmsghdr *nlh)
 		m->pend_text[i] = NULL;
 		h->exact = true;
 		h->range = m->hole_range[i];
-		if (m->hole_kind[i] == HK_LIMIT_RATE) {
-			if (limit_hole(m, h, t->text[i],
+		if (m->hole_kind[i] != HK_CONST) {
+			if (limit_hole(m, h, m->hole_kind[i], t->text[i],
 				       &m->tok[m->hole_tok[i]].loc, nlh, v)) {
 				memcpy(h->first, v, h->n);
 				h->exact = false;
