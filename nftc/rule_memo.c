@@ -33,6 +33,11 @@
  *   nothing else) are found exactly once among the message's compare
  *   data; every other literal of the rule is an exact part of the
  *   template (its text must be equal);
+ * - the rate N and burst B of "limit rate [over|until] N/UNIT [burst B
+ *   packets]" are holes converted by the parser's and the evaluator's
+ *   code (parse_u64(), limit_pkts(), stmt_evaluate()), their bytes the
+ *   NFTA_LIMIT_RATE / NFTA_LIMIT_BURST payload of the message's only
+ *   limit expression; units, "over", byte rates stay exact;
  * - a range's bounds are holes both or neither, and on a hit they must
  *   pass the evaluator's own order check (eval_range_ordered());
  * - a template is on probation until a rule of its key with other hole

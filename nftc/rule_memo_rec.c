@@ -73,11 +73,11 @@ static unsigned int hole_convert(struct rule_memo *m,
 
 /*
  * A limit's rate or burst text @text (@kind) as the parser and the
- * evaluator make it (the grammar's number: parse_u64(), limit_pkts(),
- * stmt_evaluate(), which makes a burst of 0 5), laid out as
- * lin_emit_stateful() writes NFTA_LIMIT_RATE (u64, big endian) or
- * NFTA_LIMIT_BURST (htonl() of the u64: its low 32 bits; written only
- * if not 0), into @buf. Returns 8 or 4, 0 on any error (none is left
+ * evaluator make it (the grammar's number: parse_u64(); limit_pkts(),
+ * whose burst field is a u32; stmt_evaluate(), which makes a burst of
+ * 0 5), laid out as lin_emit_stateful() writes NFTA_LIMIT_RATE (u64,
+ * big endian) or NFTA_LIMIT_BURST (htonl(), written only if not 0),
+ * into @buf. Returns 8 or 4, 0 on any error (none is left
  * queued).
  */
 static unsigned int limit_convert(struct rule_memo *m, unsigned int kind,
