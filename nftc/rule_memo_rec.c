@@ -89,15 +89,19 @@ static unsigned int limit_convert(struct rule_memo *m, unsigned int kind,
 	uint64_t v, be;
 	uint32_t be32;
 	unsigned int n = 0;
+	char *unit;
 
 	if (q->num_errors || !list_empty(&q->records) ||
 	    parse_u64(text, &v) < 0)
 		return 0;
 	/* the unit is exact in the key: it touches neither value */
+	unit = strdup("second");
+	if (!unit)
+		return 0;
 	if (kind == HK_LIMIT_RATE)
-		s = limit_pkts(m->state, loc, 0, v, strdup("second"), loc, 0);
+		s = limit_pkts(m->state, loc, 0, v, unit, loc, 0);
 	else
-		s = limit_pkts(m->state, loc, 0, 1, strdup("second"), loc, v);
+		s = limit_pkts(m->state, loc, 0, 1, unit, loc, v);
 	if (s && stmt_evaluate(&m->ectx, s) == 0 &&
 	    !q->num_errors && list_empty(&q->records)) {
 		if (kind == HK_LIMIT_RATE) {
