@@ -56,6 +56,14 @@ static inline char *fmt_ip4(char *s, const uint8_t *a)
 	return s;
 }
 
+/* fmt_ip4() of the host-order address @v. */
+static inline char *fmt_ip4_u32(char *s, uint32_t v)
+{
+	const uint8_t a[4] = { v >> 24, v >> 16, v >> 8, v };
+
+	return fmt_ip4(s, a);
+}
+
 /* The value of the hex digit @c (either case); -1 if @c is none. */
 static inline int fmt_hex_digit(char c)
 {

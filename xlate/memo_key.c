@@ -390,18 +390,11 @@ size_t xl_memo_slot_fmt(unsigned int fmt, const struct memo_hole *h,
 			uint32_t v, char *s)
 {
 	static const char hex[] = "0123456789abcdef";
-	uint8_t a[4];
-	uint32_t x;
 	int i;
 
 	switch (fmt) {
 	case MF_ADDR:
-		x = v & xl_memo_prefix_mask(h->plen);
-		a[0] = x >> 24;
-		a[1] = x >> 16;
-		a[2] = x >> 8;
-		a[3] = x;
-		return fmt_ip4(s, a) - s;
+		return fmt_ip4_u32(s, v & xl_memo_prefix_mask(h->plen)) - s;
 	case MF_HEX8:
 		s[0] = '0';
 		s[1] = 'x';
@@ -418,18 +411,13 @@ size_t xl_memo_slot_fmt(unsigned int fmt, const struct memo_hole *h,
 size_t xl_memo_input_fmt(const struct memo_hole *h, uint32_t v, char *s)
 {
 	static const char hex[] = "0123456789abcdef";
-	uint8_t a[4];
 	char tmp[8];
 	int n = 0;
 	size_t k = 2;
 
 	switch (h->kind) {
 	case MK_ADDR:
-		a[0] = v >> 24;
-		a[1] = v >> 16;
-		a[2] = v >> 8;
-		a[3] = v;
-		return fmt_ip4(s, a) - s;
+		return fmt_ip4_u32(s, v) - s;
 	case MK_MARK:
 		s[0] = '0';
 		s[1] = 'x';
