@@ -27,18 +27,14 @@
 #include "delinearize.h"
 #include "printer.h"
 #include "check_compile.h"
+#include "check_text.h"
 
 static char *rule_text(const struct rule *r)
 {
-	struct output_ctx octx = { 0 };
-	char *buf = NULL;
-	size_t len = 0;
+	struct ck_text t;
 
-	octx.f = open_memstream(&buf, &len);
-	ck_assert_ptr_nonnull(octx.f);
-	nftc_print_rule(&octx, r);
-	fclose(octx.f);
-	return buf;
+	nftc_print_rule(ck_text_open(&t), r);
+	return ck_text_close(&t);
 }
 
 /* Both ways of reading rule message @nlh; returns the text (in place). */

@@ -28,6 +28,7 @@
 #include "delin_pack.h"
 #include "printer.h"
 #include "rule.h"
+#include "check_text.h"
 
 /* One element: key bytes, interval end, a comment or not. */
 struct elem {
@@ -83,15 +84,10 @@ static struct set *set_new(const struct datatype *dt, enum byteorder order,
 
 static char *set_text(const struct set *s)
 {
-	struct output_ctx octx = { 0 };
-	char *buf = NULL;
-	size_t len = 0;
+	struct ck_text t;
 
-	octx.f = open_memstream(&buf, &len);
-	ck_assert_ptr_nonnull(octx.f);
-	nftc_print_set(&octx, s);
-	fclose(octx.f);
-	return buf;
+	nftc_print_set(ck_text_open(&t), s);
+	return ck_text_close(&t);
 }
 
 /*
@@ -212,16 +208,12 @@ END_TEST
 
 static char *elems_text(const struct set *s)
 {
-	struct output_ctx octx = { 0 };
-	char *buf = NULL;
-	size_t len = 0;
+	struct ck_text t;
+	struct output_ctx *octx = ck_text_open(&t);
 
-	octx.f = open_memstream(&buf, &len);
-	ck_assert_ptr_nonnull(octx.f);
 	if (s->init)
-		nftc_print_expr(&octx, s->init);
-	fclose(octx.f);
-	return buf;
+		nftc_print_expr(octx, s->init);
+	return ck_text_close(&t);
 }
 
 /*

@@ -18,25 +18,26 @@
 #include "listing.h"
 #include "printer.h"
 #include "check_compile.h"
+#include "check_text.h"
 
 /* Compile @text and list what its batch creates, with output @flags. */
 static char *relist(const char *text, unsigned int flags)
 {
-	struct output_ctx octx = { .flags = flags };
+	struct output_ctx *octx;
 	struct ck_compiled c;
 	struct nftc_ruleset rs;
+	struct ck_text out;
 	struct table *t;
-	char *buf = NULL;
-	size_t len = 0;
+	char *buf;
 
 	ck_compile(&c, text);
 	ck_assert_int_eq(nftc_ruleset_from_batch(&rs, c.batch), 0);
 
-	octx.f = open_memstream(&buf, &len);
-	ck_assert_ptr_nonnull(octx.f);
+	octx = ck_text_open(&out);
+	octx->flags = flags;
 	list_for_each_entry(t, &rs.tables, list)
-		nftc_print_table(&octx, t);
-	fclose(octx.f);
+		nftc_print_table(octx, t);
+	buf = ck_text_close(&out);
 
 	nftc_ruleset_free(&rs);
 	ck_compiled_free(&c);

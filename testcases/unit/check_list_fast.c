@@ -33,6 +33,7 @@
 #include "printer.h"
 #include "rule.h"
 #include "value.h"
+#include "check_text.h"
 
 /* ---------------------------------------------------- set messages */
 
@@ -149,15 +150,10 @@ static struct nlmsghdr *set_msg(char *buf, int extra)
 
 static char *set_text(const struct set *s)
 {
-	struct output_ctx octx = { 0 };
-	char *buf = NULL;
-	size_t len = 0;
+	struct ck_text t;
 
-	octx.f = open_memstream(&buf, &len);
-	ck_assert_ptr_nonnull(octx.f);
-	nftc_print_set(&octx, s);
-	fclose(octx.f);
-	return buf;
+	nftc_print_set(ck_text_open(&t), s);
+	return ck_text_close(&t);
 }
 
 static void same_set(const struct set *a, const struct set *b)
@@ -242,11 +238,10 @@ END_TEST
 static char *type_text(const struct datatype *dt, const uint8_t *b,
 		       unsigned int bits, int plen)
 {
-	struct output_ctx octx = { 0 };
+	struct ck_text t;
 	struct value v;
 	struct expr *e;
-	char *buf = NULL;
-	size_t len = 0;
+	char *buf;
 
 	value_init(&v, bits);
 	memcpy(v.data, b, bits / 8);
@@ -256,10 +251,8 @@ static char *type_text(const struct datatype *dt, const uint8_t *b,
 	if (plen >= 0)
 		e = prefix_expr_alloc(&internal_location, e, plen);
 	ck_assert_ptr_nonnull(e);
-	octx.f = open_memstream(&buf, &len);
-	ck_assert_ptr_nonnull(octx.f);
-	nftc_print_expr(&octx, e);
-	fclose(octx.f);
+	nftc_print_expr(ck_text_open(&t), e);
+	buf = ck_text_close(&t);
 	expr_free(e);
 	return buf;
 }
