@@ -17,6 +17,7 @@
 #include <libnftnl/udata.h>
 #include "delin_int.h"
 #include "delin_pack.h"
+#include "hash.h"
 #include "rule.h"
 
 static char *dup_str(const char *s)
@@ -622,15 +623,6 @@ struct delin_set_index {
 	struct set	*slot[];
 };
 
-static unsigned int name_hash(const char *s)
-{
-	unsigned int h = 2166136261u;	/* FNV-1a */
-
-	while (*s)
-		h = (h ^ (unsigned char)*s++) * 16777619u;
-	return h;
-}
-
 struct delin_set_index *delin_set_index_build(const struct table *table)
 {
 	struct delin_set_index *idx;
@@ -648,7 +640,7 @@ struct delin_set_index *delin_set_index_build(const struct table *table)
 	list_for_each_entry(s, &table->sets, list) {
 		if (!s->handle.set.name)
 			continue;
-		h = name_hash(s->handle.set.name) & idx->mask;
+		h = hash_str(s->handle.set.name, NULL) & idx->mask;
 		while (idx->slot[h])
 			h = (h + 1) & idx->mask;
 		idx->slot[h] = s;
@@ -664,7 +656,7 @@ void delin_set_index_free(struct delin_set_index *idx)
 struct set *delin_set_index_lookup(const struct delin_set_index *idx,
 				   const char *name)
 {
-	unsigned int h = name_hash(name) & idx->mask;
+	unsigned int h = hash_str(name, NULL) & idx->mask;
 
 	for (; idx->slot[h]; h = (h + 1) & idx->mask) {
 		if (!strcmp(idx->slot[h]->handle.set.name, name))

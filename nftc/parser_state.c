@@ -17,6 +17,7 @@
 #include "pipeline.h"
 #include "elem_pack.h"
 #include "elem_scan.h"
+#include "hash.h"
 #include "input_map.h"
 #include "rule.h"
 #include "evaluate.h"
@@ -580,20 +581,11 @@ int parse_log_level(const char *s, uint32_t *level)
  * fails as a whole.
  */
 
-static unsigned int str_hash(const char *s)
-{
-	unsigned int h = 2166136261u;
-
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 16777619u;
-	return h;
-}
-
 /* Index @i of the pool into the hash table of @size slots. */
 static void strpool_index(unsigned int *tab, unsigned int size,
 			  char *const *pool, unsigned int i)
 {
-	unsigned int h = str_hash(pool[i]) & (size - 1);
+	unsigned int h = hash_str(pool[i], NULL) & (size - 1);
 
 	while (tab[h])
 		h = (h + 1) & (size - 1);
@@ -612,7 +604,7 @@ const char *keep_string(struct parser_state *state, char *s)
 	char **n;
 
 	if (size) {
-		for (h = str_hash(s) & (size - 1); state->strhash[h];
+		for (h = hash_str(s, NULL) & (size - 1); state->strhash[h];
 		     h = (h + 1) & (size - 1)) {
 			i = state->strhash[h] - 1;
 			if (!strcmp(state->strpool[i], s)) {

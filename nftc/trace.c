@@ -28,6 +28,7 @@
 #include <nftvm/nftvm.h>
 #include "nftc.h"
 #include "linearize.h"
+#include "hash.h"
 #include "listing.h"
 #include "printer.h"
 #include "packet_build.h"
@@ -402,17 +403,6 @@ static void print_step(FILE *out, uint32_t id, struct nftc_ruleset *rs,
 	}
 }
 
-/* FNV-1a of the packet: the same packet, the same trace id. */
-static uint32_t trace_id(const uint8_t *p, int len)
-{
-	uint32_t h = 2166136261u;
-	int i;
-
-	for (i = 0; i < len; i++)
-		h = (h ^ p[i]) * 16777619u;
-	return h;
-}
-
 /*
  * The packet of @ps for @family at @hook into @bytes and @meta; @family
  * becomes the one nftvm_eval() takes.  Returns the length or -1.
@@ -489,7 +479,7 @@ static int trace_run(struct nftc_ctx *ctx, struct nftc_offline *off,
 		return -1;
 	}
 	nftc_ruleset_dump(&rs, 0, off);
-	id = trace_id(bytes, len);
+	id = hash_bytes(bytes, len);	/* the same packet, the same id */
 	if (res->ntrace)
 		fprintf(out, "trace id %08x %s %s %s packet: %s\n", id,
 			nftc_family_name(res->trace[0].family),

@@ -16,6 +16,7 @@
 #include <sys/mman.h>
 #include <linux/netfilter.h>
 #include "xlate_int.h"
+#include "hash.h"
 
 #define XL_MAX_TOKENS	1024
 
@@ -188,23 +189,11 @@ static struct xl_table *table_get(struct xlate_ctx *ctx,
 	return t;
 }
 
-/* A chain's iptables name, hashed (xl_chain_find()). */
-static uint32_t chain_hash(const char *name, size_t *len)
-{
-	uint32_t h = 2166136261u;
-	size_t n = 0;
-
-	for (; name[n]; n++)
-		h = (h ^ (unsigned char)name[n]) * 16777619u;
-	*len = n;
-	return h;
-}
-
 struct xl_chain *xl_chain_find(struct xl_table *t, const char *name)
 {
 	struct xl_chain *c;
 	size_t n;
-	uint32_t h = chain_hash(name, &n);
+	uint32_t h = hash_str(name, &n);
 
 	list_for_each_entry(c, &t->chains, list) {
 		if (c->hash != h && !c->renamed)	/* most differ at once */
@@ -264,7 +253,7 @@ struct xl_chain *xl_chain_add(struct xl_table *t, const char *name,
 	if (!c)
 		return NULL;
 	c->name = strdup(name);
-	c->hash = chain_hash(name, &n);
+	c->hash = hash_str(name, &n);
 	c->hook = compat_chain_find(t->layout, name);
 	if (!c->hook && chain_keyword(name)) {
 		free(c->name);
