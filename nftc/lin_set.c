@@ -28,16 +28,6 @@ static unsigned int round_up4(unsigned int n)
 	return (n + 3) & ~3u;
 }
 
-static bool set_is_anonymous(const struct set *set)
-{
-	return set->flags & SET_F_ANONYMOUS;
-}
-
-static bool set_is_map(const struct set *set)
-{
-	return set->flags & SET_F_MAP;
-}
-
 /* Non-concatenated interval sets use start/end elements. */
 static bool set_uses_segments(const struct set *set)
 {

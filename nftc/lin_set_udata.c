@@ -9,16 +9,6 @@
 #include "lin_int.h"
 #include "rule.h"
 
-static bool set_is_anonymous(const struct set *set)
-{
-	return set->flags & SET_F_ANONYMOUS;
-}
-
-static bool set_is_map(const struct set *set)
-{
-	return set->flags & SET_F_MAP;
-}
-
 /*
  * "typeof" expressions in set userdata, as stock nft writes them so it
  * lists the set with its typeof: a nest holding stock's expression type

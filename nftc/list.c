@@ -951,7 +951,7 @@ enum pick {
 	PICK_FLOWTABLES,
 };
 
-static bool set_is_map(const struct set *s)
+static bool set_is_map_or_objmap(const struct set *s)
 {
 	return s->flags & (SET_F_MAP | SET_F_OBJECT);
 }
@@ -985,7 +985,7 @@ static void print_table_part(struct output_ctx *octx, struct table *t,
 	case PICK_MAPS:
 		list_for_each_entry(s, &t->sets, list) {
 			if ((s->flags & SET_F_ANONYMOUS) ||
-			    set_is_map(s) != (pick == PICK_MAPS))
+			    set_is_map_or_objmap(s) != (pick == PICK_MAPS))
 				continue;
 			nftc_print_set(octx, s);
 		}

@@ -176,6 +176,17 @@ struct set {
 	char			*comment;
 };
 
+static inline bool set_is_anonymous(const struct set *set)
+{
+	return set->flags & SET_F_ANONYMOUS;
+}
+
+/* A map with data (not an object map: list.c asks that separately). */
+static inline bool set_is_map(const struct set *set)
+{
+	return set->flags & SET_F_MAP;
+}
+
 /**
  * struct obj - stateful named object (counter, quota, limit, ct helper...)
  */
