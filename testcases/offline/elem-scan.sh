@@ -15,6 +15,8 @@
 set -u
 SKIP=77
 NFT=${NFT:-}
+srcdir=${srcdir:-$(dirname "$0")/..}
+. "$srcdir/lib/on-off.sh"
 
 [ -n "$NFT" ] && [ -x "$NFT" ] || { echo "no NFT binary"; exit $SKIP; }
 command -v python3 >/dev/null || { echo "no python3"; exit $SKIP; }
@@ -209,21 +211,7 @@ PY
 count=0
 for f in "$work"/*.nft; do
 	count=$((count + 1))
-	NFTKIT_OFFLINE_CHECK=1 NFTKIT_ELEM_SCAN=0 \
-		"$NFT" -c --debug=netlink -f "$f" > "$work/off.out" \
-		2> "$work/off.err"
-	off=$?
-	NFTKIT_OFFLINE_CHECK=1 \
-		"$NFT" -c --debug=netlink -f "$f" > "$work/on.out" \
-		2> "$work/on.err"
-	on=$?
-	if [ "$on" != "$off" ] || ! cmp -s "$work/on.out" "$work/off.out" ||
-	   ! cmp -s "$work/on.err" "$work/off.err"; then
-		echo "FAIL: $(basename "$f"): exit $on, $off without the scan"
-		diff "$work/off.err" "$work/on.err" | head -10
-		cmp "$work/off.out" "$work/on.out" | head -3
-		fail=1
-	fi
+	same_on_off NFTKIT_ELEM_SCAN scan "$f" || fail=1
 done
 [ "$count" -gt 300 ] || { echo "FAIL: only $count files"; fail=1; }
 [ $fail -eq 0 ] && echo "PASS: $count files, same batch and errors"

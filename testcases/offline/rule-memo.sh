@@ -373,26 +373,13 @@ if os.path.isdir(conf):
                       % (f, tn, "\n".join(body2)))
 PY
 
+. "$srcdir/lib/on-off.sh"
+export TZ=UTC-2		# both runs print times the same way
 count=0
 memo_ok=0
 for f in "$work"/f/*.nft; do
 	count=$((count + 1))
-	dir=$(dirname "$f")
-	NFTKIT_OFFLINE_CHECK=1 NFTKIT_RULE_MEMO=0 TZ=UTC-2 \
-		"$NFT" -I "$dir" -c --debug=netlink -f "$f" > "$work/off.out" \
-		2> "$work/off.err"
-	off=$?
-	NFTKIT_OFFLINE_CHECK=1 TZ=UTC-2 \
-		"$NFT" -I "$dir" -c --debug=netlink -f "$f" > "$work/on.out" \
-		2> "$work/on.err"
-	on=$?
-	if [ "$on" != "$off" ] || ! cmp -s "$work/on.out" "$work/off.out" ||
-	   ! cmp -s "$work/on.err" "$work/off.err"; then
-		echo "FAIL: $(basename "$f"): exit $on, $off without the memo"
-		diff "$work/off.err" "$work/on.err" | head -10
-		diff "$work/off.out" "$work/on.out" | head -20
-		fail=1
-	fi
+	same_on_off NFTKIT_RULE_MEMO memo "$f" -I "$(dirname "$f")" || fail=1
 	[ "$on" = 0 ] && memo_ok=$((memo_ok + 1))
 done
 # the files must exercise the memo: most of them compile
