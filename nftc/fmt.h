@@ -27,6 +27,27 @@ static inline char *fmt_u64(char *s, uint64_t v)
 	return s;
 }
 
+/*
+ * "0x" and @v in lowercase hex into @s (11 bytes): @width digits, or as
+ * few as @v needs when @width is 0; NUL-terminated, the end.
+ */
+static inline char *fmt_hex32(char *s, uint32_t v, unsigned int width)
+{
+	unsigned int n = 0;
+	char tmp[8];
+
+	do {
+		tmp[n++] = "0123456789abcdef"[v & 15];
+		v >>= 4;
+	} while (v || n < width);
+	*s++ = '0';
+	*s++ = 'x';
+	while (n)
+		*s++ = tmp[--n];
+	*s = '\0';
+	return s;
+}
+
 /* Decimal @v (0-255) into @s, not NUL-terminated; the end. */
 static inline char *fmt_u8(char *s, unsigned int v)
 {

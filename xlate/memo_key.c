@@ -389,19 +389,11 @@ uint32_t xl_memo_hash(unsigned char *k, size_t n)
 size_t xl_memo_slot_fmt(unsigned int fmt, const struct memo_hole *h,
 			uint32_t v, char *s)
 {
-	static const char hex[] = "0123456789abcdef";
-	int i;
-
 	switch (fmt) {
 	case MF_ADDR:
 		return fmt_ip4_u32(s, v & xl_memo_prefix_mask(h->plen)) - s;
 	case MF_HEX8:
-		s[0] = '0';
-		s[1] = 'x';
-		for (i = 0; i < 8; i++)
-			s[2 + i] = hex[(v >> (28 - 4 * i)) & 15];
-		s[10] = '\0';
-		return 10;
+		return fmt_hex32(s, v, 8) - s;
 	default:
 		return fmt_u64(s, v) - s;
 	}
@@ -410,25 +402,11 @@ size_t xl_memo_slot_fmt(unsigned int fmt, const struct memo_hole *h,
 /* The value @v as the input writes it (a probe's word). */
 size_t xl_memo_input_fmt(const struct memo_hole *h, uint32_t v, char *s)
 {
-	static const char hex[] = "0123456789abcdef";
-	char tmp[8];
-	int n = 0;
-	size_t k = 2;
-
 	switch (h->kind) {
 	case MK_ADDR:
 		return fmt_ip4_u32(s, v) - s;
 	case MK_MARK:
-		s[0] = '0';
-		s[1] = 'x';
-		do {
-			tmp[n++] = hex[v & 15];
-			v >>= 4;
-		} while (v);
-		while (n)
-			s[k++] = tmp[--n];
-		s[k] = '\0';
-		return k;
+		return fmt_hex32(s, v, 0) - s;
 	default:
 		return fmt_u64(s, v) - s;
 	}
