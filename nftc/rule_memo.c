@@ -285,6 +285,7 @@ static unsigned int prefix_len(const struct rule_memo *m, unsigned int i,
 #define KEY_TEXT	(2ull << 48)
 #define KEY_RANGE	(4ull << 48)
 #define KEY_LIMIT	(8ull << 48)
+#define KEY_ELEM	(16ull << 48)
 
 /*
  * Token @i is N of "limit rate [over|until] N / UNIT" (the packet form,
@@ -345,12 +346,74 @@ static void key_word(struct rule_memo *m, uint64_t w)
 	}
 }
 
+static void hole_add(struct rule_memo *m, unsigned int i, unsigned int plen,
+		     unsigned int range, unsigned int kind)
+{
+	m->hole_plen[m->nhole] = plen;
+	m->hole_range[m->nhole] = range;
+	m->hole_kind[m->nhole] = kind;
+	m->hole_set[m->nhole] = 0;
+	m->hole_elem[m->nhole] = 0;
+	m->hole_tok[m->nhole++] = i;
+}
+
+/*
+ * Text token @i of class @c, in brace group @g if it is inside it (its
+ * element *@elem): a hole (added) and its key word, or 0 if it is exact.
+ * *@range_hi: the high bound of a range whose low bound was a hole.
+ */
+static uint64_t tok_hole(struct rule_memo *m, unsigned int i, unsigned int n,
+			 enum hole_class c, unsigned int g, unsigned int *elem,
+			 unsigned int *range_hi)
+{
+	uint64_t tok = (uint32_t)m->tok[i].tok;
+	unsigned int plen = 0, kind;
+
+	if (g < m->nset && i > m->set_tok[g]) {
+		/* an element of set g: a hole but for its neighbours */
+		if (c == HC_NONE || m->nhole == MEMO_HOLES ||
+		    *elem > UINT8_MAX) {
+			++*elem;
+			return 0;
+		}
+		hole_add(m, i, 0, 0, HK_CONST);
+		m->hole_set[m->nhole - 1] = g + 1;
+		m->hole_elem[m->nhole - 1] = (*elem)++;
+		return KEY_HOLE | KEY_ELEM | (uint64_t)c << 32 | tok;
+	}
+	if (c == HC_NUM && m->nhole < MEMO_HOLES &&
+	    (kind = limit_kind(m, i, n))) {
+		hole_add(m, i, 0, 0, kind);
+		return KEY_HOLE | KEY_LIMIT | tok;
+	}
+	if (i == *range_hi) {
+		hole_add(m, i, 0, RANGE_HI, HK_CONST);
+		return KEY_HOLE | KEY_RANGE | (uint64_t)c << 32 | tok;
+	}
+	if (c == HC_NONE ||
+	    (i && (ti(m, m->tok[i - 1].tok) & TI_NOTPLAIN)))
+		return 0;
+	if (m->nhole + 1 < MEMO_HOLES && is_range(m, i, n, c)) {
+		*range_hi = i + 2;
+		hole_add(m, i, 0, RANGE_LO, HK_CONST);
+		return KEY_HOLE | KEY_RANGE | (uint64_t)c << 32 | tok;
+	}
+	if (m->nhole < MEMO_HOLES &&
+	    (i + 1 == n || !(ti(m, m->tok[i + 1].tok) & TI_NOTPLAIN) ||
+	     (plen = prefix_len(m, i + 1, n)))) {
+		hole_add(m, i, plen, 0, HK_CONST);
+		return KEY_HOLE | (uint64_t)plen << 40 | (uint64_t)c << 32 |
+		       tok;
+	}
+	return 0;
+}
+
 /* The key of the line's tokens (separator excluded); false if none. */
 static bool line_key(struct rule_memo *m)
 {
 	unsigned int i, n = m->ntok - 1;
 	const struct memo_tok *t;
-	unsigned int plen, kind, range_hi = 0;
+	unsigned int range_hi = 0, g = 0, elem = 0;
 	enum hole_class c;
 	const char *q;
 	uint64_t w;
@@ -361,6 +424,10 @@ static bool line_key(struct rule_memo *m)
 	m->hash = 0x9e3779b97f4a7c15ull;
 	for (i = 0; i < n; i++) {
 		t = &m->tok[i];
+		if (g < m->nset && i == m->set_tok[g])
+			elem = 0;
+		else if (g < m->nset && i == m->set_end[g])
+			g++;
 		if (!(ti(m, t->tok) & TI_TEXT)) {
 			key_word(m, t->val.kw ? (uint64_t)(uintptr_t)t->val.kw :
 				 (uint64_t)(uint32_t)t->tok);
@@ -370,47 +437,9 @@ static bool line_key(struct rule_memo *m)
 		if (!q)
 			return false;
 		c = text_class(t->tok, q);
-		plen = 0;
-		if (c == HC_NUM && m->nhole < MEMO_HOLES &&
-		    (kind = limit_kind(m, i, n))) {
-			m->hole_plen[m->nhole] = 0;
-			m->hole_range[m->nhole] = 0;
-			m->hole_kind[m->nhole] = kind;
-			m->hole_tok[m->nhole++] = i;
-			key_word(m, KEY_HOLE | KEY_LIMIT | (uint32_t)t->tok);
-			continue;
-		}
-		if (i == range_hi) {
-			m->hole_plen[m->nhole] = 0;
-			m->hole_range[m->nhole] = RANGE_HI;
-			m->hole_kind[m->nhole] = HK_CONST;
-			m->hole_tok[m->nhole++] = i;
-			key_word(m, KEY_HOLE | KEY_RANGE | (uint64_t)c << 32 |
-				    (uint32_t)t->tok);
-			continue;
-		}
-		if (c != HC_NONE && m->nhole + 1 < MEMO_HOLES &&
-		    (i == 0 || !(ti(m, m->tok[i - 1].tok) & TI_NOTPLAIN)) &&
-		    is_range(m, i, n, c)) {
-			range_hi = i + 2;
-			m->hole_plen[m->nhole] = 0;
-			m->hole_range[m->nhole] = RANGE_LO;
-			m->hole_kind[m->nhole] = HK_CONST;
-			m->hole_tok[m->nhole++] = i;
-			key_word(m, KEY_HOLE | KEY_RANGE | (uint64_t)c << 32 |
-				    (uint32_t)t->tok);
-			continue;
-		}
-		if (c != HC_NONE && m->nhole < MEMO_HOLES &&
-		    (i == 0 || !(ti(m, m->tok[i - 1].tok) & TI_NOTPLAIN)) &&
-		    (i + 1 == n || !(ti(m, m->tok[i + 1].tok) & TI_NOTPLAIN) ||
-		     (plen = prefix_len(m, i + 1, n)))) {
-			m->hole_plen[m->nhole] = plen;
-			m->hole_range[m->nhole] = 0;
-			m->hole_kind[m->nhole] = HK_CONST;
-			m->hole_tok[m->nhole++] = i;
-			key_word(m, KEY_HOLE | (uint64_t)plen << 40 |
-				    (uint64_t)c << 32 | (uint32_t)t->tok);
+		w = tok_hole(m, i, n, c, g, &elem, &range_hi);
+		if (w) {
+			key_word(m, w);
 			continue;
 		}
 		len = strlen(q);
@@ -473,6 +502,62 @@ static struct memo_tmpl *tmpl_find(struct rule_memo *m, struct memo_key *k)
 	return NULL;
 }
 
+/*
+ * Where the lexer is in a brace group "{ A, B, ... }" of a line: an
+ * anonymous set of one-token elements. Anything else in braces (maps,
+ * ranges, prefixes, concatenations, keywords, newlines, nested braces),
+ * braces after "jump", "goto", "map" or "vmap" (chains, maps) or more
+ * than MEMO_SETS groups and the line is the parser's.
+ */
+enum set_state {
+	NO_SET,		/* outside */
+	SET_OPEN,	/* after '{' or ',': an element next */
+	SET_ELEM,	/* after an element: ',' or '}' next */
+	SET_SHUT,	/* after its '}' */
+	SET_BAD,
+};
+
+static bool set_may_open(const struct rule_memo *m)
+{
+	int prev = m->ntok >= 2 ? m->tok[m->ntok - 2].tok : 0;
+
+	return prev && prev != JUMP && prev != GOTO && prev != MAP &&
+	       prev != VMAP && m->nset < MEMO_SETS;
+}
+
+/* The state after the line's last token, read in state @st. */
+static enum set_state set_step(struct rule_memo *m, enum set_state st)
+{
+	unsigned int i = m->ntok - 1;
+	int tok = m->tok[i].tok;
+
+	switch (st) {
+	case NO_SET:
+	case SET_SHUT:
+		if (tok != '{' || !set_may_open(m))
+			return NO_SET;
+		m->set_tok[m->nset] = i;
+		return SET_OPEN;
+	case SET_OPEN:
+		if (tok == NUM || tok == STRING || tok == QUOTED_STRING)
+			return SET_ELEM;
+		/* "{ A, }": a comma may end the list */
+		if (tok != '}' || m->tok[i - 1].tok != COMMA)
+			return SET_BAD;
+		break;
+	case SET_ELEM:
+		if (tok == COMMA)
+			return SET_OPEN;
+		if (tok != '}')
+			return SET_BAD;
+		break;
+	case SET_BAD:
+		return SET_BAD;
+	}
+	m->set_end[m->nset++] = i;
+	return SET_SHUT;
+}
+
 /* ------------------------------------------------------------- lexing */
 
 static int replay(struct rule_memo *m, NFT_STYPE *lval,
@@ -523,6 +608,10 @@ static int line_replay(struct rule_memo *m, NFT_STYPE *lval,
 			m->pend_key = k;
 			m->pend_tmpl = t;
 			m->pend_loc = line_loc(m);
+			m->pend_nset = m->nset;
+			for (i = 0; i < m->nset; i++)
+				m->pend_set_loc[i] = memo_set_loc(m, i);
+			m->pend_id = m->nft->next_set_id;
 		} else {
 			memo_pend_reset(m);
 		}
@@ -532,26 +621,79 @@ static int line_replay(struct rule_memo *m, NFT_STYPE *lval,
 	return replay(m, lval, lloc);
 }
 
+/* The line written by the memo: its tokens are done with. */
+static int line_done(struct rule_memo *m, NFT_STYPE *lval,
+		     struct location *lloc)
+{
+	struct memo_tok *tk = &m->tok[m->ntok - 1];
+	unsigned int i;
+
+	for (i = 0; i + 1 < m->ntok; i++)
+		tok_free(m, &m->tok[i]);
+	*lval = tk->val;
+	*lloc = tk->loc;
+	m->state->memo_last_tok = 1;
+	return tk->tok;
+}
+
+/*
+ * The messages of @t with the line's values (m->patch, offsets in
+ * t->msg) into the batch, each with the source the full path gives it;
+ * then the set ids they took are taken. 0, or -1 if the pipeline took
+ * none of them.
+ */
+static int tmpl_emit(struct rule_memo *m, const struct memo_tmpl *t)
+{
+	const struct memo_msgs *mm = &t->msgs;
+	struct pipeline_patch pt[MEMO_HOLES + MEMO_IDS];
+	struct location loc;
+	unsigned int i, j, n;
+
+	for (i = 0; i < mm->n; i++) {
+		for (n = 0, j = 0; j < m->npatch; j++) {
+			if (m->patch[j].off < mm->off[i] ||
+			    m->patch[j].off >= mm->off[i] + mm->len[i])
+				continue;
+			pt[n] = m->patch[j];
+			pt[n++].off -= mm->off[i];
+		}
+		loc = mm->set[i] ? memo_set_loc(m, mm->set[i] - 1) :
+				   line_loc(m);
+		if (pipeline_memo_emit(m->p, m->chain, &loc,
+				       t->msg + mm->off[i], mm->len[i], pt,
+				       n) < 0)
+			return -1;	/* later ones: no memory, failed */
+	}
+	pipeline_memo_took_ids(m->p, mm->ids);
+	return 0;
+}
+
 static int memo_line(struct rule_memo *m, NFT_STYPE *lval,
 		     struct location *lloc)
 {
 	struct memo_tmpl *t = NULL;
 	struct memo_key *k;
 	struct memo_tok *tk;
-	struct location loc;
+	enum set_state brace;
 	uint64_t h;
-	unsigned int i;
 
 	m->ntok = 0;
 	m->state->memo_arena = m->arena;
 	m->state->memo_arena_used = 0;
 	m->state->memo_arena_size = MEMO_ARENA;
-	for (;;) {
+	m->nset = 0;
+	for (brace = NO_SET;;) {
 		tk = &m->tok[m->ntok++];
 		tk->val.kw = NULL;
 		tk->tok = nft_lex_raw(&tk->val, &tk->loc, m->state->scanner);
-		if ((ti(m, tk->tok) & (TI_END | TI_STOP)) ||
-		    m->ntok == MEMO_TOKS)
+		if (m->ntok == MEMO_TOKS)
+			break;
+		brace = set_step(m, brace);
+		if (brace == SET_BAD)
+			break;
+		if (brace != NO_SET)
+			continue;
+		if (ti(m, tk->tok) & (TI_END | TI_STOP))
 			break;
 	}
 	m->state->memo_arena = NULL;
@@ -561,7 +703,7 @@ static int memo_line(struct rule_memo *m, NFT_STYPE *lval,
 		m->replaying = true;
 		return replay(m, lval, lloc);
 	}
-	if (!(ti(m, tk->tok) & TI_END))
+	if (!(ti(m, tk->tok) & TI_END) || brace != NO_SET)
 		return line_replay(m, lval, lloc, NULL, NULL);
 	if (!line_key(m))
 		return line_replay(m, lval, lloc, NULL, NULL);
@@ -570,17 +712,9 @@ static int memo_line(struct rule_memo *m, NFT_STYPE *lval,
 	if (k)
 		t = tmpl_find(m, k);
 	if (t && t->state == TS_ACTIVE && tmpl_values(m, t)) {
-		loc = line_loc(m);
-		if (pipeline_memo_emit(m->p, m->chain, &loc, t->msg,
-				       t->msg_len, m->patch, m->npatch) == 0) {
+		if (tmpl_emit(m, t) == 0) {
 			m->hits++;
-			for (i = 0; i + 1 < m->ntok; i++)
-				tok_free(m, &m->tok[i]);
-			tk = &m->tok[m->ntok - 1];
-			*lval = tk->val;
-			*lloc = tk->loc;
-			m->state->memo_last_tok = 1;
-			return tk->tok;
+			return line_done(m, lval, lloc);
 		}
 		return line_replay(m, lval, lloc, NULL, NULL);
 	}
