@@ -47,6 +47,7 @@
  * Diagnostics only come from the full path: a file with any goes the
  * whole-file way (pipeline.c), which does not use the memo.
  */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -369,7 +370,7 @@ static uint64_t tok_hole(struct rule_memo *m, unsigned int i, unsigned int n,
 	uint64_t tok = (uint32_t)m->tok[i].tok;
 	unsigned int plen = 0, kind;
 
-	if (g < m->nset && i > m->set_tok[g]) {
+	if (i > m->set_tok[g]) {	/* set_tok[nset]: UINT_MAX */
 		/* an element of set g: a hole but for its neighbours */
 		if (c == HC_NONE || m->nhole == MEMO_HOLES ||
 		    *elem > UINT8_MAX) {
@@ -413,7 +414,7 @@ static bool line_key(struct rule_memo *m)
 {
 	unsigned int i, n = m->ntok - 1;
 	const struct memo_tok *t;
-	unsigned int range_hi = 0, g = 0, elem = 0;
+	unsigned int range_hi = 0, g = 0, elem = 0;	/* brace group g */
 	enum hole_class c;
 	const char *q;
 	uint64_t w;
@@ -424,11 +425,11 @@ static bool line_key(struct rule_memo *m)
 	m->hash = 0x9e3779b97f4a7c15ull;
 	for (i = 0; i < n; i++) {
 		t = &m->tok[i];
-		if (g < m->nset && i == m->set_tok[g])
-			elem = 0;
-		else if (g < m->nset && i == m->set_end[g])
-			g++;
 		if (!(ti(m, t->tok) & TI_TEXT)) {
+			if (i == m->set_end[g]) {
+				g++;
+				elem = 0;
+			}
 			key_word(m, t->val.kw ? (uint64_t)(uintptr_t)t->val.kw :
 				 (uint64_t)(uint32_t)t->tok);
 			continue;
@@ -502,21 +503,6 @@ static struct memo_tmpl *tmpl_find(struct rule_memo *m, struct memo_key *k)
 	return NULL;
 }
 
-/*
- * Where the lexer is in a brace group "{ A, B, ... }" of a line: an
- * anonymous set of one-token elements. Anything else in braces (maps,
- * ranges, prefixes, concatenations, keywords, newlines, nested braces),
- * braces after "jump", "goto", "map" or "vmap" (chains, maps) or more
- * than MEMO_SETS groups and the line is the parser's.
- */
-enum set_state {
-	NO_SET,		/* outside */
-	SET_OPEN,	/* after '{' or ',': an element next */
-	SET_ELEM,	/* after an element: ',' or '}' next */
-	SET_SHUT,	/* after its '}' */
-	SET_BAD,
-};
-
 static bool set_may_open(const struct rule_memo *m)
 {
 	int prev = m->ntok >= 2 ? m->tok[m->ntok - 2].tok : 0;
@@ -525,37 +511,51 @@ static bool set_may_open(const struct rule_memo *m)
 	       prev != VMAP && m->nset < MEMO_SETS;
 }
 
-/* The state after the line's last token, read in state @st. */
-static enum set_state set_step(struct rule_memo *m, enum set_state st)
+/* The next token of the line into m->tok; false if there is no room. */
+static bool lex_one(struct rule_memo *m)
 {
-	unsigned int i = m->ntok - 1;
-	int tok = m->tok[i].tok;
+	struct memo_tok *tk;
 
-	switch (st) {
-	case NO_SET:
-	case SET_SHUT:
-		if (tok != '{' || !set_may_open(m))
-			return NO_SET;
-		m->set_tok[m->nset] = i;
-		return SET_OPEN;
-	case SET_OPEN:
-		if (tok == NUM || tok == STRING || tok == QUOTED_STRING)
-			return SET_ELEM;
-		/* "{ A, }": a comma may end the list */
-		if (tok != '}' || m->tok[i - 1].tok != COMMA)
-			return SET_BAD;
-		break;
-	case SET_ELEM:
-		if (tok == COMMA)
-			return SET_OPEN;
-		if (tok != '}')
-			return SET_BAD;
-		break;
-	case SET_BAD:
-		return SET_BAD;
+	if (m->ntok == MEMO_TOKS)
+		return false;
+	tk = &m->tok[m->ntok++];
+	tk->val.kw = NULL;
+	tk->tok = nft_lex_raw(&tk->val, &tk->loc, m->state->scanner);
+	return m->ntok != MEMO_TOKS;
+}
+
+/*
+ * The line's last token is a '{' that may start an anonymous set: read
+ * the rest of "{ A, B, ... [,] }", one token an element, through its
+ * '}'. false, the offending token read, on anything else: maps, ranges,
+ * prefixes, concatenations, keywords, newlines, nested braces. Braces
+ * after "jump", "goto", "map" or "vmap" (chains, maps) and more than
+ * MEMO_SETS groups are not read here (the '{' stops the line).
+ */
+static bool lex_set(struct rule_memo *m)
+{
+	bool want_elem = true;
+	int tok;
+
+	m->set_tok[m->nset] = m->ntok - 1;
+	while (lex_one(m)) {
+		tok = m->tok[m->ntok - 1].tok;
+		if (want_elem && (tok == NUM || tok == STRING ||
+				  tok == QUOTED_STRING)) {
+			want_elem = false;
+			continue;
+		}
+		if (!want_elem && tok == COMMA) {
+			want_elem = true;
+			continue;
+		}
+		/* "{ A, }": a comma may end the list, not open it */
+		if (tok != '}' || m->tok[m->ntok - 2].tok == '{')
+			return false;
+		m->set_end[m->nset++] = m->ntok - 1;
+		return true;
 	}
-	m->set_end[m->nset++] = i;
-	return SET_SHUT;
+	return false;
 }
 
 /* ------------------------------------------------------------- lexing */
@@ -674,28 +674,32 @@ static int memo_line(struct rule_memo *m, NFT_STYPE *lval,
 	struct memo_tmpl *t = NULL;
 	struct memo_key *k;
 	struct memo_tok *tk;
-	enum set_state brace;
+	bool set_bad = false;
+	struct location loc;
 	uint64_t h;
+	int ret;
 
 	m->ntok = 0;
 	m->state->memo_arena = m->arena;
 	m->state->memo_arena_used = 0;
 	m->state->memo_arena_size = MEMO_ARENA;
 	m->nset = 0;
-	for (brace = NO_SET;;) {
-		tk = &m->tok[m->ntok++];
-		tk->val.kw = NULL;
-		tk->tok = nft_lex_raw(&tk->val, &tk->loc, m->state->scanner);
-		if (m->ntok == MEMO_TOKS)
+	for (;;) {
+		if (!lex_one(m))
 			break;
-		brace = set_step(m, brace);
-		if (brace == SET_BAD)
-			break;
-		if (brace != NO_SET)
+		tk = &m->tok[m->ntok - 1];
+		if (!(ti(m, tk->tok) & (TI_END | TI_STOP)))
 			continue;
-		if (ti(m, tk->tok) & (TI_END | TI_STOP))
+		if (tk->tok != '{' || !set_may_open(m))
 			break;
+		if (!lex_set(m)) {
+			set_bad = true;
+			break;
+		}
 	}
+	tk = &m->tok[m->ntok - 1];
+	/* line_key()'s sentinels */
+	m->set_tok[m->nset] = m->set_end[m->nset] = UINT_MAX;
 	m->state->memo_arena = NULL;
 	if (m->ntok == 1) {
 		/* an empty line, the body's end */
@@ -703,7 +707,7 @@ static int memo_line(struct rule_memo *m, NFT_STYPE *lval,
 		m->replaying = true;
 		return replay(m, lval, lloc);
 	}
-	if (!(ti(m, tk->tok) & TI_END) || brace != NO_SET)
+	if (!(ti(m, tk->tok) & TI_END) || set_bad)
 		return line_replay(m, lval, lloc, NULL, NULL);
 	if (!line_key(m))
 		return line_replay(m, lval, lloc, NULL, NULL);
@@ -712,7 +716,16 @@ static int memo_line(struct rule_memo *m, NFT_STYPE *lval,
 	if (k)
 		t = tmpl_find(m, k);
 	if (t && t->state == TS_ACTIVE && tmpl_values(m, t)) {
-		if (tmpl_emit(m, t) == 0) {
+		/* the rule alone (most): m->patch as it is */
+		if (t->msgs.n == 1 && !t->msgs.ids) {
+			loc = line_loc(m);
+			ret = pipeline_memo_emit(m->p, m->chain, &loc, t->msg,
+						 t->msg_len, m->patch,
+						 m->npatch);
+		} else {
+			ret = tmpl_emit(m, t);
+		}
+		if (ret == 0) {
 			m->hits++;
 			return line_done(m, lval, lloc);
 		}

@@ -167,8 +167,8 @@ struct rule_memo {
 	unsigned int		nhole;
 	/* brace groups "{ A, B }": tokens '{' and '}', the span */
 	unsigned int		nset;
-	unsigned int		set_tok[MEMO_SETS];
-	unsigned int		set_end[MEMO_SETS];
+	unsigned int		set_tok[MEMO_SETS + 1];	/* then UINT_MAX */
+	unsigned int		set_end[MEMO_SETS + 1];
 	uint64_t		keybuf[MEMO_KEY_WORDS];
 	uint32_t		keylen;		/* words */
 	uint64_t		hash;
@@ -224,6 +224,9 @@ bool memo_msgs_map(struct memo_msgs *mm, const struct nftc_batch *seg,
 		   const struct location *rule_loc,
 		   const struct location *set_loc, unsigned int nset,
 		   uint32_t id_base, uint32_t id_next);
+unsigned int memo_expr_attrs(const struct nlmsghdr *nlh, const char *name,
+			     uint16_t type, uint16_t len, uint32_t *off,
+			     unsigned int max, unsigned int *nexpr);
 bool memo_elem_slot(const struct nlmsghdr *nlh, unsigned int j,
 		    uint32_t *off, uint32_t *len);
 unsigned int memo_ids_patch(const struct memo_msgs *mm, uint32_t base,

@@ -181,8 +181,9 @@ bool tmpl_values(struct rule_memo *m, const struct memo_tmpl *t)
 		pt->len = h->n;
 		pt->data = m->val[i];
 	}
-	m->npatch += memo_ids_patch(&t->msgs, m->nft->next_set_id, m->idval,
-				    m->patch + m->npatch);
+	if (t->msgs.nid)
+		m->npatch += memo_ids_patch(&t->msgs, m->nft->next_set_id,
+					    m->idval, m->patch + m->npatch);
 	return true;
 }
 
@@ -305,33 +306,11 @@ static bool hole_find(const struct rule_memo_rec *rec, const uint8_t *msg,
 static uint32_t limit_attr_off(const struct nlmsghdr *nlh, uint16_t type,
 			       uint16_t len)
 {
-	const struct nlattr *a, *el, *x, *d;
-	uint32_t off = 0;
-	unsigned int cnt = 0;
+	unsigned int nexpr;
+	uint32_t off;
 
-	mnl_attr_for_each(a, nlh, sizeof(struct nfgenmsg)) {
-		if (mnl_attr_get_type(a) != NFTA_RULE_EXPRESSIONS)
-			continue;
-		mnl_attr_for_each_nested(el, a) {
-			const char *name = NULL;
-
-			mnl_attr_for_each_nested(x, el) {
-				if (mnl_attr_get_type(x) == NFTA_EXPR_NAME)
-					name = mnl_attr_get_str(x);
-				if (!name || strcmp(name, "limit") ||
-				    mnl_attr_get_type(x) != NFTA_EXPR_DATA)
-					continue;
-				cnt++;
-				mnl_attr_for_each_nested(d, x)
-					if (mnl_attr_get_type(d) == type &&
-					    mnl_attr_get_payload_len(d) == len)
-						off = (const uint8_t *)
-						      mnl_attr_get_payload(d) -
-						      (const uint8_t *)nlh;
-			}
-		}
-	}
-	return cnt == 1 ? off : 0;
+	return memo_expr_attrs(nlh, "limit", type, len, &off, 1, &nexpr) == 1 &&
+	       nexpr == 1 ? off : 0;
 }
 
 /* Limit hole @h of text @text: its value where the message has it. */

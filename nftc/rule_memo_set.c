@@ -69,18 +69,27 @@ unsigned int memo_msgs_since(const struct rule_memo *m,
 	return n == want ? n : 0;
 }
 
-/* Payload offset of top attribute @type of @nlh, 0 if none. */
-static uint32_t top_attr(const struct nlmsghdr *nlh, uint16_t type,
-			 uint16_t len)
+/* The first top attribute @type of @nlh, NULL if none. */
+static const struct nlattr *top(const struct nlmsghdr *nlh, uint16_t type)
 {
 	const struct nlattr *a;
 
 	mnl_attr_for_each(a, nlh, sizeof(struct nfgenmsg))
-		if (mnl_attr_get_type(a) == type &&
-		    mnl_attr_get_payload_len(a) == len)
-			return (const uint8_t *)mnl_attr_get_payload(a) -
-			       (const uint8_t *)nlh;
-	return 0;
+		if (mnl_attr_get_type(a) == type)
+			return a;
+	return NULL;
+}
+
+/* Payload offset of top attribute @type (@len bytes) of @nlh, 0: none. */
+static uint32_t top_attr(const struct nlmsghdr *nlh, uint16_t type,
+			 uint16_t len)
+{
+	const struct nlattr *a = top(nlh, type);
+
+	if (!a || mnl_attr_get_payload_len(a) != len)
+		return 0;
+	return (const uint8_t *)mnl_attr_get_payload(a) -
+	       (const uint8_t *)nlh;
 }
 
 /* One set id at @off of message @i: relative to @base, in range? */
@@ -100,35 +109,60 @@ static bool id_add(struct memo_msgs *mm, const struct nlmsghdr *nlh,
 	return true;
 }
 
+/*
+ * The payloads of attribute @type (@len bytes) in the data of the @name
+ * expressions of rule message @nlh: their offsets from @nlh into @off
+ * (the first @max), their number returned, the expressions' in *@nexpr.
+ */
+unsigned int memo_expr_attrs(const struct nlmsghdr *nlh, const char *name,
+			     uint16_t type, uint16_t len, uint32_t *off,
+			     unsigned int max, unsigned int *nexpr)
+{
+	const struct nlattr *a = top(nlh, NFTA_RULE_EXPRESSIONS), *el, *x, *d;
+	unsigned int n = 0;
+
+	*nexpr = 0;
+	if (!a)
+		return 0;
+	mnl_attr_for_each_nested(el, a) {
+		const char *en = NULL;
+
+		mnl_attr_for_each_nested(x, el) {
+			if (mnl_attr_get_type(x) == NFTA_EXPR_NAME)
+				en = mnl_attr_get_str(x);
+			if (!en || strcmp(en, name) ||
+			    mnl_attr_get_type(x) != NFTA_EXPR_DATA)
+				continue;
+			++*nexpr;
+			mnl_attr_for_each_nested(d, x) {
+				if (mnl_attr_get_type(d) != type ||
+				    mnl_attr_get_payload_len(d) != len)
+					continue;
+				if (n < max)
+					off[n] = (const uint8_t *)
+						 mnl_attr_get_payload(d) -
+						 (const uint8_t *)nlh;
+				n++;
+			}
+		}
+	}
+	return n;
+}
+
 /* The set ids of the lookups of rule message @nlh (message @i). */
 static bool rule_ids(struct memo_msgs *mm, const struct nlmsghdr *nlh,
 		     unsigned int i, uint32_t base)
 {
-	const struct nlattr *a, *el, *x, *d;
+	uint32_t off[MEMO_IDS];
+	unsigned int j, n, nexpr;
 
-	mnl_attr_for_each(a, nlh, sizeof(struct nfgenmsg)) {
-		if (mnl_attr_get_type(a) != NFTA_RULE_EXPRESSIONS)
-			continue;
-		mnl_attr_for_each_nested(el, a) {
-			const char *name = NULL;
-
-			mnl_attr_for_each_nested(x, el) {
-				if (mnl_attr_get_type(x) == NFTA_EXPR_NAME)
-					name = mnl_attr_get_str(x);
-				if (!name || strcmp(name, "lookup") ||
-				    mnl_attr_get_type(x) != NFTA_EXPR_DATA)
-					continue;
-				mnl_attr_for_each_nested(d, x)
-					if (mnl_attr_get_type(d) ==
-					    NFTA_LOOKUP_SET_ID &&
-					    !id_add(mm, nlh, i,
-						    (const uint8_t *)
-						    mnl_attr_get_payload(d) -
-						    (const uint8_t *)nlh, base))
-						return false;
-			}
-		}
-	}
+	n = memo_expr_attrs(nlh, "lookup", NFTA_LOOKUP_SET_ID, 4, off,
+			    MEMO_IDS, &nexpr);
+	if (n > MEMO_IDS)
+		return false;
+	for (j = 0; j < n; j++)
+		if (!id_add(mm, nlh, i, off[j], base))
+			return false;
 	return true;
 }
 
@@ -209,31 +243,29 @@ bool memo_msgs_map(struct memo_msgs *mm, const struct nftc_batch *seg,
 bool memo_elem_slot(const struct nlmsghdr *nlh, unsigned int j,
 		    uint32_t *off, uint32_t *len)
 {
-	const struct nlattr *a, *el, *k, *v;
+	const struct nlattr *a = top(nlh, NFTA_SET_ELEM_LIST_ELEMENTS);
+	const struct nlattr *el, *k, *v;
 	unsigned int i = 0;
 
-	mnl_attr_for_each(a, nlh, sizeof(struct nfgenmsg)) {
-		if (mnl_attr_get_type(a) != NFTA_SET_ELEM_LIST_ELEMENTS)
+	if (!a)
+		return false;
+	mnl_attr_for_each_nested(el, a) {
+		if (i++ != j)
 			continue;
-		mnl_attr_for_each_nested(el, a) {
-			if (i++ != j)
+		mnl_attr_for_each_nested(k, el) {
+			if (mnl_attr_get_type(k) != NFTA_SET_ELEM_KEY)
 				continue;
-			mnl_attr_for_each_nested(k, el) {
-				if (mnl_attr_get_type(k) != NFTA_SET_ELEM_KEY)
+			mnl_attr_for_each_nested(v, k) {
+				if (mnl_attr_get_type(v) != NFTA_DATA_VALUE)
 					continue;
-				mnl_attr_for_each_nested(v, k) {
-					if (mnl_attr_get_type(v) !=
-					    NFTA_DATA_VALUE)
-						continue;
-					*off = (const uint8_t *)
-					       mnl_attr_get_payload(v) -
-					       (const uint8_t *)nlh;
-					*len = mnl_attr_get_payload_len(v);
-					return true;
-				}
+				*off = (const uint8_t *)
+				       mnl_attr_get_payload(v) -
+				       (const uint8_t *)nlh;
+				*len = mnl_attr_get_payload_len(v);
+				return true;
 			}
-			return false;
 		}
+		return false;
 	}
 	return false;
 }
