@@ -43,7 +43,14 @@
  * - a template is on probation until a rule of its key with other hole
  *   values compiled the full way gives the message the template would
  *   give; a hole never seen with another value is made exact; one
- *   mismatch and the template is dead.
+ *   mismatch and the template is dead;
+ * - anonymous sets "{ A, B, ... }" of one-token elements (lex_set()):
+ *   the template holds the rule's messages (rule_memo_set.c), each
+ *   element a hole of its set (its bytes found in the set's NEWSETELEM
+ *   at the element's index: the full path writes them as written,
+ *   duplicates kept, and the count is the key's), the set ids patched
+ *   from the evaluator's next_set_id and taken on a hit; each message
+ *   has the source the full path gives it (checked when recording).
  * Diagnostics only come from the full path: a file with any goes the
  * whole-file way (pipeline.c), which does not use the memo.
  */
