@@ -2,6 +2,7 @@
 #ifndef NFTC_LOCATION_H
 #define NFTC_LOCATION_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /**
@@ -63,6 +64,17 @@ struct location {
 };
 
 extern const struct location internal_location;
+
+/* Same place (field by field: the struct has padding). */
+static inline bool location_equal(const struct location *a,
+				  const struct location *b)
+{
+	return a->indesc == b->indesc && a->line_offset == b->line_offset &&
+	       a->first_line == b->first_line &&
+	       a->first_column == b->first_column &&
+	       a->last_line == b->last_line &&
+	       a->last_column == b->last_column;
+}
 
 /* Span from the start of @a to the end of @b. */
 static inline struct location location_join(const struct location *a,

@@ -331,6 +331,32 @@ static struct nftc_ctx *ctx_clone_settings(const struct nftc_ctx *ctx)
 }
 
 /*
+ * NFTKIT_BATCH_DUMP=FILE: the streamed batch's bytes into FILE before it
+ * is committed, for tests that compare two ways of making it byte for
+ * byte (offline/rule-memo.sh); a commit the kernel or the offline VM
+ * rejects is redone the whole-file way, which would hide a difference.
+ */
+#define BATCH_DUMP_ENV	"NFTKIT_BATCH_DUMP"
+
+static void batch_dump(const struct nftc_batch *b)
+{
+	const char *path = getenv(BATCH_DUMP_ENV);
+	unsigned int i;
+	const void *p;
+	size_t len;
+	FILE *f;
+
+	if (!path || !(f = fopen(path, "w")))
+		return;
+	for (i = 0; i < nftc_batch_chunks(b); i++) {
+		p = nftc_batch_chunk(b, i, &len);
+		if (len && fwrite(p, 1, len, f) != len)
+			break;
+	}
+	fclose(f);
+}
+
+/*
  * Files are first compiled streaming (pipeline.h): a rule is freed once
  * its VM code is in the batch. When streaming gives up (diagnostics,
  * unusual layouts, list/describe commands), the file is compiled the
@@ -371,6 +397,7 @@ static int compile_streaming(struct nftc_ctx *ctx, const struct cli_opts *o,
 	 * unless the debug text is out already. Diagnostics point into
 	 * sctx's inputs: print them before it goes.
 	 */
+	batch_dump(batch);
 	if (sctx->echo)
 		nftc_batch_set_echo(batch);
 	ret = nftc_netlink_commit(sctx, batch, o->check,

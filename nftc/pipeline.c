@@ -28,6 +28,7 @@
 #include <string.h>
 #include <libmnl/libmnl.h>
 #include <linux/netfilter/nfnetlink.h>
+#include <linux/netfilter/nf_tables.h>
 #include "pipeline.h"
 #include "evaluate.h"
 #include "linearize.h"
@@ -576,8 +577,7 @@ static bool rule_binds_chain(const struct rule *r)
 bool pipeline_rule(struct pipeline *p, struct chain *c, struct rule *r)
 {
 	struct pipe_block *b = p ? &p->block : NULL;
-	struct nftc_batch *seg = NULL;
-	unsigned int ids, nmsgs = 0;
+	unsigned int ids;
 	struct list_head *tail;
 	struct cmd cmd;
 	bool borrowed;
@@ -610,11 +610,9 @@ bool pipeline_rule(struct pipeline *p, struct chain *c, struct rule *r)
 		pipe_fail(p);
 		goto out;
 	}
-	if (p->memo) {
-		seg = item_last(p) ? item_last(p)->seg : NULL;
-		nmsgs = seg ? nftc_batch_num_msgs(seg) : 0;
-		rule_memo_rule_begin(p->memo, c, r);
-	}
+	if (p->memo)
+		rule_memo_rule_begin(p->memo, c, r, item_last(p) ?
+				     item_last(p)->seg : NULL);
 	ret = nftc_evaluate_rule(p->nft, b->cache, c, r);
 	if (p->nft->next_set_id != ids)
 		b->rules_used_ids = true;
@@ -632,15 +630,10 @@ bool pipeline_rule(struct pipeline *p, struct chain *c, struct rule *r)
 	cmd.handle = r->handle;
 	cmd.rule = r;
 	ret = pipe_lin_rule(p, &cmd);
-	/* the rule's one message, to record or check (rule_memo.c) */
-	if (p->memo) {
-		if (item_last(p) && item_last(p)->seg != seg)
-			nmsgs = 0;
-		seg = item_last(p) ? item_last(p)->seg : NULL;
-		rule_memo_rule_end(p->memo, ret == 0 && seg &&
-				   nftc_batch_num_msgs(seg) == nmsgs + 1 ?
-				   nftc_batch_last_msg(seg) : NULL);
-	}
+	/* the rule's messages, to record or check (rule_memo.c) */
+	if (p->memo)
+		rule_memo_rule_end(p->memo, ret == 0 && item_last(p) ?
+				   item_last(p)->seg : NULL);
 	cache_drop_anon(b->cache, tail);
 out:
 	if (borrowed) {
@@ -671,6 +664,9 @@ int pipeline_memo_emit(struct pipeline *p, struct chain *c,
 	if (!b->active || !b->chain_name || b->chain != c || !c ||
 	    !pipe_ok(p))
 		return -1;
+	/* --debug=netlink: only rule messages are printed from bytes */
+	if (p->dbg && (m->nlmsg_type & 0xff) != NFT_MSG_NEWRULE)
+		return -1;
 	i = item_seg(p);
 	if (!i)
 		return -1;
@@ -690,6 +686,14 @@ int pipeline_memo_emit(struct pipeline *p, struct chain *c,
 		i->dbg_end = ftell(p->dbg);
 	}
 	return nftc_batch_msg_end(i->seg, nlh) < 0 ? pipe_fail(p) : 0;
+}
+
+void pipeline_memo_took_ids(struct pipeline *p, unsigned int n)
+{
+	if (!n)
+		return;
+	p->nft->next_set_id += n;
+	p->block.rules_used_ids = true;
 }
 
 bool pipeline_chain_end(struct pipeline *p, struct chain *c,

@@ -56,10 +56,10 @@ bool pipeline_rule(struct pipeline *p, struct chain *c, struct rule *r);
 /* rule_memo.h: the pipeline's rule memo (NULL: none) */
 struct rule_memo *pipeline_memo(struct pipeline *p);
 /*
- * A rule of chain @c written by the memo: rule message @msg (@len
+ * A message of a rule of chain @c written by the memo: @msg (@len
  * bytes, its sequence number replaced) with the @n patches of @patch
  * written over it, source @loc. 0, or -1 if the pipeline cannot take it
- * now (nothing appended then).
+ * now (nothing appended then; with --debug=netlink, any but a rule).
  */
 struct pipeline_patch {
 	uint32_t	off;
@@ -70,6 +70,8 @@ int pipeline_memo_emit(struct pipeline *p, struct chain *c,
 		       const struct location *loc, const void *msg,
 		       uint32_t len, const struct pipeline_patch *patch,
 		       unsigned int n);
+/* The memo wrote a rule that took @n set ids, as pipeline_rule() would. */
+void pipeline_memo_took_ids(struct pipeline *p, unsigned int n);
 /*
  * End of chain @c of a block (@loc: the whole declaration). true when
  * the pipeline holds @c already: the parser drops its own reference and

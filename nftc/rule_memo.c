@@ -43,10 +43,18 @@
  * - a template is on probation until a rule of its key with other hole
  *   values compiled the full way gives the message the template would
  *   give; a hole never seen with another value is made exact; one
- *   mismatch and the template is dead.
+ *   mismatch and the template is dead;
+ * - anonymous sets "{ A, B, ... }" of one-token elements (lex_set()):
+ *   the template holds the rule's messages (rule_memo_set.c), each
+ *   element a hole of its set (its bytes found in the set's NEWSETELEM
+ *   at the element's index: the full path writes them as written,
+ *   duplicates kept, and the count is the key's), the set ids patched
+ *   from the evaluator's next_set_id and taken on a hit; each message
+ *   has the source the full path gives it (checked when recording).
  * Diagnostics only come from the full path: a file with any goes the
  * whole-file way (pipeline.c), which does not use the memo.
  */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -285,6 +293,7 @@ static unsigned int prefix_len(const struct rule_memo *m, unsigned int i,
 #define KEY_TEXT	(2ull << 48)
 #define KEY_RANGE	(4ull << 48)
 #define KEY_LIMIT	(8ull << 48)
+#define KEY_ELEM	(16ull << 48)
 
 /*
  * Token @i is N of "limit rate [over|until] N / UNIT" (the packet form,
@@ -345,12 +354,74 @@ static void key_word(struct rule_memo *m, uint64_t w)
 	}
 }
 
+static void hole_add(struct rule_memo *m, unsigned int i, unsigned int plen,
+		     unsigned int range, unsigned int kind)
+{
+	m->hole_plen[m->nhole] = plen;
+	m->hole_range[m->nhole] = range;
+	m->hole_kind[m->nhole] = kind;
+	m->hole_set[m->nhole] = 0;
+	m->hole_elem[m->nhole] = 0;
+	m->hole_tok[m->nhole++] = i;
+}
+
+/*
+ * Text token @i of class @c, in brace group @g if it is inside it (its
+ * element *@elem): a hole (added) and its key word, or 0 if it is exact.
+ * *@range_hi: the high bound of a range whose low bound was a hole.
+ */
+static uint64_t tok_hole(struct rule_memo *m, unsigned int i, unsigned int n,
+			 enum hole_class c, unsigned int g, unsigned int *elem,
+			 unsigned int *range_hi)
+{
+	uint64_t tok = (uint32_t)m->tok[i].tok;
+	unsigned int plen = 0, kind;
+
+	if (i > m->set_tok[g]) {	/* set_tok[nset]: UINT_MAX */
+		/* an element of set g: a hole but for its neighbours */
+		if (c == HC_NONE || m->nhole == MEMO_HOLES ||
+		    *elem > UINT8_MAX) {
+			++*elem;
+			return 0;
+		}
+		hole_add(m, i, 0, 0, HK_CONST);
+		m->hole_set[m->nhole - 1] = g + 1;
+		m->hole_elem[m->nhole - 1] = (*elem)++;
+		return KEY_HOLE | KEY_ELEM | (uint64_t)c << 32 | tok;
+	}
+	if (c == HC_NUM && m->nhole < MEMO_HOLES &&
+	    (kind = limit_kind(m, i, n))) {
+		hole_add(m, i, 0, 0, kind);
+		return KEY_HOLE | KEY_LIMIT | tok;
+	}
+	if (i == *range_hi) {
+		hole_add(m, i, 0, RANGE_HI, HK_CONST);
+		return KEY_HOLE | KEY_RANGE | (uint64_t)c << 32 | tok;
+	}
+	if (c == HC_NONE ||
+	    (i && (ti(m, m->tok[i - 1].tok) & TI_NOTPLAIN)))
+		return 0;
+	if (m->nhole + 1 < MEMO_HOLES && is_range(m, i, n, c)) {
+		*range_hi = i + 2;
+		hole_add(m, i, 0, RANGE_LO, HK_CONST);
+		return KEY_HOLE | KEY_RANGE | (uint64_t)c << 32 | tok;
+	}
+	if (m->nhole < MEMO_HOLES &&
+	    (i + 1 == n || !(ti(m, m->tok[i + 1].tok) & TI_NOTPLAIN) ||
+	     (plen = prefix_len(m, i + 1, n)))) {
+		hole_add(m, i, plen, 0, HK_CONST);
+		return KEY_HOLE | (uint64_t)plen << 40 | (uint64_t)c << 32 |
+		       tok;
+	}
+	return 0;
+}
+
 /* The key of the line's tokens (separator excluded); false if none. */
 static bool line_key(struct rule_memo *m)
 {
 	unsigned int i, n = m->ntok - 1;
 	const struct memo_tok *t;
-	unsigned int plen, kind, range_hi = 0;
+	unsigned int range_hi = 0, g = 0, elem = 0;	/* brace group g */
 	enum hole_class c;
 	const char *q;
 	uint64_t w;
@@ -362,6 +433,10 @@ static bool line_key(struct rule_memo *m)
 	for (i = 0; i < n; i++) {
 		t = &m->tok[i];
 		if (!(ti(m, t->tok) & TI_TEXT)) {
+			if (i == m->set_end[g]) {
+				g++;
+				elem = 0;
+			}
 			key_word(m, t->val.kw ? (uint64_t)(uintptr_t)t->val.kw :
 				 (uint64_t)(uint32_t)t->tok);
 			continue;
@@ -370,47 +445,9 @@ static bool line_key(struct rule_memo *m)
 		if (!q)
 			return false;
 		c = text_class(t->tok, q);
-		plen = 0;
-		if (c == HC_NUM && m->nhole < MEMO_HOLES &&
-		    (kind = limit_kind(m, i, n))) {
-			m->hole_plen[m->nhole] = 0;
-			m->hole_range[m->nhole] = 0;
-			m->hole_kind[m->nhole] = kind;
-			m->hole_tok[m->nhole++] = i;
-			key_word(m, KEY_HOLE | KEY_LIMIT | (uint32_t)t->tok);
-			continue;
-		}
-		if (i == range_hi) {
-			m->hole_plen[m->nhole] = 0;
-			m->hole_range[m->nhole] = RANGE_HI;
-			m->hole_kind[m->nhole] = HK_CONST;
-			m->hole_tok[m->nhole++] = i;
-			key_word(m, KEY_HOLE | KEY_RANGE | (uint64_t)c << 32 |
-				    (uint32_t)t->tok);
-			continue;
-		}
-		if (c != HC_NONE && m->nhole + 1 < MEMO_HOLES &&
-		    (i == 0 || !(ti(m, m->tok[i - 1].tok) & TI_NOTPLAIN)) &&
-		    is_range(m, i, n, c)) {
-			range_hi = i + 2;
-			m->hole_plen[m->nhole] = 0;
-			m->hole_range[m->nhole] = RANGE_LO;
-			m->hole_kind[m->nhole] = HK_CONST;
-			m->hole_tok[m->nhole++] = i;
-			key_word(m, KEY_HOLE | KEY_RANGE | (uint64_t)c << 32 |
-				    (uint32_t)t->tok);
-			continue;
-		}
-		if (c != HC_NONE && m->nhole < MEMO_HOLES &&
-		    (i == 0 || !(ti(m, m->tok[i - 1].tok) & TI_NOTPLAIN)) &&
-		    (i + 1 == n || !(ti(m, m->tok[i + 1].tok) & TI_NOTPLAIN) ||
-		     (plen = prefix_len(m, i + 1, n)))) {
-			m->hole_plen[m->nhole] = plen;
-			m->hole_range[m->nhole] = 0;
-			m->hole_kind[m->nhole] = HK_CONST;
-			m->hole_tok[m->nhole++] = i;
-			key_word(m, KEY_HOLE | (uint64_t)plen << 40 |
-				    (uint64_t)c << 32 | (uint32_t)t->tok);
+		w = tok_hole(m, i, n, c, g, &elem, &range_hi);
+		if (w) {
+			key_word(m, w);
 			continue;
 		}
 		len = strlen(q);
@@ -473,6 +510,61 @@ static struct memo_tmpl *tmpl_find(struct rule_memo *m, struct memo_key *k)
 	return NULL;
 }
 
+static bool set_may_open(const struct rule_memo *m)
+{
+	int prev = m->ntok >= 2 ? m->tok[m->ntok - 2].tok : 0;
+
+	return prev && prev != JUMP && prev != GOTO && prev != MAP &&
+	       prev != VMAP && m->nset < MEMO_SETS;
+}
+
+/* The next token of the line into m->tok; false if there is no room. */
+static bool lex_one(struct rule_memo *m)
+{
+	struct memo_tok *tk;
+
+	if (m->ntok == MEMO_TOKS)
+		return false;
+	tk = &m->tok[m->ntok++];
+	tk->val.kw = NULL;
+	tk->tok = nft_lex_raw(&tk->val, &tk->loc, m->state->scanner);
+	return m->ntok != MEMO_TOKS;
+}
+
+/*
+ * The line's last token is a '{' that may start an anonymous set: read
+ * the rest of "{ A, B, ... [,] }", one token an element, through its
+ * '}'. false, the offending token read, on anything else: maps, ranges,
+ * prefixes, concatenations, keywords, newlines, nested braces. Braces
+ * after "jump", "goto", "map" or "vmap" (chains, maps) and more than
+ * MEMO_SETS groups are not read here (the '{' stops the line).
+ */
+static bool lex_set(struct rule_memo *m)
+{
+	bool want_elem = true;
+	int tok;
+
+	m->set_tok[m->nset] = m->ntok - 1;
+	while (lex_one(m)) {
+		tok = m->tok[m->ntok - 1].tok;
+		if (want_elem && (tok == NUM || tok == STRING ||
+				  tok == QUOTED_STRING)) {
+			want_elem = false;
+			continue;
+		}
+		if (!want_elem && tok == COMMA) {
+			want_elem = true;
+			continue;
+		}
+		/* "{ A, }": a comma may end the list, not open it */
+		if (tok != '}' || m->tok[m->ntok - 2].tok == '{')
+			return false;
+		m->set_end[m->nset++] = m->ntok - 1;
+		return true;
+	}
+	return false;
+}
+
 /* ------------------------------------------------------------- lexing */
 
 static int replay(struct rule_memo *m, NFT_STYPE *lval,
@@ -523,6 +615,10 @@ static int line_replay(struct rule_memo *m, NFT_STYPE *lval,
 			m->pend_key = k;
 			m->pend_tmpl = t;
 			m->pend_loc = line_loc(m);
+			m->pend_nset = m->nset;
+			for (i = 0; i < m->nset; i++)
+				m->pend_set_loc[i] = memo_set_loc(m, i);
+			m->pend_id = m->nft->next_set_id;
 		} else {
 			memo_pend_reset(m);
 		}
@@ -532,28 +628,85 @@ static int line_replay(struct rule_memo *m, NFT_STYPE *lval,
 	return replay(m, lval, lloc);
 }
 
+/* The line written by the memo: its tokens are done with. */
+static int line_done(struct rule_memo *m, NFT_STYPE *lval,
+		     struct location *lloc)
+{
+	struct memo_tok *tk = &m->tok[m->ntok - 1];
+	unsigned int i;
+
+	for (i = 0; i + 1 < m->ntok; i++)
+		tok_free(m, &m->tok[i]);
+	*lval = tk->val;
+	*lloc = tk->loc;
+	m->state->memo_last_tok = 1;
+	return tk->tok;
+}
+
+/*
+ * The messages of @t with the line's values (m->patch, offsets in
+ * t->msg) into the batch, each with the source the full path gives it;
+ * then the set ids they took are taken. 0, or -1 if the pipeline took
+ * none of them.
+ */
+static int tmpl_emit(struct rule_memo *m, const struct memo_tmpl *t)
+{
+	const struct memo_msgs *mm = &t->msgs;
+	struct pipeline_patch pt[MEMO_HOLES + MEMO_IDS];
+	struct location loc;
+	unsigned int i, j, n;
+
+	for (i = 0; i < mm->n; i++) {
+		for (n = 0, j = 0; j < m->npatch; j++) {
+			if (m->patch[j].off < mm->off[i] ||
+			    m->patch[j].off >= mm->off[i] + mm->len[i])
+				continue;
+			pt[n] = m->patch[j];
+			pt[n++].off -= mm->off[i];
+		}
+		loc = mm->set[i] ? memo_set_loc(m, mm->set[i] - 1) :
+				   line_loc(m);
+		if (pipeline_memo_emit(m->p, m->chain, &loc,
+				       t->msg + mm->off[i], mm->len[i], pt,
+				       n) < 0)
+			return -1;	/* later ones: no memory, failed */
+	}
+	pipeline_memo_took_ids(m->p, mm->ids);
+	return 0;
+}
+
 static int memo_line(struct rule_memo *m, NFT_STYPE *lval,
 		     struct location *lloc)
 {
 	struct memo_tmpl *t = NULL;
 	struct memo_key *k;
 	struct memo_tok *tk;
+	bool set_bad = false;
 	struct location loc;
 	uint64_t h;
-	unsigned int i;
+	int ret;
 
 	m->ntok = 0;
 	m->state->memo_arena = m->arena;
 	m->state->memo_arena_used = 0;
 	m->state->memo_arena_size = MEMO_ARENA;
+	m->nset = 0;
 	for (;;) {
-		tk = &m->tok[m->ntok++];
-		tk->val.kw = NULL;
-		tk->tok = nft_lex_raw(&tk->val, &tk->loc, m->state->scanner);
-		if ((ti(m, tk->tok) & (TI_END | TI_STOP)) ||
-		    m->ntok == MEMO_TOKS)
+		if (!lex_one(m))
 			break;
+		tk = &m->tok[m->ntok - 1];
+		if (!(ti(m, tk->tok) & (TI_END | TI_STOP)))
+			continue;
+		if (tk->tok != '{' || !set_may_open(m))
+			break;
+		if (!lex_set(m)) {
+			set_bad = true;
+			break;
+		}
 	}
+	tk = &m->tok[m->ntok - 1];
+	/* line_key()'s sentinels */
+	m->set_tok[m->nset] = m->set_end[m->nset] = UINT_MAX;
 	m->state->memo_arena = NULL;
 	if (m->ntok == 1) {
 		/* an empty line, the body's end */
@@ -561,7 +714,7 @@ static int memo_line(struct rule_memo *m, NFT_STYPE *lval,
 		m->replaying = true;
 		return replay(m, lval, lloc);
 	}
-	if (!(ti(m, tk->tok) & TI_END))
+	if (!(ti(m, tk->tok) & TI_END) || set_bad)
 		return line_replay(m, lval, lloc, NULL, NULL);
 	if (!line_key(m))
 		return line_replay(m, lval, lloc, NULL, NULL);
@@ -570,17 +723,18 @@ static int memo_line(struct rule_memo *m, NFT_STYPE *lval,
 	if (k)
 		t = tmpl_find(m, k);
 	if (t && t->state == TS_ACTIVE && tmpl_values(m, t)) {
-		loc = line_loc(m);
-		if (pipeline_memo_emit(m->p, m->chain, &loc, t->msg,
-				       t->msg_len, m->patch, m->npatch) == 0) {
+		/* the rule alone (most): m->patch as it is */
+		if (t->msgs.n == 1 && !t->msgs.ids) {
+			loc = line_loc(m);
+			ret = pipeline_memo_emit(m->p, m->chain, &loc, t->msg,
+						 t->msg_len, m->patch,
+						 m->npatch);
+		} else {
+			ret = tmpl_emit(m, t);
+		}
+		if (ret == 0) {
 			m->hits++;
-			for (i = 0; i + 1 < m->ntok; i++)
-				tok_free(m, &m->tok[i]);
-			tk = &m->tok[m->ntok - 1];
-			*lval = tk->val;
-			*lloc = tk->loc;
-			m->state->memo_last_tok = 1;
-			return tk->tok;
+			return line_done(m, lval, lloc);
 		}
 		return line_replay(m, lval, lloc, NULL, NULL);
 	}

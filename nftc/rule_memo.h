@@ -37,12 +37,14 @@ void rule_memo_clear(struct rule_memo *m);
 /* the parser's scanner when a memo is attached (scanner.l) */
 int rule_memo_lex(struct rule_memo *m, void *lval, struct location *lloc);
 
-/* pipeline.c: around the full compile of rule @r of @c into @seg */
+/*
+ * pipeline.c: around the full compile of rule @r of @c, whose messages
+ * go to the end of segment @seg (NULL: a new one)
+ */
 void rule_memo_rule_begin(struct rule_memo *m, const struct chain *c,
-			  const struct rule *r);
-/* @nlh: the rule's one message, NULL if it failed or made others */
-struct nlmsghdr;
-void rule_memo_rule_end(struct rule_memo *m, const struct nlmsghdr *nlh);
+			  const struct rule *r, const struct nftc_batch *seg);
+/* @seg: where its messages went, NULL if it failed */
+void rule_memo_rule_end(struct rule_memo *m, const struct nftc_batch *seg);
 
 /* recording notes from the evaluator and the linearizer */
 struct rule_memo_rec;

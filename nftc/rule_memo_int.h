@@ -17,8 +17,8 @@
 #include "parser.h"
 
 #define MEMO_TOKS	64	/* tokens of a line at most */
-#define MEMO_HOLES	16
-#define MEMO_NOTES	32
+#define MEMO_HOLES	32
+#define MEMO_NOTES	64
 #define MEMO_BUCKETS	1024
 #define MEMO_KEY_WORDS	256
 #define MEMO_MSG_MAX	4096
@@ -27,6 +27,9 @@
 #define MEMO_TRIES	3	/* probation rules before promotion */
 #define MEMO_VAL_MAX	16	/* bytes of a hole's value */
 #define MEMO_ARENA	4096	/* token texts of a line */
+#define MEMO_SETS	4	/* anonymous sets "{ A, B }" of a line */
+#define MEMO_MSGS	(2 * MEMO_SETS + 1)	/* a rule's messages */
+#define MEMO_IDS	(3 * MEMO_SETS)	/* set ids in them */
 
 /* what a token is for the memo (rule_memo.tokinfo) */
 #define TOKINFO_MAX	1024
@@ -81,7 +84,26 @@ struct memo_hole {
 	bool			verified;
 	uint8_t			range;		/* RANGE_LO, RANGE_HI */
 	uint8_t			kind;		/* HK_* */
+	uint8_t			set;		/* 1 + brace group, 0 none */
+	uint8_t			elem;		/* its element */
 	uint8_t			first[MEMO_VAL_MAX];
+};
+
+/*
+ * The messages of a rule, in batch order: each anonymous set's
+ * declaration and elements (rule_memo_set.c), then the rule. @set of a
+ * message: 0 if it has the rule's source location, 1 + k if brace group
+ * k's. The set ids in them are the rule's first id + @id_rel - 1.
+ */
+struct memo_msgs {
+	unsigned int		n;
+	uint16_t		off[MEMO_MSGS];		/* in the buffer */
+	uint16_t		len[MEMO_MSGS];
+	uint8_t			set[MEMO_MSGS];
+	unsigned int		nid;
+	uint16_t		id_off[MEMO_IDS];
+	uint8_t			id_rel[MEMO_IDS];
+	unsigned int		ids;			/* ids taken */
 };
 
 struct memo_tmpl {
@@ -93,6 +115,7 @@ struct memo_tmpl {
 	char			*text[MEMO_HOLES];	/* first rule's */
 	uint8_t			*msg;
 	uint32_t		msg_len;
+	struct memo_msgs	msgs;
 };
 
 struct memo_key {
@@ -139,7 +162,13 @@ struct rule_memo {
 	unsigned int		hole_plen[MEMO_HOLES];	/* "A/24": 24 */
 	uint8_t			hole_range[MEMO_HOLES];
 	uint8_t			hole_kind[MEMO_HOLES];	/* HK_* */
+	uint8_t			hole_set[MEMO_HOLES];	/* 1 + group, 0 */
+	uint8_t			hole_elem[MEMO_HOLES];
 	unsigned int		nhole;
+	/* brace groups "{ A, B }": tokens '{' and '}', the span */
+	unsigned int		nset;
+	unsigned int		set_tok[MEMO_SETS + 1];	/* then UINT_MAX */
+	unsigned int		set_end[MEMO_SETS + 1];
 	uint64_t		keybuf[MEMO_KEY_WORDS];
 	uint32_t		keylen;		/* words */
 	uint64_t		hash;
@@ -149,14 +178,24 @@ struct rule_memo {
 	char			*pend_text[MEMO_HOLES];
 	unsigned int		pend_nhole;
 	struct location		pend_loc;
+	struct location		pend_set_loc[MEMO_SETS];
+	unsigned int		pend_nset;
+	uint32_t		pend_id;	/* next_set_id then */
 	uint8_t			pend_msg[MEMO_MSG_MAX];	/* expected */
+	/* where the rule's messages start in the segment */
+	const struct nftc_batch	*mark_seg;
+	unsigned int		mark_chunk;
+	size_t			mark_off;
+	unsigned int		mark_nmsgs;
+	uint32_t		mark_id;	/* next_set_id before */
 	bool			recording;
 	struct rule_memo_rec	rec;
 	struct memo_key		*bucket[MEMO_BUCKETS];
 	unsigned int		nkeys;
 	struct eval_ctx		ectx;		/* for hole_convert() */
 	uint8_t			val[MEMO_HOLES][MEMO_VAL_MAX];
-	struct pipeline_patch	patch[MEMO_HOLES];
+	uint32_t		idval[MEMO_IDS];
+	struct pipeline_patch	patch[MEMO_HOLES + MEMO_IDS];
 	unsigned int		npatch;
 	uint8_t			tokinfo[TOKINFO_MAX];
 	/* giving up on files of shapes that never repeat */
@@ -173,6 +212,25 @@ static inline const char *hole_text(const struct rule_memo *m,
 /* rule_memo.c */
 void memo_pend_reset(struct rule_memo *m);
 void memo_tmpl_free(struct memo_tmpl *t);
+
+/* rule_memo_set.c */
+struct nlmsghdr;
+struct location memo_set_loc(const struct rule_memo *m, unsigned int k);
+unsigned int memo_msgs_since(const struct rule_memo *m,
+			     const struct nftc_batch *seg,
+			     const struct nlmsghdr **out, unsigned int max);
+bool memo_msgs_map(struct memo_msgs *mm, const struct nftc_batch *seg,
+		   const struct nlmsghdr *const *nl, unsigned int n,
+		   const struct location *rule_loc,
+		   const struct location *set_loc, unsigned int nset,
+		   uint32_t id_base, uint32_t id_next);
+unsigned int memo_expr_attrs(const struct nlmsghdr *nlh, const char *name,
+			     uint16_t type, uint16_t len, uint32_t *off,
+			     unsigned int max, unsigned int *nexpr);
+bool memo_elem_slot(const struct nlmsghdr *nlh, unsigned int j,
+		    uint32_t *off, uint32_t *len);
+unsigned int memo_ids_patch(const struct memo_msgs *mm, uint32_t base,
+			    uint32_t *val, struct pipeline_patch *pt);
 
 /* rule_memo_rec.c */
 bool tmpl_values(struct rule_memo *m, const struct memo_tmpl *t);

@@ -155,7 +155,10 @@ static bool range_ok(struct rule_memo *m, const struct memo_tmpl *t,
 	return ok;
 }
 
-/* The line's hole values for @t, into m->patch; false if not. */
+/*
+ * The line's hole values for @t, into m->patch, then its set ids (the
+ * evaluator would take the next ones); false if not.
+ */
 bool tmpl_values(struct rule_memo *m, const struct memo_tmpl *t)
 {
 	struct pipeline_patch *pt;
@@ -178,12 +181,15 @@ bool tmpl_values(struct rule_memo *m, const struct memo_tmpl *t)
 		pt->len = h->n;
 		pt->data = m->val[i];
 	}
+	if (t->msgs.nid)
+		m->npatch += memo_ids_patch(&t->msgs, m->nft->next_set_id,
+					    m->idval, m->patch + m->npatch);
 	return true;
 }
 
-/* The message of @t with the line's hole values into @out; false if not. */
+/* The messages of @t with the line's values into @out; false if not. */
 bool tmpl_fill(struct rule_memo *m, const struct memo_tmpl *t,
-		      uint8_t *out)
+	       uint8_t *out)
 {
 	unsigned int i;
 
@@ -234,18 +240,29 @@ void rule_memo_note_cmp(struct rule_memo_rec *rec, uint32_t off,
 }
 
 void rule_memo_rule_begin(struct rule_memo *m, const struct chain *c,
-			  const struct rule *r)
+			  const struct rule *r, const struct nftc_batch *seg)
 {
+	size_t len = 0;
+
 	if (!m)
 		return;
 	m->recording = false;
 	if (!m->pend_key || m->replaying || c != m->chain ||
-	    memcmp(&r->location, &m->pend_loc, sizeof(r->location)) ||
+	    !location_equal(&r->location, &m->pend_loc) ||
 	    r->comment) {
 		memo_pend_reset(m);
 		return;
 	}
 	m->recording = true;
+	/* where its messages will start */
+	m->mark_seg = seg;
+	m->mark_chunk = seg && nftc_batch_chunks(seg) ?
+			nftc_batch_chunks(seg) - 1 : 0;
+	if (seg)
+		nftc_batch_chunk(seg, m->mark_chunk, &len);
+	m->mark_off = len;
+	m->mark_nmsgs = seg ? nftc_batch_num_msgs(seg) : 0;
+	m->mark_id = m->nft->next_set_id;
 	memset(&m->rec, 0, offsetof(struct rule_memo_rec, sym));
 	m->rec.ncmp = 0;
 	m->rec.overflow = false;
@@ -289,33 +306,11 @@ static bool hole_find(const struct rule_memo_rec *rec, const uint8_t *msg,
 static uint32_t limit_attr_off(const struct nlmsghdr *nlh, uint16_t type,
 			       uint16_t len)
 {
-	const struct nlattr *a, *el, *x, *d;
-	uint32_t off = 0;
-	unsigned int cnt = 0;
+	unsigned int nexpr;
+	uint32_t off;
 
-	mnl_attr_for_each(a, nlh, sizeof(struct nfgenmsg)) {
-		if (mnl_attr_get_type(a) != NFTA_RULE_EXPRESSIONS)
-			continue;
-		mnl_attr_for_each_nested(el, a) {
-			const char *name = NULL;
-
-			mnl_attr_for_each_nested(x, el) {
-				if (mnl_attr_get_type(x) == NFTA_EXPR_NAME)
-					name = mnl_attr_get_str(x);
-				if (!name || strcmp(name, "limit") ||
-				    mnl_attr_get_type(x) != NFTA_EXPR_DATA)
-					continue;
-				cnt++;
-				mnl_attr_for_each_nested(d, x)
-					if (mnl_attr_get_type(d) == type &&
-					    mnl_attr_get_payload_len(d) == len)
-						off = (const uint8_t *)
-						      mnl_attr_get_payload(d) -
-						      (const uint8_t *)nlh;
-			}
-		}
-	}
-	return cnt == 1 ? off : 0;
+	return memo_expr_attrs(nlh, "limit", type, len, &off, 1, &nexpr) == 1 &&
+	       nexpr == 1 ? off : 0;
 }
 
 /* Limit hole @h of text @text: its value where the message has it. */
@@ -353,70 +348,120 @@ static void pairs_exact(struct memo_tmpl *t)
 	}
 }
 
-/* A template from the rule just compiled, message @nlh. */
-static void record(struct rule_memo *m, const struct nlmsghdr *nlh)
+/*
+ * Element hole @h of template @t, value @v: 1 if it is in its set's
+ * NEWSETELEM (@h->off set), 0 if the set has no messages (one element:
+ * a compare), -1 if its element is not @v.
+ */
+static int elem_hole(const struct memo_tmpl *t,
+		     const struct nlmsghdr *const *nl, struct memo_hole *h,
+		     const uint8_t *v)
+{
+	const struct memo_msgs *mm = &t->msgs;
+	uint32_t off, len;
+	unsigned int i;
+
+	for (i = 1; i < mm->n; i += 2) {
+		if (mm->set[i] != h->set)
+			continue;
+		if (!memo_elem_slot(nl[i], h->elem, &off, &len) ||
+		    len != h->n ||
+		    memcmp((const uint8_t *)nl[i] + off, v, len))
+			return -1;
+		h->off = mm->off[i] + off;
+		return 1;
+	}
+	return 0;
+}
+
+/* Hole @i of new template @t: where its value is, if it is a hole. */
+static void record_hole(struct rule_memo *m, struct memo_tmpl *t,
+			unsigned int i, const struct nlmsghdr *const *nl)
 {
 	const struct rule_memo_rec *rec = &m->rec;
-	const struct memo_sym_note *s, *one;
-	const uint8_t *msg = (const void *)nlh;
+	const struct nlmsghdr *rule = nl[t->msgs.n - 1];
+	uint32_t at = t->msgs.off[t->msgs.n - 1];
+	const struct memo_sym_note *s, *one = NULL;
+	struct memo_hole *h = &t->hole[i];
 	uint8_t v[MEMO_VAL_MAX];
-	struct memo_key *k = m->pend_key;
-	struct memo_tmpl *t;
-	struct memo_hole *h;
-	unsigned int i, j, cnt;
+	unsigned int j, cnt;
+	int r;
 
-	if (rec->overflow || nlh->nlmsg_len > MEMO_MSG_MAX)
+	if (m->hole_kind[i] != HK_CONST) {
+		if (limit_hole(m, h, m->hole_kind[i], t->text[i],
+			       &m->tok[m->hole_tok[i]].loc, rule, v)) {
+			h->off += at;
+			memcpy(h->first, v, h->n);
+			h->exact = false;
+		}
+		return;
+	}
+	for (cnt = 0, j = 0; j < rec->nsym; j++) {
+		s = &rec->sym[j];
+		if (same_loc_start(&s->loc, &m->tok[m->hole_tok[i]].loc)) {
+			one = s;
+			cnt++;
+		}
+	}
+	if (cnt != 1 || !one->ok || !dtype_plain(one->dtype))
+		return;
+	h->dtype = one->dtype;
+	h->bo = one->bo;
+	h->len = one->len;
+	h->full = one->n;
+	h->n = m->hole_plen[i] ? m->hole_plen[i] / 8 : one->n;
+	h->set = m->hole_set[i];
+	h->elem = m->hole_elem[i];
+	/* the conversion here gives the evaluator's bytes */
+	if (h->n > one->n ||
+	    hole_convert(m, h, t->text[i], &one->loc, v, NULL) != one->n ||
+	    memcmp(v, one->val, one->n))
+		return;
+	r = h->set ? elem_hole(t, nl, h, v) : 0;
+	if (r < 0)
+		return;
+	if (r == 0) {
+		if (!hole_find(rec, (const uint8_t *)rule, v, h->n,
+			       !!m->hole_plen[i], &h->off))
+			return;
+		h->off += at;
+	}
+	memcpy(h->first, v, h->n);
+	h->exact = false;
+}
+
+/* A template from the rule just compiled, messages @nl of @seg. */
+static void record(struct rule_memo *m, const struct nftc_batch *seg,
+		   const struct nlmsghdr *const *nl, unsigned int n)
+{
+	struct memo_key *k = m->pend_key;
+	struct memo_msgs mm;
+	struct memo_tmpl *t;
+	unsigned int i;
+
+	if (m->rec.overflow ||
+	    !memo_msgs_map(&mm, seg, nl, n, &m->pend_loc, m->pend_set_loc,
+			   m->pend_nset, m->mark_id, m->nft->next_set_id))
 		return;
 	t = calloc(1, sizeof(*t));
 	if (!t)
 		return;
 	t->nhole = m->pend_nhole;
-	t->msg_len = nlh->nlmsg_len;
+	memcpy(&t->msgs, &mm, sizeof(mm));	/* check() compares bytes */
+	t->msg_len = mm.off[n - 1] + mm.len[n - 1];
 	t->msg = malloc(t->msg_len);
 	if (!t->msg) {
 		memo_tmpl_free(t);
 		return;
 	}
-	memcpy(t->msg, msg, t->msg_len);
+	for (i = 0; i < n; i++)
+		memcpy(t->msg + mm.off[i], nl[i], mm.len[i]);
 	for (i = 0; i < t->nhole; i++) {
-		h = &t->hole[i];
 		t->text[i] = m->pend_text[i];
 		m->pend_text[i] = NULL;
-		h->exact = true;
-		h->range = m->hole_range[i];
-		if (m->hole_kind[i] != HK_CONST) {
-			if (limit_hole(m, h, m->hole_kind[i], t->text[i],
-				       &m->tok[m->hole_tok[i]].loc, nlh, v)) {
-				memcpy(h->first, v, h->n);
-				h->exact = false;
-			}
-			continue;
-		}
-		one = NULL;
-		for (cnt = 0, j = 0; j < rec->nsym; j++) {
-			s = &rec->sym[j];
-			if (same_loc_start(&s->loc,
-					   &m->tok[m->hole_tok[i]].loc)) {
-				one = s;
-				cnt++;
-			}
-		}
-		if (cnt != 1 || !one->ok || !dtype_plain(one->dtype))
-			continue;
-		h->dtype = one->dtype;
-		h->bo = one->bo;
-		h->len = one->len;
-		h->full = one->n;
-		h->n = m->hole_plen[i] ? m->hole_plen[i] / 8 : one->n;
-		/* the conversion here gives the evaluator's bytes */
-		if (h->n > one->n ||
-		    hole_convert(m, h, t->text[i], &one->loc, v, NULL) !=
-		    one->n ||
-		    memcmp(v, one->val, one->n) ||
-		    !hole_find(rec, msg, v, h->n, !!m->hole_plen[i], &h->off))
-			continue;
-		memcpy(h->first, v, h->n);
-		h->exact = false;
+		t->hole[i].exact = true;
+		t->hole[i].range = m->hole_range[i];
+		record_hole(m, t, i, nl);
 	}
 	pairs_exact(t);
 	m->pend_nhole = 0;
@@ -426,28 +471,44 @@ static void record(struct rule_memo *m, const struct nlmsghdr *nlh)
 	m->records++;
 }
 
-/* The rule just compiled, on probation template @t: as @t makes it? */
+/*
+ * The rule just compiled (messages @nl of @seg), on probation template
+ * @t: as @t makes it? Its messages, sequence numbers aside, must be
+ * m->pend_msg, their sources and set ids where @t has them.
+ */
 static void check(struct rule_memo *m, struct memo_tmpl *t,
-		  const struct nlmsghdr *nlh)
+		  const struct nftc_batch *seg,
+		  const struct nlmsghdr *const *nl, unsigned int n)
 {
-	const uint8_t *msg = (const void *)nlh;
 	const uint8_t *want = m->pend_msg;
 	const size_t seq = offsetof(struct nlmsghdr, nlmsg_seq);
+	struct memo_msgs mm;
 	unsigned int i;
 	bool all = true;
 
-	if (nlh->nlmsg_len != t->msg_len ||
-	    memcmp(msg, want, seq) ||
-	    memcmp(msg + seq + 4, want + seq + 4, t->msg_len - seq - 4)) {
+	if (m->mark_id != m->pend_id ||
+	    !memo_msgs_map(&mm, seg, nl, n, &m->pend_loc, m->pend_set_loc,
+			   m->pend_nset, m->mark_id, m->nft->next_set_id) ||
+	    memcmp(&mm, &t->msgs, sizeof(mm))) {
 		t->state = TS_DEAD;
 		return;
+	}
+	for (i = 0; i < n; i++) {
+		const uint8_t *msg = (const void *)nl[i];
+		const uint8_t *w = want + mm.off[i];
+
+		if (memcmp(msg, w, seq) ||
+		    memcmp(msg + seq + 4, w + seq + 4, mm.len[i] - seq - 4)) {
+			t->state = TS_DEAD;
+			return;
+		}
 	}
 	for (i = 0; i < t->nhole; i++) {
 		struct memo_hole *h = &t->hole[i];
 
 		if (h->exact)
 			continue;
-		if (memcmp(msg + h->off, h->first, h->n))
+		if (memcmp(want + h->off, h->first, h->n))
 			h->verified = true;
 		all = all && h->verified;
 	}
@@ -461,17 +522,21 @@ static void check(struct rule_memo *m, struct memo_tmpl *t,
 	t->state = TS_ACTIVE;
 }
 
-void rule_memo_rule_end(struct rule_memo *m, const struct nlmsghdr *nlh)
+void rule_memo_rule_end(struct rule_memo *m, const struct nftc_batch *seg)
 {
+	const struct nlmsghdr *nl[MEMO_MSGS];
+	unsigned int n;
+
 	if (!m || !m->recording)
 		return;
 	m->recording = false;
 	m->nft->memo_rec = NULL;
-	if (nlh) {
+	n = memo_msgs_since(m, seg, nl, MEMO_MSGS);
+	if (n) {
 		if (m->pend_tmpl)
-			check(m, m->pend_tmpl, nlh);
+			check(m, m->pend_tmpl, seg, nl, n);
 		else
-			record(m, nlh);
+			record(m, seg, nl, n);
 	} else if (m->pend_tmpl) {
 		m->pend_tmpl->state = TS_DEAD;
 	}

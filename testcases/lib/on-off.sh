@@ -9,6 +9,10 @@
 #	exit status, the batch printed and the messages must be the same.
 #	Sets $on to the exit status with the short cut; on a difference
 #	prints "FAIL: FILE ..." and both diffs and returns 1.
+#  same_batch_on_off SWITCH WHAT FILE ARG...
+#	The same without --debug=netlink (which makes short cuts that
+#	would print objects from bytes step aside): the streamed batch's
+#	bytes (NFTKIT_BATCH_DUMP), the exit status and the messages.
 
 same_on_off() {
 	_sw=$1 _what=$2 _f=$3
@@ -26,6 +30,29 @@ same_on_off() {
 		echo "FAIL: $(basename "$_f"): exit $on, $_off without the $_what"
 		diff "$work/off.err" "$work/on.err" | head -10
 		diff "$work/off.out" "$work/on.out" | head -20
+		return 1
+	fi
+	return 0
+}
+
+same_batch_on_off() {
+	_sw=$1 _what=$2 _f=$3
+	shift 3
+	rm -f "$work/off.batch" "$work/on.batch"
+	env NFTKIT_OFFLINE_CHECK=1 "$_sw=0" NFTKIT_BATCH_DUMP="$work/off.batch" \
+		"$NFT" "$@" -c -f "$_f" > "$work/off.out" 2> "$work/off.err"
+	_off=$?
+	NFTKIT_OFFLINE_CHECK=1 NFTKIT_BATCH_DUMP="$work/on.batch" \
+		"$NFT" "$@" -c -f "$_f" > "$work/on.out" 2> "$work/on.err"
+	_on=$?
+	[ -f "$work/off.batch" ] || : > "$work/off.batch"
+	[ -f "$work/on.batch" ] || : > "$work/on.batch"
+	if [ "$_on" != "$_off" ] ||
+	   ! cmp -s "$work/on.batch" "$work/off.batch" ||
+	   ! cmp -s "$work/on.err" "$work/off.err"; then
+		echo "FAIL: $(basename "$_f"): batch bytes, exit $_on, $_off without the $_what"
+		cmp "$work/off.batch" "$work/on.batch"
+		diff "$work/off.err" "$work/on.err" | head -10
 		return 1
 	fi
 	return 0

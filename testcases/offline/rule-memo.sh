@@ -21,7 +21,14 @@
 #   inverted ranges, conflicting protocols) after a shape is memoized;
 # - ranges in order (equal bounds too) until one is inverted after the
 #   shape is memoized, whole-byte prefixes with host bits; bit fields
-#   and narrow fields memoized, then given a value past their width.
+#   and narrow fields memoized, then given a value past their width;
+# - anonymous sets: rule-memo-anon.nft (hand-written edge cases) as it
+#   is and with one invalid line inserted late, generated files of sets
+#   of ports, addresses, marks, integers (random, edge, repeated and
+#   named elements, one to many, negated, several sets a rule), one
+#   with a bad element after memoization, and anon-gen.py's rulesets.
+# Each file also without --debug=netlink, where the streamed batch must
+# be the same bytes (the memo's set messages are used only there).
 # No root needed.
 set -u
 SKIP=77
@@ -48,9 +55,13 @@ for f in $(find "$srcdir" -name '*.nft' | sort); do
 	cp "$f" "$work/f/ex-$n-$(basename "$f")"
 done
 
-python3 - "$work/f" "$CONF" <<'PY'
+for seed in 1 2 3 4 5 6 7 8; do
+	python3 "$srcdir/bench/anon-gen.py" "$work/f/anon-gen-$seed.nft" $seed
+done
+
+python3 - "$work/f" "$CONF" "$srcdir/offline/rule-memo-anon.nft" <<'PY'
 import os, random, re, sys
-w, conf = sys.argv[1], sys.argv[2]
+w, conf, anon_edge = sys.argv[1], sys.argv[2], sys.argv[3]
 R = random.Random(7)
 
 def write(name, text):
@@ -306,6 +317,87 @@ for k, fmt in enumerate(FIELDS):
         write("field-%d-%d.nft" % (k, b), "table inet t {\n\tchain c {"
               "\n\t\t%s\n\t}\n}\n" % "\n\t\t".join(lines))
 
+# ---------------------------------------------------- anonymous sets
+# the hand-written edge cases, each time with one invalid line late
+edge = open(anon_edge).read()
+at = edge.rindex("\t}\n}")
+for k, bad in enumerate([
+        "tcp dport { 22, 80, 70000 } accept",
+        "tcp dport { 65536 } accept",
+        "tcp dport { -1, 80, 1 } accept",
+        "tcp dport != { 22, 99999 } drop",
+        "ip saddr { 10.0.0.1, 256.1.1.1 } accept",
+        "ip saddr { 1.2.3, 10.0.0.2 } accept",
+        "ip6 daddr { ::1, 1::2::3, fe80::1 } drop",
+        "meta mark { 0x1ffffffff, 0x2 } counter accept",
+        "ip ttl { 256, 64 } drop",
+        "tcp dport { nosuchservice, 80, 1 } accept",
+        "ct mark != { 1, 2, 0x100000000 } drop",
+        "ip saddr { 10.0.0.1, 10.0.0.2 } tcp dport { 22, 65536 } counter accept",
+        ]):
+    write("anon-edge-bad-%d.nft" % k, edge[:at] + "\t\t" + bad + "\n" +
+          edge[at:])
+
+ANON = [
+    ("tcp dport {P} accept", "P"),
+    ("udp sport != {P} drop", "P"),
+    ("th dport {P} counter accept", "P"),
+    ("ip saddr {A} accept", "A"),
+    ("ip daddr != {A} drop", "A"),
+    ("ip6 saddr {B} accept", "B"),
+    ("meta mark {M} counter", "M"),
+    ("ct mark != {M} accept", "M"),
+    ("ip ttl {N8} drop", "N8"),
+    ("ip length {N16} accept", "N16"),
+    ("ct zone {N16} accept", "N16"),
+    ("ip dscp {N6} accept", "N6"),
+    ("meta length {N32} drop", "N32"),
+]
+NAMES = {"P": ["ssh", "http", "https", "domain", "ntp"]}
+
+def anon_set(c, n, bad=False):
+    vals = []
+    for _ in range(n):
+        r = R.random()
+        if vals and r < 0.1:
+            vals.append(R.choice(vals))         # a duplicate
+        elif c in NAMES and r < 0.2:
+            vals.append(R.choice(NAMES[c]))
+        elif r < 0.4:
+            vals.append(R.choice(EDGE[c]))
+        else:
+            vals.append(RANDOM[c]())
+    if R.random() < 0.3:
+        vals.sort(key=lambda v: (order(c, v) is None, order(c, v) or 0),
+                  reverse=R.random() < 0.5)
+    if bad:
+        vals[R.randrange(n)] = R.choice(BAD[c])
+    return "{ %s }" % ", ".join(vals)
+
+for fi in range(60):
+    shapes = R.sample(ANON, R.choice([1, 2, 3]))
+    family = "inet" if any(c == "B" for _, c in shapes) else \
+        R.choice(["inet", "inet", "ip"])
+    sizes = {s: R.choice([1, 2, 3, 5, 8, 13]) for s, _ in shapes}
+    out = []
+    for _ in range(R.randrange(20, 70)):
+        s, c = R.choice(shapes)
+        n = sizes[s] if R.random() < 0.9 else R.randrange(1, 6)
+        line = s.replace("{%s}" % c, anon_set(c, n))
+        if R.random() < 0.15:   # two sets a rule, one a plain compare
+            line = "tcp sport %s %s" % (anon_set("P", n), line) \
+                if c not in ("P",) else \
+                "ip saddr %s %s" % (RANDOM["A"](), line)
+        out.append(line)
+    if fi % 3 == 0:
+        s, c = R.choice(shapes)
+        out.insert(R.randrange(len(out) // 2, len(out) + 1),
+                   s.replace("{%s}" % c, anon_set(c, sizes[s], True)))
+    write("anonset-%03d.nft" % fi,
+          "table %s t {\n\tchain c {\n\t\ttype filter hook input priority "
+          "0; policy accept;\n\t\t%s\n\t}\n}\n"
+          % (family, "\n\t\t".join(out)))
+
 # ------------------------------------------------ the tests/py corpus
 def bump(rule):
     """Numbers and the last octet of addresses changed."""
@@ -381,6 +473,8 @@ for f in "$work"/f/*.nft; do
 	count=$((count + 1))
 	same_on_off NFTKIT_RULE_MEMO memo "$f" -I "$(dirname "$f")" || fail=1
 	[ "$on" = 0 ] && memo_ok=$((memo_ok + 1))
+	same_batch_on_off NFTKIT_RULE_MEMO memo "$f" -I "$(dirname "$f")" ||
+		fail=1
 done
 # the files must exercise the memo: most of them compile
 [ "$count" -gt 200 ] || { echo "FAIL: only $count files"; fail=1; }
