@@ -357,15 +357,15 @@ static int batch_to_model(struct sd_ruleset *rs, struct nftc_batch *batch,
 		int rem = len;
 
 		for (; mnl_nlmsg_ok(nlh, rem); nlh = mnl_nlmsg_next(nlh, &rem)) {
-			const struct nftc_seq_loc *sl;
+			struct nftc_seq_loc sl;
 			struct sd_msg_src src = { 0 };
 			char *text = NULL;
 
-			sl = nftc_batch_seq_lookup(batch, nlh->nlmsg_seq);
-			if (sl && sl->location.indesc) {
-				text = line_text(&sl->location);
+			if (nftc_batch_seq_lookup(batch, nlh->nlmsg_seq, &sl) &&
+			    sl.location.indesc) {
+				text = line_text(&sl.location);
 				src.text = text;
-				src.line = sl->location.first_line;
+				src.line = sl.location.first_line;
 			}
 			ret = sd_model_add_msg(rs, nlh, &src, err, errlen);
 			free(text);
