@@ -6,9 +6,9 @@
  * per message: 48 bytes, 4.8 MB, a tenth of the batch itself. They are
  * read only when the kernel rejects a message, so they are kept as a
  * byte stream, each record encoded against the one before it: a rule on
- * the line after the previous one, starting in the same column, takes a
- * flags byte, the distance to its line in bytes and the change of its
- * last column, three or four bytes. Every SEQ_LOCS_SPAN records a mark
+ * the line after the previous one, which ended at its line's end, in the
+ * same column, takes a flags byte and its last column, two bytes. Every
+ * SEQ_LOCS_SPAN records a mark
  * starts from nothing (no command, no input, all zeros), so a lookup
  * decodes at most SEQ_LOCS_SPAN records.
  *
@@ -16,11 +16,12 @@
  * (LEB128; differences zigzag encoded so small negatives are short):
  *	[cmd pointer]	 SL_CMD: differs from the previous record's
  *	[indesc pointer] SL_INDESC: differs
- *	line_offset	 difference, always
+ *	[line_offset]	 difference, unless SL_LINE_AFTER (the line
+ *			 after the previous record's last column)
  *	[first_line]	 difference, unless SL_NEXT_LINE (one more)
  *	[first_column]	 value, unless SL_SAME_COL
  *	[last_line]	 last_line - first_line, unless SL_ONE_LINE
- *	last_column	 difference, always
+ *	last_column	 value, always
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -33,6 +34,7 @@ enum {
 	SL_NEXT_LINE	= 1 << 2,
 	SL_SAME_COL	= 1 << 3,
 	SL_ONE_LINE	= 1 << 4,
+	SL_LINE_AFTER	= 1 << 5,
 };
 
 /* flags, two pointers, five varints of up to 10 bytes */
@@ -120,7 +122,10 @@ static uint8_t *encode(uint8_t *p, const struct cmd *prev_cmd,
 		*flags |= SL_INDESC;
 		p = put_varint(p, (uintptr_t)loc->indesc);
 	}
-	p = put_delta(p, prev->line_offset, loc->line_offset);
+	if (loc->line_offset == prev->line_offset + prev->last_column + 1)
+		*flags |= SL_LINE_AFTER;
+	else
+		p = put_delta(p, prev->line_offset, loc->line_offset);
 	if (loc->first_line == prev->first_line + 1)
 		*flags |= SL_NEXT_LINE;
 	else
@@ -133,7 +138,7 @@ static uint8_t *encode(uint8_t *p, const struct cmd *prev_cmd,
 		*flags |= SL_ONE_LINE;
 	else
 		p = put_delta(p, loc->first_line, loc->last_line);
-	return put_delta(p, prev->last_column, loc->last_column);
+	return put_varint(p, loc->last_column);
 }
 
 static const uint8_t *decode(const uint8_t *p, const struct cmd **cmd,
@@ -150,7 +155,10 @@ static const uint8_t *decode(const uint8_t *p, const struct cmd **cmd,
 		p = get_varint(p, &v);
 		loc->indesc = (const struct input_desc *)(uintptr_t)v;
 	}
-	p = get_delta(p, loc->line_offset, &loc->line_offset);
+	if (flags & SL_LINE_AFTER)
+		loc->line_offset += loc->last_column + 1;
+	else
+		p = get_delta(p, loc->line_offset, &loc->line_offset);
 	if (flags & SL_NEXT_LINE)
 		loc->first_line++;
 	else
@@ -163,7 +171,9 @@ static const uint8_t *decode(const uint8_t *p, const struct cmd **cmd,
 		loc->last_line = loc->first_line;
 	else
 		p = get_delta(p, loc->first_line, &loc->last_line);
-	return get_delta(p, loc->last_column, &loc->last_column);
+	p = get_varint(p, &v);
+	loc->last_column = (unsigned int)v;
+	return p;
 }
 
 int seq_locs_add(struct seq_locs *s, const struct cmd *cmd,

@@ -8,6 +8,16 @@
 static const struct input_desc in_a, in_b;
 static const struct cmd *const cmd_x = (const struct cmd *)&in_a;
 
+static unsigned int base_offset(unsigned int i)
+{
+	return i * 57 + (i % 13) * 5;
+}
+
+static unsigned int base_last(unsigned int i)
+{
+	return 40 + (i * 31) % 200;
+}
+
 /*
  * Record @i of a made-up file: mostly one rule a line, with jumps back
  * and forth, spans over several lines, other inputs and commands, and
@@ -20,10 +30,12 @@ static void make(unsigned int i, const struct cmd **cmd,
 	*cmd = i % 7 == 3 ? cmd_x : NULL;
 	l->indesc = i % 50 == 49 ? &in_b : &in_a;
 	l->first_line = i + 2 - (i % 11 == 5 ? 3 : 0);
-	l->line_offset = i * 57 + (i % 13) * 5;
+	/* every third on the line after the one before */
+	l->line_offset = i % 3 == 1 ? base_offset(i - 1) + base_last(i - 1) + 1 :
+				      base_offset(i);
 	l->first_column = i % 9 == 0 ? 17 : 3;
 	l->last_line = l->first_line + (i % 17 == 4 ? 2 : 0);
-	l->last_column = 40 + (i * 31) % 200;
+	l->last_column = base_last(i);
 	if (i == 200) {
 		l->line_offset = 0xfffffff0u;
 		l->first_line = 0xffffffffu;
@@ -87,6 +99,29 @@ START_TEST(test_round_trip)
 }
 END_TEST
 
+/* A rule a line, each to its line's end: a flags byte and the column. */
+START_TEST(test_compact)
+{
+	struct seq_locs s = { 0 };
+	struct location l = { .indesc = &in_a, .first_column = 9 };
+	const struct cmd *cmd;
+	unsigned int i;
+
+	for (i = 0; i < 1000; i++) {
+		l.line_offset += l.last_column + 1;
+		l.first_line = l.last_line = i + 3;
+		l.last_column = 30 + i % 90;
+		ck_assert_int_eq(seq_locs_add(&s, NULL, &l), 0);
+	}
+	/* the marks start over: pointer, line, offset, column again */
+	ck_assert_uint_le(s.len, 1000 * 2 + s.nmarks * 16);
+	ck_assert(seq_locs_get(&s, 999, &cmd, &l));
+	ck_assert_uint_eq(l.first_line, 1002);
+	ck_assert_uint_eq(l.last_column, 30 + 999 % 90);
+	seq_locs_free(&s);
+}
+END_TEST
+
 /* Join both ways: the big side's memory is kept, the order is not. */
 static void join(unsigned int na, unsigned int nb)
 {
@@ -119,6 +154,7 @@ static Suite *seq_locs_suite(void)
 	TCase *tc = tcase_create("core");
 
 	tcase_add_test(tc, test_round_trip);
+	tcase_add_test(tc, test_compact);
 	tcase_add_test(tc, test_join);
 	suite_add_tcase(s, tc);
 	return s;
