@@ -13,6 +13,7 @@
 #include <linux/netfilter/nfnetlink.h>
 #include <libmnl/libmnl.h>
 #include "nftc.h"
+#include "input_map.h"
 #include "linearize.h"
 #include "pipeline.h"
 #include "xlate.h"
@@ -199,13 +200,14 @@ static int detect_family(const char *data)
 static char *line_text(const struct location *loc)
 {
 	const char *s, *end;
+	size_t len;
 
-	if (!loc->indesc || !loc->indesc->data)
+	if (!loc->indesc || !loc->indesc->data ||
+	    loc->line_offset > loc->indesc->size)
 		return NULL;
-	s = loc->indesc->data + loc->line_offset;
-	end = strchr(s, '\n');
-	if (!end)
-		end = s + strlen(s);
+	/* a big file's text is given back behind the scanner */
+	s = input_line(loc->indesc, loc->line_offset, &len);
+	end = s + len;
 	while (s < end && (*s == ' ' || *s == '\t'))
 		s++;
 	return strndup(s, end - s);
