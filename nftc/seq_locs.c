@@ -7,13 +7,18 @@
  * read only when the kernel rejects a message, so they are kept as a
  * byte stream, each record encoded against the one before it: a rule on
  * the line after the previous one, which ended at its line's end, in the
- * same column, takes a flags byte and its last column, two bytes. Every
- * SEQ_LOCS_SPAN records a mark
- * starts from nothing (no command, no input, all zeros), so a lookup
- * decodes at most SEQ_LOCS_SPAN records.
+ * same column, takes one byte, its last column (below 128). Every
+ * SEQ_LOCS_SPAN records a mark starts from nothing (no command, no
+ * input, all zeros), so a lookup decodes at most SEQ_LOCS_SPAN records.
+ * The stream is a mapping of its own: it grows by moving pages, never
+ * copying them, and leaves no freed heap behind (100,000 rules grew a
+ * heap block through 128 KB before it went to mmap, and the arena kept
+ * the 190 KB).
  *
- * Record: flags, then each field the flags say is there, as varints
- * (LEB128; differences zigzag encoded so small negatives are short):
+ * Record: a byte below 0x80 is a short record, the last column of a rule
+ * with all of SL_SHORT. Otherwise the byte is 0x80 | flags, followed by
+ * each field the flags say is there, as varints (LEB128; differences
+ * zigzag encoded so small negatives are short):
  *	[cmd pointer]	 SL_CMD: differs from the previous record's
  *	[indesc pointer] SL_INDESC: differs
  *	[line_offset]	 difference, unless SL_LINE_AFTER (the line
@@ -23,9 +28,12 @@
  *	[last_line]	 last_line - first_line, unless SL_ONE_LINE
  *	last_column	 value, always
  */
+#define _GNU_SOURCE	/* mremap */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <sys/mman.h>
 #include "seq_locs.h"
 
 enum {
@@ -35,6 +43,9 @@ enum {
 	SL_SAME_COL	= 1 << 3,
 	SL_ONE_LINE	= 1 << 4,
 	SL_LINE_AFTER	= 1 << 5,
+	SL_LONG		= 1 << 7,
+	SL_SHORT	= SL_NEXT_LINE | SL_SAME_COL | SL_ONE_LINE |
+			  SL_LINE_AFTER,
 };
 
 /* flags, two pointers, five varints of up to 10 bytes */
@@ -81,30 +92,44 @@ static const uint8_t *get_delta(const uint8_t *p, unsigned int from,
 	return p;
 }
 
-static int grow(void **p, size_t *cap, size_t need, size_t size)
+/* Room for @need bytes in the stream's mapping (the first: 16 pages). */
+static int stream_grow(struct seq_locs *s, size_t need)
 {
-	size_t n = *cap ? *cap : 64;
-	void *q;
+	long pg = sysconf(_SC_PAGESIZE);
+	size_t cap = s->cap ? s->cap : 16 * (size_t)(pg > 0 ? pg : 4096);
+	void *p;
 
-	if (need <= *cap)
+	while (cap < need)
+		cap *= 2;
+	if (cap == s->cap)
 		return 0;
-	while (n < need)
-		n *= 2;
-	q = realloc(*p, n * size);
-	if (!q)
+	if (s->buf)
+		p = mremap(s->buf, s->cap, cap, MREMAP_MAYMOVE);
+	else
+		p = mmap(NULL, cap, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
 		return -ENOMEM;
-	*p = q;
-	*cap = n;
+	s->buf = p;
+	s->cap = cap;
 	return 0;
 }
 
 static int grow_marks(struct seq_locs *s, unsigned int need)
 {
-	size_t cap = s->marks_cap;
-	int ret = grow((void **)&s->marks, &cap, need, sizeof(*s->marks));
+	unsigned int cap = s->marks_cap ? s->marks_cap : 64;
+	struct seq_locs_mark *m;
 
-	s->marks_cap = (unsigned int)cap;
-	return ret;
+	if (need <= s->marks_cap)
+		return 0;
+	while (cap < need)
+		cap *= 2;
+	m = realloc(s->marks, cap * sizeof(*m));
+	if (!m)
+		return -ENOMEM;
+	s->marks = m;
+	s->marks_cap = cap;
+	return 0;
 }
 
 static uint8_t *encode(uint8_t *p, const struct cmd *prev_cmd,
@@ -113,7 +138,7 @@ static uint8_t *encode(uint8_t *p, const struct cmd *prev_cmd,
 {
 	uint8_t *flags = p++;
 
-	*flags = 0;
+	*flags = SL_LONG;
 	if (cmd != prev_cmd) {
 		*flags |= SL_CMD;
 		p = put_varint(p, (uintptr_t)cmd);
@@ -138,6 +163,10 @@ static uint8_t *encode(uint8_t *p, const struct cmd *prev_cmd,
 		*flags |= SL_ONE_LINE;
 	else
 		p = put_delta(p, loc->first_line, loc->last_line);
+	if (*flags == (SL_LONG | SL_SHORT) && loc->last_column < SL_LONG) {
+		*flags = (uint8_t)loc->last_column;
+		return flags + 1;
+	}
 	return put_varint(p, loc->last_column);
 }
 
@@ -146,6 +175,14 @@ static const uint8_t *decode(const uint8_t *p, const struct cmd **cmd,
 {
 	uint8_t flags = *p++;
 	uint64_t v;
+
+	if (!(flags & SL_LONG)) {
+		loc->line_offset += loc->last_column + 1;
+		loc->first_line++;
+		loc->last_line = loc->first_line;
+		loc->last_column = flags;
+		return p;
+	}
 
 	if (flags & SL_CMD) {
 		p = get_varint(p, &v);
@@ -183,7 +220,7 @@ int seq_locs_add(struct seq_locs *s, const struct cmd *cmd,
 		    s->n - s->marks[s->nmarks - 1].rec >= SEQ_LOCS_SPAN;
 	const struct location zero = { .indesc = NULL };
 
-	if (grow((void **)&s->buf, &s->cap, s->len + SL_RECORD_MAX, 1) < 0 ||
+	if (stream_grow(s, s->len + SL_RECORD_MAX) < 0 ||
 	    (mark && grow_marks(s, s->nmarks + 1) < 0))
 		return -ENOMEM;
 	if (mark) {
@@ -225,46 +262,33 @@ bool seq_locs_get(const struct seq_locs *s, unsigned int i,
 	return true;
 }
 
-/* Put the @alen bytes of @a in front of the @blen of @b, in @b's memory. */
-static int prepend(uint8_t **a, size_t alen, uint8_t **b, size_t blen)
-{
-	uint8_t *q = realloc(*b, alen + blen);
-
-	if (!q)
-		return -ENOMEM;
-	memmove(q + alen, q, blen);
-	memcpy(q, *a, alen);
-	free(*a);
-	*a = q;
-	*b = NULL;
-	return 0;
-}
-
 int seq_locs_join(struct seq_locs *to, struct seq_locs *from)
 {
 	size_t len = to->len + from->len;
 	unsigned int i, nmarks = to->nmarks;
-	uint8_t *q;
+	struct seq_locs *big = to->len < from->len ? from : to;
 
 	if (!from->n)
 		return 0;
-	if (grow_marks(to, to->nmarks + from->nmarks) < 0)
+	if (grow_marks(to, to->nmarks + from->nmarks) < 0 ||
+	    stream_grow(big, len) < 0)
 		return -ENOMEM;
 	/*
 	 * A segment of 100,000 rules is the big one: move the few records
 	 * of @to in front of it rather than copying it.
 	 */
-	if (to->len < from->len) {
-		if (prepend(&to->buf, to->len, &from->buf, from->len) < 0)
-			return -ENOMEM;
+	if (big == from) {
+		memmove(from->buf + to->len, from->buf, from->len);
+		if (to->len)
+			memcpy(from->buf, to->buf, to->len);
+		if (to->buf)
+			munmap(to->buf, to->cap);
+		to->buf = from->buf;
+		to->cap = from->cap;
+		from->buf = NULL;
 	} else {
-		q = realloc(to->buf, len);
-		if (!q)
-			return -ENOMEM;
-		memcpy(q + to->len, from->buf, from->len);
-		to->buf = q;
+		memcpy(to->buf + to->len, from->buf, from->len);
 	}
-	to->cap = len;
 	for (i = 0; i < from->nmarks; i++) {
 		to->marks[nmarks + i].rec = from->marks[i].rec + to->n;
 		to->marks[nmarks + i].off =
@@ -288,7 +312,8 @@ void seq_locs_clear(struct seq_locs *s)
 
 void seq_locs_free(struct seq_locs *s)
 {
-	free(s->buf);
+	if (s->buf)
+		munmap(s->buf, s->cap);
 	free(s->marks);
 	memset(s, 0, sizeof(*s));
 }
