@@ -1,13 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Big input files, and the text of big element lists given back.
+ * Big input files, read as the scanner goes and given back behind it.
  *
  * "nft -f" of a set of a million addresses held its 13 MB of text for
- * the whole run (diagnostics quote it), next to the 16 MB batch. A big
- * regular file is read into an anonymous mapping of its own; once the
- * element scan (elem_scan.c) has read a set's elements, the whole pages
- * of that text are given back (MADV_DONTNEED: they read as zeros) and
- * noted. Whatever reads that text again (a diagnostic quoting the line,
+ * the whole run (diagnostics quote it), next to the 16 MB batch; 100,000
+ * rules held 5.6 MB next to a 44 MB batch. A big regular file gets an
+ * anonymous mapping of its own, of which only the first INPUT_MAP_AHEAD
+ * bytes (to a newline) are read at first; the rest is noted as not read.
+ * The scanner reads ahead of the line it is on and gives back the text
+ * well behind it (scanner_window() in scanner.l); once the element scan
+ * (elem_scan.c) has read a set's elements, the whole pages of that text
+ * are given back (MADV_DONTNEED: they read as zeros) and noted. Text not
+ * read yet and text given back are the same kind of noted range.
+ * Whatever reads that text again (a diagnostic quoting the line,
  * evaluation remaking the first element, an overlap error finding its
  * element, a set changed after its elements) restores the pages it
  * needs from the file first (pread), the same text unless the file was
