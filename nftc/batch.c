@@ -22,6 +22,7 @@
 #include <linux/netfilter/nfnetlink.h>
 #include <linux/netfilter/nf_tables.h>
 #include "lin_int.h"
+#include "seq_locs.h"
 
 #define BATCH_CHUNK_PAGES	32
 
@@ -50,7 +51,11 @@ struct batch_chunk {
  * @seq_next: sequence number the next message gets
  * @num_msgs: object messages (begin/end excluded)
  * @ended: BATCH_END written
- * @locs: seq -> source map, one entry per object message
+ * @locs: source of each object message; record i is message @seq_loc0 + i
+ *        (the messages of a batch are numbered without gaps)
+ * @seq_loc0: sequence number of the first object message
+ * @keep_cmds: record commands too (segments do not: their commands are
+ *             gone by the time the batch is sent)
  * @cur_cmd: @cur_loc: source of the messages appended next
  */
 struct nftc_batch {
@@ -62,9 +67,9 @@ struct nftc_batch {
 	uint32_t		seq_next;
 	unsigned int		num_msgs;
 	bool			ended;
-	struct nftc_seq_loc	*locs;
-	unsigned int		nlocs;
-	unsigned int		locs_cap;
+	struct seq_locs		locs;
+	uint32_t		seq_loc0;
+	bool			keep_cmds;
 	const struct cmd	*cur_cmd;
 	struct location		cur_loc;
 	const struct nlmsghdr	*last;
@@ -174,26 +179,6 @@ static int batch_msg_commit(struct nftc_batch *b, struct nlmsghdr *nlh)
 	return 0;
 }
 
-static int batch_loc_record(struct nftc_batch *b, uint32_t seq)
-{
-	struct nftc_seq_loc *l;
-
-	if (b->nlocs == b->locs_cap) {
-		unsigned int cap = b->locs_cap ? b->locs_cap * 2 : 64;
-
-		l = realloc(b->locs, cap * sizeof(*l));
-		if (!l)
-			return -ENOMEM;
-		b->locs = l;
-		b->locs_cap = cap;
-	}
-	l = &b->locs[b->nlocs++];
-	l->seq = seq;
-	l->cmd = b->cur_cmd;
-	l->location = b->cur_loc;
-	return 0;
-}
-
 /**
  * nftc_batch_alloc - start a batch
  * @seq: sequence number of BATCH_BEGIN; messages follow with seq + 1, ...
@@ -212,6 +197,8 @@ struct nftc_batch *nftc_batch_alloc(uint32_t seq)
 	b->threshold = (size_t)(page > 0 ? page : 4096) * BATCH_CHUNK_PAGES;
 	b->seq_first = seq;
 	b->seq_next = seq;
+	b->seq_loc0 = seq + 1;
+	b->keep_cmds = true;
 	b->cur_loc = internal_location;
 	if (batch_chunk_add(b) < 0)
 		goto err_free;
@@ -271,15 +258,14 @@ void nftc_batch_segment_reset(struct nftc_batch *b)
 	b->seq_first = b->seq_next = 0;
 	b->num_msgs = 0;
 	b->ended = false;
-	b->nlocs = 0;
+	seq_locs_clear(&b->locs);
 	b->last = NULL;
 	b->cur_cmd = NULL;
 	b->cur_loc = internal_location;
 }
 
-/* Make room for @n more entries of each array of @b. */
-static int batch_reserve(struct nftc_batch *b, unsigned int nchunks,
-			 unsigned int nlocs)
+/* Make room for @nchunks more chunks in @b. */
+static int batch_reserve(struct nftc_batch *b, unsigned int nchunks)
 {
 	if (b->nchunks + nchunks > b->chunks_cap) {
 		unsigned int cap = b->nchunks + nchunks;
@@ -290,42 +276,7 @@ static int batch_reserve(struct nftc_batch *b, unsigned int nchunks,
 		b->chunks = n;
 		b->chunks_cap = cap;
 	}
-	if (b->nlocs + nlocs > b->locs_cap) {
-		unsigned int cap = b->nlocs + nlocs;
-		struct nftc_seq_loc *l = realloc(b->locs, cap * sizeof(*l));
-
-		if (!l)
-			return -ENOMEM;
-		b->locs = l;
-		b->locs_cap = cap;
-	}
 	return 0;
-}
-
-/*
- * A segment of 100,000 rules has as many seq map entries; rather than
- * copying them after the few of @b, move @b's in front of them in the
- * segment's array and take that one.
- */
-static int batch_adopt_locs(struct nftc_batch *b, struct nftc_batch *seg)
-{
-	struct nftc_seq_loc *l;
-	unsigned int n = b->nlocs + seg->nlocs;
-
-	if (b->nlocs >= seg->nlocs)
-		return 0;
-	l = realloc(seg->locs, n * sizeof(*l));
-	if (!l)
-		return -ENOMEM;
-	memmove(l + b->nlocs, l, seg->nlocs * sizeof(*l));
-	if (b->nlocs)
-		memcpy(l, b->locs, b->nlocs * sizeof(*l));
-	free(b->locs);
-	b->locs = l;
-	b->locs_cap = n;
-	seg->locs = l + b->nlocs;	/* read below, never freed */
-	seg->locs_cap = 0;
-	return 1;
 }
 
 /**
@@ -333,8 +284,9 @@ static int batch_adopt_locs(struct nftc_batch *b, struct nftc_batch *seg)
  *
  * The chunks move (nothing is copied); the messages are numbered on
  * from @b's next sequence number, keeping the segment's numbering
- * (continued messages share their first one's number). The commands the segment's messages came from
- * are gone by now: their seq map entries keep the location only.
+ * (continued messages share their first one's number). The commands
+ * the segment's messages came from are gone by now: a segment records
+ * their locations only.
  * @seg is freed, also on error (-ENOMEM, @b unchanged).
  */
 int nftc_batch_splice(struct nftc_batch *b, struct nftc_batch *seg)
@@ -343,9 +295,8 @@ int nftc_batch_splice(struct nftc_batch *b, struct nftc_batch *seg)
 	unsigned int i;
 	size_t off;
 
-	if (b->ended || batch_reserve(b, seg->nchunks, 0) < 0 ||
-	    batch_adopt_locs(b, seg) < 0 ||
-	    batch_reserve(b, 0, seg->nlocs) < 0) {
+	if (b->ended || batch_reserve(b, seg->nchunks) < 0 ||
+	    seq_locs_join(&b->locs, &seg->locs) < 0) {
 		nftc_batch_free(seg);
 		return -ENOMEM;
 	}
@@ -360,19 +311,9 @@ int nftc_batch_splice(struct nftc_batch *b, struct nftc_batch *seg)
 		}
 		b->chunks[b->nchunks++] = c;
 	}
-	for (i = 0; i < seg->nlocs; i++) {
-		struct nftc_seq_loc *l = &b->locs[b->nlocs++];
-
-		if (l != &seg->locs[i])
-			*l = seg->locs[i];
-		l->seq = base + (l->seq - seg->seq_first);
-		l->cmd = NULL;
-	}
 	b->seq_next = base + (seg->seq_next - seg->seq_first);
 	b->num_msgs += seg->num_msgs;
 	seg->nchunks = 0;
-	if (!seg->locs_cap)
-		seg->locs = NULL;
 	nftc_batch_free(seg);
 	return 0;
 }
@@ -389,7 +330,7 @@ void nftc_batch_free(struct nftc_batch *b)
 	for (i = 0; i < b->nchunks; i++)
 		batch_chunk_free(b->chunks[i]);
 	free(b->chunks);
-	free(b->locs);
+	seq_locs_free(&b->locs);
 	free(b);
 }
 
@@ -505,26 +446,19 @@ void nftc_batch_set_source(struct nftc_batch *b, const struct cmd *cmd,
 
 /**
  * nftc_batch_seq_lookup - which command produced message @seq
+ * @out: set to its command (NULL for spliced messages) and location
  *
- * Returns the entry, or NULL for begin/end and unknown numbers.
+ * Returns false for begin/end and unknown numbers.
  */
-const struct nftc_seq_loc *nftc_batch_seq_lookup(const struct nftc_batch *b,
-						 uint32_t seq)
+bool nftc_batch_seq_lookup(const struct nftc_batch *b, uint32_t seq,
+			   struct nftc_seq_loc *out)
 {
-	unsigned int lo = 0, hi = b->nlocs;
-
-	/* Entries are appended in increasing sequence order. */
-	while (lo < hi) {
-		unsigned int mid = lo + (hi - lo) / 2;
-
-		if (b->locs[mid].seq == seq)
-			return &b->locs[mid];
-		if (b->locs[mid].seq < seq)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return NULL;
+	/* begin (one before the first) wraps around to past the end */
+	if (!seq_locs_get(&b->locs, seq - b->seq_loc0, &out->cmd,
+			  &out->location))
+		return false;
+	out->seq = seq;
+	return true;
 }
 
 /*
@@ -546,15 +480,16 @@ static struct nlmsghdr *batch_obj_start(struct nftc_batch *b, uint16_t type,
 
 static int batch_obj_commit(struct nftc_batch *b, struct nlmsghdr *nlh)
 {
-	int ret = batch_loc_record(b, nlh->nlmsg_seq);
+	int ret;
 
+	/* batch_msg_commit()'s only failure, before the record is kept */
+	if (nlh->nlmsg_len > BATCH_MSG_MAX)
+		return -EMSGSIZE;
+	ret = seq_locs_add(&b->locs, b->keep_cmds ? b->cur_cmd : NULL,
+			   &b->cur_loc);
 	if (ret < 0)
 		return ret;
-	ret = batch_msg_commit(b, nlh);
-	if (ret < 0) {
-		b->nlocs--;
-		return ret;
-	}
+	batch_msg_commit(b, nlh);
 	b->num_msgs++;
 	b->last = nlh;
 	return 0;

@@ -169,14 +169,16 @@ static int edit_msg(struct edit_ctx *e, const struct nlmsghdr *nlh)
 {
 	const struct nfgenmsg *g = mnl_nlmsg_get_payload(nlh);
 	uint16_t type = nlh->nlmsg_type & 0xff;
-	const struct nftc_seq_loc *sl;
+	struct nftc_seq_loc sl;
 	unsigned int i;
 
 	if (nlh->nlmsg_type == NFNL_MSG_BATCH_BEGIN ||
 	    nlh->nlmsg_type == NFNL_MSG_BATCH_END)
 		return 0;
-	sl = nftc_batch_seq_lookup(e->src, nlh->nlmsg_seq);
-	nftc_batch_set_source(e->dst, NULL, sl ? &sl->location : NULL);
+	nftc_batch_set_source(e->dst, NULL,
+			      nftc_batch_seq_lookup(e->src, nlh->nlmsg_seq,
+						    &sl) ?
+			      &sl.location : NULL);
 	for (i = 0; i < sizeof(edit_kinds) / sizeof(edit_kinds[0]); i++) {
 		if (edit_kinds[i].type == type)
 			return edit_kinds[i].fn(e, nlh, type, g->nfgen_family);

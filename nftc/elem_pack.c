@@ -32,6 +32,7 @@
 #include "elem_scan.h"
 #include "datatype.h"
 #include "erec.h"
+#include "input_map.h"
 #include "interval.h"
 
 /* Column field: the column in the low bits, flags above. */
@@ -204,8 +205,11 @@ static bool word_in_input(const struct elem_pack *p,
 	    (w->last_column & PACK_COL_MASK) - col + 1 != n)
 		return false;
 	start = (size_t)w->line_offset + col - 1;
-	return start + n <= p->indesc->size &&
-	       !memcmp(p->indesc->data + start, text, n);
+	if (start + n > p->indesc->size)
+		return false;
+	/* a big file's text is given back behind the scanner */
+	input_restore(p->indesc, start, start + n);
+	return !memcmp(p->indesc->data + start, text, n);
 }
 
 int elem_pack_take(struct elem_pack **pack, struct expr *elem)
@@ -288,9 +292,11 @@ static struct expr *word_expr(struct elem_pack *p, const struct pack_word *w)
 		text = p->heap[p->heap_next];
 		p->heap[p->heap_next++] = NULL;
 	} else {
-		text = strndup(p->indesc->data + w->line_offset +
-			       loc.first_column - 1,
-			       loc.last_column - loc.first_column + 1);
+		size_t at = (size_t)w->line_offset + loc.first_column - 1;
+		size_t n = loc.last_column - loc.first_column + 1;
+
+		input_restore(p->indesc, at, at + n);
+		text = strndup(p->indesc->data + at, n);
 	}
 	if (!text)
 		return NULL;

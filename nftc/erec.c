@@ -80,14 +80,6 @@ int erec_add(struct erec_queue *q, enum erec_type type,
 	return ret;
 }
 
-/* Length of the line starting at @p, without its newline. */
-static size_t line_length(const char *p, const char *end)
-{
-	const char *nl = memchr(p, '\n', end - p);
-
-	return (nl ? nl : end) - p;
-}
-
 /*
  * The caret line: the source line's leading whitespace up to the span is
  * copied (so tabs keep the carets aligned), then '^' under every column
@@ -128,7 +120,7 @@ void erec_format(FILE *f, const struct error_record *erec)
 {
 	const struct location *loc = &erec->loc;
 	const struct input_desc *in = loc->indesc;
-	const char *line, *end;
+	const char *line;
 	size_t len;
 
 	if (!in || in->kind == INPUT_INTERNAL || !in->data) {
@@ -150,10 +142,7 @@ void erec_format(FILE *f, const struct error_record *erec)
 	if (loc->line_offset > in->size)
 		return;
 	/* the line may run through text given back (input_map.h) */
-	input_restore(in, loc->line_offset, in->size);
-	line = in->data + loc->line_offset;
-	end = in->data + in->size;
-	len = line_length(line, end);
+	line = input_line(in, loc->line_offset, &len);
 	fprintf(f, "%.*s\n", (int)len, line);
 	erec_print_carets(f, line, len, loc);
 }

@@ -10,6 +10,7 @@
 #include <linux/netfilter.h>
 #include <linux/netfilter_ipv4.h>
 #include "evaluate.h"
+#include "input_map.h"
 #include "expr.h"
 #include "stmt.h"
 #include "rule.h"
@@ -223,12 +224,16 @@ static struct location keyword_location(const struct location *loc,
 {
 	struct location l = *loc;
 	const char *line, *p;
-	size_t n = strlen(kw);
+	size_t n = strlen(kw), len;
 
 	if (!loc->indesc || !loc->indesc->data || loc->first_column < 2 ||
-	    loc->first_line != loc->last_line)
+	    loc->first_line != loc->last_line ||
+	    loc->line_offset > loc->indesc->size)
 		return l;
-	line = loc->indesc->data + loc->line_offset;
+	/* a big file's text is given back behind the scanner */
+	line = input_line(loc->indesc, loc->line_offset, &len);
+	if (loc->first_column - 2 >= len)
+		return l;
 	p = line + loc->first_column - 2;
 	while (p > line && (*p == ' ' || *p == '\t'))
 		p--;

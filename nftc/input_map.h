@@ -12,22 +12,37 @@
 
 /* Files smaller than this are read into the heap as ever. */
 #define INPUT_MAP_MIN	(256 * 1024)
+/* What is read at first, and ahead of the scanner (then to a newline). */
+#define INPUT_MAP_AHEAD	(32 * 1024)
 
 /*
- * Read regular file @path (at least INPUT_MAP_MIN bytes) into a mapping
- * of its own with two NULs after its @size bytes; *@map_len is its
- * length. NULL when it is not (the caller reads it).
+ * Map regular file @path (at least INPUT_MAP_MIN bytes): a mapping of
+ * its own with two NULs after its @size bytes; *@map_len is its length.
+ * Only the first *@loaded bytes are read (INPUT_MAP_AHEAD, then through
+ * a newline): input_defer() notes the rest, to be read when needed.
+ * NULL when it is not a regular file or too small (the caller reads it).
  */
-char *input_map_file(const char *path, size_t *size, size_t *map_len);
+char *input_map_file(const char *path, size_t *size, size_t *map_len,
+		     size_t *loaded);
+/* The text of @in (a mapped file) past @loaded is not read yet. */
+void input_defer(struct input_desc *in, size_t loaded);
 /* Unmap what input_map_file() gave @in, and forget what was released. */
 void input_unmap(struct input_desc *in);
 
 /*
  * The text of @in between @from and @to (offsets) will not be scanned
  * again: give its whole pages back (they read as NULs until restored).
+ * Returns the end of what was given back (@from if nothing was).
  */
-void input_release(const struct input_desc *in, size_t from, size_t to);
+size_t input_release(const struct input_desc *in, size_t from, size_t to);
 /* Read the released text of @in between @from and @to from the file. */
 void input_restore(const struct input_desc *in, size_t from, size_t to);
+/*
+ * The line of @in starting at @offset (at most the input's size), its
+ * text restored if it was given back; its length without the newline
+ * into *@len.
+ */
+const char *input_line(const struct input_desc *in, size_t offset,
+		       size_t *len);
 
 #endif

@@ -40,7 +40,7 @@ uint32_t nftc_batch_seq_first(const struct nftc_batch *batch);
 uint32_t nftc_batch_seq_next(const struct nftc_batch *batch);
 
 /**
- * struct nftc_seq_map - which command and location produced a message
+ * struct nftc_seq_loc - which command and location produced a message
  *
  * The backend maps a kernel error (by sequence number, and by attribute
  * offset with extended acks) back to the source token.
@@ -68,13 +68,15 @@ unsigned int nftc_batch_num_msgs(const struct nftc_batch *batch);
 /* Attribute the messages appended from now on to @cmd at @loc. */
 void nftc_batch_set_source(struct nftc_batch *batch, const struct cmd *cmd,
 			   const struct location *loc);
-/* Which command produced message @seq (NULL for begin/end/unknown). */
+/* The object message appended last (NULL: none). */
 const struct nlmsghdr *nftc_batch_last_msg(const struct nftc_batch *b);
 /* Print rule message @nlh as --debug=netlink does (0, or < 0). */
 int nftc_lin_rule_debug(FILE *out, const struct nlmsghdr *nlh);
 
-const struct nftc_seq_loc *nftc_batch_seq_lookup(
-	const struct nftc_batch *batch, uint32_t seq);
+/* Which command produced message @seq, into *@out (false: BATCH_BEGIN,
+ * BATCH_END, unknown numbers). */
+bool nftc_batch_seq_lookup(const struct nftc_batch *batch, uint32_t seq,
+			   struct nftc_seq_loc *out);
 
 /*
  * Linearize evaluated commands into @batch: one message per object, with

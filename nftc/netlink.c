@@ -719,15 +719,16 @@ static struct location nl_err_location(const struct nl_ctx *ctx,
 				       const struct nl_err *e)
 {
 	const struct nftc_batch *b = ctx->batch;
-	const struct nftc_seq_loc *sl = nftc_batch_seq_lookup(b, e->seq);
 	const struct location *loc = NULL;
+	struct nftc_seq_loc seq;
+	const struct nftc_seq_loc *sl = &seq;
 	const struct nlmsghdr *nlh;
 	struct nl_attr_hit hit;
 	struct location eloc;
 
-	if (!sl)	/* BATCH_BEGIN: the commit as a whole */
-		sl = nftc_batch_seq_lookup(b, nftc_batch_seq_first(b) + 1);
-	if (!sl)
+	/* BATCH_BEGIN: the commit as a whole */
+	if (!nftc_batch_seq_lookup(b, e->seq, &seq) &&
+	    !nftc_batch_seq_lookup(b, nftc_batch_seq_first(b) + 1, &seq))
 		return internal_location;
 	if (!(ctx->flags & NFTC_NL_CMDS) || !sl->cmd)
 		return sl->location;
@@ -775,11 +776,13 @@ static int nl_report(struct nl_ctx *ctx)
 /* A failure before the batch reached nf_tables, located at its start. */
 static int nl_fail(struct nl_ctx *ctx, int err)
 {
-	const struct nftc_seq_loc *sl;
+	struct nftc_seq_loc sl;
+	bool found;
 
-	sl = nftc_batch_seq_lookup(ctx->batch,
-				   nftc_batch_seq_first(ctx->batch) + 1);
-	erec_error(&ctx->nft->erq, sl ? &sl->location : NULL,
+	found = nftc_batch_seq_lookup(ctx->batch,
+				      nftc_batch_seq_first(ctx->batch) + 1,
+				      &sl);
+	erec_error(&ctx->nft->erq, found ? &sl.location : NULL,
 		   "Could not process rule: %s", strerror(err));
 	return -1;
 }

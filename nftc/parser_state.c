@@ -315,6 +315,32 @@ struct input_desc *parser_input_add_map(struct parser_state *state,
 	return in;
 }
 
+/**
+ * parser_input_file - file @path as a new input, into *@in
+ *
+ * A big regular file is mapped and read as the scanner reaches it
+ * (input_map.h), others are read into the heap. Returns -1 with errno
+ * when the file cannot be read, else 0 (*@in NULL without memory).
+ */
+int parser_input_file(struct parser_state *state, const char *path,
+		      struct input_desc **in)
+{
+	size_t size, map_len = 0, loaded;
+	char *data = input_map_file(path, &size, &map_len, &loaded);
+
+	if (data) {
+		*in = parser_input_add_map(state, path, data, size, map_len);
+		if (*in)
+			input_defer(*in, loaded);
+		return 0;
+	}
+	data = parser_read_file(path, &size);
+	if (!data)
+		return -1;
+	*in = parser_input_add(state, INPUT_FILE, path, data, size);
+	return 0;
+}
+
 char *parser_read_file(const char *path, size_t *size)
 {
 	size_t cap = 4096, len = 0, n;
@@ -394,26 +420,19 @@ int nftc_parse_file_pipe(struct nftc_ctx *ctx, const char *path,
 {
 	struct parser_state state;
 	struct input_desc *in;
-	size_t map_len = 0;
 	int ret;
 
 	parser_state_init(&state, ctx, cmds);
 	state.pipe = p;
 	state.memo = pipeline_memo(p);
 	rule_memo_attach(state.memo, &state);
-	if (!data)
-		data = input_map_file(path, &size, &map_len);
-	if (!data)
-		data = parser_read_file(path, &size);
-	if (!data) {
+	if (data)
+		in = parser_input_add(&state, INPUT_FILE, path, data, size);
+	else if (parser_input_file(&state, path, &in) < 0) {
 		erec_error(&ctx->erq, NULL, "Could not open file \"%s\": %s",
 			   path, strerror(errno));
 		return -1;
 	}
-	if (map_len)
-		in = parser_input_add_map(&state, path, data, size, map_len);
-	else
-		in = parser_input_add(&state, INPUT_FILE, path, data, size);
 	if (!in)
 		return -1;
 	ret = parse_run(ctx, in, &state);

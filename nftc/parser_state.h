@@ -18,6 +18,8 @@
  * @line_offset: byte offset of the current line's start in indesc->data
  * @offset: byte offset of the next character to scan
  * @eof_sent: the synthetic end-of-input newline was returned
+ * @ahead: a mapped file's text is read up to here (input_map.h)
+ * @kept: ... and given back before here
  */
 struct scanner_input {
 	void			*buffer;
@@ -26,6 +28,8 @@ struct scanner_input {
 	unsigned int		line_offset;
 	unsigned int		offset;
 	bool			eof_sent;
+	unsigned int		ahead;
+	unsigned int		kept;
 };
 
 /**
@@ -154,6 +158,9 @@ struct input_desc *parser_input_add_map(struct parser_state *state,
 					size_t size, size_t map_len);
 /* Read a whole file; NULL with errno on failure. */
 char *parser_read_file(const char *path, size_t *size);
+/* File @path as a new input (mapped if big): -1 with errno if unread. */
+int parser_input_file(struct parser_state *state, const char *path,
+		      struct input_desc **in);
 
 int parse_time_ms(const char *s, uint64_t *ms);
 int parse_u64(const char *s, uint64_t *n);

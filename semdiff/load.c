@@ -13,6 +13,7 @@
 #include <linux/netfilter/nfnetlink.h>
 #include <libmnl/libmnl.h>
 #include "nftc.h"
+#include "input_map.h"
 #include "linearize.h"
 #include "pipeline.h"
 #include "xlate.h"
@@ -199,13 +200,14 @@ static int detect_family(const char *data)
 static char *line_text(const struct location *loc)
 {
 	const char *s, *end;
+	size_t len;
 
-	if (!loc->indesc || !loc->indesc->data)
+	if (!loc->indesc || !loc->indesc->data ||
+	    loc->line_offset > loc->indesc->size)
 		return NULL;
-	s = loc->indesc->data + loc->line_offset;
-	end = strchr(s, '\n');
-	if (!end)
-		end = s + strlen(s);
+	/* a big file's text is given back behind the scanner */
+	s = input_line(loc->indesc, loc->line_offset, &len);
+	end = s + len;
 	while (s < end && (*s == ' ' || *s == '\t'))
 		s++;
 	return strndup(s, end - s);
@@ -357,15 +359,15 @@ static int batch_to_model(struct sd_ruleset *rs, struct nftc_batch *batch,
 		int rem = len;
 
 		for (; mnl_nlmsg_ok(nlh, rem); nlh = mnl_nlmsg_next(nlh, &rem)) {
-			const struct nftc_seq_loc *sl;
+			struct nftc_seq_loc sl;
 			struct sd_msg_src src = { 0 };
 			char *text = NULL;
 
-			sl = nftc_batch_seq_lookup(batch, nlh->nlmsg_seq);
-			if (sl && sl->location.indesc) {
-				text = line_text(&sl->location);
+			if (nftc_batch_seq_lookup(batch, nlh->nlmsg_seq, &sl) &&
+			    sl.location.indesc) {
+				text = line_text(&sl.location);
 				src.text = text;
-				src.line = sl->location.first_line;
+				src.line = sl.location.first_line;
 			}
 			ret = sd_model_add_msg(rs, nlh, &src, err, errlen);
 			free(text);

@@ -10,20 +10,13 @@
 # same errors (line, expression, caret) and exit the same; nothing is
 # loaded. Needs root (unshare -n) and nf_tables; skips (77) otherwise.
 set -u
-SKIP=77
-STOCK=/usr/sbin/nft
-srcdir=$(cd "${srcdir:-$(dirname "$0")/..}" && pwd)
-NFT=${NFT:-}
+srcdir=${srcdir:-$(dirname "$0")/..}
+. "$srcdir/lib/kernel.sh"
 
-[ -n "$NFT" ] && [ -x "$NFT" ] || { echo "no NFT binary"; exit $SKIP; }
-[ -x "$STOCK" ] || { echo "no stock nft"; exit $SKIP; }
-command -v python3 >/dev/null || { echo "no python3"; exit $SKIP; }
-unshare -n "$STOCK" list ruleset >/dev/null 2>&1 || {
-	echo "no root/nf_tables in a private netns"; exit $SKIP; }
+need_kernel python3
 unset NFTKIT_OFFLINE_CHECK
 
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+make_work
 fail=0
 
 python3 - > "$work/rules.nft" <<'PY'
@@ -35,43 +28,22 @@ for i in range(10000):
 print("\t}\n}")
 PY
 
-# $1: tag, rest: the command; its stderr, exit status and what it left
-run() {
-	tag=$1
-	shift
-	unshare -n sh -c '"$@" 2> "$0.err"; echo $? > "$0.rc";
-		'"$STOCK"' list ruleset > "$0.left"' "$work/$tag" "$@"
-}
-
-run stock "$STOCK" -f "$work/rules.nft"
-run on "$NFT" -f "$work/rules.nft"
-NFTKIT_RULE_MEMO=0 run off "$NFT" -f "$work/rules.nft"
-run ondbg "$NFT" --debug=netlink -f "$work/rules.nft" > /dev/null
-NFTKIT_RULE_MEMO=0 run offdbg "$NFT" --debug=netlink -f "$work/rules.nft" \
+run_err stock "$STOCK" -f "$work/rules.nft"
+run_err on "$NFT" -f "$work/rules.nft"
+NFTKIT_RULE_MEMO=0 run_err off "$NFT" -f "$work/rules.nft"
+run_err ondbg "$NFT" --debug=netlink -f "$work/rules.nft" > /dev/null
+NFTKIT_RULE_MEMO=0 run_err offdbg "$NFT" --debug=netlink -f "$work/rules.nft" \
 	> /dev/null
 
 [ "$(cat "$work/stock.rc")" = 1 ] && [ -s "$work/stock.err" ] ||
 	{ echo "FAIL: stock did not reject the file"; fail=1; }
 [ "$(grep -c 'Error: Could not process rule' "$work/stock.err")" = 7 ] ||
 	{ echo "FAIL: stock did not report 7 errors"; fail=1; }
-for t in on off; do
-	if ! cmp -s "$work/stock.err" "$work/$t.err" ||
-	   ! cmp -s "$work/stock.rc" "$work/$t.rc"; then
-		echo "FAIL: $t: not stock's errors"
-		diff "$work/stock.err" "$work/$t.err" | head -10
-		fail=1
-	fi
-done
-if ! cmp -s "$work/ondbg.err" "$work/offdbg.err" ||
-   ! cmp -s "$work/ondbg.rc" "$work/offdbg.rc" ||
-   [ "$(cat "$work/ondbg.rc")" != 1 ]; then
-	echo "FAIL: --debug=netlink: errors differ with the memo"
-	diff "$work/offdbg.err" "$work/ondbg.err" | head -10
-	fail=1
-fi
-for t in stock on off ondbg offdbg; do
-	[ -s "$work/$t.left" ] &&
-		{ echo "FAIL: $t left a ruleset"; fail=1; }
-done
+same_err on stock
+same_err off stock
+same_err ondbg offdbg
+[ "$(cat "$work/ondbg.rc")" = 1 ] ||
+	{ echo "FAIL: --debug=netlink: not rejected"; fail=1; }
+none_left stock on off ondbg offdbg
 [ $fail -eq 0 ] && echo "PASS: same kernel errors on memoized rules"
 exit $fail

@@ -14,7 +14,14 @@
 #  emit_cases RE ARG...	the cases of the nftables-py corpus in $SHARED,
 #			one file each (run-nftables-py --emit ARG...),
 #			into $work/cases, the names matching RE listed
-#			in $work/list; skip when there are none.
+#			in $work/list; skip when there are none;
+#  run_err TAG CMD...	CMD in a private namespace: its stderr in
+#			$work/TAG.err, its exit status in $work/TAG.rc,
+#			the ruleset it left (listed by stock) in
+#			$work/TAG.left; stdin and stdout are the caller's;
+#  same_err TAG REF	unless TAG's errors and exit status are REF's,
+#			say so with a diff and set fail=1;
+#  none_left TAG...	fail=1 for each TAG that left a ruleset.
 # Sourcing it runs nothing; a skip prints why and exits 77.
 
 SKIP=77
@@ -57,4 +64,26 @@ emit_cases() {
 		>/dev/null 2>&1 || true
 	ls "$work/cases" 2>/dev/null | grep -- "$_re" > "$work/list" || true
 	[ -s "$work/list" ] || { echo "no cases emitted"; exit $SKIP; }
+}
+
+run_err() {
+	_tag=$1
+	shift
+	unshare -n sh -c '"$@" 2> "$0.err"; echo $? > "$0.rc";
+		'"$STOCK"' list ruleset > "$0.left"' "$work/$_tag" "$@"
+}
+
+same_err() {
+	cmp -s "$work/$2.err" "$work/$1.err" &&
+		cmp -s "$work/$2.rc" "$work/$1.rc" && return 0
+	echo "FAIL: $1: not $2's errors"
+	diff "$work/$2.err" "$work/$1.err" | head -10
+	fail=1
+}
+
+none_left() {
+	for _tag in "$@"; do
+		[ -s "$work/$_tag.left" ] &&
+			{ echo "FAIL: $_tag left a ruleset"; fail=1; }
+	done
 }

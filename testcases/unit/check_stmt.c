@@ -237,7 +237,7 @@ START_TEST(test_batch_framing)
 	struct nftc_batch *b = nftc_batch_alloc(100);
 	struct nftnl_table *t = nftnl_table_alloc();
 	struct msg_seen m[4];
-	const struct nftc_seq_loc *l;
+	struct nftc_seq_loc l;
 	struct cmd dummy;
 
 	ck_assert_ptr_nonnull(b);
@@ -263,10 +263,10 @@ START_TEST(test_batch_framing)
 	ck_assert_uint_eq(m[2].type, NFNL_MSG_BATCH_END);
 	ck_assert_uint_eq(m[2].seq, 102);
 
-	l = nftc_batch_seq_lookup(b, 101);
-	ck_assert_ptr_nonnull(l);
-	ck_assert_ptr_eq(l->cmd, &dummy);
-	ck_assert_ptr_null(nftc_batch_seq_lookup(b, 100));
+	ck_assert(nftc_batch_seq_lookup(b, 101, &l));
+	ck_assert_ptr_eq(l.cmd, &dummy);
+	ck_assert(!nftc_batch_seq_lookup(b, 100, &l));
+	ck_assert(!nftc_batch_seq_lookup(b, 102, &l));
 	/* closed: nothing more goes in */
 	ck_assert_int_ne(nftc_batch_end(b), 0);
 	nftc_batch_free(b);
@@ -277,6 +277,7 @@ START_TEST(test_batch_large)
 {
 	struct nftc_batch *b = nftc_batch_alloc(1);
 	const unsigned int n = 100000;
+	struct nftc_seq_loc l;
 	struct msg_seen last;
 	unsigned int i;
 
@@ -296,7 +297,8 @@ START_TEST(test_batch_large)
 	ck_assert_uint_gt(nftc_batch_chunks(b), 1);
 	ck_assert_uint_eq(batch_msgs(b, &last, 1), n + 2);
 	ck_assert_uint_eq(nftc_batch_seq_next(b), n + 3);
-	ck_assert_ptr_nonnull(nftc_batch_seq_lookup(b, n + 1));
+	ck_assert(nftc_batch_seq_lookup(b, n + 1, &l));
+	ck_assert(!nftc_batch_seq_lookup(b, n + 2, &l));
 	nftc_batch_free(b);
 }
 END_TEST
