@@ -23,6 +23,7 @@
 #include <linux/netfilter/nf_tables.h>
 #include "lin_int.h"
 #include "seq_locs.h"
+#include "pagesize.h"
 
 #define BATCH_CHUNK_PAGES	32
 
@@ -188,13 +189,12 @@ static int batch_msg_commit(struct nftc_batch *b, struct nlmsghdr *nlh)
 struct nftc_batch *nftc_batch_alloc(uint32_t seq)
 {
 	struct nftc_batch *b;
-	long page = sysconf(_SC_PAGESIZE);
 	char *buf;
 
 	b = calloc(1, sizeof(*b));
 	if (!b)
 		return NULL;
-	b->threshold = (size_t)(page > 0 ? page : 4096) * BATCH_CHUNK_PAGES;
+	b->threshold = nftc_page_size() * BATCH_CHUNK_PAGES;
 	b->seq_first = seq;
 	b->seq_next = seq;
 	b->seq_loc0 = seq + 1;
@@ -222,12 +222,11 @@ err_free:
 struct nftc_batch *nftc_batch_segment_alloc(void)
 {
 	struct nftc_batch *b;
-	long page = sysconf(_SC_PAGESIZE);
 
 	b = calloc(1, sizeof(*b));
 	if (!b)
 		return NULL;
-	b->threshold = (size_t)(page > 0 ? page : 4096) * BATCH_CHUNK_PAGES;
+	b->threshold = nftc_page_size() * BATCH_CHUNK_PAGES;
 	b->cur_loc = internal_location;
 	if (batch_chunk_add(b) < 0) {
 		nftc_batch_free(b);

@@ -33,6 +33,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include "input_map.h"
+#include "pagesize.h"
 
 /**
  * struct input_released - text of an input given back, page ranges
@@ -47,9 +48,7 @@ struct input_released {
 
 static size_t page_size(void)
 {
-	long n = sysconf(_SC_PAGESIZE);
-
-	return n > 0 ? (size_t)n : 4096;
+	return nftc_page_size();
 }
 
 /*
@@ -208,12 +207,13 @@ static void pages_read(const struct input_desc *in, int fd, size_t from,
 void input_restore(const struct input_desc *in, size_t from, size_t to)
 {
 	struct input_released *r = in ? in->released : NULL;
-	size_t pg = page_size(), lo, hi, a, b;
+	size_t pg, lo, hi, a, b;
 	unsigned int i, n;
 	int fd = -1;
 
 	if (!r || !r->n)
 		return;
+	pg = page_size();
 	from = from / pg * pg;
 	to = to > SIZE_MAX - pg ? SIZE_MAX : (to + pg - 1) / pg * pg;
 	n = r->n;

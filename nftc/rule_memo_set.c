@@ -172,16 +172,15 @@ static int msg_source(const struct nftc_batch *seg,
 		      const struct location *rule_loc,
 		      const struct location *set_loc, unsigned int nset)
 {
-	const struct nftc_seq_loc *sl = nftc_batch_seq_lookup(seg,
-							      nlh->nlmsg_seq);
+	struct nftc_seq_loc sl;
 	unsigned int k;
 
-	if (!sl)
+	if (!nftc_batch_seq_lookup(seg, nlh->nlmsg_seq, &sl))
 		return -1;
-	if (location_equal(&sl->location, rule_loc))
+	if (location_equal(&sl.location, rule_loc))
 		return 0;
 	for (k = 0; k < nset; k++)
-		if (location_equal(&sl->location, &set_loc[k]))
+		if (location_equal(&sl.location, &set_loc[k]))
 			return 1 + k;
 	return -1;
 }

@@ -35,6 +35,7 @@
 #include <unistd.h>
 #include <sys/mman.h>
 #include "seq_locs.h"
+#include "pagesize.h"
 
 enum {
 	SL_CMD		= 1 << 0,
@@ -95,10 +96,11 @@ static const uint8_t *get_delta(const uint8_t *p, unsigned int from,
 /* Room for @need bytes in the stream's mapping (the first: 16 pages). */
 static int stream_grow(struct seq_locs *s, size_t need)
 {
-	long pg = sysconf(_SC_PAGESIZE);
-	size_t cap = s->cap ? s->cap : 16 * (size_t)(pg > 0 ? pg : 4096);
+	size_t cap = s->cap ? s->cap : 16 * nftc_page_size();
 	void *p;
 
+	if (need <= s->cap)
+		return 0;
 	while (cap < need)
 		cap *= 2;
 	if (cap == s->cap)
@@ -220,7 +222,8 @@ int seq_locs_add(struct seq_locs *s, const struct cmd *cmd,
 		    s->n - s->marks[s->nmarks - 1].rec >= SEQ_LOCS_SPAN;
 	const struct location zero = { .indesc = NULL };
 
-	if (stream_grow(s, s->len + SL_RECORD_MAX) < 0 ||
+	if ((s->len + SL_RECORD_MAX > s->cap &&
+	     stream_grow(s, s->len + SL_RECORD_MAX) < 0) ||
 	    (mark && grow_marks(s, s->nmarks + 1) < 0))
 		return -ENOMEM;
 	if (mark) {
