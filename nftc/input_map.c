@@ -38,12 +38,16 @@
 /**
  * struct input_released - text of an input given back, page ranges
  * @from: @to: offsets of @n ranges [from, to), page aligned (@cap)
+ * @fd: the file, open from the first read to the last: what is read
+ * again comes from the file read first, even if another was renamed over
+ * its name meanwhile
  */
 struct input_released {
 	size_t		*from;
 	size_t		*to;
 	unsigned int	n;
 	unsigned int	cap;
+	int		fd;
 };
 
 static size_t page_size(void)
@@ -84,7 +88,7 @@ static size_t read_ahead(int fd, char *area, size_t got, size_t want,
 }
 
 char *input_map_file(const char *path, size_t *size, size_t *map_len,
-		     size_t *loaded)
+		     size_t *loaded, int *fdp)
 {
 	size_t pg = page_size(), len, got;
 	struct stat st;
@@ -109,16 +113,17 @@ char *input_map_file(const char *path, size_t *size, size_t *map_len,
 	}
 	got = read_ahead(fd, area, 0, INPUT_MAP_AHEAD, (size_t)st.st_size,
 			 &eof);
-	close(fd);
 	*size = eof ? got : (size_t)st.st_size;	/* shorter than it was */
 	*map_len = len;
 	*loaded = got;
+	*fdp = fd;
 	return area;
 }
 
 void input_unmap(struct input_desc *in)
 {
 	if (in->released) {
+		close(in->released->fd);
 		free(in->released->from);
 		free(in->released->to);
 		free(in->released);
@@ -177,9 +182,8 @@ size_t input_release(const struct input_desc *in, size_t from, size_t to)
 	to = to / pg * pg;
 	if (from >= to)
 		return from;
-	if (!w->released)
-		w->released = calloc(1, sizeof(*w->released));
-	/* not noted, not given back: it stays readable */
+	/* no file to read it again from (input_defer()), or not noted:
+	 * not given back, it stays readable */
 	if (!w->released || released_extend(w->released, from, to) < 0)
 		return from;
 	madvise(in->data + from, to - from, MADV_DONTNEED);
@@ -209,7 +213,6 @@ void input_restore(const struct input_desc *in, size_t from, size_t to)
 	struct input_released *r = in ? in->released : NULL;
 	size_t pg, lo, hi, a, b;
 	unsigned int i, n;
-	int fd = -1;
 
 	if (!r || !r->n)
 		return;
@@ -224,16 +227,12 @@ void input_restore(const struct input_desc *in, size_t from, size_t to)
 		hi = b < to ? b : to;
 		if (lo >= hi)
 			continue;
-		if (fd < 0)
-			fd = open(in->name, O_RDONLY | O_CLOEXEC);
-		pages_read(in, fd, lo, hi);
+		pages_read(in, r->fd, lo, hi);
 		/* what is left of the range: before lo, after hi */
 		r->to[i] = lo;
 		if (hi < b)
 			released_add(r, hi, b);
 	}
-	if (fd >= 0)
-		close(fd);
 	for (i = n = 0; i < r->n; i++) {
 		if (r->from[i] >= r->to[i])
 			continue;
@@ -263,22 +262,21 @@ const char *input_line(const struct input_desc *in, size_t offset,
 	return in->data + offset;
 }
 
-void input_defer(struct input_desc *in, size_t loaded)
+void input_defer(struct input_desc *in, size_t loaded, int fd)
 {
-	struct input_released *r;
+	struct input_released *r = calloc(1, sizeof(*r));
 	bool eof;
-	int fd;
 
-	if (loaded >= in->size)
-		return;
-	r = in->released ? in->released : calloc(1, sizeof(*r));
-	in->released = r;
-	if (r && released_add(r, loaded, in->size) == 0)
-		return;
-	/* cannot be noted: read it all now */
-	fd = open(in->name, O_RDONLY | O_CLOEXEC);
-	if (fd >= 0) {
-		read_ahead(fd, in->data, loaded, in->size, in->size, &eof);
-		close(fd);
+	if (r) {
+		r->fd = fd;
+		in->released = r;
+		if (loaded >= in->size || released_add(r, loaded, in->size) == 0)
+			return;
+		in->released = NULL;
+		free(r);
 	}
+	/* cannot be noted: read it all now, and never give it back */
+	if (loaded < in->size)
+		read_ahead(fd, in->data, loaded, in->size, in->size, &eof);
+	close(fd);
 }

@@ -19,13 +19,17 @@
  * Map regular file @path (at least INPUT_MAP_MIN bytes): a mapping of
  * its own with two NULs after its @size bytes; *@map_len is its length.
  * Only the first *@loaded bytes are read (INPUT_MAP_AHEAD, then through
- * a newline): input_defer() notes the rest, to be read when needed.
- * NULL when it is not a regular file or too small (the caller reads it).
+ * a newline): input_defer() notes the rest, to be read when needed from
+ * *@fd, the file kept open. NULL when it is not a regular file or too small (the caller reads it).
  */
 char *input_map_file(const char *path, size_t *size, size_t *map_len,
-		     size_t *loaded);
-/* The text of @in (a mapped file) past @loaded is not read yet. */
-void input_defer(struct input_desc *in, size_t loaded);
+		     size_t *loaded, int *fd);
+/*
+ * The text of @in (a mapped file) past @loaded is not read yet; @fd,
+ * input_map_file()'s, is where it and any text given back are read from
+ * (input_unmap() closes it).
+ */
+void input_defer(struct input_desc *in, size_t loaded, int fd);
 /* Unmap what input_map_file() gave @in, and forget what was released. */
 void input_unmap(struct input_desc *in);
 

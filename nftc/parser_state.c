@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 #include <sys/mman.h>
 #include <netinet/in.h>
 #include <linux/netfilter.h>
@@ -326,12 +327,15 @@ int parser_input_file(struct parser_state *state, const char *path,
 		      struct input_desc **in)
 {
 	size_t size, map_len = 0, loaded;
-	char *data = input_map_file(path, &size, &map_len, &loaded);
+	int fd = -1;
+	char *data = input_map_file(path, &size, &map_len, &loaded, &fd);
 
 	if (data) {
 		*in = parser_input_add_map(state, path, data, size, map_len);
 		if (*in)
-			input_defer(*in, loaded);
+			input_defer(*in, loaded, fd);
+		else
+			close(fd);
 		return 0;
 	}
 	data = parser_read_file(path, &size);
