@@ -50,11 +50,6 @@ struct input_released {
 	int		fd;
 };
 
-static size_t page_size(void)
-{
-	return nftc_page_size();
-}
-
 /*
  * Read @fd into @area from @got on, to at least @want bytes and then
  * through a newline, or to @size; *@eof if the file ended before.
@@ -63,7 +58,7 @@ static size_t page_size(void)
 static size_t read_ahead(int fd, char *area, size_t got, size_t want,
 			 size_t size, bool *eof)
 {
-	size_t pg = page_size(), to = (want + pg - 1) / pg * pg;
+	size_t pg = nftc_page_size(), to = (want + pg - 1) / pg * pg;
 	ssize_t n;
 
 	*eof = false;
@@ -90,7 +85,7 @@ static size_t read_ahead(int fd, char *area, size_t got, size_t want,
 char *input_map_file(const char *path, size_t *size, size_t *map_len,
 		     size_t *loaded, int *fdp)
 {
-	size_t pg = page_size(), len, got;
+	size_t pg = nftc_page_size(), len, got;
 	struct stat st;
 	char *area;
 	bool eof;
@@ -174,7 +169,7 @@ static int released_extend(struct input_released *r, size_t from,
 size_t input_release(const struct input_desc *in, size_t from, size_t to)
 {
 	struct input_desc *w = (struct input_desc *)in;
-	size_t pg = page_size();
+	size_t pg = nftc_page_size();
 
 	if (!in || !in->map_len || to > in->size)
 		return from;
@@ -216,7 +211,7 @@ void input_restore(const struct input_desc *in, size_t from, size_t to)
 
 	if (!r || !r->n)
 		return;
-	pg = page_size();
+	pg = nftc_page_size();
 	from = from / pg * pg;
 	to = to > SIZE_MAX - pg ? SIZE_MAX : (to + pg - 1) / pg * pg;
 	n = r->n;
@@ -246,7 +241,7 @@ void input_restore(const struct input_desc *in, size_t from, size_t to)
 const char *input_line(const struct input_desc *in, size_t offset,
 		       size_t *len)
 {
-	size_t pg = page_size(), from, to = offset;
+	size_t pg = nftc_page_size(), from, to = offset;
 	const char *nl;
 
 	/* a page at a time: a line is short, the rest of the file is not */

@@ -20,7 +20,8 @@
  * its own with two NULs after its @size bytes; *@map_len is its length.
  * Only the first *@loaded bytes are read (INPUT_MAP_AHEAD, then through
  * a newline): input_defer() notes the rest, to be read when needed from
- * *@fd, the file kept open. NULL when it is not a regular file or too small (the caller reads it).
+ * *@fd, the file kept open. NULL when it is not a regular file or too
+ * small (the caller reads it).
  */
 char *input_map_file(const char *path, size_t *size, size_t *map_len,
 		     size_t *loaded, int *fd);

@@ -720,34 +720,33 @@ static struct location nl_err_location(const struct nl_ctx *ctx,
 {
 	const struct nftc_batch *b = ctx->batch;
 	const struct location *loc = NULL;
-	struct nftc_seq_loc seq;
-	const struct nftc_seq_loc *sl = &seq;
+	struct nftc_seq_loc sl;
 	const struct nlmsghdr *nlh;
 	struct nl_attr_hit hit;
 	struct location eloc;
 
 	/* BATCH_BEGIN: the commit as a whole */
-	if (!nftc_batch_seq_lookup(b, e->seq, &seq) &&
-	    !nftc_batch_seq_lookup(b, nftc_batch_seq_first(b) + 1, &seq))
+	if (!nftc_batch_seq_lookup(b, e->seq, &sl) &&
+	    !nftc_batch_seq_lookup(b, nftc_batch_seq_first(b) + 1, &sl))
 		return internal_location;
-	if (!(ctx->flags & NFTC_NL_CMDS) || !sl->cmd)
-		return sl->location;
+	if (!(ctx->flags & NFTC_NL_CMDS) || !sl.cmd)
+		return sl.location;
 	if (!e->off)
-		return nl_cmd_location(sl);
+		return nl_cmd_location(&sl);
 	nlh = nl_find_msg(ctx->batch, e->seq);
 	if (nlh && nl_attr_at(nlh, e->off, &hit) == 0) {
 		if (hit.field == NL_H_EXPRS &&
-		    nl_expr_location(ctx->nft, sl->cmd, hit.expr, &eloc))
+		    nl_expr_location(ctx->nft, sl.cmd, hit.expr, &eloc))
 			return eloc;
 		if (hit.field == NL_H_EXPRS)
-			return sl->location;
-		loc = nl_handle_loc(nl_obj_handle(sl->cmd), hit.field);
+			return sl.location;
+		loc = nl_handle_loc(nl_obj_handle(sl.cmd), hit.field);
 		if (!loc || !loc->indesc)
-			loc = nl_handle_loc(&sl->cmd->handle, hit.field);
+			loc = nl_handle_loc(&sl.cmd->handle, hit.field);
 	}
 	if (loc && loc->indesc)
 		return *loc;
-	return nl_cmd_location(sl);
+	return nl_cmd_location(&sl);
 }
 
 static int nl_report(struct nl_ctx *ctx)
