@@ -163,6 +163,8 @@ void lin_stmt(struct lin_ctx *ctx, const struct stmt *stmt);
 struct nftnl_expr *lin_stmt_stateful(const struct stmt *stmt);
 
 /* lin_set.c: sets (declaration message + element messages). */
+int lin_anon_set_name(struct nftc_ctx *nft, struct set *set,
+		      uint32_t family);
 int lin_set_add(struct nftc_ctx *nft, struct nftc_batch *batch,
 		const struct set *set, uint32_t family, FILE *debug_out);
 int lin_set_elems(struct nftc_ctx *nft, struct nftc_batch *batch,

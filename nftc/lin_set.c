@@ -20,6 +20,7 @@
 #include "interval.h"
 #include "rule.h"
 #include "elem_pack.h"
+#include "anon_names.h"
 
 #define KEY_BUF_MAX	NFTC_VALUE_MAX
 
@@ -648,6 +649,47 @@ static void debug_print_empty_elems(FILE *out, const struct set *set)
 }
 
 /**
+ * lin_anon_set_name - name anonymous @set as the kernel would
+ *
+ * With nft->anon_names (a streamed batch: anon_names.h), "__set%d" and
+ * "__map%d" become the name the kernel would pick, which the set's
+ * messages and the rule's lookup then carry. Otherwise, or when the
+ * table's names cannot be known, the set keeps its format. Returns 0
+ * or -ENOMEM.
+ */
+int lin_anon_set_name(struct nftc_ctx *nft, struct set *set, uint32_t family)
+{
+	const char *fmt = set->handle.set.name;
+	bool map;
+	char buf[32], *name;
+
+	if (!nft->anon_names || !set_is_anonymous(set) || !fmt ||
+	    !strchr(fmt, '%'))
+		return 0;
+	map = !strncmp(fmt, "__map", 5);
+	if (anon_names_peek(nft->anon_names, family, set->handle.table.name,
+			    map, 0, buf, sizeof(buf)) < 0)
+		return 0;
+	name = strdup(buf);
+	if (!name)
+		return -ENOMEM;
+	anon_names_take(nft->anon_names, family, set->handle.table.name, map,
+			1);
+	free(set->handle.set.name);
+	set->handle.set.name = name;
+	return 0;
+}
+
+/* NEWSET's flags: a name we chose must be new (anon_names.h) */
+static uint16_t set_add_flags(const struct set *set)
+{
+	if (set_is_anonymous(set) && set->handle.set.name &&
+	    !strchr(set->handle.set.name, '%') && !(set->flags & SET_F_EVAL))
+		return NLM_F_CREATE | NLM_F_EXCL;
+	return NLM_F_CREATE;
+}
+
+/**
  * lin_set_add - the NEWSET message of @set
  *
  * The caller follows it with lin_set_elems(set->init). Anonymous sets
@@ -666,6 +708,9 @@ int lin_set_add(struct nftc_ctx *nft, struct nftc_batch *batch,
 
 	if (!set->key)
 		return -EINVAL;
+	if (!set_is_anonymous(set))
+		anon_names_note(nft->anon_names, family,
+				set->handle.table.name, set->handle.set.name);
 	memset(&d, 0, offsetof(struct lin_set_decl, ud));
 	set_compose(&d, set);
 	direct = lin_set_decl_direct(&d) && !set_has_stmts(set);
@@ -680,8 +725,8 @@ int lin_set_add(struct nftc_ctx *nft, struct nftc_batch *batch,
 			debug_print_set(debug_out, nls);
 	}
 	if (direct) {
-		nlh = batch_obj_begin(batch, NFT_MSG_NEWSET, NLM_F_CREATE,
-				      family);
+		nlh = batch_obj_begin(batch, NFT_MSG_NEWSET,
+				      set_add_flags(set), family);
 		if (!nlh)
 			ret = -ENOMEM;
 		if (nlh) {
@@ -693,7 +738,7 @@ int lin_set_add(struct nftc_ctx *nft, struct nftc_batch *batch,
 				ret = batch_obj_end(batch, nlh);
 		}
 	} else {
-		ret = batch_add_set(batch, NFT_MSG_NEWSET, NLM_F_CREATE,
+		ret = batch_add_set(batch, NFT_MSG_NEWSET, set_add_flags(set),
 				    family, nls);
 	}
 	if (nls)

@@ -519,7 +519,11 @@ static int lin_anon_sets(struct lin_cmd_ctx *ctx, const struct rule *rule,
 		const struct set *set = v.sets[i];
 
 		nftc_batch_set_source(ctx->batch, ctx->cmd, &set->location);
-		ret = lin_set_add(ctx->nft, ctx->batch, set,
+		/* the rule's own set: naming it is ours to do */
+		ret = lin_anon_set_name(ctx->nft, (struct set *)set,
+					rule->handle.family);
+		if (ret == 0)
+			ret = lin_set_add(ctx->nft, ctx->batch, set,
 				  rule->handle.family, ctx->debug_out);
 		if (ret == 0 && set->init)
 			ret = lin_set_elems(ctx->nft, ctx->batch, set,

@@ -33,6 +33,8 @@
 #include "evaluate.h"
 #include "linearize.h"
 #include "rule_memo.h"
+#include "anon_names.h"
+#include "netlink.h"
 
 /**
  * struct pipe_item - a piece of the output, in source order
@@ -99,11 +101,13 @@ struct pipeline {
 	struct list_head	items;
 	struct pipe_block	block;
 	struct rule_memo	*memo;
+	struct anon_names	*names;
 };
 
 static struct pipeline *pipeline_alloc(struct nftc_ctx *nft)
 {
 	struct pipeline *p = calloc(1, sizeof(*p));
+	const char *env;
 
 	if (!p)
 		return NULL;
@@ -113,6 +117,18 @@ static struct pipeline *pipeline_alloc(struct nftc_ctx *nft)
 	init_list_head(&p->block.set_cmds);
 	p->debug = nft->debug & NFTC_DEBUG_NETLINK;
 	p->memo = rule_memo_new(nft, p);
+	/*
+	 * Anonymous sets named as the kernel would (anon_names.h), but not
+	 * where the text must be stock's (--debug=netlink prints
+	 * "__set%d"), for echoes, or where -c must not ask the kernel.
+	 * NFTKIT_ANON_NAMES=0 turns it off (tests and benchmarks compare).
+	 */
+	env = getenv(ANON_NAMES_ENV);
+	if (!p->debug && !nft->echo && !(env && !strcmp(env, "0")) &&
+	    (nft->offline || !getenv(NFTC_OFFLINE_ENV))) {
+		p->names = anon_names_new(nft->offline);
+		nft->anon_names = p->names;
+	}
 	if (p->debug) {
 		p->dbg = tmpfile();
 		if (!p->dbg) {
@@ -147,6 +163,9 @@ static void pipeline_free(struct pipeline *p)
 	}
 	block_reset(&p->block);
 	rule_memo_free(p->memo);
+	if (p->nft->anon_names == p->names)
+		p->nft->anon_names = NULL;
+	anon_names_free(p->names);
 	if (p->dbg)
 		fclose(p->dbg);
 	free(p);
@@ -263,13 +282,31 @@ static void cache_drop_anon(struct table *t, struct list_head *from)
 	for (; pos != &t->sets; pos = next) {
 		next = pos->next;
 		s = list_entry(pos, struct set, list);
+		/* a name of its own (anon_names.h) finds it, yet nothing
+		 * looks for it */
 		if (!(s->flags & SET_F_ANONYMOUS) || (s->flags & SET_F_EVAL) ||
-		    set_cache_find(t, s->handle.set.name) == s)
+		    !s->handle.set.name || (strchr(s->handle.set.name, '%') &&
+		     set_cache_find(t, s->handle.set.name) == s))
 			continue;
 		list_del(&s->list);
 		init_list_head(&s->list);
 		set_free(s);
 	}
+}
+
+/*
+ * Whatever @c removes whole leaves names of anonymous sets free for the
+ * rest of the batch (anon_names.h). Other removals (rules, chains,
+ * "flush table") may free some too: the names stay taken.
+ */
+static void names_forget(struct pipeline *p, const struct cmd *c)
+{
+	if (c->op == CMD_FLUSH && c->obj == CMD_OBJ_RULESET)
+		anon_names_forget(p->names, c->handle.family, NULL);
+	else if ((c->op == CMD_DELETE || c->op == CMD_DESTROY) &&
+		 c->obj == CMD_OBJ_TABLE && c->handle.table.name)
+		anon_names_forget(p->names, c->handle.family,
+				  c->handle.table.name);
 }
 
 /*
@@ -292,6 +329,7 @@ static int pipe_eval_list(struct pipeline *p, struct list_head *l)
 	if (nftc_cmds_need_rule_cache(l) ||
 	    (p->debug && nftc_cmds_read_rules(l)))
 		goto err;
+	names_forget(p, c);
 	/* "add rule" with anonymous sets: see cache_drop_anon() */
 	t = c->obj == CMD_OBJ_RULE ?
 	    table_cache_find(p->nft, c->handle.family,
@@ -688,12 +726,25 @@ int pipeline_memo_emit(struct pipeline *p, struct chain *c,
 	return nftc_batch_msg_end(i->seg, nlh) < 0 ? pipe_fail(p) : 0;
 }
 
-void pipeline_memo_took_ids(struct pipeline *p, unsigned int n)
+void pipeline_memo_took_ids(struct pipeline *p, unsigned int n,
+			    unsigned int names)
 {
+	if (names)
+		anon_names_take(p->names, p->block.handle.family,
+				p->block.handle.table.name, false, names);
 	if (!n)
 		return;
 	p->nft->next_set_id += n;
 	p->block.rules_used_ids = true;
+}
+
+int pipeline_memo_set_name(struct pipeline *p, unsigned int i, char *buf,
+			   size_t len)
+{
+	if (!p->block.active)
+		return -1;
+	return anon_names_peek(p->names, p->block.handle.family,
+			       p->block.handle.table.name, false, i, buf, len);
 }
 
 bool pipeline_chain_end(struct pipeline *p, struct chain *c,

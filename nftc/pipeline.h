@@ -20,6 +20,7 @@
  */
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 #include "nftc.h"
 
@@ -70,8 +71,18 @@ int pipeline_memo_emit(struct pipeline *p, struct chain *c,
 		       const struct location *loc, const void *msg,
 		       uint32_t len, const struct pipeline_patch *patch,
 		       unsigned int n);
-/* The memo wrote a rule that took @n set ids, as pipeline_rule() would. */
-void pipeline_memo_took_ids(struct pipeline *p, unsigned int n);
+/*
+ * The memo wrote a rule that took @n set ids and @names names of
+ * anonymous sets, as pipeline_rule() would.
+ */
+void pipeline_memo_took_ids(struct pipeline *p, unsigned int n,
+			    unsigned int names);
+/*
+ * The name the @i-th next anonymous set of the block's table would get
+ * (anon_names_peek()): its length, -1 if sets keep "__set%d".
+ */
+int pipeline_memo_set_name(struct pipeline *p, unsigned int i, char *buf,
+			   size_t len);
 /*
  * End of chain @c of a block (@loc: the whole declaration). true when
  * the pipeline holds @c already: the parser drops its own reference and

@@ -294,6 +294,7 @@ static unsigned int prefix_len(const struct rule_memo *m, unsigned int i,
 #define KEY_RANGE	(4ull << 48)
 #define KEY_LIMIT	(8ull << 48)
 #define KEY_ELEM	(16ull << 48)
+#define KEY_NAMES	(32ull << 48)
 
 /*
  * Token @i is N of "limit rate [over|until] N / UNIT" (the packet form,
@@ -417,6 +418,25 @@ static uint64_t tok_hole(struct rule_memo *m, unsigned int i, unsigned int n,
 }
 
 /* The key of the line's tokens (separator excluded); false if none. */
+/*
+ * The lengths of the names the line's sets would take (anon_names.h):
+ * a template's names are patched in place, so lines that would take
+ * names of other lengths ("__set9" and "__set10") need another.
+ */
+static uint64_t names_word(struct rule_memo *m)
+{
+	char buf[MEMO_NAME_MAX];
+	uint64_t w = KEY_NAMES;
+	unsigned int k;
+	int len;
+
+	for (k = 0; k < m->nset; k++) {
+		len = pipeline_memo_set_name(m->p, k, buf, sizeof(buf));
+		w |= (uint64_t)(len < 0 ? 0 : len) << (8 * k);
+	}
+	return w;
+}
+
 static bool line_key(struct rule_memo *m)
 {
 	unsigned int i, n = m->ntok - 1;
@@ -464,6 +484,8 @@ static bool line_key(struct rule_memo *m)
 			key_word(m, w);
 		}
 	}
+	if (m->nset)
+		key_word(m, names_word(m));
 	return m->keylen <= MEMO_KEY_WORDS;
 }
 
@@ -652,7 +674,7 @@ static int line_done(struct rule_memo *m, NFT_STYPE *lval,
 static int tmpl_emit(struct rule_memo *m, const struct memo_tmpl *t)
 {
 	const struct memo_msgs *mm = &t->msgs;
-	struct pipeline_patch pt[MEMO_HOLES + MEMO_IDS];
+	struct pipeline_patch pt[MEMO_HOLES + MEMO_IDS + MEMO_NAMES];
 	struct location loc;
 	unsigned int i, j, n;
 
@@ -671,7 +693,7 @@ static int tmpl_emit(struct rule_memo *m, const struct memo_tmpl *t)
 				       n) < 0)
 			return -1;	/* later ones: no memory, failed */
 	}
-	pipeline_memo_took_ids(m->p, mm->ids);
+	pipeline_memo_took_ids(m->p, mm->ids, mm->names);
 	return 0;
 }
 

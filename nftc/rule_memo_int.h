@@ -30,6 +30,8 @@
 #define MEMO_SETS	4	/* anonymous sets "{ A, B }" of a line */
 #define MEMO_MSGS	(2 * MEMO_SETS + 1)	/* a rule's messages */
 #define MEMO_IDS	(3 * MEMO_SETS)	/* set ids in them */
+#define MEMO_NAMES	(3 * MEMO_SETS)	/* set names in them */
+#define MEMO_NAME_MAX	16		/* "__set4294967295" */
 
 /* what a token is for the memo (rule_memo.tokinfo) */
 #define TOKINFO_MAX	1024
@@ -104,6 +106,12 @@ struct memo_msgs {
 	uint16_t		id_off[MEMO_IDS];
 	uint8_t			id_rel[MEMO_IDS];
 	unsigned int		ids;			/* ids taken */
+	/* set names chosen by us (anon_names.h): set k took the k-th */
+	unsigned int		nname;
+	uint16_t		name_off[MEMO_NAMES];	/* NUL included */
+	uint8_t			name_len[MEMO_NAMES];
+	uint8_t			name_set[MEMO_NAMES];
+	unsigned int		names;			/* names taken */
 };
 
 struct memo_tmpl {
@@ -195,7 +203,8 @@ struct rule_memo {
 	struct eval_ctx		ectx;		/* for hole_convert() */
 	uint8_t			val[MEMO_HOLES][MEMO_VAL_MAX];
 	uint32_t		idval[MEMO_IDS];
-	struct pipeline_patch	patch[MEMO_HOLES + MEMO_IDS];
+	char			nameval[MEMO_SETS][MEMO_NAME_MAX];
+	struct pipeline_patch	patch[MEMO_HOLES + MEMO_IDS + MEMO_NAMES];
 	unsigned int		npatch;
 	uint8_t			tokinfo[TOKINFO_MAX];
 	/* giving up on files of shapes that never repeat */
@@ -226,11 +235,14 @@ bool memo_msgs_map(struct memo_msgs *mm, const struct nftc_batch *seg,
 		   uint32_t id_base, uint32_t id_next);
 unsigned int memo_expr_attrs(const struct nlmsghdr *nlh, const char *name,
 			     uint16_t type, uint16_t len, uint32_t *off,
-			     unsigned int max, unsigned int *nexpr);
+			     uint16_t *lens, unsigned int max,
+			     unsigned int *nexpr);
 bool memo_elem_slot(const struct nlmsghdr *nlh, unsigned int j,
 		    uint32_t *off, uint32_t *len);
 unsigned int memo_ids_patch(const struct memo_msgs *mm, uint32_t base,
 			    uint32_t *val, struct pipeline_patch *pt);
+int memo_names_patch(struct rule_memo *m, const struct memo_msgs *mm,
+		     struct pipeline_patch *pt);
 
 /* rule_memo_rec.c */
 bool tmpl_values(struct rule_memo *m, const struct memo_tmpl *t);

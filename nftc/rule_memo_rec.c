@@ -184,6 +184,13 @@ bool tmpl_values(struct rule_memo *m, const struct memo_tmpl *t)
 	if (t->msgs.nid)
 		m->npatch += memo_ids_patch(&t->msgs, m->nft->next_set_id,
 					    m->idval, m->patch + m->npatch);
+	if (t->msgs.nname) {
+		int n = memo_names_patch(m, &t->msgs, m->patch + m->npatch);
+
+		if (n < 0)
+			return false;
+		m->npatch += n;
+	}
 	return true;
 }
 
@@ -309,7 +316,8 @@ static uint32_t limit_attr_off(const struct nlmsghdr *nlh, uint16_t type,
 	unsigned int nexpr;
 	uint32_t off;
 
-	return memo_expr_attrs(nlh, "limit", type, len, &off, 1, &nexpr) == 1 &&
+	return memo_expr_attrs(nlh, "limit", type, len, &off, NULL, 1,
+			       &nexpr) == 1 &&
 	       nexpr == 1 ? off : 0;
 }
 

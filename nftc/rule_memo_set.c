@@ -110,13 +110,15 @@ static bool id_add(struct memo_msgs *mm, const struct nlmsghdr *nlh,
 }
 
 /*
- * The payloads of attribute @type (@len bytes) in the data of the @name
- * expressions of rule message @nlh: their offsets from @nlh into @off
- * (the first @max), their number returned, the expressions' in *@nexpr.
+ * The payloads of attribute @type (@len bytes, 0: any) in the data of
+ * the @name expressions of rule message @nlh: their offsets from @nlh
+ * into @off and (unless NULL) their lengths into @lens (the first
+ * @max), their number returned, the expressions' in *@nexpr.
  */
 unsigned int memo_expr_attrs(const struct nlmsghdr *nlh, const char *name,
 			     uint16_t type, uint16_t len, uint32_t *off,
-			     unsigned int max, unsigned int *nexpr)
+			     uint16_t *lens, unsigned int max,
+			     unsigned int *nexpr)
 {
 	const struct nlattr *a = top(nlh, NFTA_RULE_EXPRESSIONS), *el, *x, *d;
 	unsigned int n = 0;
@@ -136,12 +138,16 @@ unsigned int memo_expr_attrs(const struct nlmsghdr *nlh, const char *name,
 			++*nexpr;
 			mnl_attr_for_each_nested(d, x) {
 				if (mnl_attr_get_type(d) != type ||
-				    mnl_attr_get_payload_len(d) != len)
+				    (len && mnl_attr_get_payload_len(d) != len))
 					continue;
-				if (n < max)
+				if (n < max) {
 					off[n] = (const uint8_t *)
 						 mnl_attr_get_payload(d) -
 						 (const uint8_t *)nlh;
+					if (lens)
+						lens[n] =
+						mnl_attr_get_payload_len(d);
+				}
 				n++;
 			}
 		}
@@ -156,13 +162,88 @@ static bool rule_ids(struct memo_msgs *mm, const struct nlmsghdr *nlh,
 	uint32_t off[MEMO_IDS];
 	unsigned int j, n, nexpr;
 
-	n = memo_expr_attrs(nlh, "lookup", NFTA_LOOKUP_SET_ID, 4, off,
+	n = memo_expr_attrs(nlh, "lookup", NFTA_LOOKUP_SET_ID, 4, off, NULL,
 			    MEMO_IDS, &nexpr);
 	if (n > MEMO_IDS)
 		return false;
 	for (j = 0; j < n; j++)
 		if (!id_add(mm, nlh, i, off[j], base))
 			return false;
+	return true;
+}
+
+/*
+ * A name slot of set @k: the string at @off (@len bytes with its NUL,
+ * from message @i's start) of the message.
+ */
+static bool name_add(struct memo_msgs *mm, unsigned int i, uint32_t off,
+		     uint32_t len, unsigned int k)
+{
+	if (mm->nname == MEMO_NAMES || len > MEMO_NAME_MAX)
+		return false;
+	mm->name_off[mm->nname] = mm->off[i] + off;
+	mm->name_len[mm->nname] = len;
+	mm->name_set[mm->nname++] = k;
+	return true;
+}
+
+/* The string attribute @a, if it ends with its NUL. */
+static const char *attr_str(const struct nlattr *a)
+{
+	uint16_t len = a ? mnl_attr_get_payload_len(a) : 0;
+	const char *p = a ? mnl_attr_get_payload(a) : NULL;
+
+	return len && !p[len - 1] ? p : NULL;
+}
+
+/*
+ * The set names of @nl (set k's NEWSET is message 2k) into the name
+ * slots of @mm, when we chose them (anon_names.h): each set's NEWSET,
+ * NEWSETELEM and lookup name it. true if there are none ("__set%d") or
+ * all are where they must be.
+ */
+static bool names_map(struct memo_msgs *mm, const struct nlmsghdr *const *nl,
+		      unsigned int n)
+{
+	const char *name[MEMO_SETS], *p;
+	const struct nlattr *a;
+	uint32_t off[MEMO_NAMES];
+	uint16_t len[MEMO_NAMES];
+	unsigned int k, j, nl_sets = (n - 1) / 2, nexpr, found;
+	uint16_t type;
+
+	for (k = 0; k < nl_sets; k++) {
+		name[k] = attr_str(top(nl[2 * k], NFTA_SET_NAME));
+		if (!name[k] || (k && !strchr(name[k], '%') !=
+				      !strchr(name[0], '%')))
+			return false;
+	}
+	if (!nl_sets || strchr(name[0], '%'))
+		return true;
+	for (k = 0; k < 2 * nl_sets; k++) {
+		type = k % 2 ? NFTA_SET_ELEM_LIST_SET : NFTA_SET_NAME;
+		a = top(nl[k], type);
+		if (!attr_str(a) || strcmp(attr_str(a), name[k / 2]) ||
+		    !name_add(mm, k, (const uint8_t *)mnl_attr_get_payload(a) -
+				     (const uint8_t *)nl[k],
+			      mnl_attr_get_payload_len(a), k / 2))
+			return false;
+	}
+	found = memo_expr_attrs(nl[n - 1], "lookup", NFTA_LOOKUP_SET, 0, off,
+				len, MEMO_NAMES, &nexpr);
+	if (found > MEMO_NAMES)
+		return false;
+	for (j = 0; j < found; j++) {
+		p = (const char *)nl[n - 1] + off[j];
+		if (!len[j] || p[len[j] - 1])
+			return false;
+		for (k = 0; k < nl_sets && strcmp(p, name[k]); k++)
+			;
+		/* a named set's lookup is part of the template */
+		if (k < nl_sets && !name_add(mm, n - 1, off[j], len[j], k))
+			return false;
+	}
+	mm->names = nl_sets;
 	return true;
 }
 
@@ -226,7 +307,7 @@ bool memo_msgs_map(struct memo_msgs *mm, const struct nftc_batch *seg,
 			    id_base))
 			return false;
 	}
-	if (!rule_ids(mm, nl[n - 1], n - 1, id_base))
+	if (!rule_ids(mm, nl[n - 1], n - 1, id_base) || !names_map(mm, nl, n))
 		return false;
 	/*
 	 * One id a set, each in its two messages and one lookup; a set of
@@ -285,4 +366,30 @@ unsigned int memo_ids_patch(const struct memo_msgs *mm, uint32_t base,
 		pt[i].data = &val[i];
 	}
 	return mm->nid;
+}
+
+/*
+ * The name patches of @mm: the names the rule's sets would get now
+ * (pipeline_memo_set_name()) into m->nameval, patches into @pt. Returns
+ * their number, -1 if a name is not there or not of the template's
+ * length (the line's key has the lengths: a rare miss).
+ */
+int memo_names_patch(struct rule_memo *m, const struct memo_msgs *mm,
+		     struct pipeline_patch *pt)
+{
+	unsigned int i, k;
+
+	for (k = 0; k < mm->names; k++)
+		if (pipeline_memo_set_name(m->p, k, m->nameval[k],
+					   MEMO_NAME_MAX) < 0)
+			return -1;
+	for (i = 0; i < mm->nname; i++) {
+		k = mm->name_set[i];
+		if (strlen(m->nameval[k]) + 1 != mm->name_len[i])
+			return -1;
+		pt[i].off = mm->name_off[i];
+		pt[i].len = mm->name_len[i];
+		pt[i].data = m->nameval[k];
+	}
+	return mm->nname;
 }
