@@ -259,6 +259,28 @@ static struct an_table *table_get(struct anon_names *an, uint32_t family,
 	return t ? t : table_add(an, family, name, false);
 }
 
+/*
+ * "__set" or "__map" and @v in decimal into @buf (@len bytes): its
+ * length, -1 if it does not fit. Once or twice a rule: no printf.
+ */
+static int name_format(char *buf, size_t len, bool map, uint32_t v)
+{
+	char digits[10];
+	unsigned int n = 0;
+
+	do {
+		digits[n++] = '0' + v % 10;
+		v /= 10;
+	} while (v);
+	if (len < 5 + n + 1)
+		return -1;
+	memcpy(buf, map ? "__map" : "__set", 5);
+	for (len = 5; n; )
+		buf[len++] = digits[--n];
+	buf[len] = '\0';
+	return len;
+}
+
 /* --------------------------------------------------------------- API */
 
 int anon_names_peek(struct anon_names *an, uint32_t family,
@@ -266,16 +288,13 @@ int anon_names_peek(struct anon_names *an, uint32_t family,
 		    size_t len)
 {
 	struct an_table *t;
-	int n;
 
 	if (!an || !table)
 		return -1;
 	t = table_get(an, family, table);
 	if (!t || t->unknown)
 		return -1;
-	n = snprintf(buf, len, an_fmt[map], (int)space_peek(&t->space[map],
-							     i));
-	return n > 0 && (size_t)n < len ? n : -1;
+	return name_format(buf, len, map, space_peek(&t->space[map], i));
 }
 
 void anon_names_take(struct anon_names *an, uint32_t family,

@@ -8,7 +8,11 @@
  *    neither, or the order is not declaration, elements, rule;
  *  - memo_elem_slot(): element j's key bytes, with and without flags
  *    before the key, none past the last;
- *  - memo_expr_attrs() and memo_ids_patch(): the lookups' set ids.
+ *  - memo_expr_attrs() and memo_ids_patch(): the lookups' set ids;
+ *  - set names we chose (nftc/anon_names.h): each set's three name
+ *    slots found (its NEWSET, NEWSETELEM and lookup), a lookup of
+ *    another set left alone; refused when an element message names
+ *    another set or names are chosen for some sets only.
  */
 #define _GNU_SOURCE
 #include <check.h>
@@ -24,6 +28,27 @@
 #include "linearize.h"
 
 static const int input;	/* a source's input: only its address counts */
+
+/*
+ * The name messages give set @id: "__set%d" as stock sends it, or with
+ * @named the name we would choose, "__set" and 5 + id (lengths vary);
+ * @renamed: this id's set name in NEWSETELEM is another.
+ */
+static bool named;
+static uint32_t renamed;
+
+static const char *set_name(uint32_t id, bool elems)
+{
+	static char buf[4][16];
+	static unsigned int next;
+	char *b = buf[next++ % 4];
+
+	if (!named)
+		return "__set%d";
+	snprintf(b, sizeof(buf[0]), "__set%u",
+		 5 + id + (elems && id == renamed ? 100 : 0));
+	return b;
+}
 
 static struct location loc(unsigned int col, unsigned int end)
 {
@@ -45,7 +70,7 @@ static void put_set(struct nftc_batch *b, const struct location *l,
 
 	ck_assert_ptr_nonnull(nlh);
 	mnl_attr_put_strz(nlh, NFTA_SET_TABLE, "t");
-	mnl_attr_put_strz(nlh, NFTA_SET_NAME, "__set%d");
+	mnl_attr_put_strz(nlh, NFTA_SET_NAME, set_name(id, false));
 	mnl_attr_put_u32(nlh, NFTA_SET_FLAGS, htonl(3));
 	mnl_attr_put_u32(nlh, NFTA_SET_ID, htonl(id));
 	ck_assert_int_eq(nftc_batch_msg_end(b, nlh), 0);
@@ -63,7 +88,7 @@ static void put_elems(struct nftc_batch *b, const struct location *l,
 
 	ck_assert_ptr_nonnull(nlh);
 	mnl_attr_put_strz(nlh, NFTA_SET_ELEM_LIST_TABLE, "t");
-	mnl_attr_put_strz(nlh, NFTA_SET_ELEM_LIST_SET, "__set%d");
+	mnl_attr_put_strz(nlh, NFTA_SET_ELEM_LIST_SET, set_name(id, true));
 	mnl_attr_put_u32(nlh, NFTA_SET_ELEM_LIST_SET_ID, htonl(id));
 	list = mnl_attr_nest_start(nlh, NFTA_SET_ELEM_LIST_ELEMENTS);
 	for (i = 0; i < n; i++) {
@@ -88,7 +113,8 @@ static void put_expr(struct nlmsghdr *nlh, const char *name, uint32_t id)
 	d = mnl_attr_nest_start(nlh, NFTA_EXPR_DATA);
 	mnl_attr_put_u32(nlh, NFTA_LOOKUP_SREG, htonl(1));
 	if (!strcmp(name, "lookup")) {
-		mnl_attr_put_strz(nlh, NFTA_LOOKUP_SET, "__set%d");
+		mnl_attr_put_strz(nlh, NFTA_LOOKUP_SET,
+				  id ? set_name(id, false) : "named");
 		mnl_attr_put_u32(nlh, NFTA_LOOKUP_SET_ID, htonl(id));
 	}
 	mnl_attr_nest_end(nlh, d);
@@ -234,18 +260,101 @@ START_TEST(test_expr_attrs)
 	fixture_read(&f);
 	ck_assert_uint_eq(f.n, 1);
 	ck_assert_uint_eq(memo_expr_attrs(f.nl[0], "lookup",
-					  NFTA_LOOKUP_SET_ID, 4, off, 2,
+					  NFTA_LOOKUP_SET_ID, 4, off, NULL, 2,
 					  &nexpr), 2);
 	ck_assert_uint_eq(nexpr, 2);
 	memcpy(&v, (const uint8_t *)f.nl[0] + off[1], 4);
 	ck_assert_uint_eq(ntohl(v), 6);
 	/* counted past @max, stored up to it */
 	ck_assert_uint_eq(memo_expr_attrs(f.nl[0], "lookup",
-					  NFTA_LOOKUP_SET_ID, 4, off, 1,
+					  NFTA_LOOKUP_SET_ID, 4, off, NULL, 1,
 					  &nexpr), 2);
-	ck_assert_uint_eq(memo_expr_attrs(f.nl[0], "limit", 1, 8, off, 2,
-					  &nexpr), 0);
+	ck_assert_uint_eq(memo_expr_attrs(f.nl[0], "limit", 1, 8, off, NULL,
+					  2, &nexpr), 0);
 	ck_assert_uint_eq(nexpr, 0);
+	fixture_free(&f);
+}
+END_TEST
+
+/* The name in slot @i of @mm, as read from the messages @nl. */
+static const char *slot_name(const struct memo_msgs *mm,
+			     const struct nlmsghdr *const *nl, unsigned int n,
+			     unsigned int i)
+{
+	unsigned int k = 0;
+
+	while (k + 1 < n && mm->name_off[i] >= mm->off[k + 1])
+		k++;
+	return (const char *)nl[k] + mm->name_off[i] - mm->off[k];
+}
+
+START_TEST(test_named_sets)
+{
+	static const char *const want[6] = {
+		"__set13", "__set13", "__set14", "__set14", "__set13",
+		"__set14" };
+	struct memo_msgs mm;
+	struct fixture f;
+	unsigned int i;
+
+	named = true;
+	renamed = 0;
+	fixture_init(&f);
+	put_set(f.seg, &f.set[0], 8);
+	put_elems(f.seg, &f.set[0], 8, 3, 22, false);
+	put_set(f.seg, &f.set[1], 9);
+	put_elems(f.seg, &f.set[1], 9, 2, 80, true);
+	put_rule(f.seg, &f.rule, 8, 9);
+	fixture_read(&f);
+	ck_assert_uint_eq(f.n, 5);
+	ck_assert(memo_msgs_map(&mm, f.seg, f.nl, f.n, &f.rule, f.set, 2,
+				7, 9));
+	ck_assert_uint_eq(mm.names, 2);
+	ck_assert_uint_eq(mm.nname, 6);
+	for (i = 0; i < mm.nname; i++) {
+		ck_assert_str_eq(slot_name(&mm, f.nl, f.n, i), want[i]);
+		ck_assert_uint_eq(mm.name_len[i], strlen(want[i]) + 1);
+		ck_assert_uint_eq(mm.name_set[i], want[i][6] - '3');
+	}
+	fixture_free(&f);
+
+	/* a lookup of a named set is no slot: the first set, alone */
+	fixture_init(&f);
+	put_set(f.seg, &f.set[0], 8);
+	put_elems(f.seg, &f.set[0], 8, 3, 22, false);
+	put_rule(f.seg, &f.rule, 8, 0);
+	fixture_read(&f);
+	ck_assert(memo_msgs_map(&mm, f.seg, f.nl, f.n, &f.rule, f.set, 1,
+				7, 8));
+	ck_assert_uint_eq(mm.names, 1);
+	ck_assert_uint_eq(mm.nname, 3);
+	fixture_free(&f);
+
+	/* elements of a set of another name */
+	renamed = 9;
+	fixture_init(&f);
+	put_set(f.seg, &f.set[0], 8);
+	put_elems(f.seg, &f.set[0], 8, 3, 22, false);
+	put_set(f.seg, &f.set[1], 9);
+	put_elems(f.seg, &f.set[1], 9, 2, 80, true);
+	put_rule(f.seg, &f.rule, 8, 9);
+	fixture_read(&f);
+	ck_assert(!memo_msgs_map(&mm, f.seg, f.nl, f.n, &f.rule, f.set, 2,
+				 7, 9));
+	fixture_free(&f);
+
+	/* a name chosen for one set, "__set%d" for the other */
+	renamed = 0;
+	fixture_init(&f);
+	put_set(f.seg, &f.set[0], 8);
+	put_elems(f.seg, &f.set[0], 8, 3, 22, false);
+	named = false;
+	put_set(f.seg, &f.set[1], 9);
+	put_elems(f.seg, &f.set[1], 9, 2, 80, true);
+	put_rule(f.seg, &f.rule, 8, 9);
+	fixture_read(&f);
+	ck_assert(!memo_msgs_map(&mm, f.seg, f.nl, f.n, &f.rule, f.set, 2,
+				 7, 9));
 	fixture_free(&f);
 }
 END_TEST
@@ -258,6 +367,7 @@ static Suite *rule_memo_set_suite(void)
 	tcase_add_test(tc, test_two_sets);
 	tcase_add_test(tc, test_elem_slot);
 	tcase_add_test(tc, test_expr_attrs);
+	tcase_add_test(tc, test_named_sets);
 	suite_add_tcase(s, tc);
 	return s;
 }
