@@ -708,9 +708,6 @@ int lin_set_add(struct nftc_ctx *nft, struct nftc_batch *batch,
 
 	if (!set->key)
 		return -EINVAL;
-	if (!set_is_anonymous(set))
-		anon_names_note(nft->anon_names, family,
-				set->handle.table.name, set->handle.set.name);
 	memset(&d, 0, offsetof(struct lin_set_decl, ud));
 	set_compose(&d, set);
 	direct = lin_set_decl_direct(&d) && !set_has_stmts(set);

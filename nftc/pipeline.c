@@ -295,6 +295,21 @@ static void cache_drop_anon(struct table *t, struct list_head *from)
 }
 
 /*
+ * A set @c declares takes its name from the anonymous sets' (a user may
+ * call a set "__set3"), before any rule after it takes one.
+ */
+static void names_note(struct anon_names *an, const struct cmd *c)
+{
+	const char *name = c->set ? c->set->handle.set.name :
+				    c->handle.set.name;
+
+	if ((c->obj == CMD_OBJ_SET || c->obj == CMD_OBJ_MAP) &&
+	    (c->op == CMD_ADD || c->op == CMD_CREATE))
+		anon_names_note(an, c->handle.family, c->handle.table.name,
+				name);
+}
+
+/*
  * Whatever @c removes whole leaves names of anonymous sets free for the
  * rest of the batch (anon_names.h). Other removals (rules, chains,
  * "flush table") may free some too: the names stay taken.
@@ -348,6 +363,7 @@ static int pipe_eval_list(struct pipeline *p, struct list_head *l)
 			cmd_free(c);
 			continue;
 		}
+		names_note(p->names, c);
 		i = item_decl(p);
 		if (!i) {
 			cmd_free(c);
@@ -409,13 +425,15 @@ static bool block_sets_ok(struct pipe_block *b, const struct table *decl)
 }
 
 /* Sort the flattened declarations of @l into the block's lists. */
-static int block_collect(struct pipe_block *b, struct list_head *l,
-			 struct list_head *objs, struct list_head *fts)
+static int block_collect(struct pipe_block *b, struct anon_names *an,
+			 struct list_head *l, struct list_head *objs,
+			 struct list_head *fts)
 {
 	struct cmd *c, *next;
 
 	list_for_each_entry_safe(c, next, l, list) {
 		list_del(&c->list);
+		names_note(an, c);
 		switch (c->obj) {
 		case CMD_OBJ_CHAIN:
 			list_add_tail(&c->list, &b->chain_cmds);
@@ -585,7 +603,8 @@ static int block_flush(struct pipeline *p, struct chain *cur)
 	}
 	list_del(&cmd->list);
 	cmd_free(cmd);
-	if (block_collect(b, &l, NULL, &fts) < 0 || !list_empty(&fts)) {
+	if (block_collect(b, p->names, &l, NULL, &fts) < 0 ||
+	    !list_empty(&fts)) {
 		cmd_list_free(&fts);
 		return -1;
 	}
@@ -808,7 +827,7 @@ static int block_end(struct pipeline *p, struct cmd *cmd)
 	}
 	list_del(&cmd->list);
 	list_add_tail(&cmd->list, to);
-	block_collect(b, &l, &objs, &fts);
+	block_collect(b, p->names, &l, &objs, &fts);
 	if (b->created)
 		b->cache->location = cmd->table->location;
 	list_splice_tail_init(&b->chain_cmds, to);
