@@ -417,7 +417,6 @@ static uint64_t tok_hole(struct rule_memo *m, unsigned int i, unsigned int n,
 	return 0;
 }
 
-/* The key of the line's tokens (separator excluded); false if none. */
 /*
  * The lengths of the names the line's sets would take (anon_names.h):
  * a template's names are patched in place, so lines that would take
@@ -437,6 +436,7 @@ static uint64_t names_word(struct rule_memo *m)
 	return w;
 }
 
+/* The key of the line's tokens (separator excluded); false if none. */
 static bool line_key(struct rule_memo *m)
 {
 	unsigned int i, n = m->ntok - 1;
