@@ -20,6 +20,7 @@
 #include <linux/netfilter/nf_tables.h>
 #include <libnftnl/common.h>
 #include "anon_names.h"
+#include "fmt.h"
 #include "nlw.h"
 #include "transport.h"
 
@@ -259,26 +260,19 @@ static struct an_table *table_get(struct anon_names *an, uint32_t family,
 	return t ? t : table_add(an, family, name, false);
 }
 
+/* "__set%u" / "__map%u": the longest, with its NUL */
+#define AN_NAME_MAX	(5 + 10 + 1)
+
 /*
  * "__set" or "__map" and @v in decimal into @buf (@len bytes): its
- * length, -1 if it does not fit. Once or twice a rule: no printf.
+ * length, -1 if @buf may be too short. Once or twice a rule: no printf.
  */
 static int name_format(char *buf, size_t len, bool map, uint32_t v)
 {
-	char digits[10];
-	unsigned int n = 0;
-
-	do {
-		digits[n++] = '0' + v % 10;
-		v /= 10;
-	} while (v);
-	if (len < 5 + n + 1)
+	if (len < AN_NAME_MAX)
 		return -1;
 	memcpy(buf, map ? "__map" : "__set", 5);
-	for (len = 5; n; )
-		buf[len++] = digits[--n];
-	buf[len] = '\0';
-	return len;
+	return fmt_u64(buf + 5, v) - buf;
 }
 
 /* --------------------------------------------------------------- API */

@@ -171,6 +171,18 @@ static void fixture_free(struct fixture *f)
 	free(f->m);
 }
 
+/* A rule with two sets (ids 8 and 9, three and two elements), read. */
+static void two_sets(struct fixture *f)
+{
+	fixture_init(f);
+	put_set(f->seg, &f->set[0], 8);
+	put_elems(f->seg, &f->set[0], 8, 3, 22, false);
+	put_set(f->seg, &f->set[1], 9);
+	put_elems(f->seg, &f->set[1], 9, 2, 80, true);
+	put_rule(f->seg, &f->rule, 8, 9);
+	fixture_read(f);
+}
+
 START_TEST(test_two_sets)
 {
 	struct pipeline_patch pt[MEMO_IDS];
@@ -179,13 +191,7 @@ START_TEST(test_two_sets)
 	struct fixture f;
 	unsigned int i, n;
 
-	fixture_init(&f);
-	put_set(f.seg, &f.set[0], 8);
-	put_elems(f.seg, &f.set[0], 8, 3, 22, false);
-	put_set(f.seg, &f.set[1], 9);
-	put_elems(f.seg, &f.set[1], 9, 2, 80, true);
-	put_rule(f.seg, &f.rule, 8, 9);
-	fixture_read(&f);
+	two_sets(&f);
 	ck_assert_uint_eq(f.n, 5);
 	ck_assert(memo_msgs_map(&mm, f.seg, f.nl, f.n, &f.rule, f.set, 2,
 				7, 9));
@@ -299,13 +305,7 @@ START_TEST(test_named_sets)
 
 	named = true;
 	renamed = 0;
-	fixture_init(&f);
-	put_set(f.seg, &f.set[0], 8);
-	put_elems(f.seg, &f.set[0], 8, 3, 22, false);
-	put_set(f.seg, &f.set[1], 9);
-	put_elems(f.seg, &f.set[1], 9, 2, 80, true);
-	put_rule(f.seg, &f.rule, 8, 9);
-	fixture_read(&f);
+	two_sets(&f);
 	ck_assert_uint_eq(f.n, 5);
 	ck_assert(memo_msgs_map(&mm, f.seg, f.nl, f.n, &f.rule, f.set, 2,
 				7, 9));
@@ -332,13 +332,7 @@ START_TEST(test_named_sets)
 
 	/* elements of a set of another name */
 	renamed = 9;
-	fixture_init(&f);
-	put_set(f.seg, &f.set[0], 8);
-	put_elems(f.seg, &f.set[0], 8, 3, 22, false);
-	put_set(f.seg, &f.set[1], 9);
-	put_elems(f.seg, &f.set[1], 9, 2, 80, true);
-	put_rule(f.seg, &f.rule, 8, 9);
-	fixture_read(&f);
+	two_sets(&f);
 	ck_assert(!memo_msgs_map(&mm, f.seg, f.nl, f.n, &f.rule, f.set, 2,
 				 7, 9));
 	fixture_free(&f);
