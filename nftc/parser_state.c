@@ -14,6 +14,7 @@
 #include <netinet/in.h>
 #include <linux/netfilter.h>
 #include "parser_state.h"
+#include "env.h"
 #include "keys.h"
 #include "pipeline.h"
 #include "elem_pack.h"
@@ -32,8 +33,7 @@ void parser_state_init(struct parser_state *state, struct nftc_ctx *nft,
 	state->erq = &nft->erq;
 	state->cmds = cmds;
 	init_list_head(&state->symbols);
-	state->scan_off = getenv(ELEM_SCAN_ENV) &&
-			  !strcmp(getenv(ELEM_SCAN_ENV), "0");
+	state->scan_off = env_off(ELEM_SCAN_ENV);
 }
 
 void parser_state_fini(struct parser_state *state)

@@ -34,6 +34,7 @@
 #include "linearize.h"
 #include "rule_memo.h"
 #include "anon_names.h"
+#include "env.h"
 #include "netlink.h"
 
 /**
@@ -107,7 +108,6 @@ struct pipeline {
 static struct pipeline *pipeline_alloc(struct nftc_ctx *nft)
 {
 	struct pipeline *p = calloc(1, sizeof(*p));
-	const char *env;
 
 	if (!p)
 		return NULL;
@@ -123,8 +123,7 @@ static struct pipeline *pipeline_alloc(struct nftc_ctx *nft)
 	 * "__set%d"), for echoes, or where -c must not ask the kernel.
 	 * NFTKIT_ANON_NAMES=0 turns it off (tests and benchmarks compare).
 	 */
-	env = getenv(ANON_NAMES_ENV);
-	if (!p->debug && !nft->echo && !(env && !strcmp(env, "0")) &&
+	if (!p->debug && !nft->echo && !env_off(ANON_NAMES_ENV) &&
 	    (nft->offline || !getenv(NFTC_OFFLINE_ENV))) {
 		p->names = anon_names_new(nft->offline);
 		nft->anon_names = p->names;

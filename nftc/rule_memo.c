@@ -60,6 +60,7 @@
 #include <string.h>
 #include <libmnl/libmnl.h>
 #include "rule_memo_int.h"
+#include "env.h"
 #include "pipeline.h"
 #include "evaluate.h"
 #include "lin_int.h"
@@ -71,10 +72,9 @@ static void tokinfo_init(uint8_t *ti);
 
 struct rule_memo *rule_memo_new(struct nftc_ctx *nft, struct pipeline *p)
 {
-	const char *env = getenv(RULE_MEMO_ENV);
 	struct rule_memo *m;
 
-	if (env && !strcmp(env, "0"))
+	if (env_off(RULE_MEMO_ENV))
 		return NULL;
 	m = calloc(1, sizeof(*m));
 	if (!m)
