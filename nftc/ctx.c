@@ -7,6 +7,7 @@
 #include <errno.h>
 #include "input_map.h"
 #include "nftc.h"
+#include "anon_names.h"
 
 struct nftc_ctx *nftc_ctx_alloc(void)
 {
@@ -47,6 +48,7 @@ void nftc_ctx_free(struct nftc_ctx *ctx)
 	}
 	erec_queue_free(&ctx->erq);
 	nftc_inputs_free(ctx->inputs);
+	anon_names_free(ctx->anon_names);
 	free(ctx);
 }
 

@@ -23,6 +23,8 @@
 #include "parser_state.h"
 #include "transport.h"
 #include "trace.h"
+#include "anon_names.h"
+#include "env.h"
 #include <sys/stat.h>
 
 enum nft_exit {
@@ -357,6 +359,21 @@ static void batch_dump(const struct nftc_batch *b)
 }
 
 /*
+ * Anonymous sets of a streamed batch are named as the kernel would
+ * (anon_names.h), unless the text must be stock's (--debug=netlink
+ * prints "__set%d"), for echoes, where -c must not ask the kernel
+ * (NFTKIT_OFFLINE_CHECK), or with NFTKIT_ANON_NAMES=0 (tests and
+ * benchmarks compare).
+ */
+static bool anon_names_wanted(const struct nftc_ctx *sctx, bool check)
+{
+	if ((sctx->debug & NFTC_DEBUG_NETLINK) || sctx->echo ||
+	    env_off(ANON_NAMES_ENV))
+		return false;
+	return sctx->offline || !(check && getenv(NFTC_OFFLINE_ENV));
+}
+
+/*
  * Files are first compiled streaming (pipeline.h): a rule is freed once
  * its VM code is in the batch. When streaming gives up (diagnostics,
  * unusual layouts, list/describe commands), the file is compiled the
@@ -386,6 +403,8 @@ static int compile_streaming(struct nftc_ctx *ctx, const struct cli_opts *o,
 	/* offline: what the VM holds is known, as the kernel's would be */
 	if (sctx->offline)
 		nftc_netlink_cache_seed(sctx);
+	if (anon_names_wanted(sctx, o->check))
+		sctx->anon_names = anon_names_new(sctx->offline);
 	if (nftc_compile_file_streaming(sctx, o->file, copy, size, stdout,
 					&batch) < 0) {
 		nftc_ctx_free(sctx);

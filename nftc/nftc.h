@@ -55,7 +55,7 @@ struct nftc_ctx {
 	unsigned int			echo_oflags;
 	/* rule_memo.c: notes of the rule being recorded, or NULL */
 	struct rule_memo_rec		*memo_rec;
-	/* anon_names.h: names of anonymous sets (NULL: "__set%d") */
+	/* anon_names.h: names of anonymous sets (NULL: "__set%d"); owned */
 	struct anon_names		*anon_names;
 };
 

@@ -34,8 +34,6 @@
 #include "linearize.h"
 #include "rule_memo.h"
 #include "anon_names.h"
-#include "env.h"
-#include "netlink.h"
 
 /**
  * struct pipe_item - a piece of the output, in source order
@@ -102,7 +100,6 @@ struct pipeline {
 	struct list_head	items;
 	struct pipe_block	block;
 	struct rule_memo	*memo;
-	struct anon_names	*names;
 };
 
 static struct pipeline *pipeline_alloc(struct nftc_ctx *nft)
@@ -117,17 +114,6 @@ static struct pipeline *pipeline_alloc(struct nftc_ctx *nft)
 	init_list_head(&p->block.set_cmds);
 	p->debug = nft->debug & NFTC_DEBUG_NETLINK;
 	p->memo = rule_memo_new(nft, p);
-	/*
-	 * Anonymous sets named as the kernel would (anon_names.h), but not
-	 * where the text must be stock's (--debug=netlink prints
-	 * "__set%d"), for echoes, or where -c must not ask the kernel.
-	 * NFTKIT_ANON_NAMES=0 turns it off (tests and benchmarks compare).
-	 */
-	if (!p->debug && !nft->echo && !env_off(ANON_NAMES_ENV) &&
-	    (nft->offline || !getenv(NFTC_OFFLINE_ENV))) {
-		p->names = anon_names_new(nft->offline);
-		nft->anon_names = p->names;
-	}
 	if (p->debug) {
 		p->dbg = tmpfile();
 		if (!p->dbg) {
@@ -162,9 +148,6 @@ static void pipeline_free(struct pipeline *p)
 	}
 	block_reset(&p->block);
 	rule_memo_free(p->memo);
-	if (p->nft->anon_names == p->names)
-		p->nft->anon_names = NULL;
-	anon_names_free(p->names);
 	if (p->dbg)
 		fclose(p->dbg);
 	free(p);
@@ -316,10 +299,10 @@ static void names_note(struct anon_names *an, const struct cmd *c)
 static void names_forget(struct pipeline *p, const struct cmd *c)
 {
 	if (c->op == CMD_FLUSH && c->obj == CMD_OBJ_RULESET)
-		anon_names_forget(p->names, c->handle.family, NULL);
+		anon_names_forget(p->nft->anon_names, c->handle.family, NULL);
 	else if ((c->op == CMD_DELETE || c->op == CMD_DESTROY) &&
 		 c->obj == CMD_OBJ_TABLE && c->handle.table.name)
-		anon_names_forget(p->names, c->handle.family,
+		anon_names_forget(p->nft->anon_names, c->handle.family,
 				  c->handle.table.name);
 }
 
@@ -362,7 +345,7 @@ static int pipe_eval_list(struct pipeline *p, struct list_head *l)
 			cmd_free(c);
 			continue;
 		}
-		names_note(p->names, c);
+		names_note(p->nft->anon_names, c);
 		i = item_decl(p);
 		if (!i) {
 			cmd_free(c);
@@ -602,7 +585,7 @@ static int block_flush(struct pipeline *p, struct chain *cur)
 	}
 	list_del(&cmd->list);
 	cmd_free(cmd);
-	if (block_collect(b, p->names, &l, NULL, &fts) < 0 ||
+	if (block_collect(b, p->nft->anon_names, &l, NULL, &fts) < 0 ||
 	    !list_empty(&fts)) {
 		cmd_list_free(&fts);
 		return -1;
@@ -748,7 +731,7 @@ void pipeline_memo_took_ids(struct pipeline *p, unsigned int n,
 			    unsigned int names)
 {
 	if (names)
-		anon_names_take(p->names, p->block.handle.family,
+		anon_names_take(p->nft->anon_names, p->block.handle.family,
 				p->block.handle.table.name, false, names);
 	if (!n)
 		return;
@@ -761,7 +744,7 @@ int pipeline_memo_set_name(struct pipeline *p, unsigned int i, char *buf,
 {
 	if (!p->block.active)
 		return -1;
-	return anon_names_peek(p->names, p->block.handle.family,
+	return anon_names_peek(p->nft->anon_names, p->block.handle.family,
 			       p->block.handle.table.name, false, i, buf, len);
 }
 
@@ -826,7 +809,7 @@ static int block_end(struct pipeline *p, struct cmd *cmd)
 	}
 	list_del(&cmd->list);
 	list_add_tail(&cmd->list, to);
-	block_collect(b, p->names, &l, &objs, &fts);
+	block_collect(b, p->nft->anon_names, &l, &objs, &fts);
 	if (b->created)
 		b->cache->location = cmd->table->location;
 	list_splice_tail_init(&b->chain_cmds, to);
