@@ -62,12 +62,13 @@ struct anon_names *anon_names_new(struct nftc_offline *off)
 	return an;
 }
 
-static void table_release(struct an_table *t)
+/* No number of @t in use any more. */
+static void table_empty(struct an_table *t)
 {
-	free(t->name);
 	free(t->space[0].used);
 	free(t->space[1].used);
-	memset(t, 0, sizeof(*t));
+	memset(t->space, 0, sizeof(t->space));
+	t->unknown = false;
 }
 
 void anon_names_free(struct anon_names *an)
@@ -76,8 +77,10 @@ void anon_names_free(struct anon_names *an)
 
 	if (!an)
 		return;
-	for (i = 0; i < an->n; i++)
-		table_release(&an->t[i]);
+	for (i = 0; i < an->n; i++) {
+		table_empty(&an->t[i]);
+		free(an->t[i].name);
+	}
 	free(an->t);
 	free(an);
 }
@@ -222,6 +225,7 @@ static struct an_table *table_add(struct anon_names *an, uint32_t family,
 			return NULL;
 		an->t = t;
 		an->cap = cap;
+		an->last = NULL;	/* it pointed into the old array */
 	}
 	t = &an->t[an->n];
 	memset(t, 0, sizeof(*t));
@@ -271,7 +275,7 @@ static int name_format(char *buf, size_t len, bool map, uint32_t v)
 {
 	if (len < AN_NAME_MAX)
 		return -1;
-	memcpy(buf, map ? "__map" : "__set", 5);
+	memcpy(buf, an_fmt[map], 5);	/* "__set", "__map" */
 	return fmt_u64(buf + 5, v) - buf;
 }
 
@@ -350,12 +354,8 @@ void anon_names_forget(struct anon_names *an, uint32_t family,
 	for (i = 0; i < an->n; i++) {
 		struct an_table *t = &an->t[i];
 
-		if ((family && t->family != family) ||
-		    (table && strcmp(t->name, table)))
-			continue;
-		free(t->space[0].used);
-		free(t->space[1].used);
-		memset(t->space, 0, sizeof(t->space));
-		t->unknown = false;
+		if ((!family || t->family == family) &&
+		    (!table || !strcmp(t->name, table)))
+			table_empty(t);
 	}
 }
