@@ -420,19 +420,23 @@ static uint64_t tok_hole(struct rule_memo *m, unsigned int i, unsigned int n,
 /*
  * The lengths of the names the line's sets would take (anon_names.h):
  * a template's names are patched in place, so lines that would take
- * names of other lengths ("__set9" and "__set10") need another.
+ * names of other lengths ("__set9" and "__set10") need another. The
+ * names stay in m->nameval for the patches (memo_names_patch()).
  */
 static uint64_t names_word(struct rule_memo *m)
 {
-	char buf[MEMO_NAME_MAX];
 	uint64_t w = KEY_NAMES;
 	unsigned int k;
 	int len;
 
 	for (k = 0; k < m->nset; k++) {
-		len = pipeline_memo_set_name(m->p, k, buf, sizeof(buf));
-		w |= (uint64_t)(len < 0 ? 0 : len) << (8 * k);
+		len = pipeline_memo_set_name(m->p, k, m->nameval[k],
+					     MEMO_NAME_MAX);
+		if (len < 0)
+			break;
+		w |= (uint64_t)len << (8 * k);
 	}
+	m->nnameval = k;
 	return w;
 }
 
@@ -449,6 +453,7 @@ static bool line_key(struct rule_memo *m)
 
 	m->keylen = 0;
 	m->nhole = 0;
+	m->nnameval = 0;
 	m->hash = 0x9e3779b97f4a7c15ull;
 	for (i = 0; i < n; i++) {
 		t = &m->tok[i];

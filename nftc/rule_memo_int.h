@@ -203,7 +203,10 @@ struct rule_memo {
 	struct eval_ctx		ectx;		/* for hole_convert() */
 	uint8_t			val[MEMO_HOLES][MEMO_VAL_MAX];
 	uint32_t		idval[MEMO_IDS];
+	/* names_word(): the names the line's sets would take, the first
+	 * nnameval known */
 	char			nameval[MEMO_SETS][MEMO_NAME_MAX];
+	unsigned int		nnameval;
 	struct pipeline_patch	patch[MEMO_HOLES + MEMO_IDS + MEMO_NAMES];
 	unsigned int		npatch;
 	uint8_t			tokinfo[TOKINFO_MAX];

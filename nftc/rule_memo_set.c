@@ -210,7 +210,6 @@ static bool names_map(struct memo_msgs *mm, const struct nlmsghdr *const *nl,
 	uint32_t off[MEMO_NAMES];
 	uint16_t len[MEMO_NAMES];
 	unsigned int k, j, nl_sets = (n - 1) / 2, nexpr, found;
-	uint16_t type;
 
 	for (k = 0; k < nl_sets; k++) {
 		name[k] = attr_str(top(nl[2 * k], NFTA_SET_NAME));
@@ -221,11 +220,10 @@ static bool names_map(struct memo_msgs *mm, const struct nlmsghdr *const *nl,
 	if (!nl_sets || strchr(name[0], '%'))
 		return true;
 	for (k = 0; k < 2 * nl_sets; k++) {
-		type = k % 2 ? NFTA_SET_ELEM_LIST_SET : NFTA_SET_NAME;
-		a = top(nl[k], type);
-		if (!attr_str(a) || strcmp(attr_str(a), name[k / 2]) ||
-		    !name_add(mm, k, (const uint8_t *)mnl_attr_get_payload(a) -
-				     (const uint8_t *)nl[k],
+		a = top(nl[k], k % 2 ? NFTA_SET_ELEM_LIST_SET : NFTA_SET_NAME);
+		p = attr_str(a);
+		if (!p || strcmp(p, name[k / 2]) ||
+		    !name_add(mm, k, (const uint8_t *)p - (const uint8_t *)nl[k],
 			      mnl_attr_get_payload_len(a), k / 2))
 			return false;
 	}
@@ -370,19 +368,17 @@ unsigned int memo_ids_patch(const struct memo_msgs *mm, uint32_t base,
 
 /*
  * The name patches of @mm: the names the rule's sets would get now
- * (pipeline_memo_set_name()) into m->nameval, patches into @pt. Returns
- * their number, -1 if a name is not there or not of the template's
- * length (the line's key has the lengths: a rare miss).
+ * (read with the line's key, m->nameval), patches into @pt. Returns
+ * their number, -1 if a name is not known or not of the template's
+ * length (the key has the lengths: it cannot be).
  */
 int memo_names_patch(struct rule_memo *m, const struct memo_msgs *mm,
 		     struct pipeline_patch *pt)
 {
 	unsigned int i, k;
 
-	for (k = 0; k < mm->names; k++)
-		if (pipeline_memo_set_name(m->p, k, m->nameval[k],
-					   MEMO_NAME_MAX) < 0)
-			return -1;
+	if (mm->names > m->nnameval)
+		return -1;
 	for (i = 0; i < mm->nname; i++) {
 		k = mm->name_set[i];
 		if (strlen(m->nameval[k]) + 1 != mm->name_len[i])
