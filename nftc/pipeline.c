@@ -264,10 +264,10 @@ static void cache_drop_anon(struct table *t, struct list_head *from)
 	for (; pos != &t->sets; pos = next) {
 		next = pos->next;
 		s = list_entry(pos, struct set, list);
-		/* a name of its own (anon_names.h) finds it, yet nothing
-		 * looks for it */
+		/* "__set%d" finds the first; a name of its own (anon_names.h)
+		 * finds each, yet nothing looks for it */
 		if (!(s->flags & SET_F_ANONYMOUS) || (s->flags & SET_F_EVAL) ||
-		    !s->handle.set.name || (strchr(s->handle.set.name, '%') &&
+		    (s->handle.set.name && strchr(s->handle.set.name, '%') &&
 		     set_cache_find(t, s->handle.set.name) == s))
 			continue;
 		list_del(&s->list);
