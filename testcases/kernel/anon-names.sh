@@ -31,7 +31,7 @@ srcdir=${srcdir:-$(dirname "$0")/..}
 . "$srcdir/lib/kernel.sh"
 
 need_kernel python3 strace
-unset NFTKIT_OFFLINE_CHECK NFTKIT_ANON_NAMES NFTKIT_RULE_MEMO
+unset NFTKIT_ANON_NAMES NFTKIT_RULE_MEMO
 
 make_work
 fail=0

@@ -24,7 +24,6 @@ srcdir=${srcdir:-$(dirname "$0")/..}
 . "$srcdir/lib/kernel.sh"
 
 need_kernel awk
-unset NFTKIT_OFFLINE_CHECK
 
 make_work
 fail=0

@@ -18,7 +18,6 @@ srcdir=$(cd "${srcdir:-$(dirname "$0")/..}" && pwd)
 . "$srcdir/lib/kernel.sh"
 
 need_kernel
-unset NFTKIT_OFFLINE_CHECK
 
 make_work
 cat > "$work/objs.nft" <<'NFT'

@@ -16,7 +16,6 @@ srcdir=${srcdir:-$(dirname "$0")/..}
 . "$srcdir/lib/kernel.sh"
 
 need_kernel python3
-unset NFTKIT_OFFLINE_CHECK
 
 make_work
 mkdir "$work/inc"

@@ -14,7 +14,6 @@ srcdir=$(cd "${srcdir:-$(dirname "$0")/..}" && pwd)
 . "$srcdir/lib/kernel.sh"
 
 need_kernel
-unset NFTKIT_OFFLINE_CHECK
 
 make_work
 cat > "$work/base.nft" <<'NFT'

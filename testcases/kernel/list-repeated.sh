@@ -21,7 +21,7 @@ srcdir=${srcdir:-$(dirname "$0")/..}
 . "$srcdir/lib/kernel.sh"
 
 need_kernel python3
-unset NFTKIT_OFFLINE_CHECK NFTKIT_LIST_NO_TEMPLATES
+unset NFTKIT_LIST_NO_TEMPLATES
 
 make_work
 

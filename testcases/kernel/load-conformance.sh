@@ -21,7 +21,6 @@ JOBS=${JOBS:-$(nproc 2>/dev/null || echo 2)}
 need_nfts
 [ -d "$SHARED/conformance/nftables-py" ] || { echo "no corpus"; exit $SKIP; }
 need_netns
-unset NFTKIT_OFFLINE_CHECK
 
 make_work
 emit_cases '\.nft$' --sample "${SAMPLE:-1}" "$@"

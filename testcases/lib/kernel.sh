@@ -8,7 +8,9 @@
 #  need_nfts		skip unless ours and stock nft are executable;
 #  need_cmd CMD...	skip unless every CMD is on PATH;
 #  need_netns		skip unless stock nft can list in a private network
-#			namespace (root and nf_tables);
+#			namespace (root and nf_tables); then unsets
+#			NFTKIT_OFFLINE_CHECK ("make check" sets it): a
+#			kernel test's "nft -c" checks against the kernel;
 #  need_kernel CMD...	all three: need_nfts, need_cmd CMD..., need_netns;
 #  make_work		$work, a temporary directory removed on exit;
 #  emit_cases RE ARG...	the cases of the nftables-py corpus in $SHARED,
@@ -43,6 +45,7 @@ need_cmd() {
 need_netns() {
 	unshare -n "$STOCK" list ruleset >/dev/null 2>&1 || {
 		echo "no root/nf_tables in a private netns"; exit $SKIP; }
+	unset NFTKIT_OFFLINE_CHECK
 }
 
 need_kernel() {
